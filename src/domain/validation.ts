@@ -1,0 +1,165 @@
+/**
+ * Validation rules of C§5 and A§5 with the specs' messages. Each rule returns an error
+ * message or undefined. Forms show the message under the input; the server answers 400 with
+ * the same message in `fields`.
+ */
+export type Rule = (value: string) => string | undefined;
+
+export const FIELD_MESSAGES = {
+  emailRequired: 'E-mail is required',
+  emailInvalid: 'This email address seems incorrect, please provide a valid email address.',
+  emailTooLong: 'E-mail must be less than 100 characters.',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Please make sure your password is at least 6 characters long.',
+  confirmRequired: 'Please re-enter your password',
+  confirmMismatch: "Password and Re-Entered password doesn't match",
+  nameRequired: 'First / Last name are required',
+  registerNameTooLong: 'First / Last name must be less than 50 characters.',
+  nameTooLong: 'First / Last name must be less than 100 characters.',
+  phoneRequired: 'Phone is required',
+  phoneDigits: 'Phone must contain digits only.',
+  phoneTooLong: (max: number) => `Phone must be at most ${max} digits.`,
+  confirmEmailRequired: 'Please confirm the e-mail',
+  confirmEmailMismatch: 'E-mails do not match',
+  organizationRequired: 'Organization name is required',
+  organizationTooLong: 'Organization name must be less than 100 characters.',
+  organizationCharacters: "Only letters, digits, spaces and . ' - _ * ! are allowed.",
+  organizationFirstCharacter: 'The name must start with a letter or a digit.',
+  organizationDoubleSpace: 'The name cannot contain two spaces in a row.',
+  required: 'This field is required',
+  projectNameTooLong: 'The name must be at most 43 characters.',
+  audienceTooLong: 'The audience must be at most 50 characters.',
+  lengthInvalid: 'Choose one of the listed lengths.',
+  linkInvalid: 'Not a valid URL',
+  trackingTooLong: 'The tracking id must be at most 100 characters.',
+} as const;
+
+export const LIMITS = {
+  email: 99,
+  name: 99,
+  registerName: 49,
+  registerPhone: 13,
+  settingsPhone: 14,
+  organizationName: 99,
+  projectName: 43,
+  audience: 50,
+  link: 198,
+  trackingId: 100,
+} as const;
+
+// Deliberately simple: one @, no spaces, a dot in the domain. Real delivery is the proof.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const emailRule: Rule = (value) => {
+  const v = value.trim();
+  if (!v) return FIELD_MESSAGES.emailRequired;
+  if (v.length > LIMITS.email) return FIELD_MESSAGES.emailTooLong;
+  if (!EMAIL_PATTERN.test(v)) return FIELD_MESSAGES.emailInvalid;
+  return undefined;
+};
+
+export const passwordRule: Rule = (value) => {
+  if (!value) return FIELD_MESSAGES.passwordRequired;
+  if (value.length < 6) return FIELD_MESSAGES.passwordTooShort;
+  return undefined;
+};
+
+/** Re-entered password. `allowEmptyWhilePasswordEmpty` is the change-password variant. */
+export function confirmPasswordRule(password: string, confirm: string, allowEmptyWhilePasswordEmpty = false): string | undefined {
+  if (allowEmptyWhilePasswordEmpty && !password) return undefined;
+  if (!confirm) return FIELD_MESSAGES.confirmRequired;
+  if (confirm !== password) return FIELD_MESSAGES.confirmMismatch;
+  return undefined;
+}
+
+function personNameRule(max: number, tooLong: string): Rule {
+  return (value) => {
+    if (!value.trim()) return FIELD_MESSAGES.nameRequired;
+    if (value.length > max) return tooLong;
+    return undefined;
+  };
+}
+
+/** Register form: first and last name fail at 50 characters or more. */
+export const registerNameRule = personNameRule(LIMITS.registerName, FIELD_MESSAGES.registerNameTooLong);
+/** User settings form: at most 99 characters. */
+export const settingsNameRule = personNameRule(LIMITS.name, FIELD_MESSAGES.nameTooLong);
+
+function phoneRule(max: number): Rule {
+  return (value) => {
+    if (!value) return FIELD_MESSAGES.phoneRequired;
+    if (!/^\d+$/.test(value)) return FIELD_MESSAGES.phoneDigits;
+    if (value.length > max) return FIELD_MESSAGES.phoneTooLong(max);
+    return undefined;
+  };
+}
+
+export const registerPhoneRule = phoneRule(LIMITS.registerPhone);
+export const settingsPhoneRule = phoneRule(LIMITS.settingsPhone);
+
+export function confirmEmailRule(email: string, confirm: string): string | undefined {
+  if (!confirm.trim()) return FIELD_MESSAGES.confirmEmailRequired;
+  const invalid = emailRule(confirm);
+  if (invalid) return invalid;
+  if (confirm.trim().toLowerCase() !== email.trim().toLowerCase()) return FIELD_MESSAGES.confirmEmailMismatch;
+  return undefined;
+}
+
+const ORGANIZATION_CHARACTER = /^[\p{L}\p{N} .'\-_*!]$/u;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]$/u;
+
+/** True when `character` may be typed into an organization name (keystrokes are blocked otherwise). */
+export function isOrganizationNameCharacter(character: string): boolean {
+  return ORGANIZATION_CHARACTER.test(character);
+}
+
+export const organizationNameRule: Rule = (value) => {
+  if (!value.trim()) return FIELD_MESSAGES.organizationRequired;
+  if (value.length > LIMITS.organizationName) return FIELD_MESSAGES.organizationTooLong;
+  if (![...value].every(isOrganizationNameCharacter)) return FIELD_MESSAGES.organizationCharacters;
+  if (!LETTER_OR_DIGIT.test([...value][0] ?? '')) return FIELD_MESSAGES.organizationFirstCharacter;
+  if (value.includes('  ')) return FIELD_MESSAGES.organizationDoubleSpace;
+  return undefined;
+};
+
+export function requiredRule(message: string = FIELD_MESSAGES.required): Rule {
+  return (value) => (value.trim() ? undefined : message);
+}
+
+export function maxLengthRule(max: number, message: string): Rule {
+  return (value) => (value.length > max ? message : undefined);
+}
+
+/** Runs rules in order and returns the first message. */
+export function firstError(value: string, ...rules: Rule[]): string | undefined {
+  for (const rule of rules) {
+    const message = rule(value);
+    if (message) return message;
+  }
+  return undefined;
+}
+
+export const projectNameRule: Rule = (value) =>
+  firstError(value, requiredRule(), maxLengthRule(LIMITS.projectName, FIELD_MESSAGES.projectNameTooLong));
+export const audienceRule: Rule = (value) =>
+  firstError(value, requiredRule(), maxLengthRule(LIMITS.audience, FIELD_MESSAGES.audienceTooLong));
+
+/** Link fields: an http(s) URL under 199 characters. Empty is handled by the caller (A§5 allows clearing). */
+export const linkRule: Rule = (value) => {
+  if (!value.trim() || value.length > LIMITS.link) return FIELD_MESSAGES.linkInvalid;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : FIELD_MESSAGES.linkInvalid;
+  } catch {
+    return FIELD_MESSAGES.linkInvalid;
+  }
+};
+
+/** Keeps only the fields that have a message; an empty object means the form is valid. */
+export function collectErrors<K extends string>(errors: Record<K, string | undefined>): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const key of Object.keys(errors) as K[]) {
+    if (errors[key]) out[key] = errors[key];
+  }
+  return out;
+}

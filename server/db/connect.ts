@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+// int8 and numeric carry byte counts and quotas: far below 2^53, so plain numbers are safe.
+// `date` columns stay 'YYYY-MM-DD' text so no time zone can shift them.
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+
+/** Opens the PostgreSQL server at `databaseUrl`, or embedded PGlite under `dataDir/db`. */
+export async function connectDatabase(options: { databaseUrl: string | null; dataDir: string }): Promise<Db> {
+  const plugins = [new CamelCasePlugin()];
+  if (options.databaseUrl) {
+    const pg = await import('pg');
+    const types = pg.default.types;
+    const pool = new pg.default.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+          if (oid === DATE) return (v: string) => v;
+          return types.getTypeParser(oid, format);
+        }) as typeof types.getTypeParser,
+      },
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await PGlite.create(join(options.dataDir, 'db'), {
+    parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v },
+  });
+  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
+}

@@ -1,0 +1,132 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import type { RoleName } from '../../src/domain/roles.ts';
+
+/** Columns as the app sees them (CamelCasePlugin maps them to snake_case in SQL). */
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  /** Onboarding: 1 in progress, 2 completed. */
+  statusId: Generated<number>;
+  state: Generated<string>;
+  /** Storage quota in TB. */
+  storageTb: Generated<number>;
+  /** Bytes in use. */
+  usedSpace: Generated<number>;
+  assetsLink: string | null;
+  trackingCode: string | null;
+  projectReviewPeriod: Generated<number>;
+  renewableAt: Date | null;
+  isCancelled: Generated<boolean>;
+  createdAt: CreatedAt;
+  deletedAt: Date | null;
+}
+
+export interface CreditsTable {
+  organizationId: number;
+  startDate: string | null;
+  endDate: string | null;
+  activeCredits: Generated<number>;
+  usedCredits: Generated<number>;
+  creditsPerInterval: Generated<number>;
+  intervalMonths: Generated<number>;
+  renewable: Generated<boolean>;
+  renewDate: string | null;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  /** Null until an invited user sets a password. */
+  passwordHash: string | null;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  role: RoleName;
+  organizationId: number | null;
+  isEnabled: Generated<boolean>;
+  profilePictureUrl: string | null;
+  /** Editor drive link. */
+  assetsPath: string | null;
+  createdAt: CreatedAt;
+  deletedAt: Date | null;
+}
+
+export interface AccessCodesTable {
+  id: Generated<number>;
+  userId: number;
+  purpose: 'recovery' | 'invite';
+  codeHash: string;
+  expiresAt: Date;
+  usedAt: Date | null;
+  createdAt: CreatedAt;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  organizationId: number;
+  userId: number;
+  editorId: number | null;
+  name: string;
+  brief: Generated<string>;
+  audience: Generated<string>;
+  goal: Generated<string>;
+  finalVideoLength: Generated<string>;
+  status: Generated<ProjectStatus>;
+  pausedAt: Date | null;
+  totalPausedMinutes: Generated<number>;
+  latestSubmittedAt: Date | null;
+  reviewStartedAt: Date | null;
+  reviewPeriod: Generated<number>;
+  noReviews: Generated<number>;
+  reviewLink: string | null;
+  collaborationLink: string | null;
+  assetsLink: string | null;
+  editorAssetsLink: string | null;
+  hdUrl: string | null;
+  lowResUrl: string | null;
+  finalVideoThumbnail: string | null;
+  finalVideoPreview: string | null;
+  finalVideoPath: string | null;
+  finalVideoSize: number | null;
+  createdAt: CreatedAt;
+  deletedAt: Date | null;
+}
+
+export interface AssetsTable {
+  id: Generated<number>;
+  projectId: number;
+  name: string;
+  size: number;
+  type: 'ASSET' | 'INTERVIEW_CLIP' | 'BROLL_CLIP';
+  path: string;
+  previewPath: string | null;
+  createdAt: CreatedAt;
+  deletedAt: Date | null;
+}
+
+export interface ImpersonationsTable {
+  id: Generated<number>;
+  adminId: number;
+  organizationId: number;
+  createdAt: CreatedAt;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  credits: CreditsTable;
+  users: UsersTable;
+  accessCodes: AccessCodesTable;
+  projects: ProjectsTable;
+  assets: AssetsTable;
+  impersonations: ImpersonationsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type CreditsRow = Selectable<CreditsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;

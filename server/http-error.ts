@@ -1,0 +1,41 @@
+import { StructError, validate, type Struct } from 'superstruct';
+import { MESSAGES } from '../src/domain/messages.ts';
+import type { ErrorBody } from '../src/domain/contract/fields.ts';
+
+/** An error whose status and body go to the client as they are (ARCHITECTURE §3). */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly body: ErrorBody;
+  constructor(statusCode: number, message: string, extra: Omit<ErrorBody, 'message'> = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.body = { message, ...extra };
+  }
+}
+
+export const badRequest = (message: string, extra?: Omit<ErrorBody, 'message'>) => new HttpError(400, message, extra);
+export const unauthorized = (message: string = MESSAGES.unauthorized) => new HttpError(401, message);
+export const forbidden = (message: string = MESSAGES.forbidden) => new HttpError(403, message);
+export const notFound = (message: string = MESSAGES.notFound) => new HttpError(404, message);
+export const conflict = (message: string, extra?: Omit<ErrorBody, 'message'>) => new HttpError(409, message, extra);
+
+/** Field name → message, for every failure of a struct. */
+export function fieldMessages(error: StructError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const failure of error.failures()) {
+    const key = failure.path.join('.') || '_';
+    fields[key] ??= failure.message;
+  }
+  return fields;
+}
+
+/** Validates and coerces `value` with the shared contract; a 400 with field messages otherwise. */
+export function parse<T, S>(struct: Struct<T, S>, value: unknown): T {
+  const [error, result] = validate(value ?? {}, struct, { coerce: true });
+  if (error) {
+    const fields = fieldMessages(error);
+    const first = Object.values(fields)[0];
+    throw badRequest(first ?? MESSAGES.invalidInput, { fields });
+  }
+  return result;
+}

@@ -1,0 +1,23 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Db } from '../db/connect.ts';
+import * as foundation from './0001-foundation.ts';
+
+/** Every migration, in order. Names sort lexically; never rename one that has shipped. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export function migrator(db: Db): Migrator {
+  return new Migrator({ db, provider });
+}
+
+/** Brings the schema to the latest version; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const { error, results } = await migrator(db).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

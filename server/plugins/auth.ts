@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import type { RoleName } from '../../src/domain/roles.ts';
+import { isStaffRole } from '../../src/domain/roles.ts';
+import type { UserRow } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../http-error.ts';
+import { usersRepo } from '../repositories/users.ts';
+
+export interface AuthContext {
+  user: UserRow;
+  /** The admin signed in as this user's organization, when impersonating. */
+  impersonatorId: number | null;
+}
+
+function bearer(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return null;
+  return header.slice('Bearer '.length).trim() || null;
+}
+
+/**
+ * The signed-in user. The user row is read on every call, so a disabled or deleted user's
+ * token stops working at once, and so does an impersonation whose admin lost access.
+ */
+export async function authenticate(request: FastifyRequest): Promise<AuthContext> {
+  const token = bearer(request);
+  if (!token) throw unauthorized();
+  const { ctx } = request.server;
+  const claims = await ctx.tokens.verify(token);
+  if (!claims) throw unauthorized();
+  const users = usersRepo(ctx.db);
+  const user = await users.findById(claims.userId);
+  if (!user || !user.isEnabled) throw unauthorized();
+  if (claims.impersonatorId !== null) {
+    const admin = await users.findById(claims.impersonatorId);
+    if (!admin || !admin.isEnabled || !isStaffRole(admin.role)) throw unauthorized();
+  }
+  return { user, impersonatorId: claims.impersonatorId };
+}
+
+/** Like authenticate, and the user's role must be one of `roles` (403 otherwise). */
+export async function requireRole(request: FastifyRequest, roles: readonly RoleName[]): Promise<AuthContext> {
+  const auth = await authenticate(request);
+  if (!roles.includes(auth.user.role)) throw forbidden();
+  return auth;
+}

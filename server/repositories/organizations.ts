@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type { CreditsRow, OrganizationRow } from '../db/schema.ts';
+
+export function organizationsRepo(db: Db) {
+  return {
+    async findById(id: number): Promise<OrganizationRow | undefined> {
+      return db.selectFrom('organizations').selectAll().where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+    },
+    async nameTaken(name: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('organizations')
+        .select('id')
+        .where(sql`lower(name)`, '=', name.trim().toLowerCase())
+        .where('deletedAt', 'is', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    /** Creates the organization with an empty credits row and makes `ownerId` its owner. */
+    async createWithOwner(name: string, ownerId: number): Promise<OrganizationRow> {
+      return db.transaction().execute(async (tx) => {
+        const organization = await tx.insertInto('organizations').values({ name: name.trim() }).returningAll().executeTakeFirstOrThrow();
+        await tx.insertInto('credits').values({ organizationId: organization.id, startDate: null, endDate: null, renewDate: null }).execute();
+        await tx.updateTable('users').set({ organizationId: organization.id, role: 'OWNER' }).where('id', '=', ownerId).execute();
+        return organization;
+      });
+    },
+    async credits(organizationId: number): Promise<CreditsRow | undefined> {
+      return db.selectFrom('credits').selectAll().where('organizationId', '=', organizationId).executeTakeFirst();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type { NewUser, UserRow, UserUpdate } from '../db/schema.ts';
+
+/** Users of every role. Deleted users are invisible to every lookup here. */
+export function usersRepo(db: Db) {
+  return {
+    async findById(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+    },
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where(sql`lower(email)`, '=', email.trim().toLowerCase())
+        .where('deletedAt', 'is', null)
+        .executeTakeFirst();
+    },
+    async create(user: NewUser): Promise<UserRow> {
+      return db.insertInto('users').values({ ...user, email: user.email.trim() }).returningAll().executeTakeFirstOrThrow();
+    },
+    async update(id: number, changes: UserUpdate): Promise<void> {
+      await db.updateTable('users').set(changes).where('id', '=', id).execute();
+    },
+  };
+}

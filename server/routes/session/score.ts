@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import { object, optional, string } from 'superstruct';
+import { parse } from '../../http-error.ts';
+import { limitAttempts } from '../../services/abuse-guard.ts';
+
+const ScoreQueryStruct = object({ token: optional(string()) });
+
+export default async function scoreRoute(app: FastifyInstance) {
+  app.get('/score', async (request) => {
+    const { token } = parse(ScoreQueryStruct, request.query);
+    limitAttempts(request, 'score');
+    return { score: await app.ctx.botCheck.score(token ?? '') };
+  });
+}

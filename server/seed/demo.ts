@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import type { RoleName } from '../../src/domain/roles.ts';
+import type { Db } from '../db/connect.ts';
+import { hashSecret } from '../services/passwords.ts';
+
+export const DEMO_ORGANIZATION = 'Demo Studio';
+
+export const DEMO_ACCOUNTS: { email: string; role: RoleName; firstName: string; lastName: string }[] = [
+  { email: 'superadmin@demo.cutdesk.test', role: 'SUPERADMIN', firstName: 'Sam', lastName: 'Super' },
+  { email: 'admin@demo.cutdesk.test', role: 'ADMIN', firstName: 'Alex', lastName: 'Admin' },
+  { email: 'editor@demo.cutdesk.test', role: 'EDITOR', firstName: 'Eddie', lastName: 'Cutter' },
+  { email: 'owner@demo.cutdesk.test', role: 'OWNER', firstName: 'Olivia', lastName: 'Owner' },
+  { email: 'user@demo.cutdesk.test', role: 'USER', firstName: 'Umar', lastName: 'User' },
+];
+
+const DAY = 86_400_000;
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+const PROJECTS: { name: string; status: ProjectStatus; brief: string }[] = [
+  { name: 'Spring launch teaser', status: 'OPENED', brief: 'A 30-second teaser for the spring collection, upbeat music, product close-ups.' },
+  { name: 'Founder interview', status: 'OPENED', brief: 'Our founder tells how the company started. Calm, warm colour grade.' },
+  { name: 'Customer story: Northwind', status: 'WAITING_FOR_EDITOR', brief: 'Case study with the Northwind team, interview plus office b-roll.' },
+  { name: 'Product walkthrough', status: 'IN_EDITING', brief: 'Screen recording walkthrough of the new dashboard with voice-over.' },
+  { name: 'Hiring video', status: 'PAUSED', brief: 'Meet the team: short clips from every department.' },
+  { name: 'Quarterly highlights', status: 'IN_REVIEW', brief: 'Highlights of the quarter for the all-hands meeting.' },
+  { name: 'Conference recap', status: 'APPROVED', brief: 'Two-minute recap of our booth and talks at the conference.' },
+  { name: 'Holiday greeting', status: 'ARCHIVED', brief: 'Holiday greeting from the whole team.' },
+  { name: 'Old promo (removed)', status: 'HIDDEN', brief: 'Superseded promo, kept for reference.' },
+];
+
+/** True when the database has no users yet (a first start). */
+export async function isEmpty(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+  return Number(row.count) === 0;
+}
+
+/**
+ * Demo data of issue 2: staff, the "Demo Studio" organization with an owner and a user,
+ * active credits, a storage quota and projects in every status. Returns the password used.
+ */
+export async function seedDemo(db: Db, password: string | null, now = Date.now()): Promise<string> {
+  const demoPassword = password ?? randomBytes(9).toString('base64url');
+  const passwordHash = await hashSecret(demoPassword);
+  await db.transaction().execute(async (tx) => {
+    const organization = await tx
+      .insertInto('organizations')
+      .values({ name: DEMO_ORGANIZATION, storageTb: 2, usedSpace: 0, statusId: 2, state: 'APPROVED', renewableAt: new Date(now + 300 * DAY), projectReviewPeriod: 7 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tx
+      .insertInto('credits')
+      .values({
+        organizationId: organization.id,
+        startDate: isoDate(now - 65 * DAY),
+        endDate: isoDate(now + 300 * DAY),
+        activeCredits: 10,
+        usedCredits: 6,
+        creditsPerInterval: 10,
+        intervalMonths: 1,
+        renewable: true,
+        renewDate: isoDate(now + 25 * DAY),
+      })
+      .execute();
+    const ids: Partial<Record<RoleName, number>> = {};
+    for (const account of DEMO_ACCOUNTS) {
+      const customer = account.role === 'OWNER' || account.role === 'USER';
+      const user = await tx
+        .insertInto('users')
+        .values({ ...account, passwordHash, phone: '5550100', organizationId: customer ? organization.id : null, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[account.role] = user.id;
+    }
+    for (const [index, project] of PROJECTS.entries()) {
+      const submitted = project.status === 'OPENED' ? null : new Date(now - (index + 1) * 5 * 3_600_000);
+      const running = project.status === 'IN_EDITING' || project.status === 'WAITING_FOR_EDITOR';
+      const inReview = project.status === 'IN_REVIEW';
+      await tx
+        .insertInto('projects')
+        .values({
+          organizationId: organization.id,
+          userId: ids.OWNER!,
+          editorId: project.status === 'OPENED' || project.status === 'WAITING_FOR_EDITOR' ? null : ids.EDITOR!,
+          name: project.name,
+          brief: project.brief,
+          audience: 'Customers and partners',
+          goal: 'Awareness',
+          finalVideoLength: '1-2 minutes',
+          status: project.status,
+          latestSubmittedAt: submitted,
+          pausedAt: submitted && !running ? new Date(submitted.getTime() + 2 * 3_600_000) : null,
+          reviewStartedAt: inReview ? new Date(now - DAY) : null,
+          reviewPeriod: inReview ? 7 : 0,
+          noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
+          reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,
+          collaborationLink: null,
+          assetsLink: null,
+          editorAssetsLink: null,
+          createdAt: new Date(now - (index + 2) * DAY),
+          deletedAt: null,
+        })
+        .execute();
+    }
+  });
+  return demoPassword;
+}

@@ -1,0 +1,46 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Links the message carries; logged for the outbox so a developer can follow them. */
+  links: string[];
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * SMTP when configured; otherwise each message is written as a real RFC 5322 file to
+ * `outboxDir` (nodemailer builds it either way, so the outbox holds what SMTP would send).
+ */
+export function createMailer(options: { smtpUrl: string | null; outboxDir: string; from: string; log: FastifyBaseLogger }): Mailer {
+  const { smtpUrl, outboxDir, from, log } = options;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport(smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        log.info({ to: message.to, subject: message.subject }, 'mail sent');
+      },
+    };
+  }
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let sequence = 0;
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      await mkdir(outboxDir, { recursive: true });
+      sequence += 1;
+      const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(4, '0')}.eml`);
+      await writeFile(file, info.message as Buffer);
+      log.info({ to: message.to, subject: message.subject, file, links: message.links }, 'mail written to outbox');
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { define, nullable, number, object, optional, string, type Describe, type Struct } from 'superstruct';
+import type { Rule } from '../validation.ts';
+
+/**
+ * A text field checked by one of the domain rules: the rule's message becomes the field's
+ * error, so the server answers with exactly what the form shows. Missing values are checked
+ * as empty text, so "required" messages come from the rule, not from superstruct.
+ */
+export function ruleField(name: string, rule: Rule): Struct<string, null> {
+  return define<string>(name, (value) => {
+    if (value !== undefined && value !== null && typeof value !== 'string') return 'Must be text.';
+    return rule(value ?? '') ?? true;
+  });
+}
+
+/** Any non-empty text up to `max` characters. */
+export function text(max: number, message = 'This field is required'): Struct<string, null> {
+  return define<string>('text', (value) => {
+    if (typeof value !== 'string' || !value.trim()) return message;
+    return value.length <= max || `Must be at most ${max} characters.`;
+  });
+}
+
+export const Id = define<number>('id', (value) => Number.isSafeInteger(value) && (value as number) > 0);
+
+export const ErrorBodyStruct = object({
+  message: string(),
+  code: optional(number()),
+  fields: optional(define<Record<string, string>>('fields', (v) => typeof v === 'object' && v !== null)),
+});
+export type ErrorBody = { message: string; code?: number; fields?: Record<string, string> };
+
+export { nullable, type Describe };

@@ -1,0 +1,4 @@
+export * from './fields.ts';
+export * from './auth.ts';
+export * from './me.ts';
+export * from './organizations.ts';

@@ -1,0 +1,17 @@
+import { enums, nullable, number, object, string, type Infer } from 'superstruct';
+import { ROLES } from '../roles.ts';
+
+export const MeStruct = object({
+  id: number(),
+  email: string(),
+  role: object({ name: enums(ROLES) }),
+  firstName: string(),
+  lastName: string(),
+  name: string(),
+  organizationId: nullable(number()),
+  organizationName: nullable(string()),
+  profilePictureUrl: nullable(string()),
+  /** Set when an admin is signed in as this organization. */
+  impersonatedBy: nullable(number()),
+});
+export type Me = Infer<typeof MeStruct>;

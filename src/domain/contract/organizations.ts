@@ -1,0 +1,32 @@
+import { boolean, nullable, number, object, string, type Infer } from 'superstruct';
+import { organizationNameRule } from '../validation.ts';
+import { ruleField } from './fields.ts';
+
+export const CreateOrganizationBodyStruct = object({ name: ruleField('name', organizationNameRule) });
+
+export const IdResponseStruct = object({ id: number() });
+
+export const CreditsStruct = object({
+  startDate: nullable(string()),
+  endDate: nullable(string()),
+  activeCredits: number(),
+  usedCredits: number(),
+  creditsPerInterval: number(),
+  interval: number(),
+  renewable: boolean(),
+  renewDate: nullable(string()),
+  status: string(),
+});
+export type Credits = Infer<typeof CreditsStruct>;
+
+export const OrganizationStruct = object({
+  id: number(),
+  name: string(),
+  credits: CreditsStruct,
+  /** Quota in TB. */
+  storage: number(),
+  /** Bytes in use. */
+  usedSpace: number(),
+  status: object({ id: number() }),
+});
+export type Organization = Infer<typeof OrganizationStruct>;

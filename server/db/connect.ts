@@ -10,8 +10,8 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;
 
-/** Opens the PostgreSQL server at `databaseUrl`, or embedded PGlite under `dataDir/db`. */
-export async function connectDatabase(options: { databaseUrl: string | null; dataDir: string }): Promise<Db> {
+/** Opens the PostgreSQL server at `databaseUrl`, or embedded PGlite under `dataDir/db` (or in memory, for tests). */
+export async function connectDatabase(options: { databaseUrl: string | null; dataDir: string; inMemory?: boolean }): Promise<Db> {
   const plugins = [new CamelCasePlugin()];
   if (options.databaseUrl) {
     const pg = await import('pg');
@@ -30,7 +30,7 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(join(options.dataDir, 'db'), {
+  const pglite = await PGlite.create(options.inMemory ? 'memory://' : join(options.dataDir, 'db'), {
     parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v },
   });
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });

@@ -1,0 +1,25 @@
+/** Who may call the embedded endpoint with a given access key id. */
+export interface S3Principal {
+  secretAccessKey: string;
+  /** When set, every request must carry it as x-amz-security-token (temporary credentials). */
+  sessionToken?: string;
+  /** When set, every key touched must start with this */
+  allowedPrefix?: string;
+  /** After this instant every request answers 403 ExpiredToken. */
+  expiresAt?: Date;
+}
+
+export interface CredentialResolver {
+  /** The principal for an access key id, or null when the id is unknown (403 InvalidAccessKeyId). */
+  lookup(accessKeyId: string): Promise<S3Principal | null>;
+}
+
+export interface EmbeddedS3Options {
+  /** Directory that holds the bucket's objects, uploads in progress and temp files. */
+  root: string;
+  /** The one bucket this endpoint serves; other names answer NoSuchBucket. */
+  bucket: string;
+  /** Region clients must sign for (the credential scope's region). */
+  region: string;
+  credentials: CredentialResolver;
+}

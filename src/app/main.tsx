@@ -1,0 +1,21 @@
+import { Provider } from 'jotai';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { appStore } from '@/lib/session-state.ts';
+import { restoreSession } from '@/lib/session.ts';
+import '@/ui/theme.css';
+import { registerServiceWorker } from './pwa.ts';
+import { AppRoutes } from './routes.tsx';
+
+// C§4: stored items are read into the atoms when session-state loads; the user is loaded
+// (and the token refreshed) before the first render, so guards decide with the real role.
+await restoreSession(window.location);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Provider store={appStore}>
+      <AppRoutes />
+    </Provider>
+  </StrictMode>,
+);
+registerServiceWorker();

@@ -1,0 +1,67 @@
+import { useAtomValue } from 'jotai';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { decideRoute } from '@/domain/route-guard.ts';
+import { ChangePasswordPage } from '@/features/auth/change-password-page.tsx';
+import { LoginPage } from '@/features/auth/login-page.tsx';
+import { LoginUserPage } from '@/features/auth/login-user-page.tsx';
+import { RecoverPasswordPage } from '@/features/auth/recover-password-page.tsx';
+import { RegisterPage } from '@/features/auth/register-page.tsx';
+import { HelpPage } from '@/features/misc/help-page.tsx';
+import { NotFoundPage } from '@/features/misc/not-found-page.tsx';
+import { NotMobilePage } from '@/features/misc/not-mobile-page.tsx';
+import { ProjectsPage } from '@/features/projects/projects-page.tsx';
+import { meAtom } from '@/lib/session-state.ts';
+import { useIsMobile } from '@/lib/use-window-width.ts';
+import { Placeholder } from './placeholders.tsx';
+import { CustomerShell } from './shells/customer-shell.tsx';
+import { StaffShell } from './shells/staff-shell.tsx';
+
+/** Every route of C§2 and A§2 behind the one guard decision of src/domain/route-guard.ts. */
+export function AppRoutes() {
+  const [location] = useLocation();
+  const me = useAtomValue(meAtom);
+  const isMobile = useIsMobile();
+  const decision = decideRoute(location, { role: me?.role.name ?? null, isMobile });
+  if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
+
+  return (
+    <Switch>
+      <Route path="/login" component={LoginPage} />
+      <Route path="/login/user" component={LoginUserPage} />
+      <Route path="/register" component={RegisterPage} />
+      <Route path="/recover-password" component={RecoverPasswordPage} />
+      <Route path="/change-password" component={ChangePasswordPage} />
+      <Route path="/not-mobile" component={NotMobilePage} />
+      <Route path="/help" component={HelpPage} />
+      <Route path="/user" nest>
+        <CustomerShell>
+          <Switch>
+            <Route path="/projects" component={ProjectsPage} />
+            <Route path="/create-project">{() => <Placeholder page="/user/create-project" />}</Route>
+            <Route path="/project/:id">{() => <Placeholder page="customerProject" />}</Route>
+            <Route path="/content-library">{() => <Placeholder page="/user/content-library" />}</Route>
+            <Route path="/admin-settings">{() => <Placeholder page="/user/admin-settings" />}</Route>
+          </Switch>
+        </CustomerShell>
+      </Route>
+      {(['/dashboard', '/customers', '/editors', '/onboarding', '/admin-settings'] as const).map((path) => (
+        <Route key={path} path={path}>
+          <StaffShell>
+            <Placeholder page={path} />
+          </StaffShell>
+        </Route>
+      ))}
+      <Route path="/project/:id">
+        <StaffShell>
+          <Placeholder page="project" />
+        </StaffShell>
+      </Route>
+      <Route path="/organization/:id">
+        <StaffShell>
+          <Placeholder page="organization" />
+        </StaffShell>
+      </Route>
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}

@@ -1,0 +1,117 @@
+import { useAtomValue } from 'jotai';
+import { useEffect, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { formatTb } from '@/domain/bytes.ts';
+import { tbToBytes } from '@/domain/bytes.ts';
+import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
+import { endImpersonation, landingFor, loadTopBarInfo, logout } from '@/lib/session.ts';
+import { Avatar, Logo } from '@/ui/brand.tsx';
+
+const MENU = [
+  { href: '/user/projects', label: 'Projects' },
+  { href: '/user/content-library', label: 'Content Library' },
+  { href: '/help', label: 'Help', external: true },
+  { href: '/user/admin-settings', label: 'Admin Settings' },
+];
+
+/** Top bar, impersonation strip and footer around every customer page (C§2 Shell). */
+export function CustomerShell({ children }: { children: ReactNode }) {
+  const me = useAtomValue(meAtom);
+  const info = useAtomValue(topBarInfoAtom);
+  const adminToken = useAtomValue(adminTokenAtom);
+  const [location, navigate] = useLocation();
+
+  useEffect(() => {
+    if (me) loadTopBarInfo(me).catch((error: unknown) => console.error('top bar figures failed to load', error));
+  }, [me]);
+
+  const onProjectPage = location.startsWith('/user/project/');
+  const toSettings = () => navigate('/user/admin-settings');
+  const adminLogout = async () => navigate(landingFor(await endImpersonation()), { replace: true });
+
+  return (
+    <>
+      {adminToken && (
+        <div className="impersonation-bar" role="status">
+          You are signed in as {info?.organizationName ?? me?.organizationName ?? 'a customer'}.
+          <button className="btn" onClick={() => void adminLogout()}>
+            Admin logout
+          </button>
+        </div>
+      )}
+      <header className="topbar">
+        <Link href="/user/projects" aria-label="Cutdesk home">
+          <Logo inverse />
+        </Link>
+        <nav className="topnav" aria-label="Main">
+          {MENU.map((item) =>
+            item.external ? (
+              <a key={item.href} href={item.href} target="_blank" rel="noreferrer">
+                {item.label}
+              </a>
+            ) : (
+              <Link key={item.href} href={item.href} className={location.startsWith(item.href) ? 'active' : ''}>
+                {item.label}
+              </Link>
+            ),
+          )}
+        </nav>
+        <div className="topbar-spacer" />
+        <div className="meters">
+          <button className="meter" onClick={toSettings} title="Storage used of your plan">
+            <span className="meter-label">Storage</span>
+            <span className="meter-value" data-testid="storage-meter">
+              {info ? `${formatTb(info.usedSpace)} / ${formatTb(tbToBytes(info.storageTb))}` : '—'}
+            </span>
+          </button>
+          <button className="meter" onClick={toSettings} title="Credits used this period">
+            <span className="meter-label">Credits</span>
+            <span className="meter-value" data-testid="credits-meter">
+              {!info ? '—' : info.creditsActive && info.activeCredits > 0 ? `${info.usedCredits} / ${info.activeCredits}` : <span className="meter-note">No credits</span>}
+            </span>
+          </button>
+        </div>
+        {!onProjectPage && (
+          <Link href="/user/create-project" className="btn btn-success">
+            + New project
+          </Link>
+        )}
+        <div className="who">
+          <Avatar name={me?.name ?? ''} url={me?.profilePictureUrl ?? null} />
+          <div className="who-text">
+            <span className="who-name">{me?.name}</span>
+            <span className="who-org">{me?.organizationName}</span>
+          </div>
+          {!adminToken && (
+            <button
+              className="btn btn-ghost"
+              style={{ color: '#fff' }}
+              onClick={() => {
+                logout();
+                navigate('/login/user', { replace: true });
+              }}
+            >
+              Log out
+            </button>
+          )}
+        </div>
+      </header>
+      <main className="shell-main">{children}</main>
+      <footer className="footer">
+        <span>© {new Date().getFullYear()} Cutdesk</span>
+        <nav aria-label="Footer">
+          <Link href="/user/projects">Projects</Link>
+          <a href="/help#pricing" target="_blank" rel="noreferrer">
+            Pricing
+          </a>
+          <a href="/help" target="_blank" rel="noreferrer">
+            Help
+          </a>
+          <a href="/help#privacy" target="_blank" rel="noreferrer">
+            Privacy
+          </a>
+        </nav>
+      </footer>
+    </>
+  );
+}

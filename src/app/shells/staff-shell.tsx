@@ -1,0 +1,65 @@
+import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { meAtom } from '@/lib/session-state.ts';
+import { logout } from '@/lib/session.ts';
+import { Avatar, Logo } from '@/ui/brand.tsx';
+
+const MENU = [
+  { href: '/dashboard', label: 'Dashboard', icon: '▦', editor: true },
+  { href: '/customers', label: 'Customers', icon: '◉', editor: false },
+  { href: '/editors', label: 'Editors', icon: '✂', editor: false },
+  { href: '/onboarding', label: 'Onboarding', icon: '➜', editor: false },
+];
+
+
+/** Left menu and top bar of the staff portal (A§2 Shell). An EDITOR sees only the Dashboard. */
+export function StaffShell({ children, title }: { children: ReactNode; title?: ReactNode }) {
+  const me = useAtomValue(meAtom);
+  const [location, navigate] = useLocation();
+  const isEditor = me?.role.name === 'EDITOR';
+  return (
+    <div className="staff">
+      <aside className="sidebar">
+        <Link href="/dashboard" aria-label="Cutdesk dashboard">
+          <Logo inverse />
+        </Link>
+        <nav aria-label="Staff">
+          {MENU.filter((item) => item.editor || !isEditor).map((item) => (
+            <Link key={item.href} href={item.href} className={location.startsWith(item.href) ? 'active' : ''}>
+              <span className="side-icon" aria-hidden>
+                {item.icon}
+              </span>
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <button
+          className="side-link"
+          onClick={() => {
+            logout();
+            navigate('/login', { replace: true });
+          }}
+        >
+          <span className="side-icon" aria-hidden>
+            ⎋
+          </span>
+          Logout
+        </button>
+      </aside>
+      <div>
+        <header className="staff-top">
+          <div>{title}</div>
+          <div className="who">
+            <div className="who-text" style={{ textAlign: 'right' }}>
+              <span className="who-name">{me?.name}</span>
+              <span className="who-org">{me?.role.name && <span className="role-badge">{me.role.name}</span>}</span>
+            </div>
+            <Avatar name={me?.name ?? ''} url={me?.profilePictureUrl ?? null} />
+          </div>
+        </header>
+        <main className="staff-main">{children}</main>
+      </div>
+    </div>
+  );
+}

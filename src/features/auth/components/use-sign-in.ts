@@ -1,0 +1,32 @@
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { MESSAGES } from '@/domain/messages.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { passesBotCheck, BOT_CHECK_TOKEN } from '@/lib/bot-check.ts';
+import { landingFor, signIn } from '@/lib/session.ts';
+
+/** Bot check, login, personal info, then the landing page of the user's portal. */
+export function useSignIn() {
+  const [, navigate] = useLocation();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (email: string, password: string): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    try {
+      if (!(await passesBotCheck())) {
+        setError(MESSAGES.botCheckFailed);
+        return false;
+      }
+      const me = await signIn(email, password, BOT_CHECK_TOKEN);
+      navigate(landingFor(me), { replace: true });
+      return true;
+    } catch (e) {
+      setError(errorMessage(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { submit, busy, error };
+}

@@ -1,0 +1,14 @@
+import type { ReactNode } from 'react';
+import { EmptyState, PageHeader } from './empty-state.tsx';
+
+/** An honest empty page for an area whose issue has not landed yet. */
+export function PlaceholderPage({ title, subtitle, emptyTitle, icon, children }: { title: string; subtitle: string; emptyTitle: string; icon: string; children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} subtitle={subtitle} />
+      <EmptyState title={emptyTitle} icon={icon}>
+        {children}
+      </EmptyState>
+    </>
+  );
+}

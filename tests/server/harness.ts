@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { connectDatabase, type Db } from '../../server/db/connect.ts';
+import { migrateToLatest } from '../../server/migrations/index.ts';
+import { seedDemo } from '../../server/seed/demo.ts';
+
+/** PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set (CI sets it). */
+export const DATABASES: { name: string; url: string | null }[] = [
+  { name: 'PGlite', url: null },
+  ...(process.env.TEST_DATABASE_URL ? [{ name: 'PostgreSQL', url: process.env.TEST_DATABASE_URL }] : []),
+];
+
+export const DEMO_PASSWORD = 'demo-password';
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A throwaway database on the server at `url`, dropped by the returned function. */
+async function throwawayDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `cutdesk_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: async () => {
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+      await admin.destroy();
+    },
+  };
+}
+
+/** A real server (no listen) on a fresh database, with the demo data seeded unless `seed` is false. */
+export async function startTestServer(databaseUrl: string | null, options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-test-'));
+  const throwaway = databaseUrl ? await throwawayDatabase(databaseUrl) : null;
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SEED: 'none',
+    LOG_LEVEL: 'silent',
+    WEB_DIR: join(dataDir, 'no-web'),
+    RATE_LIMIT_PER_EMAIL: '1000',
+    RATE_LIMIT_PER_IP: '10000',
+    ...(throwaway ? { DATABASE_URL: throwaway.url } : {}),
+    ...options.env,
+  });
+  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway });
+  await migrateToLatest(db);
+  if (options.seed !== false) await seedDemo(db, DEMO_PASSWORD);
+  const app = await buildApp({ config, db });
+  return {
+    app,
+    db,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await db.destroy();
+      await throwaway?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the API and returns the bearer header. */
+export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD): Promise<{ authorization: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email, password } });
+  if (response.statusCode !== 200) throw new Error(`login of ${email} failed: ${response.statusCode} ${response.body}`);
+  return { authorization: `Bearer ${response.json<{ token: string }>().token}` };
+}

@@ -1,4 +1,5 @@
 import { useAtomValue } from 'jotai';
+import type { ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { decideRoute } from '@/domain/route-guard.ts';
 import { ChangePasswordPage } from '@/features/auth/change-password-page.tsx';
@@ -15,6 +16,8 @@ import { useIsMobile } from '@/lib/use-window-width.ts';
 import { Placeholder } from './placeholders.tsx';
 import { CustomerShell } from './shells/customer-shell.tsx';
 import { StaffShell } from './shells/staff-shell.tsx';
+
+const inCustomerShell = (page: ReactNode) => <CustomerShell>{page}</CustomerShell>;
 
 /** Every route of C§2 and A§2 behind the one guard decision of src/domain/route-guard.ts. */
 export function AppRoutes() {
@@ -33,17 +36,11 @@ export function AppRoutes() {
       <Route path="/change-password" component={ChangePasswordPage} />
       <Route path="/not-mobile" component={NotMobilePage} />
       <Route path="/help" component={HelpPage} />
-      <Route path="/user" nest>
-        <CustomerShell>
-          <Switch>
-            <Route path="/projects" component={ProjectsPage} />
-            <Route path="/create-project">{() => <Placeholder page="/user/create-project" />}</Route>
-            <Route path="/project/:id">{() => <Placeholder page="customerProject" />}</Route>
-            <Route path="/content-library">{() => <Placeholder page="/user/content-library" />}</Route>
-            <Route path="/admin-settings">{() => <Placeholder page="/user/admin-settings" />}</Route>
-          </Switch>
-        </CustomerShell>
-      </Route>
+      <Route path="/user/projects">{inCustomerShell(<ProjectsPage />)}</Route>
+      <Route path="/user/create-project">{inCustomerShell(<Placeholder page="/user/create-project" />)}</Route>
+      <Route path="/user/project/:id">{inCustomerShell(<Placeholder page="customerProject" />)}</Route>
+      <Route path="/user/content-library">{inCustomerShell(<Placeholder page="/user/content-library" />)}</Route>
+      <Route path="/user/admin-settings">{inCustomerShell(<Placeholder page="/user/admin-settings" />)}</Route>
       {(['/dashboard', '/customers', '/editors', '/onboarding', '/admin-settings'] as const).map((path) => (
         <Route key={path} path={path}>
           <StaffShell>

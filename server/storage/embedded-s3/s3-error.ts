@@ -77,13 +77,16 @@ export class S3Error extends Error {
   readonly status: number;
   /** Extra elements S3 adds to the <Error> document (Key, UploadId, ...). */
   readonly details: Record<string, string>;
+  /** Response headers the error answer must carry (e.g. Content-Range on 416). */
+  readonly headers: Record<string, string>;
 
-  constructor(code: S3ErrorCode, message?: string, details: Record<string, string> = {}) {
+  constructor(code: S3ErrorCode, message?: string, details: Record<string, string> = {}, headers: Record<string, string> = {}) {
     super(message ?? DEFAULT_MESSAGES[code] ?? code);
     this.name = 'S3Error';
     this.code = code;
     this.status = STATUS_BY_CODE[code];
     this.details = details;
+    this.headers = headers;
   }
 }
 

@@ -284,7 +284,7 @@ async function verifyPresigned(request: SignedRequest, options: VerifyOptions, n
         unhoistableHeaders: new Set(Object.keys(headers)),
       },
     );
-    const value = presigned.query['X-Amz-Signature'];
+    const value = presigned.query?.['X-Amz-Signature'];
     return typeof value === 'string' ? value : undefined;
   }, request.rawPath, signature);
   if (!matches) throw new S3Error('SignatureDoesNotMatch', undefined, { AWSAccessKeyId: credential.accessKeyId });

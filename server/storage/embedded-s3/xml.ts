@@ -35,10 +35,15 @@ export function element(name: string, children: string | string[]): string {
   return `<${name}>${Array.isArray(children) ? children.join('') : children}</${name}>`;
 }
 
-/** A whole answer document in the S3 namespace (error documents pass namespaced = false). */
-export function xmlDocument(root: string, children: string | string[], namespaced = true): string {
+/** The root element of an answer, in the S3 namespace unless namespaced = false (error documents). */
+export function xmlRoot(root: string, children: string | string[], namespaced = true): string {
   const open = namespaced ? `<${root} xmlns="${S3_NAMESPACE}">` : `<${root}>`;
-  return `${XML_DECLARATION}${open}${Array.isArray(children) ? children.join('') : children}</${root}>`;
+  return `${open}${Array.isArray(children) ? children.join('') : children}</${root}>`;
+}
+
+/** A whole answer document: declaration plus root element. */
+export function xmlDocument(root: string, children: string | string[], namespaced = true): string {
+  return XML_DECLARATION + xmlRoot(root, children, namespaced);
 }
 
 export interface XmlElement {

@@ -27,9 +27,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
         <nav aria-label="Staff">
           {MENU.filter((item) => item.editor || !isEditor).map((item) => (
             <Link key={item.href} href={item.href} className={location.startsWith(item.href) ? 'active' : ''}>
-              <span className="side-icon" aria-hidden>
-                {item.icon}
-              </span>
+              <span className="side-icon" data-icon={item.icon} aria-hidden />
               {item.label}
             </Link>
           ))}
@@ -41,9 +39,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
             navigate('/login', { replace: true });
           }}
         >
-          <span className="side-icon" aria-hidden>
-            ⎋
-          </span>
+          <span className="side-icon" data-icon="⎋" aria-hidden />
           Logout
         </button>
       </aside>

@@ -1,0 +1,172 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { ChecksumAlgorithm } from './checksums.ts';
+import { createKeyLock } from './key-lock.ts';
+import { S3Error } from './s3-error.ts';
+
+/**
+ * Multipart uploads in progress: one directory per upload with its record and every part
+ * as a file (plus a small JSON with the part's ETag), kept until Complete streams the
+ * chosen parts into one object file, or Abort removes them.
+ *
+ *   uploads/<uploadId>/upload.json
+ *   uploads/<uploadId>/part-00001.json
+ *   uploads/<uploadId>/part-00001~d.<id>
+ */
+
+export interface UploadRecord {
+  uploadId: string;
+  key: string;
+  /** ISO 8601; ListMultipartUploads reports it so stale uploads can be cleaned up. */
+  initiated: string;
+  contentType: string;
+  headers: Record<string, string>;
+  userMetadata: Record<string, string>;
+  checksumAlgorithm?: ChecksumAlgorithm;
+  checksumType?: 'COMPOSITE' | 'FULL_OBJECT';
+}
+
+export interface PartRecord {
+  partNumber: number;
+  /** Quoted md5 of the part. */
+  etag: string;
+  size: number;
+  lastModified: string;
+  checksum?: { algorithm: ChecksumAlgorithm; value: string };
+  dataFile: string;
+}
+
+export type NewUpload = Omit<UploadRecord, 'uploadId' | 'initiated'>;
+export type NewPart = Omit<PartRecord, 'partNumber' | 'dataFile'>;
+
+export interface MultipartFiles {
+  create(upload: NewUpload): Promise<UploadRecord>;
+  get(uploadId: string): Promise<UploadRecord | null>;
+  /** Stores the file at tempPath as the part (replacing an earlier upload of that number); the temp file is consumed. */
+  putPart(uploadId: string, partNumber: number, tempPath: string, part: NewPart): Promise<PartRecord>;
+  /** Parts by ascending number. */
+  listParts(uploadId: string): Promise<PartRecord[]>;
+  listUploads(): Promise<UploadRecord[]>;
+  /** Streams the given parts, in order, into a new file at tempPath. */
+  assemble(uploadId: string, parts: PartRecord[], tempPath: string): Promise<void>;
+  /** True when there was an upload to remove. */
+  remove(uploadId: string): Promise<boolean>;
+}
+
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+async function readJson<T>(path: string): Promise<T | null> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+function partName(partNumber: number): string {
+  return `part-${String(partNumber).padStart(5, '0')}`;
+}
+
+export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Promise<MultipartFiles> {
+  await mkdir(uploadsDir, { recursive: true });
+  const lock = createKeyLock();
+  // Upload ids arrive from clients: anything not shaped like ours is simply unknown, which
+  // also keeps them from naming paths outside the uploads directory.
+  const uploadDir = (uploadId: string): string | null => (UPLOAD_ID.test(uploadId) ? join(uploadsDir, uploadId) : null);
+
+  const writeJsonAtomic = async (path: string, value: unknown): Promise<void> => {
+    const temp = join(tmpDir, randomUUID());
+    await writeFile(temp, JSON.stringify(value));
+    await rename(temp, path);
+  };
+
+  const get = async (uploadId: string): Promise<UploadRecord | null> => {
+    const dir = uploadDir(uploadId);
+    return dir ? readJson<UploadRecord>(join(dir, 'upload.json')) : null;
+  };
+
+  const create = async (upload: NewUpload): Promise<UploadRecord> => {
+    const record: UploadRecord = { ...upload, uploadId: randomBytes(16).toString('hex'), initiated: new Date().toISOString() };
+    const dir = join(uploadsDir, record.uploadId);
+    await mkdir(dir);
+    await writeJsonAtomic(join(dir, 'upload.json'), record);
+    return record;
+  };
+
+  const putPart = async (uploadId: string, partNumber: number, tempPath: string, part: NewPart): Promise<PartRecord> => {
+    const dir = uploadDir(uploadId);
+    return lock.run(`${uploadId}/${partNumber}`, async () => {
+      if (!dir || !(await get(uploadId))) {
+        await rm(tempPath, { force: true });
+        throw new S3Error('NoSuchUpload', undefined, { UploadId: uploadId });
+      }
+      const name = partName(partNumber);
+      const record: PartRecord = { ...part, partNumber, dataFile: `${name}~d.${randomBytes(8).toString('hex')}` };
+      await rename(tempPath, join(dir, record.dataFile));
+      const previous = await readJson<PartRecord>(join(dir, `${name}.json`));
+      await writeJsonAtomic(join(dir, `${name}.json`), record);
+      if (previous && previous.dataFile !== record.dataFile) await rm(join(dir, previous.dataFile), { force: true });
+      return record;
+    });
+  };
+
+  const listParts = async (uploadId: string): Promise<PartRecord[]> => {
+    const dir = uploadDir(uploadId);
+    if (!dir) return [];
+    const names = await readdir(dir).catch((error: unknown) => {
+      if (isMissing(error)) return [] as string[];
+      throw error;
+    });
+    const parts: PartRecord[] = [];
+    for (const name of names.filter((entry) => /^part-\d{5}\.json$/.test(entry))) {
+      const part = await readJson<PartRecord>(join(dir, name));
+      if (part) parts.push(part);
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
+  };
+
+  const listUploads = async (): Promise<UploadRecord[]> => {
+    const uploads: UploadRecord[] = [];
+    for (const name of await readdir(uploadsDir)) {
+      const upload = await get(name);
+      if (upload) uploads.push(upload);
+    }
+    return uploads;
+  };
+
+  const assemble = async (uploadId: string, parts: PartRecord[], tempPath: string): Promise<void> => {
+    const dir = uploadDir(uploadId);
+    if (!dir) throw new S3Error('NoSuchUpload', undefined, { UploadId: uploadId });
+    async function* concatenated(): AsyncGenerator<Buffer> {
+      for (const part of parts) {
+        for await (const chunk of createReadStream(join(dir ?? '', part.dataFile))) yield chunk as Buffer;
+      }
+    }
+    try {
+      await pipeline(concatenated, createWriteStream(tempPath, { flags: 'wx' }));
+    } catch (error) {
+      await rm(tempPath, { force: true });
+      throw error;
+    }
+  };
+
+  const remove = async (uploadId: string): Promise<boolean> => {
+    const dir = uploadDir(uploadId);
+    if (!dir || !(await get(uploadId))) return false;
+    // The record goes first so the upload stops existing at once, even if removing its parts takes a while.
+    await rm(join(dir, 'upload.json'), { force: true });
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    return true;
+  };
+
+  return { create, get, putPart, listParts, listUploads, assemble, remove };
+}

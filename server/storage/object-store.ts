@@ -1,0 +1,389 @@
+import type { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand,
+  CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand,
+  HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand, S3Client, UploadPartCopyCommand,
+} from '@aws-sdk/client-s3';
+import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+/**
+ * The one storage interface the server uses for every object. It speaks plain S3 through
+ * the SDK, so it works the same against the embedded endpoint and against any
+ * S3-compatible service (AWS S3, MinIO, Ceph RGW, R2).
+ *
+ * ETags are returned without their surrounding quotes.
+ */
+
+export interface ObjectStoreConfig {
+  /** Omit for AWS S3; e.g. `http://127.0.0.1:3000/s3` for the embedded store (the path prefix is kept). */
+  endpoint?: string;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+  /** Path-style URLs (`<endpoint>/<bucket>/<key>`): required by the embedded store and most non-AWS services. */
+  forcePathStyle?: boolean;
+  /** Objects larger than this are copied part by part (S3 refuses single copies above 5 GiB). */
+  multipartCopyThresholdBytes?: number;
+  /** Part size of a multipart copy; grown automatically to stay within 10,000 parts. */
+  multipartCopyPartBytes?: number;
+}
+
+export interface ObjectHead {
+  size: number;
+  etag: string;
+  contentType: string;
+  lastModified?: Date;
+}
+
+/** Inclusive byte range; `end` omitted means to the end of the object. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+export interface ObjectStream {
+  body: Readable;
+  /** Bytes in `body`. */
+  contentLength: number;
+  contentType: string;
+  etag: string;
+  /** Set for ranged reads: `bytes <start>-<end>/<size>`. */
+  contentRange?: string;
+}
+
+export interface StoredPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+  lastModified?: Date;
+}
+
+export interface MultipartUploadInfo {
+  key: string;
+  uploadId: string;
+  initiated: Date;
+}
+
+export interface DeleteObjectsResult {
+  deleted: string[];
+  errors: Array<{ key: string; code: string; message: string }>;
+}
+
+export interface ObjectStore {
+  readonly bucket: string;
+  /** Size, ETag and type of an object, or null when it does not exist. */
+  headObject(key: string): Promise<ObjectHead | null>;
+  /** Buffers and strings go in one PUT; streams of unknown length go multipart as needed. */
+  putObject(key: string, body: Uint8Array | string | Readable, contentType?: string): Promise<{ etag: string }>;
+  /**
+   * The object's bytes as a stream, or null when it does not exist. `range` is a ByteRange or a
+   * raw Range header value (e.g. forwarded from a browser); an unsatisfiable range throws InvalidRange.
+   */
+  getObjectStream(key: string, range?: ByteRange | string): Promise<ObjectStream | null>;
+  /** Succeeds whether or not the object existed. */
+  deleteObject(key: string): Promise<void>;
+  /** Deletes in batches of 1,000; per-key failures are reported, not thrown. */
+  deleteObjects(keys: string[]): Promise<DeleteObjectsResult>;
+  /** Server-side copy within the bucket, keeping type and metadata. */
+  copyObject(fromKey: string, toKey: string): Promise<{ etag: string }>;
+  /** A GET URL valid for `expiresSeconds`; with downloadName the browser saves it under that name. */
+  presignGet(key: string, expiresSeconds: number, downloadName?: string): Promise<string>;
+  /** Every part stored so far, by part number; null when the upload does not exist. */
+  listParts(key: string, uploadId: string): Promise<StoredPart[] | null>;
+  /** Succeeds when the upload is already gone. */
+  abortMultipartUpload(key: string, uploadId: string): Promise<void>;
+  /** Every multipart upload in progress (optionally under a prefix), with when it started. */
+  listMultipartUploads(prefix?: string): Promise<MultipartUploadInfo[]>;
+  /** Creates the bucket when it does not exist yet. */
+  ensureBucket(): Promise<void>;
+  /** Closes the client's sockets. */
+  destroy(): void;
+}
+
+const S3_MAX_COPY_BYTES = 5 * 1024 ** 3;
+const DEFAULT_COPY_PART_BYTES = 512 * 1024 ** 2;
+const MAX_PARTS = 10_000;
+const COPY_CONCURRENCY = 4;
+const STREAM_PART_BYTES = 8 * 1024 ** 2;
+const DELETE_BATCH = 1000;
+const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
+
+function unquote(etag: string | undefined): string {
+  return (etag ?? '').replace(/^"|"$/g, '');
+}
+
+function errorName(error: unknown): string | undefined {
+  return (error as { name?: string } | undefined)?.name;
+}
+
+function httpStatus(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+}
+
+function isNotFound(error: unknown, codes: string[]): boolean {
+  const name = errorName(error);
+  return (name !== undefined && codes.includes(name)) || httpStatus(error) === 404;
+}
+
+/** x-amz-copy-source: `bucket/key`, each key segment URL-encoded (slashes kept). */
+function copySource(bucket: string, key: string): string {
+  return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** RFC 6266 attachment with an ASCII fallback and the exact UTF-8 name. */
+export function attachmentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+function rangeHeader(range: ByteRange | string | undefined): string | undefined {
+  if (range === undefined || typeof range === 'string') return range;
+  return `bytes=${range.start}-${range.end ?? ''}`;
+}
+
+export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
+  const { bucket } = config;
+  const client = new S3Client({
+    ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
+    region: config.region,
+    forcePathStyle: config.forcePathStyle ?? false,
+    credentials: {
+      accessKeyId: config.accessKeyId,
+      secretAccessKey: config.secretAccessKey,
+      ...(config.sessionToken !== undefined && { sessionToken: config.sessionToken }),
+    },
+    // ARCHITECTURE §6: S3-compatible services other than AWS handle the SDK's default
+    // flexible checksums unevenly; send and check them only where an operation requires.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  const copyThreshold = config.multipartCopyThresholdBytes ?? S3_MAX_COPY_BYTES;
+  const copyPartBytes = config.multipartCopyPartBytes ?? DEFAULT_COPY_PART_BYTES;
+
+  const headObject = async (key: string): Promise<ObjectHead | null> => {
+    try {
+      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return {
+        size: head.ContentLength ?? 0,
+        etag: unquote(head.ETag),
+        contentType: head.ContentType ?? 'binary/octet-stream',
+        ...(head.LastModified && { lastModified: head.LastModified }),
+      };
+    } catch (error) {
+      if (isNotFound(error, ['NotFound', 'NoSuchKey'])) return null;
+      throw error;
+    }
+  };
+
+  const putObject = async (key: string, body: Uint8Array | string | Readable, contentType?: string): Promise<{ etag: string }> => {
+    const type = contentType !== undefined ? { ContentType: contentType } : {};
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      const result = await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...type }));
+      return { etag: unquote(result.ETag) };
+    }
+    const upload = new Upload({ client, params: { Bucket: bucket, Key: key, Body: body, ...type }, partSize: STREAM_PART_BYTES, queueSize: 4 });
+    const result = await upload.done();
+    return { etag: unquote(result.ETag) };
+  };
+
+  const getObjectStream = async (key: string, range?: ByteRange | string): Promise<ObjectStream | null> => {
+    try {
+      const header = rangeHeader(range);
+      const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(header !== undefined && { Range: header }) }));
+      return {
+        body: result.Body as Readable,
+        contentLength: result.ContentLength ?? 0,
+        contentType: result.ContentType ?? 'binary/octet-stream',
+        etag: unquote(result.ETag),
+        ...(result.ContentRange !== undefined && { contentRange: result.ContentRange }),
+      };
+    } catch (error) {
+      if (isNotFound(error, ['NoSuchKey', 'NotFound'])) return null;
+      throw error;
+    }
+  };
+
+  const deleteObject = async (key: string): Promise<void> => {
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+  };
+
+  const deleteObjects = async (keys: string[]): Promise<DeleteObjectsResult> => {
+    const result: DeleteObjectsResult = { deleted: [], errors: [] };
+    for (let offset = 0; offset < keys.length; offset += DELETE_BATCH) {
+      const batch = keys.slice(offset, offset + DELETE_BATCH);
+      const answer = await client.send(new DeleteObjectsCommand({
+        Bucket: bucket,
+        Delete: { Objects: batch.map((key) => ({ Key: key })), Quiet: false },
+      }));
+      for (const deleted of answer.Deleted ?? []) if (deleted.Key !== undefined) result.deleted.push(deleted.Key);
+      for (const failed of answer.Errors ?? []) {
+        result.errors.push({ key: failed.Key ?? '', code: failed.Code ?? 'Unknown', message: failed.Message ?? '' });
+      }
+    }
+    return result;
+  };
+
+  /** Copies above S3's single-copy limit: UploadPartCopy over byte ranges, a few in flight. */
+  const copyInParts = async (fromKey: string, toKey: string, source: ObjectHead): Promise<{ etag: string }> => {
+    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: fromKey }));
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({
+      Bucket: bucket,
+      Key: toKey,
+      ContentType: source.contentType,
+      ...(head.Metadata && { Metadata: head.Metadata }),
+      ...(head.ContentDisposition !== undefined && { ContentDisposition: head.ContentDisposition }),
+      ...(head.CacheControl !== undefined && { CacheControl: head.CacheControl }),
+    }));
+    if (!UploadId) throw new Error(`CreateMultipartUpload for ${toKey} returned no UploadId`);
+    const partBytes = Math.max(copyPartBytes, Math.ceil(source.size / MAX_PARTS));
+    const partCount = Math.ceil(source.size / partBytes);
+    const etags: string[] = new Array<string>(partCount);
+    try {
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < partCount) {
+          const index = next;
+          next += 1;
+          const start = index * partBytes;
+          const end = Math.min(source.size, start + partBytes) - 1;
+          const part = await client.send(new UploadPartCopyCommand({
+            Bucket: bucket,
+            Key: toKey,
+            UploadId,
+            PartNumber: index + 1,
+            CopySource: copySource(bucket, fromKey),
+            CopySourceRange: `bytes=${start}-${end}`,
+            CopySourceIfMatch: `"${source.etag}"`,
+          }));
+          etags[index] = part.CopyPartResult?.ETag ?? '';
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, partCount) }, worker));
+      const done = await client.send(new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: toKey,
+        UploadId,
+        MultipartUpload: { Parts: etags.map((ETag, index) => ({ ETag, PartNumber: index + 1 })) },
+      }));
+      return { etag: unquote(done.ETag) };
+    } catch (error) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: toKey, UploadId })).catch(() => undefined);
+      throw error;
+    }
+  };
+
+  const copyObject = async (fromKey: string, toKey: string): Promise<{ etag: string }> => {
+    const source = await headObject(fromKey);
+    if (!source) {
+      const error = new Error(`The copy source ${fromKey} does not exist.`);
+      error.name = 'NoSuchKey';
+      throw error;
+    }
+    if (source.size > copyThreshold) return copyInParts(fromKey, toKey, source);
+    const result = await client.send(new CopyObjectCommand({ Bucket: bucket, Key: toKey, CopySource: copySource(bucket, fromKey) }));
+    return { etag: unquote(result.CopyObjectResult?.ETag) };
+  };
+
+  const presignGet = async (key: string, expiresSeconds: number, downloadName?: string): Promise<string> => {
+    const command = new GetObjectCommand({
+      Bucket: bucket,
+      Key: key,
+      ...(downloadName !== undefined && { ResponseContentDisposition: attachmentDisposition(downloadName) }),
+    });
+    const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor(expiresSeconds)));
+    return getSignedUrl(client, command, { expiresIn });
+  };
+
+  const listParts = async (key: string, uploadId: string): Promise<StoredPart[] | null> => {
+    const parts: StoredPart[] = [];
+    let marker: string | undefined;
+    try {
+      for (;;) {
+        const page = await client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, ...(marker !== undefined && { PartNumberMarker: marker }) }));
+        for (const part of page.Parts ?? []) {
+          parts.push({
+            partNumber: part.PartNumber ?? 0,
+            etag: unquote(part.ETag),
+            size: part.Size ?? 0,
+            ...(part.LastModified && { lastModified: part.LastModified }),
+          });
+        }
+        if (!page.IsTruncated || page.NextPartNumberMarker === undefined) return parts;
+        marker = page.NextPartNumberMarker;
+      }
+    } catch (error) {
+      if (isNotFound(error, ['NoSuchUpload'])) return null;
+      throw error;
+    }
+  };
+
+  const abortMultipartUpload = async (key: string, uploadId: string): Promise<void> => {
+    try {
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+    } catch (error) {
+      if (!isNotFound(error, ['NoSuchUpload'])) throw error;
+    }
+  };
+
+  const listMultipartUploads = async (prefix?: string): Promise<MultipartUploadInfo[]> => {
+    const uploads: MultipartUploadInfo[] = [];
+    let keyMarker: string | undefined;
+    let uploadIdMarker: string | undefined;
+    for (;;) {
+      const page = await client.send(new ListMultipartUploadsCommand({
+        Bucket: bucket,
+        ...(prefix !== undefined && { Prefix: prefix }),
+        ...(keyMarker !== undefined && { KeyMarker: keyMarker }),
+        ...(uploadIdMarker !== undefined && { UploadIdMarker: uploadIdMarker }),
+      }));
+      for (const upload of page.Uploads ?? []) {
+        if (upload.Key === undefined || upload.UploadId === undefined) continue;
+        uploads.push({ key: upload.Key, uploadId: upload.UploadId, initiated: upload.Initiated ?? new Date(0) });
+      }
+      if (!page.IsTruncated) return uploads;
+      keyMarker = page.NextKeyMarker;
+      uploadIdMarker = page.NextUploadIdMarker;
+      if (keyMarker === undefined) return uploads;
+    }
+  };
+
+  const ensureBucket = async (): Promise<void> => {
+    try {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      return;
+    } catch (error) {
+      if (!isNotFound(error, ['NotFound', 'NoSuchBucket'])) {
+        throw new Error(`Object storage: bucket "${bucket}" is not usable (${errorName(error) ?? 'error'} ${httpStatus(error) ?? ''}).`, { cause: error });
+      }
+    }
+    try {
+      await client.send(new CreateBucketCommand({
+        Bucket: bucket,
+        ...(config.region !== 'us-east-1' && { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } }),
+      }));
+    } catch (error) {
+      if (errorName(error) !== 'BucketAlreadyOwnedByYou') throw error;
+    }
+  };
+
+  return {
+    bucket,
+    headObject,
+    putObject,
+    getObjectStream,
+    deleteObject,
+    deleteObjects,
+    copyObject,
+    presignGet,
+    listParts,
+    abortMultipartUpload,
+    listMultipartUploads,
+    ensureBucket,
+    destroy: () => client.destroy(),
+  };
+}

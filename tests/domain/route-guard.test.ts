@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { decideRoute, type Visitor } from '../../src/domain/route-guard.ts';
+import type { RoleName } from '../../src/domain/roles.ts';
+
+const desktop = (role: RoleName | null): Visitor => ({ role, isMobile: false });
+const mobile = (role: RoleName | null): Visitor => ({ role, isMobile: true });
+const go = (to: string) => ({ kind: 'redirect', to });
+const render = { kind: 'render' };
+
+describe('route guard', () => {
+  it.each([
+    ['SUPERADMIN', '/dashboard'],
+    ['ADMIN', '/dashboard'],
+    ['EDITOR', '/dashboard'],
+    ['OWNER', '/user/projects'],
+    ['USER', '/user/projects'],
+    [null, '/login/user'],
+  ] as const)('sends %s from / to %s', (role, to) => {
+    expect(decideRoute('/', desktop(role))).toEqual(go(to));
+  });
+
+  it('sends narrow windows to /not-mobile', () => {
+    for (const path of ['/', '/login', '/login/user', '/register']) expect(decideRoute(path, mobile(null))).toEqual(go('/not-mobile'));
+    expect(decideRoute('/user/projects', mobile('OWNER'))).toEqual(go('/not-mobile'));
+    expect(decideRoute('/dashboard', mobile('ADMIN'))).toEqual(go('/not-mobile'));
+  });
+
+  it('sends signed-in users away from the sign-in pages', () => {
+    expect(decideRoute('/login', desktop('ADMIN'))).toEqual(go('/dashboard'));
+    expect(decideRoute('/login/user', desktop('USER'))).toEqual(go('/user/projects'));
+    expect(decideRoute('/login', desktop(null))).toEqual(render);
+    expect(decideRoute('/register', desktop('OWNER'))).toEqual(render);
+  });
+
+  it('keeps /user/* for OWNER and USER', () => {
+    expect(decideRoute('/user/projects', desktop('OWNER'))).toEqual(render);
+    expect(decideRoute('/user/project/12', desktop('USER'))).toEqual(render);
+    expect(decideRoute('/user', desktop('USER'))).toEqual(go('/user/projects'));
+    expect(decideRoute('/user/projects', desktop('ADMIN'))).toEqual(go('/404'));
+    expect(decideRoute('/user/projects', desktop(null))).toEqual(go('/login/user'));
+    expect(decideRoute('/user/project/abc', desktop('OWNER'))).toEqual(go('/404'));
+  });
+
+  it('keeps the admin area for staff, and the Dashboard only for editors', () => {
+    expect(decideRoute('/dashboard', desktop('EDITOR'))).toEqual(render);
+    expect(decideRoute('/project/5', desktop('EDITOR'))).toEqual(render);
+    expect(decideRoute('/organization/5', desktop('ADMIN'))).toEqual(render);
+    expect(decideRoute('/customers', desktop('EDITOR'))).toEqual(go('/dashboard'));
+    expect(decideRoute('/customers', desktop('SUPERADMIN'))).toEqual(render);
+    expect(decideRoute('/dashboard', desktop('OWNER'))).toEqual(go('/404'));
+    expect(decideRoute('/dashboard', desktop(null))).toEqual(go('/login'));
+  });
+
+  it('leaves public pages open and sends unknown paths to /404', () => {
+    for (const path of ['/help', '/404', '/not-mobile', '/recover-password', '/change-password']) expect(decideRoute(path, mobile(null))).toEqual(render);
+    expect(decideRoute('/nope', desktop('OWNER'))).toEqual(go('/404'));
+    expect(decideRoute('/user/projects/', desktop('OWNER'))).toEqual(render);
+  });
+});

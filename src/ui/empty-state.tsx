@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
+import { Icon, type IconName } from './icons.tsx';
 
-export function EmptyState({ title, children, icon = '🎬' }: { title: string; children?: ReactNode; icon?: string }) {
+export function EmptyState({ title, children, icon = 'film' }: { title: string; children?: ReactNode; icon?: IconName }) {
   return (
     <div className="empty-state">
-      <div className="empty-state-icon" aria-hidden>
-        {icon}
+      <div className="empty-state-icon">
+        <Icon name={icon} size={28} />
       </div>
       <h3>{title}</h3>
       {children && <div className="empty-state-body">{children}</div>}

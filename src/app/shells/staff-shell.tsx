@@ -4,13 +4,14 @@ import { Link, useLocation } from 'wouter';
 import { meAtom } from '@/lib/session-state.ts';
 import { logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
+import { Icon } from '@/ui/icons.tsx';
 
 const MENU = [
-  { href: '/dashboard', label: 'Dashboard', icon: '▦', editor: true },
-  { href: '/customers', label: 'Customers', icon: '◉', editor: false },
-  { href: '/editors', label: 'Editors', icon: '✂', editor: false },
-  { href: '/onboarding', label: 'Onboarding', icon: '➜', editor: false },
-];
+  { href: '/dashboard', label: 'Dashboard', icon: 'grid', editor: true },
+  { href: '/customers', label: 'Customers', icon: 'users', editor: false },
+  { href: '/editors', label: 'Editors', icon: 'scissors', editor: false },
+  { href: '/onboarding', label: 'Onboarding', icon: 'rocket', editor: false },
+] as const;
 
 
 /** Left menu and top bar of the staff portal (A§2 Shell). An EDITOR sees only the Dashboard. */
@@ -27,7 +28,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
         <nav aria-label="Staff">
           {MENU.filter((item) => item.editor || !isEditor).map((item) => (
             <Link key={item.href} href={item.href} className={location.startsWith(item.href) ? 'active' : ''}>
-              <span className="side-icon" data-icon={item.icon} aria-hidden />
+              <Icon name={item.icon} className="side-icon" />
               {item.label}
             </Link>
           ))}
@@ -39,7 +40,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
             navigate('/login', { replace: true });
           }}
         >
-          <span className="side-icon" data-icon="⎋" aria-hidden />
+          <Icon name="logout" className="side-icon" />
           Logout
         </button>
       </aside>

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { BOARD_SECTIONS, CUSTOMER_STATUS_LABELS } from '@/domain/project-status.ts';
+import { BOARD_SECTIONS } from '@/domain/project-status.ts';
 import { EmptyState, PageHeader } from '@/ui/empty-state.tsx';
 
 const SECTIONS = [
@@ -17,17 +17,17 @@ export function ProjectsPage() {
         <section className="section" key={section.title} aria-label={section.title}>
           <div className="section-title">
             <h2>{section.title}</h2>
-            <span className="count-pill">{section.statuses.map((s) => CUSTOMER_STATUS_LABELS[s]).filter((v, i, a) => a.indexOf(v) === i).join(' · ')}</span>
+            <span className="count-pill">0</span>
           </div>
           {section.title === 'Assembly' ? (
-            <EmptyState title="Start a new video" icon="＋">
+            <EmptyState title="Start a new video" icon="plus">
               <p>Describe the video you need, upload your footage and send it to our editors.</p>
               <Link href="/user/create-project" className="btn btn-success">
                 Create a project
               </Link>
             </EmptyState>
           ) : (
-            <EmptyState title="Nothing here yet" icon="🎞">
+            <EmptyState title="Nothing here yet" icon="film">
               {section.hint}
             </EmptyState>
           )}

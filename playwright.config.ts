@@ -35,6 +35,7 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: 'pipe',
-    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR, DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn' },
+    // Many tests sign in as the same demo accounts: per-e-mail limits are tested in tests/server.
+    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR, DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000' },
   },
 });

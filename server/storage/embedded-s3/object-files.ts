@@ -235,7 +235,7 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
           if (!childPath.startsWith(prefix) && !prefix.startsWith(childPath)) continue;
           // With '/' as delimiter a directory past the prefix is one common prefix: only
           // whether it holds any object matters, not what.
-          if (delimiter === '/' && childPath.startsWith(prefix)) {
+          if (delimiter === '/' && childPath.length > prefix.length && childPath.startsWith(prefix)) {
             const commonPrefix = childPath.slice(0, childPath.indexOf('/', prefix.length) + 1);
             if (!commonPrefixes.has(commonPrefix) && (await containsObject(join(dir, entry.name)))) commonPrefixes.add(commonPrefix);
             continue;

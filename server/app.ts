@@ -10,6 +10,9 @@ import { HttpError } from './http-error.ts';
 import healthRoute from './routes/health.ts';
 import organizationRoutes from './routes/organizations/create-and-read.ts';
 import passwordRecoveryRoutes from './routes/password-recovery/recover.ts';
+import projectReadRoutes from './routes/projects/read.ts';
+import projectTransitionRoutes from './routes/projects/transitions.ts';
+import projectWriteRoutes from './routes/projects/write.ts';
 import registerRoute from './routes/registration/register.ts';
 import loginRoute from './routes/session/login.ts';
 import meRoutes from './routes/session/me.ts';
@@ -46,7 +49,19 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
 
   await app.register(
     async (api) => {
-      for (const routes of [healthRoute, loginRoute, meRoutes, scoreRoute, registerRoute, passwordRecoveryRoutes, organizationRoutes]) {
+      const routeModules = [
+        healthRoute,
+        loginRoute,
+        meRoutes,
+        scoreRoute,
+        registerRoute,
+        passwordRecoveryRoutes,
+        organizationRoutes,
+        projectReadRoutes,
+        projectWriteRoutes,
+        projectTransitionRoutes,
+      ];
+      for (const routes of routeModules) {
         await api.register(routes);
       }
       api.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: MESSAGES.notFound }));

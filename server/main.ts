@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
+import { startBackgroundJobs } from './jobs.ts';
 
 /** `npm start`: configuration, database, migrations, demo data on first start, listen. */
 async function main(): Promise<void> {
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   if (config.seed === 'demo' && (await isEmpty(db))) demoPassword = await seedDemo(db, config.demoPassword);
 
   const app = await buildApp({ config, db });
+  const stopJobs = startBackgroundJobs(app);
   const address = await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
 
@@ -31,6 +33,7 @@ async function main(): Promise<void> {
   console.log(lines.join('\n') + '\n');
 
   const stop = async () => {
+    stopJobs();
     await app.close();
     await db.destroy();
     process.exit(0);

@@ -19,3 +19,12 @@ export const MESSAGES = {
 
 /** `data.code` of a recovery-completion failure (C§8). */
 export const RECOVERY_CODE_ERROR = 100;
+
+/** Send to editing with no active credit left (C§4 "consumes one credit"). */
+export const CREDIT_MESSAGES = {
+  noCredits: 'Your organization has no active credits left.',
+  userContactOwner: 'Your organization has no credits left. Please contact your organization owner to get more.',
+  briefIncomplete: 'Complete every field of the brief before sending the project to editing.',
+  noAssetsWarning: 'You are submitting a project without any assets.',
+  incompleteClips: 'Some clips did not finish uploading. Upload them again or delete them before sending the project to editing.',
+} as const;

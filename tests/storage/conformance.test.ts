@@ -2,9 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand,
-  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand,
-  ListObjectsV2Command, ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand,
+  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand,
+  CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetBucketLocationCommand, GetObjectCommand,
+  HeadBucketCommand, HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectsCommand, ListObjectsV2Command,
+  ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -108,7 +109,7 @@ describe('objects: PutObject, HeadObject, GetObject', () => {
 
   it('stores an empty object', async () => {
     const key = k('empty.txt');
-    const put = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: '' }));
+    const put = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: '', ContentLength: 0 }));
     expect(put.ETag).toBe('"d41d8cd98f00b204e9800998ecf8427e"');
     expect((await getBytes(key)).length).toBe(0);
     expect((await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key }))).ContentLength).toBe(0);
@@ -119,6 +120,15 @@ describe('objects: PutObject, HeadObject, GetObject', () => {
     await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'first version' }));
     await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'second' }));
     expect((await getBytes(key)).toString()).toBe('second');
+  });
+
+  it('honours conditional writes: If-None-Match * refuses to overwrite, If-Match needs the current ETag', async () => {
+    const key = k('conditional-write.txt');
+    const first = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'first', IfNoneMatch: '*' }));
+    await expectS3Error(client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'second', IfNoneMatch: '*' })), 'PreconditionFailed', 412);
+    await expectS3Error(client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'second', IfMatch: '"0123456789abcdef0123456789abcdef"' })), 'PreconditionFailed', 412);
+    await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'third', IfMatch: first.ETag }));
+    expect((await getBytes(key)).toString()).toBe('third');
   });
 
   it('handles keys with slashes, spaces, unicode and reserved characters', async () => {
@@ -288,7 +298,7 @@ describe('GetObject ranges', () => {
   });
 
   it('answers 416 to any range of an empty object', async () => {
-    await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: k('range/empty'), Body: '' }));
+    await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: k('range/empty'), Body: '', ContentLength: 0 }));
     await expectS3Error(client.send(new GetObjectCommand({ Bucket: target.bucket, Key: k('range/empty'), Range: 'bytes=0-0' })), 'InvalidRange', 416);
   });
 
@@ -400,6 +410,15 @@ describe('ListObjectsV2', () => {
     const after = await client.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix: k('list/'), StartAfter: k('list/b.txt') }));
     expect((after.Contents ?? []).map((object) => object.Key)).toEqual([k('list/c/4.txt'), k('list/c/5.txt'), k('list/d e/6.txt')]);
   });
+
+  it('also answers ListObjects (v1) with Marker paging', async () => {
+    const first = await client.send(new ListObjectsCommand({ Bucket: target.bucket, Prefix: k('list/'), MaxKeys: 4 }));
+    expect(first.IsTruncated).toBe(true);
+    const firstKeys = (first.Contents ?? []).map((object) => object.Key ?? '');
+    const rest = await client.send(new ListObjectsCommand({ Bucket: target.bucket, Prefix: k('list/'), Marker: firstKeys.at(-1) }));
+    expect(rest.IsTruncated).toBe(false);
+    expect([...firstKeys, ...(rest.Contents ?? []).map((object) => object.Key)]).toEqual(names.map((name) => k(`list/${name}`)));
+  });
 });
 
 describe('multipart uploads', () => {
@@ -425,6 +444,13 @@ describe('multipart uploads', () => {
     expect(sha256(await getBytes(key, each))).toBe(sha256(data));
     const tail = await each.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, Range: `bytes=${partSize - 2}-${partSize + 1}` }));
     expect((await bodyBytes(tail)).equals(data.subarray(partSize - 2, partSize + 2))).toBe(true);
+    if (mode === 'default') {
+      // lib-storage asked for CRC32 at CreateMultipartUpload: the object carries S3's composite checksum.
+      const partCrcs = [0, 1, 2].map((index) => Buffer.from(crc32Base64(data.subarray(index * partSize, (index + 1) * partSize)), 'base64'));
+      const checked = await each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key, ChecksumMode: 'ENABLED' }));
+      expect(checked.ChecksumCRC32).toBe(`${crc32Base64(Buffer.concat(partCrcs))}-3`);
+      expect(checked.ChecksumType).toBe('COMPOSITE');
+    }
   }, 30_000);
 
   it('lib-storage Upload from a stream of unknown length', async () => {
@@ -678,5 +704,38 @@ describe('CORS for the browser upload worker', () => {
     const denied = await sendRaw(`${target.endpoint}/${target.bucket}/${encodeURIComponent(k('cors/nothing'))}`, { headers: { origin } });
     expect(denied.status).toBe(403);
     expect(denied.headers['access-control-allow-origin']).toBe(origin);
+  });
+});
+
+describe('mounting and bucket-level calls', () => {
+  it('accepts keys up to 1024 bytes and refuses longer ones (KeyTooLongError)', async () => {
+    const longest = k('long/') + 'x'.repeat(1024 - Buffer.byteLength(k('long/')));
+    await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: longest, Body: 'long' }));
+    expect((await getBytes(longest)).toString()).toBe('long');
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix: k('long/') }));
+    expect((listed.Contents ?? []).map((object) => object.Key)).toEqual([longest]);
+    await expectS3Error(client.send(new PutObjectCommand({ Bucket: target.bucket, Key: `${longest}y`, Body: 'x' })), 'KeyTooLongError', 400);
+  });
+
+  it('answers HeadBucket, CreateBucket of its own bucket and GetBucketLocation', async () => {
+    expect((await client.send(new HeadBucketCommand({ Bucket: target.bucket }))).$metadata.httpStatusCode).toBe(200);
+    const location = await client.send(new GetBucketLocationCommand({ Bucket: target.bucket }));
+    expect(location.LocationConstraint ?? 'us-east-1').toBe(target.region);
+  });
+
+  it('answers NoSuchBucket for another bucket and lists only its own', async (ctx) => {
+    if (!target.embedded) ctx.skip();
+    await expectS3Error(client.send(new GetObjectCommand({ Bucket: 'some-other-bucket', Key: 'x' })), 'NoSuchBucket', 404);
+    await expect(client.send(new CreateBucketCommand({ Bucket: target.bucket }))).resolves.toBeDefined();
+    const buckets = await client.send(new ListBucketsCommand({}));
+    expect((buckets.Buckets ?? []).map((bucket) => bucket.Name)).toEqual([target.bucket]);
+  });
+
+  it('leaves the JSON routes of the surrounding app alone', async (ctx) => {
+    if (!target.embedded) ctx.skip();
+    const origin = new URL(target.endpoint).origin;
+    const answer = await sendRaw(`${origin}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body.toString())).toEqual({ received: { hello: 'world' } });
   });
 });

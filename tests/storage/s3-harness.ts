@@ -73,6 +73,8 @@ export async function startS3Target(): Promise<S3TestTarget> {
     [expired.accessKeyId, { secretAccessKey: expired.secretAccessKey, sessionToken: expired.sessionToken, expiresAt: new Date(Date.now() - 1000) }],
   ]);
   const app = Fastify({ logger: false });
+  // A JSON route beside the plugin, as in the product, to show the plugin's body handling stays inside it.
+  app.post('/api/echo', async (request) => ({ received: request.body }));
   await app.register(embeddedS3Plugin, {
     prefix: '/s3',
     root,

@@ -1,9 +1,8 @@
 import { stat } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
 import { CHECKSUM_ALGORITHMS, checksumHeaderName } from './checksums.ts';
-import { MAX_XML_BODY_BYTES, OWNER_ID, assertKeyAllowed, assertUnrestricted, isKeyAllowed, requestHeader, sendXml } from './context.ts';
+import { MAX_XML_BODY_BYTES, OWNER_XML, assertKeyAllowed, assertUnrestricted, integerParam, isKeyAllowed, requestHeader, sendXml } from './context.ts';
 import type { S3Context } from './context.ts';
-import { integerParam } from './multipart-handlers.ts';
 import { compareKeys } from './object-files.ts';
 import type { ObjectMeta } from './object-files.ts';
 import { receiveSmallBody } from './receive-body.ts';
@@ -11,7 +10,6 @@ import { queryValue } from './request-url.ts';
 import { S3Error } from './s3-error.ts';
 import { childText, element, parseXml, textElement, xmlDocument } from './xml.ts';
 
-const OWNER_XML = [textElement('ID', OWNER_ID), textElement('DisplayName', OWNER_ID)];
 const MAX_DELETE_KEYS = 1000;
 
 type ListEntry = { name: string; object: ObjectMeta } | { name: string; commonPrefix: true };

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { MultipartFiles } from './multipart.ts';
 import type { ObjectFiles } from './object-files.ts';
 import type { S3Target } from './request-url.ts';
+import { queryValue } from './request-url.ts';
 import { S3Error } from './s3-error.ts';
 import type { Authenticated } from './sigv4-verify.ts';
 import type { EmbeddedS3Options } from './types.ts';
@@ -29,6 +30,8 @@ export const MAX_PART_NUMBER = 10_000;
 export const MAX_XML_BODY_BYTES = 10 * 1024 ** 2;
 
 export const OWNER_ID = 'cutdesk';
+/** Owner and Initiator elements: one owner, this server. */
+export const OWNER_XML = `<ID>${OWNER_ID}</ID><DisplayName>${OWNER_ID}</DisplayName>`;
 
 export function requestHeader(ctx: S3Context, name: string): string | undefined {
   const value = ctx.request.headers[name];
@@ -57,4 +60,13 @@ export function formatIsoDate(iso: string): string {
 
 export function sendXml(ctx: S3Context, document: string, status = 200): FastifyReply {
   return ctx.reply.code(status).type('application/xml').send(document);
+}
+
+/** A non-negative integer query parameter; S3 caps list sizes at 1000 rather than failing. */
+export function integerParam(ctx: S3Context, name: string, fallback: number, max?: number): number {
+  const text = queryValue(ctx.target.query, name);
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text)) throw new S3Error('InvalidArgument', `Provided ${name} not an integer or within integer range`, { ArgumentName: name, ArgumentValue: text });
+  const value = Number(text);
+  return max === undefined ? value : Math.min(value, max);
 }

@@ -1,38 +1,21 @@
-import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
-import { checksumElementName, checksumHeaderName, compositeChecksum, parseChecksumAlgorithm } from './checksums.ts';
-import type { ChecksumAlgorithm, StoredChecksum } from './checksums.ts';
+import { checksumElementName, checksumHeaderName, parseChecksumAlgorithm } from './checksums.ts';
+import type { ChecksumAlgorithm } from './checksums.ts';
 import {
-  MAX_OBJECT_PUT_BYTES, MAX_PART_NUMBER, MAX_XML_BODY_BYTES, MIN_PART_BYTES, OWNER_ID,
-  assertKeyAllowed, requestHeader, sendXml,
+  MAX_OBJECT_PUT_BYTES, MAX_PART_NUMBER, OWNER_XML, assertKeyAllowed, integerParam, requestHeader, sendXml,
 } from './context.ts';
 import type { S3Context } from './context.ts';
 import { copyBytesToFile } from './copy-bytes.ts';
-import { answerWhenDone } from './slow-answer.ts';
 import type { PartRecord, UploadRecord } from './multipart.ts';
 import { openCopySource, parseCopySource } from './object-handlers.ts';
 import { contentTypeFrom, storedHeadersFrom, userMetadataFrom } from './object-headers.ts';
-import { receiveBodyToFile, receiveSmallBody } from './receive-body.ts';
+import { receiveBodyToFile } from './receive-body.ts';
 import { queryValue } from './request-url.ts';
 import { S3Error } from './s3-error.ts';
-import { childText, element, parseXml, textElement, xmlDocument, xmlRoot } from './xml.ts';
-import { compareKeys } from './object-files.ts';
+import { element, textElement, xmlDocument } from './xml.ts';
 
-const OWNER_XML = [textElement('ID', OWNER_ID), textElement('DisplayName', OWNER_ID)];
-
-function bareEtag(etag: string): string {
-  return etag.trim().replace(/^"|"$/g, '');
-}
-
-/** A non-negative integer query parameter; S3 caps list sizes at 1000 rather than failing. */
-export function integerParam(ctx: S3Context, name: string, fallback: number, max?: number): number {
-  const text = queryValue(ctx.target.query, name);
-  if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text)) throw new S3Error('InvalidArgument', `Provided ${name} not an integer or within integer range`, { ArgumentName: name, ArgumentValue: text });
-  const value = Number(text);
-  return max === undefined ? value : Math.min(value, max);
-}
+/** CreateMultipartUpload, UploadPart (and UploadPartCopy), ListParts and AbortMultipartUpload. */
 
 function partNumberParam(ctx: S3Context): number {
   const text = queryValue(ctx.target.query, 'partNumber') ?? '';
@@ -44,14 +27,14 @@ function partNumberParam(ctx: S3Context): number {
 }
 
 /** The upload named by ?uploadId, which must belong to the key in the path. */
-async function uploadFor(ctx: S3Context): Promise<UploadRecord> {
+export async function uploadFor(ctx: S3Context): Promise<UploadRecord> {
   const uploadId = queryValue(ctx.target.query, 'uploadId') ?? '';
   const upload = await ctx.uploads.get(uploadId);
   if (!upload || upload.key !== ctx.target.key) throw new S3Error('NoSuchUpload', undefined, { UploadId: uploadId });
   return upload;
 }
 
-function checksumXml(checksum: { algorithm: ChecksumAlgorithm; value: string } | undefined): string {
+export function checksumXml(checksum: { algorithm: ChecksumAlgorithm; value: string } | undefined): string {
   return checksum ? textElement(checksumElementName(checksum.algorithm), checksum.value) : '';
 }
 
@@ -176,168 +159,9 @@ export async function listParts(ctx: S3Context): Promise<FastifyReply> {
   ]));
 }
 
-interface RequestedPart {
-  partNumber: number;
-  etag: string;
-  checksums: Partial<Record<ChecksumAlgorithm, string>>;
-}
-
-function parseCompleteRequest(body: Buffer): RequestedPart[] {
-  const root = parseXml(body.toString('utf8'));
-  if (root.name !== 'CompleteMultipartUpload') throw new S3Error('MalformedXML');
-  const parts = root.children.filter((child) => child.name === 'Part').map((part) => {
-    const partNumber = Number(childText(part, 'PartNumber'));
-    const etag = childText(part, 'ETag');
-    if (!Number.isInteger(partNumber) || etag === undefined) throw new S3Error('MalformedXML');
-    const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
-    for (const child of part.children) {
-      const algorithm = child.name.startsWith('Checksum') ? parseChecksumAlgorithm(child.name.slice('Checksum'.length)) : undefined;
-      if (algorithm) checksums[algorithm] = child.text;
-    }
-    return { partNumber, etag, checksums };
-  });
-  if (parts.length === 0) throw new S3Error('MalformedXML');
-  return parts;
-}
-
-/** Checks the requested list against the stored parts exactly as S3 does, returning the parts to assemble. */
-function validateRequestedParts(upload: UploadRecord, requested: RequestedPart[], stored: PartRecord[]): PartRecord[] {
-  const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
-  requested.forEach((part, index) => {
-    const previous = requested[index - 1];
-    if (previous && part.partNumber <= previous.partNumber) throw new S3Error('InvalidPartOrder', undefined, { UploadId: upload.uploadId });
-  });
-  const chosen = requested.map((part) => {
-    const found = byNumber.get(part.partNumber);
-    const invalid = (): S3Error => new S3Error('InvalidPart', undefined, { UploadId: upload.uploadId, PartNumber: String(part.partNumber), ETag: part.etag });
-    if (!found || bareEtag(found.etag) !== bareEtag(part.etag)) throw invalid();
-    for (const [algorithm, value] of Object.entries(part.checksums)) {
-      if (found.checksum?.algorithm !== algorithm || found.checksum.value !== value) throw invalid();
-    }
-    return found;
-  });
-  chosen.slice(0, -1).forEach((part) => {
-    if (part.size < MIN_PART_BYTES) {
-      throw new S3Error('EntityTooSmall', undefined, { ProposedSize: String(part.size), MinSizeAllowed: String(MIN_PART_BYTES), PartNumber: String(part.partNumber), ETag: part.etag });
-    }
-  });
-  return chosen;
-}
-
-/** S3's multipart ETag: md5 of the concatenated binary part md5s, then `-<number of parts>`. */
-function multipartEtag(parts: PartRecord[]): string {
-  const md5 = createHash('md5');
-  for (const part of parts) md5.update(Buffer.from(bareEtag(part.etag), 'hex'));
-  return `"${md5.digest('hex')}-${parts.length}"`;
-}
-
-function multipartChecksum(upload: UploadRecord, parts: PartRecord[]): StoredChecksum | undefined {
-  const algorithm = upload.checksumAlgorithm;
-  if (!algorithm || upload.checksumType === 'FULL_OBJECT') return undefined;
-  const values = parts.map((part) => (part.checksum?.algorithm === algorithm ? part.checksum.value : undefined));
-  if (values.some((value) => value === undefined)) return undefined;
-  const value = compositeChecksum(algorithm, values as string[]);
-  return value === null ? undefined : { algorithm, value, type: 'COMPOSITE' };
-}
-
-export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyReply> {
-  const { key } = ctx.target;
-  assertKeyAllowed(ctx, key);
-  const upload = await uploadFor(ctx);
-  const { body } = await receiveSmallBody(ctx.body, { headers: ctx.request.headers, contentSha256: ctx.auth.contentSha256, maxSize: MAX_XML_BODY_BYTES });
-  const parts = validateRequestedParts(upload, parseCompleteRequest(body), await ctx.uploads.listParts(upload.uploadId));
-  return answerWhenDone(ctx, async () => {
-    const temp = ctx.objects.newTempPath();
-    await ctx.uploads.assemble(upload.uploadId, parts, temp);
-    const checksum = multipartChecksum(upload, parts);
-    const meta = await ctx.objects.commit(key, temp, {
-      size: parts.reduce((total, part) => total + part.size, 0),
-      etag: multipartEtag(parts),
-      lastModified: new Date().toISOString(),
-      contentType: upload.contentType,
-      headers: upload.headers,
-      userMetadata: upload.userMetadata,
-      partsCount: parts.length,
-      ...(checksum && { checksum }),
-    }).catch(async (error: unknown) => {
-      await rm(temp, { force: true });
-      throw error;
-    });
-    await ctx.uploads.remove(upload.uploadId);
-    return xmlRoot('CompleteMultipartUploadResult', [
-      textElement('Location', `${ctx.request.protocol}://${ctx.request.host}${ctx.target.rawPath}`),
-      textElement('Bucket', ctx.options.bucket),
-      textElement('Key', key),
-      textElement('ETag', meta.etag),
-      checksumXml(meta.checksum),
-      textElement('ChecksumType', meta.checksum?.type),
-    ]);
-  }, `/${ctx.options.bucket}/${key}`);
-}
-
 export async function abortMultipartUpload(ctx: S3Context): Promise<FastifyReply> {
   assertKeyAllowed(ctx, ctx.target.key);
   const upload = await uploadFor(ctx);
   await ctx.uploads.remove(upload.uploadId);
   return ctx.reply.code(204).send();
-}
-
-export async function listMultipartUploads(ctx: S3Context): Promise<FastifyReply> {
-  const query = ctx.target.query;
-  const prefix = queryValue(query, 'prefix') ?? '';
-  assertKeyAllowed(ctx, prefix);
-  const delimiter = queryValue(query, 'delimiter') || undefined;
-  const keyMarker = queryValue(query, 'key-marker') ?? '';
-  const uploadIdMarker = queryValue(query, 'upload-id-marker') ?? '';
-  const maxUploads = integerParam(ctx, 'max-uploads', 1000, 1000);
-
-  const all = (await ctx.uploads.listUploads())
-    .filter((upload) => upload.key.startsWith(prefix))
-    .sort((a, b) => compareKeys(a.key, b.key) || a.initiated.localeCompare(b.initiated) || a.uploadId.localeCompare(b.uploadId));
-  // After the marker: later keys, plus the marker key's uploads after upload-id-marker.
-  const markerIndex = uploadIdMarker ? all.findIndex((upload) => upload.key === keyMarker && upload.uploadId === uploadIdMarker) : -1;
-  const remaining = markerIndex !== -1
-    ? all.slice(markerIndex + 1)
-    : all.filter((upload) => keyMarker === '' || compareKeys(upload.key, keyMarker) > 0);
-
-  const entries: Array<{ upload: UploadRecord } | { commonPrefix: string }> = [];
-  const seenPrefixes = new Set<string>();
-  for (const upload of remaining) {
-    const cut = delimiter ? upload.key.indexOf(delimiter, prefix.length) : -1;
-    if (delimiter && cut !== -1) {
-      const commonPrefix = upload.key.slice(0, cut + delimiter.length);
-      if (!seenPrefixes.has(commonPrefix)) entries.push({ commonPrefix });
-      seenPrefixes.add(commonPrefix);
-    } else {
-      entries.push({ upload });
-    }
-  }
-  const page = entries.slice(0, maxUploads);
-  const truncated = entries.length > page.length;
-  const last = page.at(-1);
-  const nextKeyMarker = last === undefined ? undefined : 'upload' in last ? last.upload.key : last.commonPrefix;
-  const nextUploadIdMarker = last !== undefined && 'upload' in last ? last.upload.uploadId : undefined;
-
-  return sendXml(ctx, xmlDocument('ListMultipartUploadsResult', [
-    textElement('Bucket', ctx.options.bucket),
-    textElement('KeyMarker', keyMarker),
-    textElement('UploadIdMarker', uploadIdMarker),
-    textElement('NextKeyMarker', truncated ? nextKeyMarker : undefined),
-    textElement('NextUploadIdMarker', truncated ? nextUploadIdMarker : undefined),
-    textElement('Delimiter', delimiter),
-    textElement('Prefix', prefix),
-    textElement('MaxUploads', maxUploads),
-    textElement('IsTruncated', truncated),
-    ...page.filter((entry): entry is { upload: UploadRecord } => 'upload' in entry).map(({ upload }) => element('Upload', [
-      textElement('Key', upload.key),
-      textElement('UploadId', upload.uploadId),
-      element('Initiator', OWNER_XML),
-      element('Owner', OWNER_XML),
-      textElement('StorageClass', 'STANDARD'),
-      textElement('Initiated', upload.initiated),
-      textElement('ChecksumAlgorithm', upload.checksumAlgorithm),
-      textElement('ChecksumType', upload.checksumAlgorithm ? upload.checksumType : undefined),
-    ])),
-    ...page.filter((entry): entry is { commonPrefix: string } => 'commonPrefix' in entry).map(({ commonPrefix }) => element('CommonPrefixes', textElement('Prefix', commonPrefix))),
-  ]));
 }

@@ -56,8 +56,11 @@ export interface ObjectListing {
 export interface ObjectFiles {
   /** A fresh path in the temp directory (same file system, so commits are renames). */
   newTempPath(): string;
-  /** Makes the file at tempPath the object's bytes; the temp file is consumed. */
-  commit(key: string, tempPath: string, object: NewObject): Promise<ObjectMeta>;
+  /**
+   * Makes the file at tempPath the object's bytes; the temp file is consumed. `precondition`
+   * sees the current object under the key's lock and may throw to refuse the write (conditional PUT).
+   */
+  commit(key: string, tempPath: string, object: NewObject, precondition?: (current: ObjectMeta | null) => void): Promise<ObjectMeta>;
   head(key: string): Promise<ObjectMeta | null>;
   open(key: string): Promise<OpenedObject | null>;
   /** True when there was an object to remove. */
@@ -148,12 +151,13 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
 
   const head = async (key: string): Promise<ObjectMeta | null> => readMetaFile(locate(key).metaPath);
 
-  const commit = async (key: string, tempPath: string, object: NewObject): Promise<ObjectMeta> => {
+  const commit = async (key: string, tempPath: string, object: NewObject, precondition?: (current: ObjectMeta | null) => void): Promise<ObjectMeta> => {
     const { dir, base, metaPath } = locate(key);
     return lock.run(key, async () => {
+      const previous = await readMetaFile(metaPath);
+      precondition?.(previous);
       const dataFile = `${base}${DATA_MARK}${randomBytes(8).toString('hex')}`;
       await renameInto(tempPath, join(dir, dataFile));
-      const previous = await readMetaFile(metaPath);
       const meta: ObjectMeta = { key, ...object, dataFile };
       const metaTemp = newTempPath();
       await writeFile(metaTemp, JSON.stringify(meta));

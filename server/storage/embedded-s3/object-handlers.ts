@@ -5,8 +5,8 @@ import { MAX_OBJECT_PUT_BYTES, assertKeyAllowed, requestHeader, sendXml } from '
 import type { S3Context } from './context.ts';
 import { copyBytesToFile } from './copy-bytes.ts';
 import { contentTypeFrom, setObjectHeaders, storedHeadersFrom, userMetadataFrom } from './object-headers.ts';
-import type { NewObject, OpenedObject } from './object-files.ts';
-import { evaluatePreconditions } from './preconditions.ts';
+import type { NewObject, ObjectMeta, OpenedObject } from './object-files.ts';
+import { evaluatePreconditions, writePrecondition } from './preconditions.ts';
 import { contentRange, parseRange } from './range.ts';
 import { receiveBodyToFile } from './receive-body.ts';
 import { hasQuery, queryValue } from './request-url.ts';
@@ -23,10 +23,22 @@ const RESPONSE_OVERRIDES = {
   'response-expires': 'expires',
 } as const;
 
+/** Larger reads than the 64 KiB default: fewer syscalls and socket writes for multi-GB videos. */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
 /** This store keeps one version per key: only the null version id S3 uses for unversioned buckets exists. */
 export function assertNoVersionId(ctx: S3Context): void {
   const versionId = queryValue(ctx.target.query, 'versionId');
   if (versionId !== undefined && versionId !== 'null') throw new S3Error('InvalidArgument', 'Invalid version id specified', { ArgumentName: 'versionId', ArgumentValue: versionId });
+}
+
+/** If-None-Match / If-Match of a write, checked against the current object when the write commits. */
+export function writeCondition(ctx: S3Context): ((current: ObjectMeta | null) => void) | undefined {
+  const allows = writePrecondition(ctx.request.headers);
+  if (!allows) return undefined;
+  return (current) => {
+    if (!allows(current)) throw new S3Error('PreconditionFailed', undefined, { Condition: current === null ? 'If-Match' : 'If-None-Match' });
+  };
 }
 
 export async function putObject(ctx: S3Context): Promise<FastifyReply> {
@@ -43,7 +55,7 @@ export async function putObject(ctx: S3Context): Promise<FastifyReply> {
     lastModified: new Date().toISOString(),
     ...(received.checksum && { checksum: { ...received.checksum, type: 'FULL_OBJECT' as const } }),
   };
-  const meta = await ctx.objects.commit(key, temp, object).catch(async (error: unknown) => {
+  const meta = await ctx.objects.commit(key, temp, object, writeCondition(ctx)).catch(async (error: unknown) => {
     await rm(temp, { force: true });
     throw error;
   });
@@ -94,7 +106,7 @@ export async function getObject(ctx: S3Context, headOnly: boolean): Promise<Fast
     reply.header('content-length', String(length));
     if (headOnly || length === 0) return reply.send();
     streaming = true;
-    return reply.send(handle.createReadStream({ start, end, autoClose: true }));
+    return reply.send(handle.createReadStream({ start, end, autoClose: true, highWaterMark: READ_CHUNK_BYTES }));
   } finally {
     if (!streaming) await handle.close();
   }

@@ -49,3 +49,18 @@ export function evaluatePreconditions(headers: IncomingHttpHeaders, object: Vali
   }
   return 'proceed';
 }
+
+/**
+ * Conditional writes (PutObject, CompleteMultipartUpload): `If-None-Match: *` refuses to
+ * overwrite, `If-Match: <etag>` writes only over that version. Both fail with 412.
+ */
+export function writePrecondition(headers: IncomingHttpHeaders): ((current: { etag: string } | null) => boolean) | undefined {
+  const ifNoneMatch = header(headers, 'if-none-match')?.trim();
+  const ifMatch = header(headers, 'if-match');
+  if (ifNoneMatch === undefined && ifMatch === undefined) return undefined;
+  return (current) => {
+    if (ifNoneMatch === '*' && current !== null) return false;
+    if (ifMatch !== undefined && (current === null || !etagListMatches(ifMatch, current.etag))) return false;
+    return true;
+  };
+}

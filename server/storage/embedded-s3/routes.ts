@@ -7,9 +7,10 @@ import { createBucket, deleteObjects, getBucketLocation, headBucket, listBuckets
 import type { S3Context } from './context.ts';
 import { addCorsHeaders, answerPreflight } from './cors.ts';
 import { errorElement, toS3Error } from './error-answer.ts';
-import {
-  abortMultipartUpload, completeMultipartUpload, createMultipartUpload, listMultipartUploads, listParts, uploadPart,
-} from './multipart-handlers.ts';
+import { XML_DECLARATION } from './xml.ts';
+import { completeMultipartUpload } from './complete-multipart.ts';
+import { listMultipartUploads } from './list-uploads.ts';
+import { abortMultipartUpload, createMultipartUpload, listParts, uploadPart } from './multipart-handlers.ts';
 import { openMultipartFiles } from './multipart.ts';
 import { copyObject, deleteObject, getObject, putObject } from './object-handlers.ts';
 import { openObjectFiles } from './object-files.ts';
@@ -115,7 +116,7 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
 
   fastify.setErrorHandler((error, request, reply) => {
     const s3Error = toS3Error(error, request.log);
-    let resource = '';
+    let resource: string;
     try {
       resource = resourceOf(parseS3Target(request.url, mountPrefix));
     } catch {
@@ -124,7 +125,7 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
     for (const [name, value] of Object.entries(s3Error.headers)) reply.header(name, value);
     reply.code(s3Error.status);
     if (request.method === 'HEAD') return reply.send();
-    return reply.type('application/xml').send(`<?xml version="1.0" encoding="UTF-8"?>\n${errorElement(s3Error, resource, String(reply.getHeader('x-amz-request-id') ?? ''))}`);
+    return reply.type('application/xml').send(`${XML_DECLARATION}${errorElement(s3Error, resource, String(reply.getHeader('x-amz-request-id') ?? ''))}`);
   });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {

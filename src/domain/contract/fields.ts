@@ -1,4 +1,4 @@
-import { define, nullable, number, object, optional, string, type Describe, type Struct } from 'superstruct';
+import { coerce, define, nullable, number, object, optional, string, type Describe, type Struct } from 'superstruct';
 import type { Rule } from '../validation.ts';
 
 /**
@@ -31,3 +31,17 @@ export const ErrorBodyStruct = object({
 export type ErrorBody = { message: string; code?: number; fields?: Record<string, string> };
 
 export { nullable, type Describe };
+
+/** Query-string integers and booleans arrive as text. */
+export const queryInt = (min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  coerce(
+    define<number>('integer', (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `Must be a whole number from ${min} to ${max}.`),
+    string(),
+    (v) => (/^-?\d+$/.test(v) ? Number(v) : v),
+  );
+export const queryBool = () =>
+  coerce(
+    define<boolean>('boolean', (v) => typeof v === 'boolean' || 'Must be true or false.'),
+    string(),
+    (v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v),
+  );

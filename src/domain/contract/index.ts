@@ -2,3 +2,4 @@ export * from './fields.ts';
 export * from './auth.ts';
 export * from './me.ts';
 export * from './organizations.ts';
+export * from './projects.ts';

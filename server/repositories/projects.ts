@@ -1,0 +1,54 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import type { Db } from '../db/connect.ts';
+import type { ProjectsTable } from '../db/schema.ts';
+
+/** One project with the names its pages show: organization, creator, editor, archive flags. */
+function detailsQuery(db: Db) {
+  return db
+    .selectFrom('projects as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+    .innerJoin('users as u', 'u.id', 'p.userId')
+    .leftJoin('users as e', 'e.id', 'p.editorId')
+    .selectAll('p')
+    .select([
+      'o.name as organizationName',
+      'u.firstName as userFirstName',
+      'u.lastName as userLastName',
+      'u.profilePictureUrl as userPicture',
+      'e.firstName as editorFirstName',
+      'e.lastName as editorLastName',
+      'e.profilePictureUrl as editorPicture',
+      // 1 when every asset's original (HD) / reduced proxy (low-res) exists; 0 with no assets.
+      sql<number>`(select case when count(*) > 0 and count(*) = count(a.path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as('hasHdArchive'),
+      sql<number>`(select case when count(*) > 0 and count(*) = count(a.preview_path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as('hasLowResArchive'),
+    ]);
+}
+
+export type ProjectDetails = NonNullable<Awaited<ReturnType<ReturnType<typeof detailsQuery>['executeTakeFirst']>>>;
+
+export function projectsRepo(db: Db) {
+  return {
+    async details(id: number): Promise<ProjectDetails | undefined> {
+      return detailsQuery(db).where('p.id', '=', id).executeTakeFirst();
+    },
+    async listForOrganization(organizationId: number, statuses: readonly ProjectStatus[]): Promise<ProjectDetails[]> {
+      if (statuses.length === 0) return [];
+      return detailsQuery(db).where('p.organizationId', '=', organizationId).where('p.status', 'in', statuses).orderBy('p.createdAt', 'desc').orderBy('p.id', 'desc').execute();
+    },
+    async create(values: Insertable<ProjectsTable>): Promise<number> {
+      const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
+      return row.id;
+    },
+    /**
+     * Applies `changes` only if the project is still in `expected` status: two racing
+     * transitions cannot both win. False when the status moved meanwhile.
+     */
+    async update(id: number, changes: Updateable<ProjectsTable>, expected?: ProjectStatus): Promise<boolean> {
+      let query = db.updateTable('projects').set(changes).where('id', '=', id);
+      if (expected) query = query.where('status', '=', expected);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { LIMITS } from '../../src/domain/validation.ts';
+import type { AppContext } from '../context.ts';
+import type { AuthContext } from '../plugins/auth.ts';
+import type { ProjectDetails } from '../repositories/projects.ts';
+import { requireAllowed } from './project-access.ts';
+
+/** "Name (copy)", shortened so it stays within the 43-character name limit. */
+export function copyName(name: string): string {
+  const suffix = ' (copy)';
+  return name.slice(0, LIMITS.projectName - suffix.length).trimEnd() + suffix;
+}
+
+/** C§2: a new OPENED project with the brief and asset records of `project` (objects are shared, not copied). */
+export async function duplicateProject(ctx: AppContext, auth: AuthContext, project: ProjectDetails): Promise<number> {
+  requireAllowed('duplicate', auth, project);
+  return ctx.db.transaction().execute(async (tx) => {
+    const { id } = await tx
+      .insertInto('projects')
+      .values({
+        organizationId: project.organizationId,
+        userId: auth.user.id,
+        editorId: null,
+        name: copyName(project.name),
+        brief: project.brief,
+        audience: project.audience,
+        goal: project.goal,
+        finalVideoLength: project.finalVideoLength,
+        reviewPeriod: project.reviewPeriod,
+        pausedAt: null,
+        latestSubmittedAt: null,
+        reviewStartedAt: null,
+        reviewLink: null,
+        collaborationLink: null,
+        assetsLink: project.assetsLink,
+        editorAssetsLink: null,
+        hdUrl: null,
+        lowResUrl: null,
+        finalVideoThumbnail: null,
+        finalVideoPreview: null,
+        finalVideoPath: null,
+        finalVideoSize: null,
+        deletedAt: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const assets = await tx.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath']).where('projectId', '=', project.id).where('deletedAt', 'is', null).execute();
+    if (assets.length) await tx.insertInto('assets').values(assets.map((a) => ({ ...a, projectId: id, deletedAt: null }))).execute();
+    return id;
+  });
+}

@@ -1,0 +1,49 @@
+import type { Project } from '../../src/domain/contract/projects.ts';
+import type { ProjectDetails } from '../repositories/projects.ts';
+
+const DAY_MS = 86_400_000;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Whole days left in the review window; 0 means no timer (C§2). */
+export function reviewDaysLeft(row: Pick<ProjectDetails, 'status' | 'reviewPeriod' | 'reviewStartedAt'>, now = Date.now()): number {
+  if (row.status !== 'IN_REVIEW' || row.reviewPeriod <= 0 || !row.reviewStartedAt) return 0;
+  const end = row.reviewStartedAt.getTime() + row.reviewPeriod * DAY_MS;
+  return Math.max(0, Math.ceil((end - now) / DAY_MS));
+}
+
+/** The project as both portals read it (C§3, A§3). */
+export function toProject(row: ProjectDetails): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    brief: row.brief,
+    audience: row.audience,
+    goal: row.goal,
+    finalVideoLength: row.finalVideoLength,
+    status: { name: row.status },
+    organization: { id: row.organizationId, name: row.organizationName },
+    user: { id: row.userId, firstName: row.userFirstName, lastName: row.userLastName, profilePictureUrl: row.userPicture },
+    editor: row.editorId ? { id: row.editorId, firstName: row.editorFirstName ?? '', lastName: row.editorLastName ?? '', profilePictureUrl: row.editorPicture ?? null } : null,
+    pausedAt: iso(row.pausedAt),
+    totalPausedMinutes: row.totalPausedMinutes,
+    latestSubmittedAt: iso(row.latestSubmittedAt),
+    reviewStartedAt: iso(row.reviewStartedAt),
+    createdAt: row.createdAt.toISOString(),
+    reviewPeriod: row.reviewPeriod,
+    reviewDaysLeft: reviewDaysLeft(row),
+    noReviews: row.noReviews,
+    assetsLink: row.assetsLink,
+    reviewLink: row.reviewLink,
+    collaborationLink: row.collaborationLink,
+    editorAssetsLink: row.editorAssetsLink,
+    hdUrl: row.hdUrl,
+    lowResUrl: row.lowResUrl,
+    finalVideoThumbnail: row.finalVideoThumbnail,
+    finalVideoPreview: row.finalVideoPreview,
+    finalVideoPath: row.finalVideoPath,
+    finalVideoSize: row.finalVideoSize,
+    hasHdArchive: Number(row.hasHdArchive),
+    hasLowResArchive: Number(row.hasLowResArchive),
+    deletedAt: iso(row.deletedAt),
+  };
+}

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { FastifyReply } from 'fastify';
+import { compositeChecksum, parseChecksumAlgorithm } from './checksums.ts';
+import type { ChecksumAlgorithm, StoredChecksum } from './checksums.ts';
+import { MAX_XML_BODY_BYTES, MIN_PART_BYTES, assertKeyAllowed } from './context.ts';
+import type { S3Context } from './context.ts';
+import { checksumXml, uploadFor } from './multipart-handlers.ts';
+import type { PartRecord, UploadRecord } from './multipart.ts';
+import { writeCondition } from './object-handlers.ts';
+import { receiveSmallBody } from './receive-body.ts';
+import { S3Error } from './s3-error.ts';
+import { answerWhenDone } from './slow-answer.ts';
+import { childText, parseXml, textElement, xmlRoot } from './xml.ts';
+
+/** CompleteMultipartUpload: validate the client's part list exactly as S3 does, then assemble the object. */
+
+function bareEtag(etag: string): string {
+  return etag.trim().replace(/^"|"$/g, '');
+}
+
+interface RequestedPart {
+  partNumber: number;
+  etag: string;
+  checksums: Partial<Record<ChecksumAlgorithm, string>>;
+}
+
+function parseCompleteRequest(body: Buffer): RequestedPart[] {
+  const root = parseXml(body.toString('utf8'));
+  if (root.name !== 'CompleteMultipartUpload') throw new S3Error('MalformedXML');
+  const parts = root.children.filter((child) => child.name === 'Part').map((part) => {
+    const partNumber = Number(childText(part, 'PartNumber'));
+    const etag = childText(part, 'ETag');
+    if (!Number.isInteger(partNumber) || etag === undefined) throw new S3Error('MalformedXML');
+    const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
+    for (const child of part.children) {
+      const algorithm = child.name.startsWith('Checksum') ? parseChecksumAlgorithm(child.name.slice('Checksum'.length)) : undefined;
+      if (algorithm) checksums[algorithm] = child.text;
+    }
+    return { partNumber, etag, checksums };
+  });
+  if (parts.length === 0) throw new S3Error('MalformedXML');
+  return parts;
+}
+
+/** Checks the requested list against the stored parts exactly as S3 does, returning the parts to assemble. */
+function validateRequestedParts(upload: UploadRecord, requested: RequestedPart[], stored: PartRecord[]): PartRecord[] {
+  const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
+  requested.forEach((part, index) => {
+    const previous = requested[index - 1];
+    if (previous && part.partNumber <= previous.partNumber) throw new S3Error('InvalidPartOrder', undefined, { UploadId: upload.uploadId });
+  });
+  const chosen = requested.map((part) => {
+    const found = byNumber.get(part.partNumber);
+    const invalid = (): S3Error => new S3Error('InvalidPart', undefined, { UploadId: upload.uploadId, PartNumber: String(part.partNumber), ETag: part.etag });
+    if (!found || bareEtag(found.etag) !== bareEtag(part.etag)) throw invalid();
+    for (const [algorithm, value] of Object.entries(part.checksums)) {
+      if (found.checksum?.algorithm !== algorithm || found.checksum.value !== value) throw invalid();
+    }
+    return found;
+  });
+  chosen.slice(0, -1).forEach((part) => {
+    if (part.size < MIN_PART_BYTES) {
+      throw new S3Error('EntityTooSmall', undefined, { ProposedSize: String(part.size), MinSizeAllowed: String(MIN_PART_BYTES), PartNumber: String(part.partNumber), ETag: part.etag });
+    }
+  });
+  return chosen;
+}
+
+/** S3's multipart ETag: md5 of the concatenated binary part md5s, then `-<number of parts>`. */
+function multipartEtag(parts: PartRecord[]): string {
+  const md5 = createHash('md5');
+  for (const part of parts) md5.update(Buffer.from(bareEtag(part.etag), 'hex'));
+  return `"${md5.digest('hex')}-${parts.length}"`;
+}
+
+function multipartChecksum(upload: UploadRecord, parts: PartRecord[]): StoredChecksum | undefined {
+  const algorithm = upload.checksumAlgorithm;
+  if (!algorithm || upload.checksumType === 'FULL_OBJECT') return undefined;
+  const values = parts.map((part) => (part.checksum?.algorithm === algorithm ? part.checksum.value : undefined));
+  if (values.some((value) => value === undefined)) return undefined;
+  const value = compositeChecksum(algorithm, values as string[]);
+  return value === null ? undefined : { algorithm, value, type: 'COMPOSITE' };
+}
+
+export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyReply> {
+  const { key } = ctx.target;
+  assertKeyAllowed(ctx, key);
+  const upload = await uploadFor(ctx);
+  const { body } = await receiveSmallBody(ctx.body, { headers: ctx.request.headers, contentSha256: ctx.auth.contentSha256, maxSize: MAX_XML_BODY_BYTES });
+  const parts = validateRequestedParts(upload, parseCompleteRequest(body), await ctx.uploads.listParts(upload.uploadId));
+  const condition = writeCondition(ctx);
+  // Checked up front for a proper 412, and again when committing in case the key changed meanwhile.
+  condition?.(await ctx.objects.head(key));
+  return answerWhenDone(ctx, async () => {
+    const temp = ctx.objects.newTempPath();
+    await ctx.uploads.assemble(upload.uploadId, parts, temp);
+    const checksum = multipartChecksum(upload, parts);
+    const meta = await ctx.objects.commit(key, temp, {
+      size: parts.reduce((total, part) => total + part.size, 0),
+      etag: multipartEtag(parts),
+      lastModified: new Date().toISOString(),
+      contentType: upload.contentType,
+      headers: upload.headers,
+      userMetadata: upload.userMetadata,
+      partsCount: parts.length,
+      ...(checksum && { checksum }),
+    }, condition).catch(async (error: unknown) => {
+      await rm(temp, { force: true });
+      throw error;
+    });
+    await ctx.uploads.remove(upload.uploadId);
+    return xmlRoot('CompleteMultipartUploadResult', [
+      textElement('Location', `${ctx.request.protocol}://${ctx.request.host}${ctx.target.rawPath}`),
+      textElement('Bucket', ctx.options.bucket),
+      textElement('Key', key),
+      textElement('ETag', meta.etag),
+      checksumXml(meta.checksum),
+      textElement('ChecksumType', meta.checksum?.type),
+    ]);
+  }, `/${ctx.options.bucket}/${key}`);
+}
+

@@ -1,0 +1,109 @@
+import { array, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
+import { PROJECT_STATUSES } from '../project-status.ts';
+import { FIELD_MESSAGES, audienceRule, firstError, linkRule, projectNameRule, requiredRule } from '../validation.ts';
+import { queryBool, queryInt, ruleField } from './fields.ts';
+
+const lengthRule = (value: string) => firstError(value, requiredRule(), (v) => ((FINAL_VIDEO_LENGTHS as readonly string[]).includes(v) ? undefined : FIELD_MESSAGES.lengthInvalid));
+
+/** The brief fields of C§5, each with its rule. */
+export const BriefFields = {
+  name: ruleField('name', projectNameRule),
+  audience: ruleField('audience', audienceRule),
+  goal: ruleField('goal', requiredRule()),
+  finalVideoLength: ruleField('finalVideoLength', lengthRule),
+  brief: ruleField('brief', requiredRule()),
+};
+
+export const CreateProjectBodyStruct = object(BriefFields);
+export type CreateProjectBody = Infer<typeof CreateProjectBodyStruct>;
+
+/** PATCH projects/{id}: any brief field; staff may also set one link field (null clears it). */
+export const UpdateProjectBodyStruct = object({
+  name: optional(BriefFields.name),
+  audience: optional(BriefFields.audience),
+  goal: optional(BriefFields.goal),
+  finalVideoLength: optional(BriefFields.finalVideoLength),
+  brief: optional(BriefFields.brief),
+  assetsLink: optional(nullable(ruleField('assetsLink', linkRule))),
+  reviewLink: optional(nullable(ruleField('reviewLink', linkRule))),
+  collaborationLink: optional(nullable(ruleField('collaborationLink', linkRule))),
+  editorAssetsLink: optional(nullable(ruleField('editorAssetsLink', linkRule))),
+});
+export type UpdateProjectBody = Infer<typeof UpdateProjectBodyStruct>;
+
+export const LINK_FIELDS = ['assetsLink', 'reviewLink', 'collaborationLink', 'editorAssetsLink'] as const;
+export type LinkField = (typeof LINK_FIELDS)[number];
+
+const PersonStruct = object({ id: number(), firstName: string(), lastName: string(), profilePictureUrl: nullable(string()) });
+
+export const ProjectStruct = object({
+  id: number(),
+  name: string(),
+  brief: string(),
+  audience: string(),
+  goal: string(),
+  finalVideoLength: string(),
+  status: object({ name: enums(PROJECT_STATUSES) }),
+  organization: object({ id: number(), name: string() }),
+  user: PersonStruct,
+  editor: nullable(PersonStruct),
+  pausedAt: nullable(string()),
+  totalPausedMinutes: number(),
+  latestSubmittedAt: nullable(string()),
+  reviewStartedAt: nullable(string()),
+  createdAt: string(),
+  reviewPeriod: number(),
+  /** Review time left in whole days; 0 means no timer. */
+  reviewDaysLeft: number(),
+  noReviews: number(),
+  assetsLink: nullable(string()),
+  reviewLink: nullable(string()),
+  collaborationLink: nullable(string()),
+  editorAssetsLink: nullable(string()),
+  hdUrl: nullable(string()),
+  lowResUrl: nullable(string()),
+  finalVideoThumbnail: nullable(string()),
+  finalVideoPreview: nullable(string()),
+  finalVideoPath: nullable(string()),
+  finalVideoSize: nullable(number()),
+  hasHdArchive: number(),
+  hasLowResArchive: number(),
+  deletedAt: nullable(string()),
+});
+export type Project = Infer<typeof ProjectStruct>;
+
+export const ProjectListStruct = object({ data: object({ projects: array(ProjectStruct) }) });
+
+export const ProjectListQueryStruct = object({ type: optional(enums(['Archived', 'Approved'])) });
+
+/** Staff dashboard: GET projects. */
+export const DASHBOARD_SORTS = ['timer', 'name', 'organization', 'status', 'createdAt', 'version'] as const;
+export type DashboardSort = (typeof DASHBOARD_SORTS)[number];
+export const DashboardQueryStruct = object({
+  start: optional(queryInt(0)),
+  limit: optional(queryInt(1, 200)),
+  active: optional(queryBool()),
+  archived: optional(queryBool()),
+  hidden: optional(queryBool()),
+  sort: optional(enums(DASHBOARD_SORTS)),
+  order: optional(enums(['asc', 'desc'])),
+});
+export const DashboardRowStruct = object({
+  id: number(),
+  name: string(),
+  status: object({ name: enums(PROJECT_STATUSES) }),
+  organization: object({ id: number(), name: string() }),
+  editor: nullable(PersonStruct),
+  createdAt: string(),
+  noReviews: number(),
+  reviewLink: nullable(string()),
+  latestSubmittedAt: nullable(string()),
+  pausedAt: nullable(string()),
+  totalPausedMinutes: number(),
+});
+export type DashboardRow = Infer<typeof DashboardRowStruct>;
+export const DashboardPageStruct = object({ data: object({ projects: array(DashboardRowStruct) }) });
+
+export const AssignEditorBodyStruct = object({ editorId: number() });
+export const ReviewPeriodBodyStruct = object({ reviewPeriod: number() });

@@ -1,0 +1,97 @@
+import type { RoleName } from './roles.ts';
+
+/**
+ * Who may manage which user (C§6, A§6). The owner manages the users of their own
+ * organization; admins manage editors; the superadmin manages editors and admins. Nobody
+ * disables, deletes or re-invites themselves. The UI hides what this refuses and the server
+ * refuses it again.
+ */
+export type UserAction = 'edit' | 'enable' | 'delete' | 'invite';
+
+export interface Person {
+  id: number;
+  role: RoleName;
+  organizationId: number | null;
+}
+
+export type ManageDecision = { allowed: true } | { allowed: false; status: 403 | 404; message: string };
+
+export const USER_MESSAGES = {
+  self: 'You cannot disable or delete your own account.',
+  role: 'You do not have permission to manage this user.',
+  notFound: 'Not found.',
+  editorHasProjects: 'You can not delete an editor who has assigned projects.',
+  inviteDisabled: 'Enable the user before sending a new invitation.',
+  otherOrganization: 'A user cannot be moved to another organization.',
+  roleInvalid: 'Choose one of the roles User, Editor or Admin.',
+  pictureInvalid: 'The picture must be a JPEG, PNG, GIF or BMP image of at most 100 KB.',
+  phoneTooLong: 'The phone number must be at most 30 characters.',
+  enabledInvalid: 'isEnabled must be true or false (1 or 0).',
+} as const;
+
+/** Roles each role may create with POST users. */
+const CREATABLE: Partial<Record<RoleName, readonly RoleName[]>> = {
+  OWNER: ['USER'],
+  ADMIN: ['EDITOR'],
+  SUPERADMIN: ['EDITOR', 'ADMIN'],
+};
+
+/** Roles each staff role manages. */
+const MANAGED_STAFF: Partial<Record<RoleName, readonly RoleName[]>> = {
+  ADMIN: ['EDITOR'],
+  SUPERADMIN: ['EDITOR', 'ADMIN'],
+};
+
+export function mayCreateRole(actor: RoleName, role: RoleName): boolean {
+  return CREATABLE[actor]?.includes(role) ?? false;
+}
+
+const allow: ManageDecision = { allowed: true };
+const deny = (status: 403 | 404, message: string): ManageDecision => ({ allowed: false, status, message });
+
+export function decideUserAction(actor: Person, target: Person, action: UserAction): ManageDecision {
+  const isCustomer = actor.role === 'OWNER' || actor.role === 'USER';
+  // For a customer, another organization's users (and staff) do not exist.
+  if (isCustomer && (target.organizationId === null || target.organizationId !== actor.organizationId)) return deny(404, USER_MESSAGES.notFound);
+  if (actor.role === 'USER' || actor.role === 'EDITOR') return deny(403, USER_MESSAGES.role);
+  if (target.id === actor.id) return action === 'edit' ? allow : deny(403, USER_MESSAGES.self);
+  if (actor.role === 'OWNER') return target.role === 'USER' ? allow : deny(403, USER_MESSAGES.role);
+  return MANAGED_STAFF[actor.role]?.includes(target.role) ? allow : deny(403, USER_MESSAGES.role);
+}
+
+/** The role named in a POST users payload ("User", "Editor", "Admin", any case); null when unknown. */
+export function parseRoleName(raw: string): RoleName | null {
+  const upper = raw.trim().toUpperCase();
+  return (['SUPERADMIN', 'ADMIN', 'EDITOR', 'OWNER', 'USER'] as const).find((r) => r === upper) ?? null;
+}
+
+/** A§5: the picture upload accepts gif, jpeg, jpg, png and bmp. */
+export const PICTURE_EXTENSIONS = ['gif', 'jpeg', 'jpg', 'png', 'bmp'] as const;
+export const PICTURE_WIDTH = 200;
+/** Largest profilePictureUrl the server stores: a 200 px JPEG is far smaller. */
+export const PICTURE_MAX_CHARS = 140_000;
+
+export function isAcceptedPicture(fileName: string, mimeType: string): boolean {
+  const extension = fileName.split('.').pop()?.toLowerCase() ?? '';
+  const typeOk = /^image\/(gif|jpeg|jpg|png|bmp|x-ms-bmp)$/.test(mimeType) || mimeType === '';
+  return typeOk && (PICTURE_EXTENSIONS as readonly string[]).includes(extension);
+}
+
+const PICTURE_DATA_URL = /^data:image\/(jpeg|png|gif|bmp);base64,[A-Za-z0-9+/]+=*$/;
+
+/** A stored picture is a base64 image data: URL or an https address, at most 140,000 characters. */
+export function pictureRule(value: string): string | undefined {
+  if (!value) return undefined;
+  if (value.length > PICTURE_MAX_CHARS) return USER_MESSAGES.pictureInvalid;
+  if (PICTURE_DATA_URL.test(value)) return undefined;
+  try {
+    return new URL(value).protocol === 'https:' ? undefined : USER_MESSAGES.pictureInvalid;
+  } catch {
+    return USER_MESSAGES.pictureInvalid;
+  }
+}
+
+/** A§5: the editor's (WhatsApp) phone has no rule; the server only caps its length. */
+export function editorPhoneRule(value: string): string | undefined {
+  return value.length > 30 ? USER_MESSAGES.phoneTooLong : undefined;
+}

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
+import { RULE_MESSAGES } from '../../src/domain/project-rules.ts';
+import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
+import { completeClosedReviews } from '../../server/services/review-auto-complete.ts';
+import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+
+const BRIEF = { name: 'Launch film', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film about our launch.' };
+
+describe.each(DATABASES)('projects API on $name', ({ url }) => {
+  let server: TestServer;
+  let owner: { authorization: string };
+  let user: { authorization: string };
+  let admin: { authorization: string };
+  let editor: { authorization: string };
+  let outsider: { authorization: string };
+  let organizationId: number;
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, headers: Record<string, string> = {}, payload?: unknown) =>
+    server.app.inject({ method, url: `/api/v1${path}`, payload: payload as object, headers });
+  const idOf = async (name: string) => (await server.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const create = async (headers = owner, body: object = BRIEF) => (await call('POST', `/organizations/${organizationId}/projects`, headers, body)).json().id as number;
+  const credits = async () => (await server.db.selectFrom('credits').select(['usedCredits', 'activeCredits']).where('organizationId', '=', organizationId).executeTakeFirstOrThrow());
+
+  beforeAll(async () => {
+    server = await startTestServer(url);
+    owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+    user = await signIn(server.app, 'user@demo.cutdesk.test');
+    admin = await signIn(server.app, 'admin@demo.cutdesk.test');
+    editor = await signIn(server.app, 'editor@demo.cutdesk.test');
+    const registered = await call('POST', '/register', {}, { email: 'outsider@example.com', password: 'secret123', firstName: 'Out', lastName: 'Sider', phone: '555' });
+    outsider = { authorization: `Bearer ${registered.json().token}` };
+    await call('POST', '/organizations', outsider, { name: 'Outsiders Inc' });
+    organizationId = (await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
+  });
+  afterAll(async () => server?.close());
+
+  describe('create, read, list', () => {
+    it('creates an OPENED project from the brief and reads it back', async () => {
+      const created = await call('POST', `/organizations/${organizationId}/projects`, user, BRIEF);
+      expect(created.statusCode).toBe(201);
+      const project = (await call('GET', `/projects/${created.json().id}`, user)).json();
+      expect(project).toMatchObject({ ...BRIEF, status: { name: 'OPENED' }, noReviews: 0, reviewDaysLeft: 0, organization: { id: organizationId, name: 'Demo Studio' }, user: { firstName: 'Umar' }, editor: null });
+    });
+
+    it.each([
+      ['name', { name: '' }, FIELD_MESSAGES.required],
+      ['name', { name: 'x'.repeat(44) }, FIELD_MESSAGES.projectNameTooLong],
+      ['audience', { audience: 'x'.repeat(51) }, FIELD_MESSAGES.audienceTooLong],
+      ['goal', { goal: ' ' }, FIELD_MESSAGES.required],
+      ['finalVideoLength', { finalVideoLength: '3 hours' }, FIELD_MESSAGES.lengthInvalid],
+      ['brief', { brief: undefined }, FIELD_MESSAGES.required],
+    ])('refuses a bad %s with its message', async (field, change, message) => {
+      const response = await call('POST', `/organizations/${organizationId}/projects`, owner, { ...BRIEF, ...change });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields[field]).toBe(message);
+    });
+
+    it('lists the visible projects under data.projects, and the library by type', async () => {
+      const all = (await call('GET', `/organizations/${organizationId}/projects`, owner)).json().data.projects.map((p: { status: { name: string } }) => p.status.name);
+      expect(all).toEqual(expect.arrayContaining(['OPENED', 'WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'ARCHIVED']));
+      expect(all).not.toContain('HIDDEN');
+      const archived = (await call('GET', `/organizations/${organizationId}/projects?type=Archived`, owner)).json().data.projects;
+      expect(archived.map((p: { status: { name: string } }) => p.status.name)).toEqual(['ARCHIVED']);
+      expect((await call('GET', `/organizations/${organizationId}/projects?type=Bogus`, owner)).statusCode).toBe(400);
+    });
+
+    it('hides every project of another organization (404), and refuses anonymous callers (401)', async () => {
+      const id = await idOf('Spring launch teaser');
+      for (const [method, path] of [
+        ['GET', `/projects/${id}`],
+        ['PATCH', `/projects/${id}`],
+        ['DELETE', `/projects/${id}`],
+        ['POST', `/projects/${id}/submit`],
+        ['POST', `/projects/${id}/approve`],
+        ['POST', `/projects/${id}/duplicate`],
+        ['GET', `/organizations/${organizationId}/projects`],
+        ['POST', `/organizations/${organizationId}/projects`],
+      ] as const) {
+        expect((await call(method, path, outsider, BRIEF)).statusCode, `${method} ${path} as outsider`).toBe(404);
+        expect((await call(method, path, {}, BRIEF)).statusCode, `${method} ${path} anonymous`).toBe(401);
+      }
+    });
+
+    it('lets staff read any project but not create one for a customer', async () => {
+      expect((await call('GET', `/projects/${await idOf('Spring launch teaser')}`, editor)).statusCode).toBe(200);
+      expect((await call('POST', `/organizations/${organizationId}/projects`, admin, BRIEF)).statusCode).toBe(403);
+    });
+  });
+
+  describe('editing the brief and the name', () => {
+    it('edits the brief while OPENED and refuses it afterwards', async () => {
+      const id = await create();
+      const edited = await call('PATCH', `/projects/${id}`, owner, { brief: 'New brief', audience: 'Everyone' });
+      expect(edited.statusCode).toBe(200);
+      expect(edited.json()).toMatchObject({ brief: 'New brief', audience: 'Everyone', name: BRIEF.name });
+      const inEditing = await idOf('Product walkthrough');
+      const refused = await call('PATCH', `/projects/${inEditing}`, owner, { brief: 'Too late' });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe(RULE_MESSAGES.notInStatus('edited', 'in editing'));
+    });
+
+    it('renames until the project is finished', async () => {
+      expect((await call('PATCH', `/projects/${await idOf('Product walkthrough')}`, owner, { name: 'Walkthrough v2' })).json().name).toBe('Walkthrough v2');
+      expect((await call('PATCH', `/projects/${await idOf('Holiday greeting')}`, owner, { name: 'Nope' })).statusCode).toBe(409);
+      expect((await call('PATCH', `/projects/${await idOf('Walkthrough v2')}`, owner, { name: 'x'.repeat(44) })).json().fields.name).toBe(FIELD_MESSAGES.projectNameTooLong);
+    });
+
+    it('lets staff set one link, an editor not the organization-assets link, and customers no link', async () => {
+      const id = await idOf('Walkthrough v2');
+      expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: 'https://frame.example/x' })).json().collaborationLink).toBe('https://frame.example/x');
+      expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: null })).json().collaborationLink).toBeNull();
+      expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: 'ftp://nope' })).json().fields.reviewLink).toBe(FIELD_MESSAGES.linkInvalid);
+      expect((await call('PATCH', `/projects/${id}`, editor, { assetsLink: 'https://drive.example/a' })).statusCode).toBe(403);
+      expect((await call('PATCH', `/projects/${id}`, editor, { editorAssetsLink: 'https://drive.example/e' })).statusCode).toBe(200);
+      expect((await call('PATCH', `/projects/${id}`, owner, { reviewLink: 'https://x.example' })).statusCode).toBe(403);
+    });
+  });
+
+  describe('customer transitions', () => {
+    it('sends to editing, consuming one credit', async () => {
+      const id = await create();
+      const before = await credits();
+      const sent = await call('POST', `/projects/${id}/submit`, user);
+      expect(sent.statusCode).toBe(200);
+      expect(sent.json()).toMatchObject({ status: { name: 'WAITING_FOR_EDITOR' }, latestSubmittedAt: expect.any(String) });
+      expect((await credits()).usedCredits).toBe(before.usedCredits + 1);
+      expect((await call('POST', `/projects/${id}/submit`, user)).statusCode).toBe(409);
+      expect((await credits()).usedCredits).toBe(before.usedCredits + 1);
+    });
+
+    it('refuses to send without credits, and leaves the project as it was', async () => {
+      const id = await create();
+      await server.db.updateTable('credits').set((eb) => ({ usedCredits: eb.ref('activeCredits') })).where('organizationId', '=', organizationId).execute();
+      const refused = await call('POST', `/projects/${id}/submit`, owner);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().message).toBe(CREDIT_MESSAGES.noCredits);
+      expect((await call('GET', `/projects/${id}`, owner)).json().status.name).toBe('OPENED');
+      await server.db.updateTable('credits').set({ usedCredits: 0 }).where('organizationId', '=', organizationId).execute();
+    });
+
+    it('refuses to send an incomplete brief', async () => {
+      const id = await create();
+      await server.db.updateTable('projects').set({ goal: '' }).where('id', '=', id).execute();
+      const refused = await call('POST', `/projects/${id}/submit`, owner);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().message).toBe(CREDIT_MESSAGES.briefIncomplete);
+    });
+
+    it('asks for changes on a project in review, then approves the next version', async () => {
+      const id = await idOf('Quarterly highlights');
+      const revision = await call('POST', `/projects/${id}/submit`, owner);
+      expect(revision.json().status.name).toBe('IN_EDITING');
+      expect((await call('POST', `/projects/${id}/approve`, owner)).statusCode).toBe(409);
+      await server.db.updateTable('projects').set({ finalVideoPreview: 'previews/q.mp4' }).where('id', '=', id).execute();
+      const review = await call('POST', `/projects/${id}/submit`, admin);
+      expect(review.json()).toMatchObject({ status: { name: 'IN_REVIEW' }, noReviews: 2, reviewDaysLeft: 7 });
+      const approved = await call('POST', `/projects/${id}/approve`, user);
+      expect(approved.json().status.name).toBe('APPROVED');
+    });
+
+    it('deletes only Assembly projects', async () => {
+      const id = await create();
+      expect((await call('DELETE', `/projects/${id}`, owner)).statusCode).toBe(204);
+      expect((await call('GET', `/projects/${id}`, owner)).statusCode).toBe(404);
+      expect((await call('DELETE', `/projects/${await idOf('Holiday greeting')}`, owner)).statusCode).toBe(409);
+      expect((await call('DELETE', `/projects/${await idOf('Spring launch teaser')}`, admin)).statusCode).toBe(403);
+    });
+
+    it('duplicates the brief and asset records into a new OPENED project', async () => {
+      const source = await idOf('Holiday greeting');
+      await server.db.insertInto('assets').values({ projectId: source, name: 'clip.mp4', size: 1000, type: 'INTERVIEW_CLIP', path: 'o/1/clip.mp4', previewPath: null, deletedAt: null }).execute();
+      const duplicated = await call('POST', `/projects/${source}/duplicate`, user);
+      expect(duplicated.statusCode).toBe(201);
+      const copy = (await call('GET', `/projects/${duplicated.json().id}`, user)).json();
+      expect(copy).toMatchObject({ name: 'Holiday greeting (copy)', status: { name: 'OPENED' }, brief: 'Holiday greeting from the whole team.' });
+      const assets = await server.db.selectFrom('assets').select('path').where('projectId', '=', copy.id).execute();
+      expect(assets).toEqual([{ path: 'o/1/clip.mp4' }]);
+    });
+  });
+
+  describe('staff transitions', () => {
+    it('assigns an editor, which starts editing a waiting project', async () => {
+      const id = await idOf('Customer story: Northwind');
+      const editorId = (await server.db.selectFrom('users').select('id').where('role', '=', 'EDITOR').executeTakeFirstOrThrow()).id;
+      expect((await call('POST', `/projects/${id}/assign-editor`, admin, { editorId: 99999 })).statusCode).toBe(400);
+      expect((await call('POST', `/projects/${id}/assign-editor`, editor, { editorId })).statusCode).toBe(403);
+      const assigned = await call('POST', `/projects/${id}/assign-editor`, admin, { editorId });
+      expect(assigned.json()).toMatchObject({ status: { name: 'IN_EDITING' }, editor: { id: editorId } });
+      expect((await call('POST', `/projects/${await idOf('Spring launch teaser')}/assign-editor`, admin, { editorId })).statusCode).toBe(409);
+    });
+
+    it('pauses and resumes, keeping the paused minutes', async () => {
+      const id = await idOf('Customer story: Northwind');
+      const paused = await call('POST', `/projects/${id}/pause`, admin);
+      expect(paused.json()).toMatchObject({ status: { name: 'PAUSED' }, pausedAt: expect.any(String) });
+      expect((await call('POST', `/projects/${id}/pause`, admin)).statusCode).toBe(409);
+      expect((await call('POST', `/projects/${id}/resume`, editor)).statusCode).toBe(403);
+      const resumed = await call('POST', `/projects/${id}/resume`, admin);
+      expect(resumed.json()).toMatchObject({ status: { name: 'IN_EDITING' }, pausedAt: null, totalPausedMinutes: expect.any(Number) });
+    });
+
+    it('refuses to send to review without a final preview', async () => {
+      const response = await call('POST', `/projects/${await idOf('Customer story: Northwind')}/submit`, admin);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe(RULE_MESSAGES.needsPreview);
+    });
+
+    it('completes only approved projects with a final video (403 otherwise), hides and restores', async () => {
+      const approved = await idOf('Conference recap');
+      const refused = await call('POST', `/projects/${approved}/archive`, admin);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toBe(RULE_MESSAGES.archiveNeedsApproval);
+      await server.db.updateTable('projects').set({ finalVideoPreview: 'previews/c.mp4' }).where('id', '=', approved).execute();
+      expect((await call('POST', `/projects/${approved}/archive`, editor)).statusCode).toBe(403);
+      expect((await call('POST', `/projects/${approved}/archive`, admin)).json().status.name).toBe('ARCHIVED');
+      expect((await call('POST', `/projects/${approved}/hide`, admin)).json().status.name).toBe('HIDDEN');
+      expect((await call('GET', `/projects/${approved}`, owner)).statusCode).toBe(404);
+      expect((await call('POST', `/projects/${approved}/restore`, admin)).json().status.name).toBe('ARCHIVED');
+    });
+
+    it('restores an approved project to review and sets its review period', async () => {
+      const id = await idOf('Quarterly highlights');
+      const restored = await call('POST', `/projects/${id}/restore_to_review`, admin);
+      expect(restored.json().status.name).toBe('IN_REVIEW');
+      expect((await call('PUT', `/projects/${id}/review_period`, admin, { reviewPeriod: -1 })).statusCode).toBe(400);
+      expect((await call('PUT', `/projects/${id}/review_period`, editor, { reviewPeriod: 3 })).statusCode).toBe(403);
+      expect((await call('PUT', `/projects/${id}/review_period`, admin, { reviewPeriod: 3 })).json()).toMatchObject({ reviewPeriod: 3, reviewDaysLeft: 3 });
+    });
+
+    it('completes projects whose review window closed', async () => {
+      const id = await idOf('Quarterly highlights');
+      await server.db.updateTable('projects').set({ reviewStartedAt: new Date(Date.now() - 4 * 86_400_000) }).where('id', '=', id).execute();
+      expect(await completeClosedReviews(server.db)).toBe(1);
+      expect(await completeClosedReviews(server.db)).toBe(0);
+      expect((await call('GET', `/projects/${id}`, owner)).json().status.name).toBe('APPROVED');
+    });
+
+    it('refuses customer actions to staff and staff actions to customers', async () => {
+      const id = await idOf('Hiring video');
+      for (const path of ['archive', 'hide', 'restore', 'pause', 'resume', 'restore_to_review']) {
+        expect((await call('POST', `/projects/${id}/${path}`, owner)).statusCode, path).toBe(403);
+      }
+      expect((await call('POST', `/projects/${id}/approve`, admin)).statusCode).toBe(403);
+      expect((await call('POST', `/projects/${id}/duplicate`, admin)).statusCode).toBe(403);
+    });
+  });
+});

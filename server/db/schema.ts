@@ -20,6 +20,10 @@ export interface OrganizationsTable {
   projectReviewPeriod: Generated<number>;
   renewableAt: Date | null;
   isCancelled: Generated<boolean>;
+  /** Onboarding kit (migration 0003): ordered or not, its type and order date (YYYY-MM-DD). */
+  kitOrdered: Generated<boolean>;
+  kitType: string | null;
+  kitOrderedAt: string | null;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

@@ -31,3 +31,15 @@ export function inviteMail(to: string, organizationName: string, link: string): 
       'The link works once and expires in seven days.'),
   };
 }
+
+/** Invitation of a staff member (editor or admin): there is no organization to name. */
+export function staffInviteMail(to: string, role: string, link: string): MailMessage {
+  const as = role === 'EDITOR' ? 'an editor' : role === 'ADMIN' ? 'an admin' : 'a staff member';
+  return {
+    to,
+    subject: 'You are invited to the Cutdesk team',
+    links: [link],
+    ...layout('Join the Cutdesk team', `You have been added to the Cutdesk back-office as ${as}. Set a password to sign in.`, 'Set your password', link,
+      'The link works once and expires in seven days.'),
+  };
+}

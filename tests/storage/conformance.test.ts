@@ -585,6 +585,17 @@ describe('signature checks', () => {
     await expectS3Error(unknown.send(new GetObjectCommand({ Bucket: target.bucket, Key: k('sig/x') })), 'InvalidAccessKeyId', 403);
   });
 
+  it('rejects a signature for another region (AuthorizationHeaderMalformed) and a stale date (RequestTimeTooSkewed)', async () => {
+    const otherRegion = track(new S3Client({
+      endpoint: target.endpoint, region: target.region === 'ap-south-1' ? 'sa-east-1' : 'ap-south-1', forcePathStyle: true,
+      credentials: target.credentials, maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+    }));
+    await expectS3Error(otherRegion.send(new GetObjectCommand({ Bucket: target.bucket, Key: k('sig/x') })), 'AuthorizationHeaderMalformed', 400);
+    const stale = await sendSigned(target, { method: 'GET', key: k('sig/x'), signingDate: new Date(Date.now() - 20 * 60_000) });
+    expect(stale.status).toBe(403);
+    expect(errorCode(stale.body)).toBe('RequestTimeTooSkewed');
+  });
+
   it('rejects an anonymous request with AccessDenied', async () => {
     const url = `${target.endpoint}/${target.bucket}/${encodeURIComponent(k('sig/anon'))}`;
     const answer = await sendRaw(url);

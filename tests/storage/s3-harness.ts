@@ -179,6 +179,7 @@ export interface SignedRawRequest {
   /** x-amz-content-sha256 to sign; defaults to UNSIGNED-PAYLOAD. */
   contentSha256?: string;
   credentials?: Credentials;
+  signingDate?: Date;
 }
 
 /** A request signed with SigV4 by the SDK's signer but built by hand, for what the SDK never sends. */
@@ -194,7 +195,10 @@ export async function sendSigned(target: S3TestTarget, request: SignedRawRequest
     ...request.headers,
   };
   const path = `${basePath}/${target.bucket}/${encodeKey(request.key)}`;
-  const signed = await signer.sign(new HttpRequest({ method: request.method, protocol: url.protocol, hostname: url.hostname, path, query: request.query ?? {}, headers }));
+  const signed = await signer.sign(
+    new HttpRequest({ method: request.method, protocol: url.protocol, hostname: url.hostname, path, query: request.query ?? {}, headers }),
+    request.signingDate ? { signingDate: request.signingDate } : {},
+  );
   const query = Object.entries(request.query ?? {}).map(([name, value]) => `${encodeKey(name)}=${encodeKey(value)}`).join('&');
   const signedHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(signed.headers)) signedHeaders[name] = String(value);

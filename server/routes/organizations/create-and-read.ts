@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { StaffOrganization } from '../../../src/domain/contract/customers.ts';
 import { CreateOrganizationBodyStruct, type Organization } from '../../../src/domain/contract/organizations.ts';
 import { creditStatus, todayIso } from '../../../src/domain/credits.ts';
 import { MESSAGES } from '../../../src/domain/messages.ts';
@@ -7,6 +8,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { conflict, forbidden, notFound, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
 import { organizationsRepo } from '../../repositories/organizations.ts';
+import { staffOrganizationDto } from '../../services/organization-view.ts';
 import { idParam } from '../params.ts';
 
 export default async function organizationRoutes(app: FastifyInstance) {
@@ -26,8 +28,8 @@ export default async function organizationRoutes(app: FastifyInstance) {
     return { id: organization.id };
   });
 
-  app.get('/organizations/:id', async (request): Promise<Organization> => {
-    const { user } = await authenticate(request);
+  app.get('/organizations/:id', async (request): Promise<Organization | StaffOrganization> => {
+    const { user, impersonatorId } = await authenticate(request);
     const id = idParam(request.params);
     // Another organization's data does not exist for a customer.
     if (!isStaffRole(user.role) && user.organizationId !== id) throw notFound();
@@ -35,7 +37,7 @@ export default async function organizationRoutes(app: FastifyInstance) {
     const organization = await organizations.findById(id);
     const credits = await organizations.credits(id);
     if (!organization || !credits) throw notFound();
-    return {
+    const answer: Organization = {
       id: organization.id,
       name: organization.name,
       credits: {
@@ -53,5 +55,8 @@ export default async function organizationRoutes(app: FastifyInstance) {
       usedSpace: organization.usedSpace,
       status: { id: organization.statusId },
     };
+    // Staff also get A§3's organization fields; customers keep the answer above.
+    if (!isStaffRole(user.role) || impersonatorId !== null) return answer;
+    return (await staffOrganizationDto(app.ctx.db, answer)) ?? answer;
   });
 }

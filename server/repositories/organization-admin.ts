@@ -1,0 +1,133 @@
+import { sql, type Updateable } from 'kysely';
+import type { OrganizationSort } from '../../src/domain/contract/customers.ts';
+import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import type { Db } from '../db/connect.ts';
+import type { CreditsTable, OrganizationsTable } from '../db/schema.ts';
+
+/** Projects counted as "in progress" and "completed" on the organization report (A§2). */
+const IN_PROGRESS: ProjectStatus[] = ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED'];
+const COMPLETED: ProjectStatus[] = ['APPROVED', 'ARCHIVED'];
+
+/** An organization with its credits and its owner: one row of the staff lists. */
+function rowsQuery(db: Db) {
+  return db
+    .selectFrom('organizations as o')
+    .leftJoin('credits as c', 'c.organizationId', 'o.id')
+    .leftJoin('users as u', (join) => join.onRef('u.organizationId', '=', 'o.id').on('u.role', '=', 'OWNER').on('u.deletedAt', 'is', null))
+    .where('o.deletedAt', 'is', null)
+    .select([
+      'o.id',
+      'o.name',
+      'o.statusId',
+      'o.state',
+      'o.storageTb',
+      'o.usedSpace',
+      'o.assetsLink',
+      'o.trackingCode',
+      'o.projectReviewPeriod',
+      'o.renewableAt',
+      'o.isCancelled',
+      'o.kitOrdered',
+      'o.kitType',
+      'o.kitOrderedAt',
+      'o.createdAt',
+      'c.startDate',
+      'c.endDate',
+      'c.activeCredits',
+      'c.usedCredits',
+      'c.creditsPerInterval',
+      'c.intervalMonths',
+      'c.renewable',
+      'c.renewDate',
+      'u.id as ownerId',
+      'u.firstName as ownerFirstName',
+      'u.lastName as ownerLastName',
+      'u.email as ownerEmail',
+      'u.phone as ownerPhone',
+    ]);
+}
+
+export type OrganizationListRow = NonNullable<Awaited<ReturnType<ReturnType<typeof rowsQuery>['executeTakeFirst']>>>;
+
+// Text sorts ignore case (A§2); the id breaks ties so pages never overlap.
+const SORTS: Record<OrganizationSort, ReturnType<typeof sql>> = {
+  name: sql`lower(${sql.ref('u.firstName')} || ' ' || ${sql.ref('u.lastName')})`,
+  organization: sql`lower(${sql.ref('o.name')})`,
+  expiry: sql`${sql.ref('c.endDate')}`,
+  email: sql`lower(${sql.ref('u.email')})`,
+  phone: sql`${sql.ref('u.phone')}`,
+  createdAt: sql`${sql.ref('o.createdAt')}`,
+};
+
+export interface OrganizationListOptions {
+  start: number;
+  limit: number;
+  sort?: OrganizationSort | undefined;
+  order?: 'asc' | 'desc' | undefined;
+  statusId?: number | undefined;
+}
+
+export function organizationAdminRepo(db: Db) {
+  return {
+    async list({ start, limit, sort = 'createdAt', order = sort === 'createdAt' ? 'desc' : 'asc', statusId }: OrganizationListOptions): Promise<OrganizationListRow[]> {
+      let query = rowsQuery(db);
+      if (statusId !== undefined) query = query.where('o.statusId', '=', statusId);
+      return query
+        .orderBy(SORTS[sort], (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+        .orderBy('o.id', order)
+        .offset(start)
+        .limit(limit)
+        .execute();
+    },
+    async row(id: number): Promise<OrganizationListRow | undefined> {
+      return rowsQuery(db).where('o.id', '=', id).executeTakeFirst();
+    },
+    /** Figures of the organization page's report (A§2). */
+    async report(id: number): Promise<{ activeProjects: number; completedProjects: number; assetsCount: number; usersCount: number }> {
+      const projects = await db
+        .selectFrom('projects')
+        .where('organizationId', '=', id)
+        .where('deletedAt', 'is', null)
+        .select((eb) => [
+          eb.fn.countAll<number>().filterWhere('status', 'in', IN_PROGRESS).as('active'),
+          eb.fn.countAll<number>().filterWhere('status', 'in', COMPLETED).as('completed'),
+        ])
+        .executeTakeFirstOrThrow();
+      const assets = await db
+        .selectFrom('assets as a')
+        .innerJoin('projects as p', 'p.id', 'a.projectId')
+        .where('p.organizationId', '=', id)
+        .where('p.deletedAt', 'is', null)
+        .where('a.deletedAt', 'is', null)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      const users = await db
+        .selectFrom('users')
+        .where('organizationId', '=', id)
+        .where('deletedAt', 'is', null)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      return { activeProjects: Number(projects.active), completedProjects: Number(projects.completed), assetsCount: Number(assets.count), usersCount: Number(users.count) };
+    },
+    async update(id: number, changes: Updateable<OrganizationsTable>): Promise<void> {
+      await db.updateTable('organizations').set(changes).where('id', '=', id).where('deletedAt', 'is', null).execute();
+    },
+    /** Credits and the storage quota change together (one form, A§7). */
+    async updateCredits(id: number, credits: Updateable<CreditsTable>, storageTb: number): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await tx.updateTable('credits').set(credits).where('organizationId', '=', id).execute();
+        await tx.updateTable('organizations').set({ storageTb }).where('id', '=', id).execute();
+      });
+    },
+    /** Soft-deletes the organization and its users, whose sessions end at once and whose e-mails become free. */
+    async softDelete(id: number, now: Date): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        await tx.updateTable('organizations').set({ deletedAt: now }).where('id', '=', id).execute();
+        await tx.updateTable('users').set({ deletedAt: now }).where('organizationId', '=', id).where('deletedAt', 'is', null).execute();
+      });
+    },
+    async recordImpersonation(adminId: number, organizationId: number): Promise<void> {
+      await db.insertInto('impersonations').values({ adminId, organizationId }).execute();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import type { CreditDetail, OrganizationRow, StaffOrganization } from '../../src/domain/contract/customers.ts';
+import type { Organization } from '../../src/domain/contract/organizations.ts';
+import { creditStatus, todayIso } from '../../src/domain/credits.ts';
+import { subscriptionStatus } from '../../src/domain/subscription.ts';
+import type { Db } from '../db/connect.ts';
+import type { CreditsRow, OrganizationRow as OrganizationTableRow } from '../db/schema.ts';
+import { organizationAdminRepo, type OrganizationListRow } from '../repositories/organization-admin.ts';
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** A row of the staff lists (A§2 customers and onboarding). */
+export function organizationRowDto(row: OrganizationListRow): OrganizationRow {
+  const renewableAt = iso(row.renewableAt);
+  return {
+    id: row.id,
+    name: row.name,
+    storage: row.storageTb,
+    usedSpace: row.usedSpace,
+    owner: row.ownerId === null ? null : { id: row.ownerId, firstName: row.ownerFirstName ?? '', lastName: row.ownerLastName ?? '', email: row.ownerEmail ?? '', phone: row.ownerPhone },
+    statusId: row.statusId,
+    state: row.state,
+    assetsLink: row.assetsLink,
+    trackingCode: row.trackingCode,
+    renewableAt,
+    isCancelled: row.isCancelled,
+    subscriptionStatus: subscriptionStatus(renewableAt, row.isCancelled),
+    createdAt: row.createdAt.toISOString(),
+    projectReviewPeriod: row.projectReviewPeriod,
+    activeCredits: row.activeCredits ?? 0,
+    usedCredits: row.usedCredits ?? 0,
+    creditsPerInterval: row.creditsPerInterval ?? 0,
+    interval: row.intervalMonths ?? 0,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    renewDate: row.renewDate,
+    kitOrdered: row.kitOrdered,
+    kitType: row.kitType,
+    kitOrderedAt: row.kitOrderedAt,
+  };
+}
+
+/** GET organizations/{id} for staff: the customer answer, A§3's organization fields and the report figures. */
+export async function staffOrganizationDto(db: Db, base: Organization): Promise<StaffOrganization | null> {
+  const repo = organizationAdminRepo(db);
+  const row = await repo.row(base.id);
+  if (!row) return null;
+  const { id: _id, name: _name, storage: _storage, usedSpace: _usedSpace, ...staffFields } = organizationRowDto(row);
+  return { ...base, ...staffFields, ...(await repo.report(base.id)) };
+}
+
+/** A§3 credits, as GET and PUT organizations/{id}/credits answer them. */
+export function creditDetailDto(organization: OrganizationTableRow, credits: CreditsRow): CreditDetail {
+  return {
+    id: organization.id,
+    startDate: credits.startDate,
+    endDate: credits.endDate,
+    renewDate: credits.renewDate,
+    renewable: credits.renewable,
+    interval: credits.intervalMonths,
+    creditsPerInterval: credits.creditsPerInterval,
+    activeCredits: credits.activeCredits,
+    usedCredits: credits.usedCredits,
+    storage: organization.storageTb,
+    status: creditStatus(credits.startDate, credits.endDate, todayIso()),
+  };
+}

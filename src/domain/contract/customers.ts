@@ -1,0 +1,154 @@
+import { array, assign, boolean, coerce, define, enums, nullable, number, object, optional, string, type, type Infer, type Struct } from 'superstruct';
+import {
+  CREDITS_MAX,
+  INTERVAL_MAX_MONTHS,
+  ORGANIZATION_MESSAGES,
+  REVIEW_PERIOD_MAX_DAYS,
+  STORAGE_MAX_TB,
+  optionalLinkRule,
+  parseReviewPeriod,
+  reviewPeriodRule,
+  trackingCodeRule,
+} from '../organization-rules.ts';
+import { isIsoDate } from '../subscription.ts';
+import { OrganizationStruct } from './organizations.ts';
+import { optionalText, pageNumber, pageQuery } from './users.ts';
+
+/** The organization's owner as staff lists show it (A§3). */
+export const OwnerStruct = object({ id: number(), firstName: string(), lastName: string(), email: string(), phone: nullable(string()) });
+
+const SUBSCRIPTION = enums(['inactive', 'canceled', 'active']);
+
+/** Fields staff see on every organization, in lists and on the organization page (A§3). */
+const StaffFields = {
+  owner: nullable(OwnerStruct),
+  statusId: number(),
+  state: string(),
+  assetsLink: nullable(string()),
+  trackingCode: nullable(string()),
+  renewableAt: nullable(string()),
+  isCancelled: boolean(),
+  subscriptionStatus: SUBSCRIPTION,
+  createdAt: string(),
+  projectReviewPeriod: number(),
+  activeCredits: number(),
+  usedCredits: number(),
+  creditsPerInterval: number(),
+  interval: number(),
+  startDate: nullable(string()),
+  endDate: nullable(string()),
+  renewDate: nullable(string()),
+  kitOrdered: boolean(),
+  kitType: nullable(string()),
+  /** Kit order date, YYYY-MM-DD. */
+  kitOrderedAt: nullable(string()),
+};
+
+/** A row of the customers and onboarding lists (GET organizations). */
+export const OrganizationRowStruct = object({
+  id: number(),
+  name: string(),
+  /** Quota in TB. */
+  storage: number(),
+  /** Bytes in use. */
+  usedSpace: number(),
+  ...StaffFields,
+});
+export type OrganizationRow = Infer<typeof OrganizationRowStruct>;
+export const OrganizationRowListStruct = array(OrganizationRowStruct);
+
+/** GET organizations/{id} as staff see it: the customer answer plus A§3's organization fields. */
+export const StaffOrganizationStruct = assign(
+  OrganizationStruct,
+  object({
+    ...StaffFields,
+    activeProjects: number(),
+    completedProjects: number(),
+    assetsCount: number(),
+    usersCount: number(),
+  }),
+);
+export type StaffOrganization = Infer<typeof StaffOrganizationStruct>;
+
+export const ORGANIZATION_SORTS = ['name', 'organization', 'expiry', 'email', 'phone', 'createdAt'] as const;
+export type OrganizationSort = (typeof ORGANIZATION_SORTS)[number];
+export const ORGANIZATIONS_PAGE_SIZE = 50;
+
+export const OrganizationListQueryStruct = type({
+  ...pageQuery(100),
+  sort: optional(enums(ORGANIZATION_SORTS)),
+  order: optional(enums(['asc', 'desc'])),
+  /** Onboarding tabs: 1 in progress, 2 completed. */
+  statusId: optional(pageNumber('statusId', 1, 2, 1)),
+});
+export type OrganizationListQuery = Infer<typeof OrganizationListQueryStruct>;
+
+function reviewPeriodCheck(v: unknown): true | string {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v) || v < 0) return ORGANIZATION_MESSAGES.reviewPeriodDigits;
+    return v <= REVIEW_PERIOD_MAX_DAYS || ORGANIZATION_MESSAGES.reviewPeriodTooLong;
+  }
+  return typeof v === 'string' ? (reviewPeriodRule(v) ?? ORGANIZATION_MESSAGES.reviewPeriodDigits) : ORGANIZATION_MESSAGES.reviewPeriodDigits;
+}
+
+/** Days as a number, or as the digits typed (blank counts as 0). */
+const reviewPeriod = coerce(define<number>('projectReviewPeriod', reviewPeriodCheck), string(), (v) => (reviewPeriodRule(v) ? v : parseReviewPeriod(v)));
+
+/** A§7 PATCH organizations/{id}: exactly one of these (the route checks "exactly one"). */
+export const UpdateOrganizationBodyStruct = object({
+  state: optional(define<'APPROVED'>('state', (v) => v === 'APPROVED' || ORGANIZATION_MESSAGES.stateInvalid)),
+  assetsLink: optional(optionalText('assetsLink', optionalLinkRule)),
+  trackingCode: optional(optionalText('trackingCode', trackingCodeRule)),
+  projectReviewPeriod: optional(reviewPeriod),
+});
+export type UpdateOrganizationBody = Infer<typeof UpdateOrganizationBodyStruct>;
+
+const isoDate = (name: string) => define<string>(name, (v) => (typeof v === 'string' && isIsoDate(v)) || ORGANIZATION_MESSAGES.dateInvalid);
+
+function wholeNumber(name: string, max: number): Struct<number, null> {
+  const message = ORGANIZATION_MESSAGES.wholeNumber(max);
+  return coerce(
+    define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max) || message),
+    string(),
+    (v) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+  );
+}
+
+const storageTb = coerce(
+  define<number>('storage', (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= STORAGE_MAX_TB) || ORGANIZATION_MESSAGES.storageInvalid),
+  string(),
+  (v) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v.trim()) : v),
+);
+
+/** A§7 PUT organizations/{id}/credits. */
+export const UpdateCreditsBodyStruct = object({
+  startDate: isoDate('startDate'),
+  endDate: isoDate('endDate'),
+  renewable: define<boolean>('renewable', (v) => typeof v === 'boolean' || ORGANIZATION_MESSAGES.renewableInvalid),
+  credits: wholeNumber('credits', CREDITS_MAX),
+  interval: wholeNumber('interval', INTERVAL_MAX_MONTHS),
+  creditsPerInterval: wholeNumber('creditsPerInterval', CREDITS_MAX),
+  storage: storageTb,
+});
+export type UpdateCreditsBody = Infer<typeof UpdateCreditsBodyStruct>;
+
+/** A§3 credits, as GET and PUT organizations/{id}/credits answer them inside `data.credits`. */
+export const CreditDetailStruct = object({
+  id: number(),
+  startDate: nullable(string()),
+  endDate: nullable(string()),
+  renewDate: nullable(string()),
+  renewable: boolean(),
+  interval: number(),
+  creditsPerInterval: number(),
+  activeCredits: number(),
+  usedCredits: number(),
+  /** TB. */
+  storage: number(),
+  status: enums(['ACTIVE', 'INACTIVE']),
+});
+export type CreditDetail = Infer<typeof CreditDetailStruct>;
+export const CreditsAnswerStruct = object({ data: object({ credits: CreditDetailStruct }) });
+
+/** A§7 GET organizations/{id}/admin/login. */
+export const AdminLoginStruct = object({ token: string(), organizationId: number() });

@@ -1,0 +1,113 @@
+import { array, boolean, coerce, defaulted, define, literal, nullable, number, object, optional, string, type, union, unknown, type Infer, type Struct } from 'superstruct';
+import { ROLES } from '../roles.ts';
+import { USER_MESSAGES, editorPhoneRule, pictureRule } from '../user-management.ts';
+import { optionalLinkRule } from '../organization-rules.ts';
+import { emailRule, settingsNameRule, settingsPhoneRule } from '../validation.ts';
+import { ruleField } from './fields.ts';
+
+/** A whole number read from a query string, with a default when absent. */
+export function pageNumber(name: string, min: number, max: number, fallback: number): Struct<number, null> {
+  const checked = define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `${name} must be a whole number from ${min} to ${max}.`);
+  return defaulted(coerce(checked, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v)), fallback);
+}
+
+/** `start` and `limit` of a list (ARCHITECTURE §3); `limit` defaults to and is capped at `max`. */
+export function pageQuery(max: number) {
+  return { start: pageNumber('start', 0, 1_000_000, 0), limit: pageNumber('limit', 1, max, max) };
+}
+
+/** isEnabled as the specs send it: true/false or 1/0. */
+const EnabledFlag = coerce(
+  define<boolean>('isEnabled', (v) => typeof v === 'boolean' || USER_MESSAGES.enabledInvalid),
+  union([literal(0), literal(1)]),
+  (v) => v === 1,
+);
+
+/** A text field that may be absent, null or empty; `rule` checks it when it has text. */
+export function optionalText(name: string, rule: (value: string) => string | undefined): Struct<string | null | undefined, null> {
+  return define<string | null | undefined>(name, (value) => {
+    if (value === undefined || value === null) return true;
+    if (typeof value !== 'string') return 'Must be text.';
+    return rule(value) ?? true;
+  });
+}
+
+const RoleStruct = object({ name: define<(typeof ROLES)[number]>('role', (v) => (ROLES as readonly unknown[]).includes(v)) });
+
+/** A user as both portals list it (C§3 settings user, A§3 editor/user). */
+export const UserStruct = object({
+  id: number(),
+  email: string(),
+  firstName: string(),
+  lastName: string(),
+  phone: nullable(string()),
+  profilePictureUrl: nullable(string()),
+  /** Editor drive link. */
+  assetsPath: nullable(string()),
+  /** A§3: 0 or 1. */
+  isEnabled: union([literal(0), literal(1)]),
+  /** False until an invited user has set a password. */
+  hasPassword: boolean(),
+  deletedAt: nullable(string()),
+  role: RoleStruct,
+  organizationId: nullable(number()),
+  createdAt: string(),
+});
+export type User = Infer<typeof UserStruct>;
+export const UserListStruct = array(UserStruct);
+
+/** C§7 POST users / PATCH users/{id} from the customer portal: the settings-form rules of C§5. */
+export const CustomerUserBodyStruct = object({
+  email: ruleField('email', emailRule),
+  firstName: ruleField('firstName', settingsNameRule),
+  lastName: ruleField('lastName', settingsNameRule),
+  phone: ruleField('phone', settingsPhoneRule),
+  role: optional(string()),
+  organizationId: optional(nullable(number())),
+});
+export type CustomerUserBody = Infer<typeof CustomerUserBodyStruct>;
+
+/** A§7 POST users / PATCH users/{id} for staff users: the editor form of A§5. */
+export const StaffUserBodyStruct = object({
+  email: ruleField('email', emailRule),
+  firstName: ruleField('firstName', settingsNameRule),
+  lastName: ruleField('lastName', settingsNameRule),
+  phone: optional(optionalText('phone', editorPhoneRule)),
+  profilePictureUrl: optional(optionalText('profilePictureUrl', pictureRule)),
+  role: optional(string()),
+});
+export type StaffUserBody = Infer<typeof StaffUserBodyStruct>;
+
+export const SetEnabledBodyStruct = object({ isEnabled: EnabledFlag });
+
+/** A§7 PATCH users/{id}/asset-path: the editor drive link; empty or null clears it. */
+export const AssetPathBodyStruct = object({ path: optional(optionalText('path', optionalLinkRule)) });
+
+/** Only the role decides which payload struct applies; the rest is checked after. */
+export const RoleOnlyStruct = type({ role: optional(unknown()) });
+
+export const USER_LIST_ROLES = ['editor', 'admin', 'superadmin', 'staff'] as const;
+export const UsersQueryStruct = type({
+  role: defaulted(define<(typeof USER_LIST_ROLES)[number]>('role', (v) => (USER_LIST_ROLES as readonly unknown[]).includes(v) || `role must be one of ${USER_LIST_ROLES.join(', ')}.`), 'editor'),
+  ...pageQuery(100),
+});
+
+/** A§3 trial user: an owner whose organization has no subscription yet. */
+export const TrialUserStruct = object({
+  id: number(),
+  organizationId: number(),
+  organizationName: string(),
+  email: string(),
+  firstName: string(),
+  lastName: string(),
+  /** When the trial ends (ISO date). */
+  codeExpiration: string(),
+  /** Where the trial owner signs in to continue. */
+  link: string(),
+});
+export type TrialUser = Infer<typeof TrialUserStruct>;
+export const TrialUserListStruct = array(TrialUserStruct);
+
+export const TRIAL_USERS_LIMIT = 20;
+export const TrialUsersQueryStruct = type(pageQuery(TRIAL_USERS_LIMIT));
+export const OrganizationUsersQueryStruct = type(pageQuery(100));

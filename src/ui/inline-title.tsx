@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import type { PageTitle } from '@/lib/page-title.ts';
+
+/** Click the title, edit, accept (✓ or Enter) or cancel (✕ or Escape). Locked when no onSubmit. */
+export function InlineTitle({ title, onSubmit, validate }: PageTitle) {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(title);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (!editing || !onSubmit) {
+    return (
+      <button type="button" className={`inline-title ${onSubmit ? 'editable' : ''}`} disabled={!onSubmit} title={onSubmit ? 'Click to rename' : undefined} onClick={() => { setValue(title); setError(null); setEditing(true); }}>
+        {title}
+      </button>
+    );
+  }
+  const cancel = () => { setEditing(false); setError(null); };
+  const accept = async () => {
+    const invalid = validate?.(value);
+    if (invalid) return setError(invalid);
+    setBusy(true);
+    const failure = await onSubmit(value.trim());
+    setBusy(false);
+    if (failure) setError(failure);
+    else setEditing(false);
+  };
+  return (
+    <div className="inline-title-editor">
+      <input aria-label="Project title" autoFocus value={value} disabled={busy} onChange={(e) => { setValue(e.target.value); setError(null); }} onKeyDown={(e) => { if (e.key === 'Enter') void accept(); if (e.key === 'Escape') cancel(); }} />
+      <button type="button" aria-label="Accept title" onClick={() => void accept()} disabled={busy}>✓</button>
+      <button type="button" aria-label="Cancel title edit" onClick={cancel} disabled={busy}>✕</button>
+      {error && <span className="inline-title-error" role="alert">{error}</span>}
+    </div>
+  );
+}

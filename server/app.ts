@@ -9,6 +9,7 @@ import type { Db } from './db/connect.ts';
 import { HttpError } from './http-error.ts';
 import healthRoute from './routes/health.ts';
 import organizationRoutes from './routes/organizations/create-and-read.ts';
+import organizationManagementRoutes from './routes/organizations/management.ts';
 import passwordRecoveryRoutes from './routes/password-recovery/recover.ts';
 import projectReadRoutes from './routes/projects/read.ts';
 import projectTransitionRoutes from './routes/projects/transitions.ts';
@@ -17,6 +18,7 @@ import registerRoute from './routes/registration/register.ts';
 import loginRoute from './routes/session/login.ts';
 import meRoutes from './routes/session/me.ts';
 import scoreRoute from './routes/session/score.ts';
+import userRoutes from './routes/users/index.ts';
 import { localBotCheck, recaptchaBotCheck } from './services/bot-check.ts';
 import { createMailer } from './services/mailer.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
@@ -57,6 +59,8 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         registerRoute,
         passwordRecoveryRoutes,
         organizationRoutes,
+        organizationManagementRoutes,
+        userRoutes,
         projectReadRoutes,
         projectWriteRoutes,
         projectTransitionRoutes,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
+import { nextRenewDate } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import { hashSecret } from '../services/passwords.ts';
 
@@ -24,6 +25,7 @@ const PROJECTS: { name: string; status: ProjectStatus; brief: string }[] = [
   { name: 'Product walkthrough', status: 'IN_EDITING', brief: 'Screen recording walkthrough of the new dashboard with voice-over.' },
   { name: 'Hiring video', status: 'PAUSED', brief: 'Meet the team: short clips from every department.' },
   { name: 'Quarterly highlights', status: 'IN_REVIEW', brief: 'Highlights of the quarter for the all-hands meeting.' },
+  { name: 'Brand anthem', status: 'IN_REVIEW', brief: 'A one-minute brand film for the website hero section.' },
   { name: 'Conference recap', status: 'APPROVED', brief: 'Two-minute recap of our booth and talks at the conference.' },
   { name: 'Holiday greeting', status: 'ARCHIVED', brief: 'Holiday greeting from the whole team.' },
   { name: 'Old promo (removed)', status: 'HIDDEN', brief: 'Superseded promo, kept for reference.' },
@@ -45,7 +47,21 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
   await db.transaction().execute(async (tx) => {
     const organization = await tx
       .insertInto('organizations')
-      .values({ name: DEMO_ORGANIZATION, storageTb: 2, usedSpace: 0, statusId: 2, state: 'APPROVED', renewableAt: new Date(now + 300 * DAY), projectReviewPeriod: 7 })
+      .values({
+        name: DEMO_ORGANIZATION,
+        storageTb: 2,
+        usedSpace: 0,
+        statusId: 2,
+        state: 'APPROVED',
+        renewableAt: new Date(now + 300 * DAY),
+        projectReviewPeriod: 7,
+        kitOrdered: true,
+        kitType: 'Studio kit',
+        kitOrderedAt: isoDate(now - 60 * DAY),
+        assetsLink: 'https://drive.example.com/demo-studio',
+        trackingCode: '1Z999AA10123456784',
+        createdAt: new Date(now - 70 * DAY),
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await tx
@@ -102,6 +118,43 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
         })
         .execute();
     }
+    await seedCustomersAndTeam(tx, passwordHash, organization.id, now);
   });
   return demoPassword;
+}
+
+/**
+ * More rows for the staff pages: an organization whose onboarding is in progress (with a
+ * subscription, so its tracking code can be set), a trial organization (no subscription
+ * yet), a second editor and an invited Demo Studio user who has not set a password yet.
+ */
+async function seedCustomersAndTeam(tx: Db, passwordHash: string, demoStudioId: number, now: number): Promise<void> {
+  const customers = [
+    {
+      organization: { name: 'Northwind Media', statusId: 1, storageTb: 1, renewableAt: new Date(now + 350 * DAY), kitOrdered: true, kitType: 'Interview kit', kitOrderedAt: isoDate(now - 3 * DAY), createdAt: new Date(now - 15 * DAY) },
+      credits: { startDate: isoDate(now - 15 * DAY), endDate: isoDate(now + 350 * DAY), activeCredits: 20, creditsPerInterval: 20, intervalMonths: 1, renewable: true },
+      owner: { email: 'nina@northwind.demo.cutdesk.test', firstName: 'Nina', lastName: 'North', phone: '5550142' },
+    },
+    {
+      organization: { name: 'Blue Fern Bakery', statusId: 1, storageTb: 1, renewableAt: null, kitOrdered: false, kitType: null, kitOrderedAt: null, createdAt: new Date(now - 4 * DAY) },
+      credits: { startDate: null, endDate: null, activeCredits: 0, creditsPerInterval: 0, intervalMonths: 1, renewable: false },
+      owner: { email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', phone: '5550177' },
+    },
+  ];
+  for (const customer of customers) {
+    const { id } = await tx.insertInto('organizations').values(customer.organization).returning('id').executeTakeFirstOrThrow();
+    const renewDate = nextRenewDate(customer.credits, isoDate(now));
+    await tx.insertInto('credits').values({ organizationId: id, ...customer.credits, usedCredits: 0, renewDate }).execute();
+    await tx
+      .insertInto('users')
+      .values({ ...customer.owner, passwordHash, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null, createdAt: customer.organization.createdAt })
+      .execute();
+  }
+  await tx
+    .insertInto('users')
+    .values([
+      { email: 'priya@demo.cutdesk.test', firstName: 'Priya', lastName: 'Frames', phone: '15550123456', role: 'EDITOR', passwordHash, organizationId: null, profilePictureUrl: null, assetsPath: 'https://drive.example.com/priya', deletedAt: null },
+      { email: 'ivy@demo.cutdesk.test', firstName: 'Ivy', lastName: 'Invited', phone: '5550166', role: 'USER', passwordHash: null, organizationId: demoStudioId, profilePictureUrl: null, assetsPath: null, deletedAt: null },
+    ])
+    .execute();
 }

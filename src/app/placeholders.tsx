@@ -2,8 +2,6 @@ import { PlaceholderPage } from '@/ui/placeholder-page.tsx';
 
 /** Pages whose issues have not landed: each says what will be there. */
 export const PLACEHOLDERS = {
-  '/user/create-project': { title: 'New project', subtitle: 'Name, audience, goal, length and brief in three short steps.', emptyTitle: 'The project wizard opens here', icon: 'plus', body: 'Creating projects arrives with the customer-portal release.' },
-  '/user/content-library': { title: 'Content Library', subtitle: 'Approved and archived videos, ready to download.', emptyTitle: 'No finished videos yet', icon: 'library', body: 'Videos you approve are kept here in HD and low resolution.' },
   '/user/admin-settings': { title: 'Admin Settings', subtitle: "Your organization's users and credits.", emptyTitle: 'Users and credits', icon: 'gear', body: 'Inviting users and the credits overview open here with the customer-portal release.' },
   '/dashboard': { title: 'Dashboard', subtitle: 'Every project with its 48-business-hour timer.', emptyTitle: 'The project table opens here', icon: 'grid', body: 'Active, completed and deleted projects, with editor assignment and SLA timers.' },
   '/customers': { title: 'Customers', subtitle: 'Organizations, owners, credits and expiry.', emptyTitle: 'No customers to show yet', icon: 'users', body: 'The customer list arrives with the staff-portal release.' },
@@ -12,7 +10,6 @@ export const PLACEHOLDERS = {
   '/admin-settings': { title: 'Admin settings', subtitle: 'Staff users and credits.', emptyTitle: 'Nothing to show yet', icon: 'gear', body: 'Staff settings arrive with the staff-portal release.' },
   project: { title: 'Project', subtitle: 'Final video, links, brief and assets.', emptyTitle: 'Project details open here', icon: 'film', body: 'The project page arrives with the staff-portal release.' },
   organization: { title: 'Organization', subtitle: 'Report, credits, users and projects.', emptyTitle: 'Organization details open here', icon: 'building', body: 'The organization page arrives with the staff-portal release.' },
-  customerProject: { title: 'Project', subtitle: 'Brief, footage and review.', emptyTitle: 'Project details open here', icon: 'film', body: 'The project page arrives with the customer-portal release.' },
 } as const;
 
 export function Placeholder({ page }: { page: keyof typeof PLACEHOLDERS }) {

@@ -10,6 +10,9 @@ import { RegisterPage } from '@/features/auth/register-page.tsx';
 import { HelpPage } from '@/features/misc/help-page.tsx';
 import { NotFoundPage } from '@/features/misc/not-found-page.tsx';
 import { NotMobilePage } from '@/features/misc/not-mobile-page.tsx';
+import { ContentLibraryPage } from '@/features/library/content-library-page.tsx';
+import { ProjectPage } from '@/features/project/project-page.tsx';
+import { CreateProjectPage } from '@/features/projects/create-project-page.tsx';
 import { ProjectsPage } from '@/features/projects/projects-page.tsx';
 import { meAtom } from '@/lib/session-state.ts';
 import { useIsMobile } from '@/lib/use-window-width.ts';
@@ -37,9 +40,9 @@ export function AppRoutes() {
       <Route path="/not-mobile" component={NotMobilePage} />
       <Route path="/help" component={HelpPage} />
       <Route path="/user/projects">{inCustomerShell(<ProjectsPage />)}</Route>
-      <Route path="/user/create-project">{inCustomerShell(<Placeholder page="/user/create-project" />)}</Route>
-      <Route path="/user/project/:id">{inCustomerShell(<Placeholder page="customerProject" />)}</Route>
-      <Route path="/user/content-library">{inCustomerShell(<Placeholder page="/user/content-library" />)}</Route>
+      <Route path="/user/create-project">{inCustomerShell(<CreateProjectPage />)}</Route>
+      <Route path="/user/project/:id">{inCustomerShell(<ProjectPage />)}</Route>
+      <Route path="/user/content-library">{inCustomerShell(<ContentLibraryPage />)}</Route>
       <Route path="/user/admin-settings">{inCustomerShell(<Placeholder page="/user/admin-settings" />)}</Route>
       {(['/dashboard', '/customers', '/editors', '/onboarding', '/admin-settings'] as const).map((path) => (
         <Route key={path} path={path}>

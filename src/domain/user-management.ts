@@ -29,6 +29,12 @@ export const USER_MESSAGES = {
   enabledInvalid: 'isEnabled must be true or false (1 or 0).',
 } as const;
 
+/**
+ * A trial user is the owner of an organization with no subscription yet; the trial lasts
+ * this many days from the organization's creation (docs/decisions.md).
+ */
+export const TRIAL_DAYS = 14;
+
 /** Roles each role may create with POST users. */
 const CREATABLE: Partial<Record<RoleName, readonly RoleName[]>> = {
   OWNER: ['USER'],

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { UpdateOrganizationBodyStruct } from '../../../src/domain/contract/customers.ts';
-import { todayIso } from '../../../src/domain/credits.ts';
+import type { Updateable } from 'kysely';
+import { UpdateOrganizationBodyStruct, type OrganizationFields } from '../../../src/domain/contract/customers.ts';
 import { ORGANIZATION_MESSAGES, blankToNull } from '../../../src/domain/organization-rules.ts';
 import { isSubscriptionActive } from '../../../src/domain/subscription.ts';
 import type { OrganizationsTable } from '../../db/schema.ts';
@@ -9,11 +9,10 @@ import { organizationAdminRepo } from '../../repositories/organization-admin.ts'
 import { organizationsRepo } from '../../repositories/organizations.ts';
 import { requireStaff } from '../../services/staff-access.ts';
 import { idParam } from '../params.ts';
-import type { Updateable } from 'kysely';
 
 export default async function organizationUpdateRoutes(app: FastifyInstance) {
   // A§7: one field at a time — onboarding complete, assets link, tracking code or review period.
-  app.patch('/organizations/:id', async (request) => {
+  app.patch('/organizations/:id', async (request): Promise<OrganizationFields> => {
     await requireStaff(request, { managers: true });
     const id = idParam(request.params);
     const organization = await organizationsRepo(app.ctx.db).findById(id);
@@ -45,7 +44,6 @@ export default async function organizationUpdateRoutes(app: FastifyInstance) {
       assetsLink: updated!.assetsLink,
       trackingCode: updated!.trackingCode,
       projectReviewPeriod: updated!.projectReviewPeriod,
-      updatedOn: todayIso(),
     };
   });
 

@@ -3,9 +3,11 @@ import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatTb } from '@/domain/bytes.ts';
 import { tbToBytes } from '@/domain/bytes.ts';
+import { pageTitleAtom } from '@/lib/page-title.ts';
 import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
 import { endImpersonation, landingFor, loadTopBarInfo, logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
+import { InlineTitle } from '@/ui/inline-title.tsx';
 
 const MENU = [
   { href: '/user/projects', label: 'Projects' },
@@ -19,6 +21,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
   const me = useAtomValue(meAtom);
   const info = useAtomValue(topBarInfoAtom);
   const adminToken = useAtomValue(adminTokenAtom);
+  const pageTitle = useAtomValue(pageTitleAtom);
   const [location, navigate] = useLocation();
 
   useEffect(() => {
@@ -56,6 +59,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
             ),
           )}
         </nav>
+        {onProjectPage && pageTitle && <InlineTitle key={pageTitle.title} {...pageTitle} />}
         <div className="topbar-spacer" />
         <div className="meters">
           <button className="meter" onClick={toSettings} title="Storage used of your plan">

@@ -103,6 +103,17 @@ export const UpdateOrganizationBodyStruct = object({
 });
 export type UpdateOrganizationBody = Infer<typeof UpdateOrganizationBodyStruct>;
 
+/** The answer of PATCH organizations/{id}: the editable fields as saved. */
+export const OrganizationFieldsStruct = object({
+  id: number(),
+  statusId: number(),
+  state: string(),
+  assetsLink: nullable(string()),
+  trackingCode: nullable(string()),
+  projectReviewPeriod: number(),
+});
+export type OrganizationFields = Infer<typeof OrganizationFieldsStruct>;
+
 const isoDate = (name: string) => define<string>(name, (v) => (typeof v === 'string' && isIsoDate(v)) || ORGANIZATION_MESSAGES.dateInvalid);
 
 function wholeNumber(name: string, max: number): Struct<number, null> {

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 
@@ -23,7 +24,7 @@ interface Props {
  * reports an empty state: the upload engine (its own issue) fills these sections.
  */
 export function AssetSections({ onStateChange }: Props) {
-  queueMicrotask(() => onStateChange({ uploading: false, incompleteClips: 0, assetCount: 0 }));
+  useEffect(() => onStateChange({ uploading: false, incompleteClips: 0, assetCount: 0 }), [onStateChange]);
   return (
     <EmptyState title="Footage uploads" icon="upload">
       Interview clips, B-roll and images are uploaded here once the upload engine is in place.

@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+import { decideUserAction, type UserAction } from '../../../src/domain/user-management.ts';
+import type { AppContext } from '../../context.ts';
+import type { UserRow } from '../../db/schema.ts';
+import { HttpError, notFound } from '../../http-error.ts';
+import { authenticate, type AuthContext } from '../../plugins/auth.ts';
+import { usersRepo } from '../../repositories/users.ts';
+import { idParam } from '../params.ts';
+
+/**
+ * The caller and the user named by `:id`, once the caller may do `action` to that user
+ * (src/domain/user-management.ts): 404 for a missing user or another organization's, 403 for
+ * a role that may not. Deleted users do not exist.
+ */
+export async function targetUser(ctx: AppContext, request: FastifyRequest, action: UserAction): Promise<{ auth: AuthContext; target: UserRow }> {
+  const auth = await authenticate(request);
+  const id = idParam(request.params);
+  const target = await usersRepo(ctx.db).findById(id);
+  if (!target) throw notFound();
+  const decision = decideUserAction(auth.user, target, action);
+  if (!decision.allowed) throw new HttpError(decision.status, decision.message);
+  return { auth, target };
+}

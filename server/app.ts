@@ -11,6 +11,7 @@ import healthRoute from './routes/health.ts';
 import organizationRoutes from './routes/organizations/create-and-read.ts';
 import organizationManagementRoutes from './routes/organizations/management.ts';
 import passwordRecoveryRoutes from './routes/password-recovery/recover.ts';
+import dashboardRoute from './routes/projects/list-dashboard.ts';
 import projectReadRoutes from './routes/projects/read.ts';
 import projectTransitionRoutes from './routes/projects/transitions.ts';
 import projectWriteRoutes from './routes/projects/write.ts';
@@ -61,6 +62,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         organizationRoutes,
         organizationManagementRoutes,
         userRoutes,
+        dashboardRoute,
         projectReadRoutes,
         projectWriteRoutes,
         projectTransitionRoutes,

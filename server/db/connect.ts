@@ -27,6 +27,9 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
         }) as typeof types.getTypeParser,
       },
     });
+    // An idle connection the server closes (restart, failover) must not crash the process;
+    // the pool replaces it on the next query.
+    pool.on('error', (error) => console.warn('PostgreSQL connection lost:', error.message));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
   }
   const { PGlite } = await import('@electric-sql/pglite');

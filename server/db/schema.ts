@@ -95,6 +95,10 @@ export interface ProjectsTable {
   finalVideoPreview: string | null;
   finalVideoPath: string | null;
   finalVideoSize: number | null;
+  /** Business-clock minute at which a running timer reaches 00:00 (null when not running). */
+  slaDeadline: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Minutes a frozen timer shows. */
+  slaFrozen: Generated<number>;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

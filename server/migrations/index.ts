@@ -1,11 +1,13 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from '../db/connect.ts';
 import * as foundation from './0001-foundation.ts';
+import * as projectTimers from './0002-project-timers.ts';
 import * as organizationsUsers from './0003-organizations-users.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-project-timers': projectTimers,
   '0003-organizations-users': organizationsUsers,
 };
 

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import { slaSortKey } from '../../src/domain/sla-timer.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectsTable } from '../db/schema.ts';
 
@@ -39,6 +40,16 @@ export function projectsRepo(db: Db) {
     async create(values: Insertable<ProjectsTable>): Promise<number> {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
       return row.id;
+    },
+    /** Recomputes the stored SLA sort keys of projects `ids` (all when omitted) from their timer fields. */
+    async refreshSlaKeys(ids?: number[]): Promise<void> {
+      let query = db.selectFrom('projects').select(['id', 'status', 'latestSubmittedAt', 'pausedAt', 'totalPausedMinutes']);
+      if (ids) query = query.where('id', 'in', ids.length ? ids : [0]);
+      const now = new Date();
+      for (const row of await query.execute()) {
+        const key = slaSortKey(row, now);
+        await db.updateTable('projects').set({ slaDeadline: key.deadline, slaFrozen: key.frozen }).where('id', '=', row.id).execute();
+      }
     },
     /**
      * Applies `changes` only if the project is still in `expected` status: two racing

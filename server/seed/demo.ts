@@ -4,6 +4,7 @@ import type { RoleName } from '../../src/domain/roles.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import { hashSecret } from '../services/passwords.ts';
+import { projectsRepo } from '../repositories/projects.ts';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 
@@ -120,6 +121,7 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
     }
     await seedCustomersAndTeam(tx, passwordHash, organization.id, now);
   });
+  await projectsRepo(db).refreshSlaKeys();
   return demoPassword;
 }
 

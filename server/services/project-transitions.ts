@@ -45,6 +45,7 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
   const changes: Changes = { ...SIDE_EFFECTS[action]?.(project, now), ...extra, ...(decision.next ? { status: decision.next } : {}) };
   const repo = projectsRepo(ctx.db);
   if (!(await repo.update(project.id, changes, project.status))) throw changedMeanwhile();
+  await repo.refreshSlaKeys([project.id]);
   return (await repo.details(project.id))!;
 }
 
@@ -78,6 +79,7 @@ export async function sendToEditing(ctx: AppContext, auth: AuthContext, project:
     const moved = await projectsRepo(tx).update(project.id, { ...SIDE_EFFECTS['send-to-editing']!(project, now), status: decision.next! }, project.status);
     if (!moved) throw changedMeanwhile();
     if (!(await consumeCredit(tx, project.organizationId))) throw new HttpError(409, CREDIT_MESSAGES.noCredits, { code: 200 });
+    await projectsRepo(tx).refreshSlaKeys([project.id]);
   });
   return (await projectsRepo(ctx.db).details(project.id))!;
 }

@@ -289,3 +289,31 @@ export function slaTimer(input: SlaInput, now: Date): SlaTimer {
     overdue: minutes < 0,
   };
 }
+
+/**
+ * A business-minute clock: business minutes since Monday 2024-01-01 00:00 New York time.
+ * For a running project, remaining = SLA_MINUTES + clock(submitted) + paused − clock(now), so
+ * the server can keep `clock(submitted) + paused + SLA_MINUTES` in a column and sort every
+ * project by its timer in SQL with a single clock(now) parameter.
+ */
+const CLOCK_EPOCH = new Date('2024-01-01T05:00:00Z');
+
+export function businessClock(at: Date): number {
+  return businessMinutesBetween(CLOCK_EPOCH, at);
+}
+
+export interface SlaSortKey {
+  /** For running projects: the business clock value at which the timer reaches 00:00. */
+  deadline: number | null;
+  /** For frozen projects (and running ones without a submission): the minutes shown. */
+  frozen: number;
+}
+
+/** The two stored values from which SQL computes every project's timer (see businessClock). */
+export function slaSortKey(input: SlaInput, now: Date): SlaSortKey {
+  const submitted = input.latestSubmittedAt ? new Date(input.latestSubmittedAt) : null;
+  if (isSlaRunning(input.status) && submitted && !Number.isNaN(submitted.getTime())) {
+    return { deadline: businessClock(submitted) + Math.max(0, Math.round(input.totalPausedMinutes ?? 0)) + SLA_MINUTES, frozen: SLA_MINUTES };
+  }
+  return { deadline: null, frozen: slaRemainingMinutes(input, now) };
+}

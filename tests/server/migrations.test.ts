@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { NO_MIGRATIONS } from 'kysely/migration';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '../../server/db/connect.ts';
 import { migrateToLatest, migrator } from '../../server/migrations/index.ts';
@@ -30,7 +31,7 @@ describe('migrations', () => {
   it('runs down to nothing and up again', async () => {
     const db = await connectDatabase({ databaseUrl: null, dataDir: '', inMemory: true });
     await migrateToLatest(db);
-    const down = await migrator(db).migrateDown();
+    const down = await migrator(db).migrateTo(NO_MIGRATIONS);
     expect(down.error).toBeUndefined();
     const tables = await db.introspection.getTables();
     expect(tables.map((t) => t.name).filter((n) => !n.startsWith('kysely_'))).toEqual([]);

@@ -354,7 +354,7 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
     const collate = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
     it('returns rows with the owner, credits and onboarding fields', async () => {
-      const rows = await list('start=0&limit=50');
+      const rows = await list('start=0&limit=100');
       const demo = rows.find((r) => r.id === demoId);
       expect(demo).toMatchObject({
         name: 'Demo Studio',
@@ -746,9 +746,16 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
 
   describe('trial users (A§2)', () => {
     it('lists owners of organizations without a subscription, with the trial end and a link', async () => {
-      const response = await call('GET', '/users/trial?start=0&limit=20', as.ADMIN);
-      expect(response.statusCode).toBe(200);
-      const trial = response.json() as { organizationId: number; email: string; codeExpiration: string; link: string }[];
+      const trial: { organizationId: number; email: string; codeExpiration: string; link: string }[] = [];
+      for (let start = 0; ; start += 20) {
+        const response = await call('GET', `/users/trial?start=${start}&limit=20`, as.ADMIN);
+        expect(response.statusCode).toBe(200);
+        const page = response.json() as typeof trial;
+        expect(page.length).toBeLessThanOrEqual(20);
+        trial.push(...page);
+        if (page.length < 20) break;
+      }
+      expect(new Set(trial.map((t) => t.organizationId)).size).toBe(trial.length);
       const blueFern = trial.find((t) => t.organizationId === blueFernId);
       expect(blueFern).toMatchObject({ organizationName: 'Blue Fern Bakery', email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', link: `${server.config.publicUrl}/login/user` });
       const created = await server.db.selectFrom('organizations').select('createdAt').where('id', '=', blueFernId).executeTakeFirstOrThrow();

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { RoleName } from '../../../src/domain/roles.ts';
 import { decideUserAction, type UserAction } from '../../../src/domain/user-management.ts';
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
@@ -12,11 +13,12 @@ import { idParam } from '../params.ts';
  * (src/domain/user-management.ts): 404 for a missing user or another organization's, 403 for
  * a role that may not. Deleted users do not exist.
  */
-export async function targetUser(ctx: AppContext, request: FastifyRequest, action: UserAction): Promise<{ auth: AuthContext; target: UserRow }> {
+export async function targetUser(ctx: AppContext, request: FastifyRequest, action: UserAction, onlyRole?: RoleName): Promise<{ auth: AuthContext; target: UserRow }> {
   const auth = await authenticate(request);
   const id = idParam(request.params);
   const target = await usersRepo(ctx.db).findById(id);
-  if (!target) throw notFound();
+  // Routes for one role (users/{id}/editor, asset-path) do not know other users.
+  if (!target || (onlyRole && target.role !== onlyRole)) throw notFound();
   const decision = decideUserAction(auth.user, target, action);
   if (!decision.allowed) throw new HttpError(decision.status, decision.message);
   return { auth, target };

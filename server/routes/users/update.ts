@@ -5,7 +5,7 @@ import { isCustomerRole } from '../../../src/domain/roles.ts';
 import { USER_MESSAGES } from '../../../src/domain/user-management.ts';
 import type { UserUpdate } from '../../db/schema.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { badRequest, conflict, notFound, parse } from '../../http-error.ts';
+import { badRequest, conflict, parse } from '../../http-error.ts';
 import { usersRepo } from '../../repositories/users.ts';
 import { requireStaff } from '../../services/staff-access.ts';
 import { sendInvite, assertEmailFree, emailUsed, userDto } from '../../services/user-admin.ts';
@@ -51,8 +51,7 @@ export default async function updateUserRoutes(app: FastifyInstance) {
   // A§7 editor drive link (link rule; empty or null clears it).
   app.patch('/users/:id/asset-path', async (request): Promise<User> => {
     await requireStaff(request, { managers: true });
-    const { target } = await targetUser(app.ctx, request, 'edit');
-    if (target.role !== 'EDITOR') throw notFound();
+    const { target } = await targetUser(app.ctx, request, 'edit', 'EDITOR');
     const { path } = parse(AssetPathBodyStruct, request.body);
     await usersRepo(app.ctx.db).update(target.id, { assetsPath: blankToNull(path) });
     return userDto((await usersRepo(app.ctx.db).findById(target.id))!);

@@ -12,7 +12,7 @@ import {
 } from '../organization-rules.ts';
 import { isIsoDate } from '../subscription.ts';
 import { OrganizationStruct } from './organizations.ts';
-import { optionalText, pageNumber, pageQuery } from './users.ts';
+import { optionalText, pageQuery, queryNumber } from './users.ts';
 
 /** The organization's owner as staff lists show it (A§3). */
 export const OwnerStruct = object({ id: number(), firstName: string(), lastName: string(), email: string(), phone: nullable(string()) });
@@ -79,7 +79,7 @@ export const OrganizationListQueryStruct = type({
   sort: optional(enums(ORGANIZATION_SORTS)),
   order: optional(enums(['asc', 'desc'])),
   /** Onboarding tabs: 1 in progress, 2 completed. */
-  statusId: optional(pageNumber('statusId', 1, 2, 1)),
+  statusId: optional(queryNumber('statusId', 1, 2)),
 });
 export type OrganizationListQuery = Infer<typeof OrganizationListQueryStruct>;
 

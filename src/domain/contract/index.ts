@@ -5,3 +5,4 @@ export * from './organizations.ts';
 export * from './projects.ts';
 export * from './users.ts';
 export * from './customers.ts';
+export * from './uploads.ts';

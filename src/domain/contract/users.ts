@@ -6,9 +6,14 @@ import { emailRule, settingsNameRule, settingsPhoneRule } from '../validation.ts
 import { ruleField } from './fields.ts';
 
 /** A whole number read from a query string, with a default when absent. */
-export function pageNumber(name: string, min: number, max: number, fallback: number): Struct<number, null> {
+export function queryNumber(name: string, min: number, max: number): Struct<number, null> {
   const checked = define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `${name} must be a whole number from ${min} to ${max}.`);
-  return defaulted(coerce(checked, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v)), fallback);
+  return coerce(checked, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v));
+}
+
+/** Like queryNumber, with a default when absent. */
+export function pageNumber(name: string, min: number, max: number, fallback: number): Struct<number, null> {
+  return defaulted(queryNumber(name, min, max), fallback);
 }
 
 /** `start` and `limit` of a list (ARCHITECTURE §3); `limit` defaults to and is capped at `max`. */

@@ -1,0 +1,84 @@
+import { array, boolean, coerce, define, enums, nullable, number, object, optional, string, type Infer, type Struct } from 'superstruct';
+import { ASSET_TYPES, UPLOAD_TYPES, parseAssetType, type AssetType } from '../uploads.ts';
+import { Id } from './fields.ts';
+
+/** An asset type in any spelling the specs use (Asset, InterviewClip, BRollClip, ASSET, BROLL_CLIP, B_ROLL_CLIP). */
+export const AssetTypeParam: Struct<AssetType, null> = coerce(
+  define<AssetType>('type', (v) => (ASSET_TYPES as readonly unknown[]).includes(v) || 'Type must be Asset, InterviewClip or BRollClip.'),
+  string(),
+  (v) => parseAssetType(v) ?? v,
+);
+
+/** A project id sent as a number (or numeric text). */
+const ProjectId = coerce(Id, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v));
+
+/** POST uploads/credentials. */
+export const UploadCredentialsBodyStruct = object({
+  projectId: ProjectId,
+  /** 'asset' (raw files, the default) or 'deliverable' (the final video, staff). */
+  uploadType: optional(enums(UPLOAD_TYPES)),
+});
+export type UploadCredentialsBody = Infer<typeof UploadCredentialsBodyStruct>;
+
+/** Short-lived credentials limited to `prefix`, and where to send the object requests. */
+export const UploadCredentialsStruct = object({
+  accessKeyId: string(),
+  secretAccessKey: string(),
+  sessionToken: string(),
+  /** ISO time after which the credentials stop working. */
+  expiration: string(),
+  /** The server's clock when answering, so a browser with a wrong clock still signs in time. */
+  serverTime: string(),
+  /** S3 endpoint the browser talks to (path-style when forcePathStyle). */
+  endpoint: string(),
+  bucket: string(),
+  region: string(),
+  forcePathStyle: boolean(),
+  /** Every key written with these credentials starts with this. */
+  prefix: string(),
+});
+export type UploadCredentials = Infer<typeof UploadCredentialsStruct>;
+
+const TypeQuery = { type: optional(AssetTypeParam) };
+
+export const AssetListQueryStruct = object(TypeQuery);
+export const AssetDeleteAllQueryStruct = object(TypeQuery);
+
+export const CheckNameQueryStruct = object({
+  type: AssetTypeParam,
+  name: define<string>('name', (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || 'A file name is required.'),
+});
+
+/** A§3 file-name response: the final name and the object key to write. */
+export const CheckNameStruct = object({ name: string(), location: string() });
+export type CheckName = Infer<typeof CheckNameStruct>;
+
+const SizeField = define<number>('size', (v) => (Number.isSafeInteger(v) && (v as number) >= 0) || 'The size must be a whole number of bytes.');
+
+/** POST projects/{id}/assets: register an object the browser finished uploading. */
+export const RegisterAssetBodyStruct = object({
+  name: define<string>('name', (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || 'A file name is required.'),
+  path: define<string>('path', (v) => (typeof v === 'string' && v.length > 0 && v.length <= 1024) || 'The object path is required.'),
+  previewPath: optional(nullable(string())),
+  type: AssetTypeParam,
+  size: SizeField,
+});
+export type RegisterAssetBody = Infer<typeof RegisterAssetBodyStruct>;
+
+/** C§3 asset, with short-lived addresses to show it (presigned GET). */
+export const AssetStruct = object({
+  id: number(),
+  name: string(),
+  size: number(),
+  type: object({ name: enums(ASSET_TYPES) }),
+  path: string(),
+  previewPath: nullable(string()),
+  createdAt: string(),
+  deletedAt: nullable(string()),
+  /** The original, for previews and downloads; valid for a few hours. */
+  url: nullable(string()),
+  /** The reduced proxy when the media pipeline made one. */
+  previewUrl: nullable(string()),
+});
+export type Asset = Infer<typeof AssetStruct>;
+export const AssetListStruct = array(AssetStruct);

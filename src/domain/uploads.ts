@@ -1,0 +1,320 @@
+import { BYTES_PER_TB } from './constants.ts';
+import { decide, STAFF_UPLOAD_BLOCKED, type Decision } from './project-rules.ts';
+import type { ProjectStatus } from './project-status.ts';
+import { isCustomerRole, isManagerRole, type RoleName } from './roles.ts';
+
+/**
+ * The upload rules of C§4, C§5, A§4 and ARCHITECTURE §4, shared by the upload worker, the UI
+ * and the server: part plan, names, accepted files, storage quota, retry policy, key layout.
+ */
+
+export const MiB = 1024 * 1024;
+/** Files under this size go in one PUT; larger ones go multipart (A§4: "under 20 MB … one piece"). */
+export const SINGLE_PUT_LIMIT = 20 * MiB;
+/** A§9: 20,971,520-byte parts. */
+export const PART_SIZE = 20_971_520;
+/** A§9: 6 parts in flight. */
+export const PARALLEL_PARTS = 6;
+/** A§4: a failed request is tried up to 20 times, 200 ms apart, before the file becomes incomplete. */
+export const MAX_ATTEMPTS = 20;
+export const RETRY_DELAY_MS = 200;
+/** A§4: after the transfer, a 2 s pause before the uploading flag clears. */
+export const UPLOAD_SETTLE_MS = 2_000;
+/** S3's limits: at most 10,000 parts, each at least 5 MiB (except the last). */
+export const MAX_PARTS = 10_000;
+export const MIN_PART_SIZE = 5 * MiB;
+/** Multipart uploads not completed within this many days are aborted by the server. */
+export const ABANDONED_UPLOAD_DAYS = 7;
+/** Temporary upload credentials live this long; the worker asks for new ones before they expire. */
+export const CREDENTIALS_LIFETIME_SECONDS = 3600;
+export const CREDENTIALS_REFRESH_MARGIN_MS = 5 * 60_000;
+/**
+ * C§5 "plus a tiny tolerance": rounding between TB and bytes must never refuse a file that
+ * fits, so a batch may exceed the remaining space by at most 1 MiB.
+ */
+export const QUOTA_TOLERANCE_BYTES = MiB;
+/** Longest stored file name, extension included (S3 keys stop at 1,024 bytes). */
+export const MAX_FILE_NAME_LENGTH = 180;
+
+export const UPLOAD_MESSAGES = {
+  noMoreMemory: 'There is no more memory.',
+  waitForUploads: 'Please wait while the assets finish uploading.',
+  notAccepted: (accept: string) => `Only ${accept} files can be uploaded here.`,
+  notSameFile: 'This is not the file that was being uploaded. Pick the same file (same name, size and date) to resume.',
+  objectMissing: 'The uploaded file was not found in storage. Upload it again.',
+  sizeMismatch: 'The stored file does not have the declared size. Upload it again.',
+  pathOutside: "The file must be stored under this project's upload folder.",
+  deleteAllStatus: 'All assets can be deleted only while the project is in assembly, approved or archived.',
+  staffCannotChangeAssets: "Staff do not change a customer's raw files.",
+  deliverableOnly: 'Staff upload only the final video.',
+  customerAssetsOnly: 'Customers upload raw files only.',
+  failedAfterRetries: 'The upload failed after several attempts. Check your connection and resume it.',
+  offline: 'You are offline. The upload resumes when the connection is back.',
+  needsFile: 'Select the file again to resume this upload.',
+  needsPermission: 'Allow access to the file again to resume this upload.',
+} as const;
+
+// ——— Asset types ———
+
+export const ASSET_TYPES = ['ASSET', 'INTERVIEW_CLIP', 'BROLL_CLIP'] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+/** The `type` query values of C§7, and the type names of C§3. */
+export const ASSET_TYPE_QUERY = { Asset: 'ASSET', InterviewClip: 'INTERVIEW_CLIP', BRollClip: 'BROLL_CLIP' } as const satisfies Record<string, AssetType>;
+export type AssetTypeQuery = keyof typeof ASSET_TYPE_QUERY;
+export const QUERY_OF_TYPE: Record<AssetType, AssetTypeQuery> = { ASSET: 'Asset', INTERVIEW_CLIP: 'InterviewClip', BROLL_CLIP: 'BRollClip' };
+
+/** Every spelling the specs use for a type (C§7 query names, C§3 names, A§3's B_ROLL_CLIP) → the type. */
+export function parseAssetType(value: unknown): AssetType | null {
+  if (typeof value !== 'string') return null;
+  if (value in ASSET_TYPE_QUERY) return ASSET_TYPE_QUERY[value as AssetTypeQuery];
+  if ((ASSET_TYPES as readonly string[]).includes(value)) return value as AssetType;
+  if (value === 'B_ROLL_CLIP') return 'BROLL_CLIP';
+  return null;
+}
+
+export const ASSET_TYPE_LABELS: Record<AssetType, string> = { INTERVIEW_CLIP: 'Interview clips', BROLL_CLIP: 'B-roll clips', ASSET: 'Image assets' };
+/** A§2 zip folders, also the folders of the object keys. */
+export const ASSET_FOLDERS: Record<AssetType, string> = { ASSET: 'assets', INTERVIEW_CLIP: 'interviews', BROLL_CLIP: 'b_roll' };
+
+/** Raw material of the customer, or the final video staff deliver. */
+export const UPLOAD_TYPES = ['asset', 'deliverable'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+
+// ——— Object keys ———
+
+/** Every object of a project lives under this prefix. */
+export function projectPrefix(projectId: number): string {
+  return `projects/${projectId}/`;
+}
+
+/** What temporary credentials of an upload type may touch: raw files or final videos, never both. */
+export function uploadPrefix(projectId: number, uploadType: UploadType): string {
+  return `${projectPrefix(projectId)}${uploadType === 'asset' ? 'raw' : 'final'}/`;
+}
+
+export function assetFolderPrefix(projectId: number, type: AssetType): string {
+  return `${uploadPrefix(projectId, 'asset')}${ASSET_FOLDERS[type]}/`;
+}
+
+export function assetKey(projectId: number, type: AssetType, name: string): string {
+  return `${assetFolderPrefix(projectId, type)}${name}`;
+}
+
+// ——— Names ———
+
+/**
+ * C§5 / A§5: names keep letters, digits, `-`, `_` and `.` only. Leading dots go too (no
+ * hidden files), an empty base becomes `file`, and long names are cut keeping the extension.
+ */
+export function sanitizeFileName(name: string): string {
+  let clean = name.replace(/[^A-Za-z0-9._-]/g, '').replace(/^\.+/, '');
+  const dot = clean.lastIndexOf('.');
+  let base = dot > 0 ? clean.slice(0, dot) : clean;
+  let ext = dot > 0 ? clean.slice(dot) : '';
+  if (ext === '.') ext = '';
+  if (!base) base = 'file';
+  ext = ext.slice(0, 16);
+  if (base.length + ext.length > MAX_FILE_NAME_LENGTH) base = base.slice(0, MAX_FILE_NAME_LENGTH - ext.length);
+  clean = base + ext;
+  return clean;
+}
+
+/** The n-th alternative of a name when it is taken: `clip.mp4`, `clip-1.mp4`, `clip-2.mp4`… */
+export function nameVariant(name: string, n: number): string {
+  if (n === 0) return name;
+  const dot = name.lastIndexOf('.');
+  const base = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : '';
+  const suffix = `-${n}`;
+  return `${base.slice(0, MAX_FILE_NAME_LENGTH - ext.length - suffix.length)}${suffix}${ext}`;
+}
+
+// ——— Accepted files ———
+
+export const VIDEO_EXTENSIONS = ['.mp4', '.mov', '.m4v', '.avi', '.mkv', '.mts', '.m2ts', '.mxf', '.webm', '.wmv', '.mpg', '.mpeg', '.3gp'] as const;
+export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.heic', '.heif', '.tif', '.tiff', '.bmp', '.svg'] as const;
+
+export type AcceptKind = 'video' | 'image';
+export const ACCEPT_OF_TYPE: Record<AssetType, AcceptKind> = { INTERVIEW_CLIP: 'video', BROLL_CLIP: 'video', ASSET: 'image' };
+
+/** The `accept` attribute of a file input: C§5 video/* or image/*. */
+export function acceptAttribute(kind: AcceptKind): string {
+  return `${kind}/*`;
+}
+
+/**
+ * C§5: interview and b-roll take video/*, assets take image/*. Some systems report no type
+ * for professional formats (.mts, .mxf): then the extension decides.
+ */
+export function acceptsFile(kind: AcceptKind, file: { name: string; type: string }): boolean {
+  if (file.type) return file.type.toLowerCase().startsWith(`${kind}/`);
+  const lower = file.name.toLowerCase();
+  const extensions: readonly string[] = kind === 'video' ? VIDEO_EXTENSIONS : IMAGE_EXTENSIONS;
+  return extensions.some((ext) => lower.endsWith(ext));
+}
+
+/** The content type stored with the object: the browser's, else one guessed from the extension. */
+export function contentTypeOf(file: { name: string; type: string }): string {
+  if (file.type) return file.type;
+  const ext = file.name.toLowerCase().slice(file.name.lastIndexOf('.'));
+  const known: Record<string, string> = { '.mts': 'video/mp2t', '.m2ts': 'video/mp2t', '.mxf': 'application/mxf', '.mkv': 'video/x-matroska', '.heic': 'image/heic', '.heif': 'image/heif' };
+  return known[ext] ?? 'application/octet-stream';
+}
+
+// ——— Part plan ———
+
+export interface PlannedPart {
+  partNumber: number;
+  /** First byte (inclusive). */
+  start: number;
+  /** Byte after the last one (exclusive). */
+  end: number;
+  size: number;
+}
+
+export type PartPlan = { mode: 'single'; size: number } | { mode: 'multipart'; size: number; partSize: number; parts: PlannedPart[] };
+
+/**
+ * One request under 20 MiB; otherwise 20,971,520-byte parts. Past 10,000 parts (files over
+ * about 200 GiB) the part size grows in whole MiB so S3's part limit holds.
+ */
+export function planParts(size: number, partSize = PART_SIZE): PartPlan {
+  if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`invalid file size ${size}`);
+  if (size < SINGLE_PUT_LIMIT) return { mode: 'single', size };
+  let chosen = Math.max(partSize, MIN_PART_SIZE);
+  if (Math.ceil(size / chosen) > MAX_PARTS) chosen = Math.ceil(size / MAX_PARTS / MiB) * MiB;
+  const count = Math.ceil(size / chosen);
+  const parts: PlannedPart[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const start = index * chosen;
+    const end = Math.min(size, start + chosen);
+    parts.push({ partNumber: index + 1, start, end, size: end - start });
+  }
+  return { mode: 'multipart', size, partSize: chosen, parts };
+}
+
+// ——— Storage quota ———
+
+export interface StorageFigures {
+  /** Quota in TB. */
+  storageTb: number;
+  /** Bytes in use. */
+  usedSpace: number;
+}
+
+export function quotaBytes(storageTb: number): number {
+  return Math.round(storageTb * BYTES_PER_TB);
+}
+
+export function remainingBytes({ storageTb, usedSpace }: StorageFigures): number {
+  return Math.max(0, quotaBytes(storageTb) - usedSpace);
+}
+
+/** C§5: a batch is refused when its total exceeds the remaining storage plus the tolerance. */
+export function quotaAllows(totalBytes: number, figures: StorageFigures, pendingBytes = 0): boolean {
+  return totalBytes + pendingBytes <= remainingBytes(figures) + QUOTA_TOLERANCE_BYTES;
+}
+
+/** The largest used space registration may reach (the server's check, same tolerance). */
+export function usedSpaceCeiling(storageTb: number): number {
+  return quotaBytes(storageTb) + QUOTA_TOLERANCE_BYTES;
+}
+
+// ——— Retry policy ———
+
+/** S3 error codes worth another attempt (throttling, timeouts, server trouble). */
+const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown', 'InternalError', 'ServiceUnavailable', 'RequestTimeTooSkewed', 'ExpiredToken', 'TokenRefreshRequired']);
+
+/**
+ * Whether a failed request deserves another attempt: network failures (status 0), 5xx,
+ * 408 and 429, and the S3 codes above (expired credentials are refreshed first).
+ */
+export function isRetryable(status: number, code?: string): boolean {
+  if (code && RETRYABLE_CODES.has(code)) return true;
+  return status === 0 || status === 408 || status === 429 || status >= 500;
+}
+
+/** Credentials problems that new credentials may cure. */
+const CREDENTIAL_CODES = new Set(['ExpiredToken', 'InvalidAccessKeyId', 'InvalidToken', 'TokenRefreshRequired']);
+
+export function needsNewCredentials(status: number, code?: string): boolean {
+  return (status === 400 || status === 403) && code !== undefined && CREDENTIAL_CODES.has(code);
+}
+
+/** A§4: attempts are spaced by a constant 200 ms. */
+export function retryDelay(_attempt: number): number {
+  return RETRY_DELAY_MS;
+}
+
+// ——— Who may upload where ———
+
+/**
+ * C§4 / A§4: customers upload raw files while the project is OPENED ('change-assets');
+ * SUPERADMIN and ADMIN upload the final video unless the project is OPENED, waiting for an
+ * editor or deleted; an EDITOR does not upload.
+ */
+export function uploadDecision(role: RoleName, status: ProjectStatus, uploadType: UploadType): Decision {
+  if (isCustomerRole(role)) {
+    if (uploadType !== 'asset') return { allowed: false, status: 403, message: UPLOAD_MESSAGES.customerAssetsOnly };
+    return decide('change-assets', role, { status, hasFinalPreview: false, hasEditor: false });
+  }
+  if (!isManagerRole(role)) return { allowed: false, status: 403, message: 'You do not have permission to do this.' };
+  if (uploadType !== 'deliverable') return { allowed: false, status: 403, message: UPLOAD_MESSAGES.deliverableOnly };
+  if (STAFF_UPLOAD_BLOCKED.includes(status)) return { allowed: false, status: 409, message: `The final video cannot be uploaded while the project is ${status === 'OPENED' ? 'not published' : status === 'WAITING_FOR_EDITOR' ? 'waiting for an editor' : 'deleted'}.` };
+  return { allowed: true, next: null };
+}
+
+/** C§4: delete-all is allowed only for approved, opened or archived projects. */
+export const DELETE_ALL_STATUSES: readonly ProjectStatus[] = ['OPENED', 'APPROVED', 'ARCHIVED'];
+
+export function canDeleteAllAssets(status: ProjectStatus): boolean {
+  return DELETE_ALL_STATUSES.includes(status);
+}
+
+// ——— Progress figures ———
+
+export interface ProgressSample {
+  /** Milliseconds (any clock). */
+  at: number;
+  /** Bytes sent so far in this session. */
+  bytes: number;
+}
+
+/** Bytes per second over the samples of the last `windowMs`; 0 without enough history. */
+export function rateFromSamples(samples: readonly ProgressSample[], now: number, windowMs = 5_000): number {
+  const recent = samples.filter((s) => now - s.at <= windowMs);
+  if (recent.length < 2) return 0;
+  const first = recent[0]!;
+  const last = recent[recent.length - 1]!;
+  const seconds = (last.at - first.at) / 1000;
+  return seconds > 0.2 ? Math.max(0, (last.bytes - first.bytes) / seconds) : 0;
+}
+
+/** Seconds left at the current rate; null when unknown. */
+export function secondsLeft(remaining: number, bytesPerSecond: number): number | null {
+  if (remaining <= 0) return 0;
+  return bytesPerSecond > 0 ? Math.ceil(remaining / bytesPerSecond) : null;
+}
+
+export function percentOf(loaded: number, total: number): number {
+  if (total <= 0) return loaded >= total ? 100 : 0;
+  return Math.min(100, Math.floor((loaded / total) * 100));
+}
+
+/** "about 3 min left", "12 s left". */
+export function formatTimeLeft(seconds: number | null): string {
+  if (seconds === null) return 'estimating…';
+  if (seconds < 60) return `${Math.max(1, seconds)} s left`;
+  if (seconds < 3600) return `about ${Math.round(seconds / 60)} min left`;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.round((seconds % 3600) / 60);
+  return `about ${hours} h ${minutes} min left`;
+}
+
+/** Megabytes per second, for speed read-outs. */
+export function formatSpeed(bytesPerSecond: number): string {
+  if (bytesPerSecond <= 0) return '—';
+  const mb = bytesPerSecond / MiB;
+  return mb >= 1 ? `${mb.toFixed(mb < 10 ? 1 : 0)} MB/s` : `${Math.round(bytesPerSecond / 1024)} KB/s`;
+}

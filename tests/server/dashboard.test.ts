@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slaRemainingMinutes } from '../../src/domain/sla-timer.ts';
+import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+
+interface Row { id: number; name: string; status: { name: ProjectStatus }; organization: { name: string }; latestSubmittedAt: string | null; pausedAt: string | null; totalPausedMinutes: number }
+
+describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
+  let server: TestServer;
+  let admin: { authorization: string };
+  const list = async (query: string, headers = admin) => {
+    const response = await server.app.inject({ method: 'GET', url: `/api/v1/projects?${query}`, headers });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data.projects as Row[];
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(url);
+    admin = await signIn(server.app, 'admin@demo.cutdesk.test');
+    // More running projects with different submission times, so the timer order means something.
+    const org = await server.db.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
+    const owner = await server.db.selectFrom('users').select('id').where('role', '=', 'OWNER').executeTakeFirstOrThrow();
+    for (let i = 0; i < 12; i++) {
+      await server.db
+        .insertInto('projects')
+        .values({ organizationId: org.id, userId: owner.id, editorId: null, name: `${i % 2 ? 'alpha' : 'Beta'} job ${i}`, status: i % 3 ? 'IN_EDITING' : 'PAUSED', latestSubmittedAt: new Date(Date.now() - (i + 1) * 7_200_000), pausedAt: i % 3 ? null : new Date(Date.now() - 3_600_000), totalPausedMinutes: i * 5, deletedAt: null } as never)
+        .execute();
+    }
+    const { projectsRepo } = await import('../../server/repositories/projects.ts');
+    await projectsRepo(server.db).refreshSlaKeys();
+  });
+  afterAll(async () => server?.close());
+
+  it('splits the tabs by status', async () => {
+    const active = await list('active=true&limit=200');
+    expect(new Set(active.map((p) => p.status.name))).not.toContain('ARCHIVED');
+    expect(active.some((p) => p.status.name === 'OPENED' || p.status.name === 'HIDDEN')).toBe(false);
+    expect((await list('archived=true')).map((p) => p.status.name)).toEqual(['ARCHIVED']);
+    expect((await list('hidden=true')).map((p) => p.status.name)).toEqual(['HIDDEN']);
+  });
+
+  it('sorts by timer on the server, consistently across pages, as the shared timer computes it', async () => {
+    const now = new Date();
+    const first = await list('active=true&sort=timer&order=asc&start=0&limit=5');
+    const second = await list('active=true&sort=timer&order=asc&start=5&limit=5');
+    const minutes = [...first, ...second].map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+    expect(minutes).toEqual([...minutes].sort((a, b) => a - b));
+    expect(new Set([...first, ...second].map((p) => p.id)).size).toBe(10);
+    const descending = await list('active=true&sort=timer&order=desc&limit=5');
+    const top = descending.map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+    expect(top).toEqual([...top].sort((a, b) => b - a));
+  });
+
+  it('sorts text case-insensitively and toggles the direction', async () => {
+    const names = (await list('active=true&sort=name&order=asc&limit=200')).map((p) => p.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    const reversed = (await list('active=true&sort=name&order=desc&limit=200')).map((p) => p.name.toLowerCase());
+    expect(reversed).toEqual([...names].reverse());
+  });
+
+  it('refuses bad queries with 400', async () => {
+    for (const query of ['sort=color', 'limit=0', 'start=-1', 'limit=abc', 'active=maybe']) {
+      const response = await server.app.inject({ method: 'GET', url: `/api/v1/projects?${query}`, headers: admin });
+      expect(response.statusCode, query).toBe(400);
+    }
+  });
+
+  it('is for staff only', async () => {
+    expect((await list('active=true', await signIn(server.app, 'editor@demo.cutdesk.test'))).length).toBeGreaterThan(0);
+    const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+    expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects', headers: owner })).statusCode).toBe(403);
+    expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects' })).statusCode).toBe(401);
+  });
+});

@@ -24,6 +24,9 @@ import { localBotCheck, recaptchaBotCheck } from './services/bot-check.ts';
 import { createMailer } from './services/mailer.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { createTokenService } from './services/tokens.ts';
+import assetRoutes from './routes/uploads/assets.ts';
+import uploadCredentialRoutes from './routes/uploads/credentials.ts';
+import { closeStorage, registerStorage } from './storage/setup.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -39,7 +42,10 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
     trustProxy: true,
     bodyLimit: 1_048_576,
   });
+  // The embedded S3 endpoint (/s3) keeps its own body handling, CORS and errors, apart from the API.
+  const storageParts = await registerStorage(app, { storage: config.storage, dataDir: config.dataDir, db });
   const ctx: AppContext = {
+    ...storageParts,
     config,
     db,
     tokens: createTokenService(config.jwtSecret),
@@ -48,6 +54,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
     limiter: new RateLimiter(config.rateLimit.windowMs),
   };
   app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => closeStorage(app));
   app.setErrorHandler(handleError);
 
   await app.register(
@@ -66,6 +73,8 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         projectReadRoutes,
         projectWriteRoutes,
         projectTransitionRoutes,
+        uploadCredentialRoutes,
+        assetRoutes,
       ];
       for (const routes of routeModules) {
         await api.register(routes);

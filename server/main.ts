@@ -4,6 +4,7 @@ import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
 import { startBackgroundJobs } from './jobs.ts';
+import { connectStorage } from './storage/setup.ts';
 
 /** `npm start`: configuration, database, migrations, demo data on first start, listen. */
 async function main(): Promise<void> {
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db });
   const stopJobs = startBackgroundJobs(app);
   const address = await app.listen({ port: config.port, host: config.host });
+  // The embedded object store is served by this server: the server reaches it once listening.
+  await connectStorage(app);
   const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
 
   const lines = [
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
     `  Cutdesk is running at ${url}`,
     `  Data directory: ${config.dataDir}`,
     `  Database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded PGlite'}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
+    `  Object storage: ${config.storage.mode === 'embedded' ? `embedded at /s3, files in ${config.dataDir}/s3` : config.storage.endpoint}, bucket ${config.storage.bucket}`,
   ];
   if (config.seed === 'demo') {
     lines.push('  Demo accounts:');

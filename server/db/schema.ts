@@ -115,6 +115,49 @@ export interface AssetsTable {
   deletedAt: Date | null;
 }
 
+/** Temporary credentials of the embedded object store (migration 0004). */
+export interface StorageCredentialsTable {
+  accessKeyId: string;
+  userId: number;
+  projectId: number;
+  allowedPrefix: string;
+  expiresAt: Date;
+  createdAt: CreatedAt;
+}
+
+/** Object keys handed out by check-name and not yet registered (migration 0004). */
+export interface UploadReservationsTable {
+  key: string;
+  projectId: number;
+  userId: number;
+  expiresAt: Date;
+  createdAt: CreatedAt;
+}
+
+/** Media work queue (migration 0005): one row per job; see server/media/queue.ts. */
+export interface MediaJobsTable {
+  id: Generated<number>;
+  kind: string;
+  projectId: number | null;
+  assetId: number | null;
+  /** The object the job reads. */
+  sourceKey: string | null;
+  /** The object (or folder, for HLS) the job writes. */
+  outputKey: string | null;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  status: Generated<'queued' | 'running' | 'done' | 'failed' | 'cancelled'>;
+  priority: Generated<number>;
+  attempts: Generated<number>;
+  maxAttempts: Generated<number>;
+  runAt: Generated<Date>;
+  lockedBy: string | null;
+  lockedUntil: Date | null;
+  lastError: string | null;
+  createdAt: CreatedAt;
+  updatedAt: Generated<Date>;
+  finishedAt: Date | null;
+}
+
 export interface ImpersonationsTable {
   id: Generated<number>;
   adminId: number;
@@ -130,6 +173,9 @@ export interface Database {
   projects: ProjectsTable;
   assets: AssetsTable;
   impersonations: ImpersonationsTable;
+  storageCredentials: StorageCredentialsTable;
+  uploadReservations: UploadReservationsTable;
+  mediaJobs: MediaJobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -138,3 +184,5 @@ export type UserUpdate = Updateable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type CreditsRow = Selectable<CreditsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
+export type AssetRow = Selectable<AssetsTable>;
+export type MediaJobRow = Selectable<MediaJobsTable>;

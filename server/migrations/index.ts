@@ -3,12 +3,16 @@ import type { Db } from '../db/connect.ts';
 import * as foundation from './0001-foundation.ts';
 import * as projectTimers from './0002-project-timers.ts';
 import * as organizationsUsers from './0003-organizations-users.ts';
+import * as uploads from './0004-uploads.ts';
+import * as mediaJobs from './0005-media-jobs.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-project-timers': projectTimers,
   '0003-organizations-users': organizationsUsers,
+  '0004-uploads': uploads,
+  '0005-media-jobs': mediaJobs,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -2,6 +2,8 @@ import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { decideRoute } from '@/domain/route-guard.ts';
+import { AdminProjectPage } from '@/features/admin-project/admin-project-page.tsx';
+import { DashboardPage } from '@/features/dashboard/dashboard-page.tsx';
 import { ChangePasswordPage } from '@/features/auth/change-password-page.tsx';
 import { LoginPage } from '@/features/auth/login-page.tsx';
 import { LoginUserPage } from '@/features/auth/login-user-page.tsx';
@@ -44,16 +46,21 @@ export function AppRoutes() {
       <Route path="/user/project/:id">{inCustomerShell(<ProjectPage />)}</Route>
       <Route path="/user/content-library">{inCustomerShell(<ContentLibraryPage />)}</Route>
       <Route path="/user/admin-settings">{inCustomerShell(<Placeholder page="/user/admin-settings" />)}</Route>
-      {(['/dashboard', '/customers', '/editors', '/onboarding', '/admin-settings'] as const).map((path) => (
+      {(['/customers', '/editors', '/onboarding', '/admin-settings'] as const).map((path) => (
         <Route key={path} path={path}>
           <StaffShell>
             <Placeholder page={path} />
           </StaffShell>
         </Route>
       ))}
+      <Route path="/dashboard">
+        <StaffShell>
+          <DashboardPage />
+        </StaffShell>
+      </Route>
       <Route path="/project/:id">
         <StaffShell>
-          <Placeholder page="project" />
+          <AdminProjectPage />
         </StaffShell>
       </Route>
       <Route path="/organization/:id">

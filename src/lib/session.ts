@@ -1,4 +1,5 @@
 import { MeStruct, type Me } from '@/domain/contract/me.ts';
+import { AdminLoginStruct } from '@/domain/contract/customers.ts';
 import { OrganizationStruct } from '@/domain/contract/organizations.ts';
 import { SessionStruct, TokenStruct, type Session } from '@/domain/contract/auth.ts';
 import { homeFor } from '@/domain/route-guard.ts';
@@ -53,6 +54,26 @@ export function landingFor(me: Me | null): string {
 
 export function logout(): void {
   clearSession();
+}
+
+/**
+ * A§2 Log In As: the admin's own token is kept aside (adminToken) and the session switches to
+ * the organization owner's token, whose claims name the admin. On failure the admin session
+ * stays as it was.
+ */
+export async function startImpersonation(organizationId: number): Promise<Me> {
+  const adminToken = appStore.get(tokenAtom);
+  const session = await api('GET', `/organizations/${organizationId}/admin/login`, { struct: AdminLoginStruct });
+  appStore.set(topBarInfoAtom, null);
+  appStore.set(adminTokenAtom, adminToken);
+  try {
+    return await startSession(session);
+  } catch (error) {
+    appStore.set(adminTokenAtom, null);
+    appStore.set(tokenAtom, adminToken);
+    await loadMe().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** Admin logout: back to the admin's own session, kept aside when impersonation began. */

@@ -12,6 +12,17 @@ const PATHS = {
   building: 'M4 21V4h11v17M15 9h5v12M8 8h3M8 12h3M8 16h3M2 21h20',
   review: 'M2 12s4-7 10-7 10 7 10 7-4 7-10 7S2 12 2 12zM12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
   upload: 'M12 16V4M7 9l5-5 5 5M4 20h16',
+  chevronLeft: 'M15 6l-6 6 6 6',
+  chevronRight: 'M9 6l6 6-6 6',
+  chevronDown: 'M6 9l6 6 6-6',
+  alert: 'M12 3l10 18H2zM12 10v4M12 17.5v.5',
+  mail: 'M3 5h18v14H3zM3 6l9 7 9-7',
+  copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  external: 'M14 4h6v6M20 4l-9 9M18 14v6H4V6h6',
+  login: 'M10 4H5v16h5M14 8l4 4-4 4M18 12H8',
+  check: 'M5 12l5 5L20 7',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
+  camera: 'M4 8h4l2-3h4l2 3h4v11H4zM12 17a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -6,7 +6,7 @@ export function SlaBadge({ project, refreshMs, label }: { project: SlaInput; ref
   const now = useNow(refreshMs);
   const timer = slaTimer(project, now);
   return (
-    <span className={`sla ${timer.overdue ? 'sla-overdue' : ''} ${timer.running ? 'sla-running' : ''}`} data-testid="sla-timer" title="Business hours left of the 48-hour delivery window">
+    <span className={`sla ${timer.overdue ? "sla-overdue" : ""} ${timer.running ? "sla-running" : ""}`} data-testid="sla-timer" data-running={timer.running} title="Business hours left of the 48-hour delivery window">
       {label && <span className="sla-label">{label}</span>}
       {timer.text}
     </span>

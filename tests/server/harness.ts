@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../../server/config.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';
 import { seedDemo } from '../../server/seed/demo.ts';
+import { connectStorage } from '../../server/storage/setup.ts';
 
 /** PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set (CI sets it). */
 export const DATABASES: { name: string; url: string | null }[] = [
@@ -24,6 +25,8 @@ export interface TestServer {
   db: Db;
   config: Config;
   dataDir: string;
+  /** `http://127.0.0.1:<port>` when started with `storage: true` (the server listens), else null. */
+  baseUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -44,7 +47,7 @@ async function throwawayDatabase(url: string): Promise<{ url: string; drop: () =
 }
 
 /** A real server (no listen) on a fresh database, with the demo data seeded unless `seed` is false. */
-export async function startTestServer(databaseUrl: string | null, options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(databaseUrl: string | null, options: { seed?: boolean; env?: Record<string, string>; storage?: boolean } = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-test-'));
   const throwaway = databaseUrl ? await throwawayDatabase(databaseUrl) : null;
   const config = loadConfig({
@@ -61,11 +64,20 @@ export async function startTestServer(databaseUrl: string | null, options: { see
   await migrateToLatest(db);
   if (options.seed !== false) await seedDemo(db, DEMO_PASSWORD);
   const app = await buildApp({ config, db });
+  let baseUrl: string | null = null;
+  if (options.storage) {
+    // The embedded object store is reached over HTTP, so this server listens (loopback, free port).
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    await connectStorage(app);
+    const address = app.server.address();
+    baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  }
   return {
     app,
     db,
     config,
     dataDir,
+    baseUrl,
     async close() {
       await app.close();
       await db.destroy();

@@ -1,10 +1,12 @@
 import { useAtomValue } from 'jotai';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { pageTitleAtom } from '@/lib/page-title.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
 import { Icon } from '@/ui/icons.tsx';
+import { InlineTitle } from '@/ui/inline-title.tsx';
 
 const MENU = [
   { href: '/dashboard', label: 'Dashboard', icon: 'grid', editor: true },
@@ -19,6 +21,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
   const me = useAtomValue(meAtom);
   const [location, navigate] = useLocation();
   const isEditor = me?.role.name === 'EDITOR';
+  const pageTitle = useAtomValue(pageTitleAtom);
   return (
     <div className="staff">
       <aside className="sidebar">
@@ -46,7 +49,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
       </aside>
       <div>
         <header className="staff-top">
-          <div>{title}</div>
+          <div className="staff-title">{pageTitle ? <InlineTitle key={pageTitle.title} {...pageTitle} /> : title}</div>
           <div className="who">
             <div className="who-text" style={{ textAlign: 'right' }}>
               <span className="who-name">{me?.name}</span>

@@ -6,3 +6,4 @@ export * from './projects.ts';
 export * from './users.ts';
 export * from './customers.ts';
 export * from './uploads.ts';
+export * from './media.ts';

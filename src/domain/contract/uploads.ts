@@ -9,6 +9,9 @@ export const AssetTypeParam: Struct<AssetType, null> = coerce(
   (v) => parseAssetType(v) ?? v,
 );
 
+/** `code` of the 409 that refuses an asset past the storage quota ("There is no more memory."). */
+export const NO_MEMORY_CODE = 507;
+
 /** A project id sent as a number (or numeric text). */
 const ProjectId = coerce(Id, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v));
 

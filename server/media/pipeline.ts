@@ -1,0 +1,216 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { derivedKey } from '../../src/domain/media.ts';
+import type { AppContext } from '../context.ts';
+import type { MediaJobRow } from '../db/schema.ts';
+import { makeHls, makeMp4, makeThumbnail, probe, remuxMp4, type MediaTools, type ProbeResult } from './ffmpeg.ts';
+import { PermanentJobError, jobQueue, type NewJob } from './queue.ts';
+import type { JobHandler } from './runner.ts';
+
+/**
+ * What the pipeline makes (issue 6). For the final video: a thumbnail, the HLS rendition the
+ * player streams, the low-res preview MP4 (the `_proxy.mp4`), and the HD and low-res download
+ * renditions. For every clip: a reduced proxy and a thumbnail. Each is one job, so each piece
+ * appears as soon as it is ready and fails or retries on its own.
+ */
+export const FINAL_KINDS = ['final.thumbnail', 'final.hls', 'final.preview', 'final.lowres', 'final.hd'] as const;
+export const ASSET_KINDS = ['asset.thumbnail', 'asset.proxy'] as const;
+export type MediaKind = (typeof FINAL_KINDS)[number] | (typeof ASSET_KINDS)[number];
+export const ALL_KINDS: readonly MediaKind[] = [...FINAL_KINDS, ...ASSET_KINDS];
+
+/** Fast, visible pieces first: the poster, then what the player needs, then the downloads. */
+const PRIORITY: Record<MediaKind, number> = {
+  'final.thumbnail': 10,
+  'final.hls': 20,
+  'final.preview': 30,
+  'final.lowres': 40,
+  'final.hd': 50,
+  'asset.thumbnail': 60,
+  'asset.proxy': 70,
+};
+
+const OUTPUT: Record<MediaKind, Parameters<typeof derivedKey>[1]> = {
+  'final.thumbnail': 'thumbnail',
+  'final.hls': 'hls',
+  'final.preview': 'proxy',
+  'final.lowres': 'lowRes',
+  'final.hd': 'hd',
+  'asset.thumbnail': 'thumbnail',
+  'asset.proxy': 'proxy',
+};
+
+/** Renditions: the preview and clip proxies are light (540p); the low-res download 720p; HD up to 1080p. */
+const PREVIEW = { maxHeight: 540, crf: 27, audioKbps: 96 };
+const LOW_RES = { maxHeight: 720, crf: 24, audioKbps: 128 };
+const HD = { maxHeight: 1080, crf: 20, audioKbps: 192 };
+
+/** Presigned source URLs for ffmpeg outlive the longest transcode we expect. */
+const SOURCE_URL_SECONDS = 12 * 3600;
+
+const wakers = new WeakMap<AppContext, () => void>();
+
+/** The media runner of this instance registers here, so new work starts without waiting for a poll. */
+export function registerMediaWaker(ctx: AppContext, wake: () => void): void {
+  wakers.set(ctx, wake);
+}
+
+function jobFor(kind: MediaKind, source: string, ids: { projectId: number; assetId?: number }): NewJob {
+  return { kind, projectId: ids.projectId, assetId: ids.assetId ?? null, sourceKey: source, outputKey: derivedKey(source, OUTPUT[kind]), priority: PRIORITY[kind] };
+}
+
+/** Queues the final video's work; earlier versions' queued work is cancelled. */
+export async function enqueueFinalVideoMedia(ctx: AppContext, projectId: number, sourceKey: string): Promise<void> {
+  const queue = jobQueue(ctx.db);
+  await queue.cancelSuperseded(projectId, FINAL_KINDS, sourceKey);
+  await queue.enqueue(FINAL_KINDS.map((kind) => jobFor(kind, sourceKey, { projectId })));
+  wakers.get(ctx)?.();
+}
+
+/**
+ * Queues the proxy and thumbnail of a registered asset (call it after POST projects/{id}/assets
+ * registered a clip). An image is its own reduced version: its previewPath is set at once.
+ * Safe to call again: work already queued or done for the same object is not repeated.
+ */
+export async function enqueueAssetMedia(ctx: AppContext, assetId: number): Promise<void> {
+  const asset = await ctx.db.selectFrom('assets').selectAll().where('id', '=', assetId).where('deletedAt', 'is', null).executeTakeFirst();
+  if (!asset) return;
+  if (asset.type === 'ASSET') {
+    if (!asset.previewPath) await ctx.db.updateTable('assets').set({ previewPath: asset.path }).where('id', '=', asset.id).where('previewPath', 'is', null).execute();
+    return;
+  }
+  const existing = await ctx.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).where('sourceKey', '=', asset.path).where('status', '!=', 'cancelled').execute();
+  const have = new Set(existing.map((row) => row.kind));
+  const jobs = ASSET_KINDS.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, asset.path, { projectId: asset.projectId, assetId: asset.id }));
+  await jobQueue(ctx.db).enqueue(jobs);
+  if (jobs.length) wakers.get(ctx)?.();
+}
+
+export type PieceState = 'none' | 'processing' | 'ready' | 'failed';
+
+/** State of each piece of the project's current final video, from its jobs. */
+export async function finalVideoState(ctx: AppContext, projectId: number, sourceKey: string | null): Promise<Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>> {
+  const rows = sourceKey
+    ? await ctx.db
+        .selectFrom('mediaJobs')
+        .select(['kind', 'status', 'lastError'])
+        .where('projectId', '=', projectId)
+        .where('assetId', 'is', null)
+        .where('sourceKey', '=', sourceKey)
+        .where('status', '!=', 'cancelled')
+        .orderBy('id', 'desc')
+        .execute()
+    : [];
+  const result = {} as Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>;
+  for (const kind of FINAL_KINDS) {
+    const row = rows.find((r) => r.kind === kind);
+    const state: PieceState = !row ? 'none' : row.status === 'done' ? 'ready' : row.status === 'failed' ? 'failed' : 'processing';
+    result[kind] = { state, error: row?.lastError ?? null };
+  }
+  return result;
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+const CONTENT_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.mp4': 'video/mp4', '.m3u8': 'application/vnd.apple.mpegurl', '.ts': 'video/mp2t' };
+const contentType = (path: string) => CONTENT_TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream';
+
+async function upload(ctx: AppContext, file: string, key: string): Promise<void> {
+  const info = await stat(file);
+  if (info.size === 0) throw new Error(`ffmpeg wrote an empty ${key}.`);
+  await ctx.storage.putObject(key, createReadStream(file), contentType(file));
+}
+
+/** The job handlers, bound to `ctx` and `tools`. */
+export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaKind, JobHandler> {
+  /** Whether the job is still wanted: the final video or asset may have been replaced or deleted meanwhile. */
+  async function stillWanted(job: MediaJobRow): Promise<boolean> {
+    if (job.assetId !== null) {
+      const asset = await ctx.db.selectFrom('assets').select('path').where('id', '=', job.assetId).where('deletedAt', 'is', null).executeTakeFirst();
+      return asset?.path === job.sourceKey;
+    }
+    const project = await ctx.db.selectFrom('projects').select('finalVideoPath').where('id', '=', job.projectId!).executeTakeFirst();
+    return project?.finalVideoPath === job.sourceKey;
+  }
+
+  /** Runs `work` with a presigned source URL and a temp folder, after checking the job still matters. */
+  const handler =
+    (work: (job: MediaJobRow, input: string, info: ProbeResult, dir: string, signal: AbortSignal) => Promise<void>): JobHandler =>
+    async ({ job, signal }) => {
+      if (!job.sourceKey || !job.outputKey) throw new PermanentJobError('The job names no source or output object.');
+      if (!(await stillWanted(job))) return;
+      const head = await ctx.storage.headObject(job.sourceKey);
+      if (!head) throw new PermanentJobError(`The source object ${job.sourceKey} does not exist.`);
+      const input = await ctx.storage.presignGet(job.sourceKey, SOURCE_URL_SECONDS);
+      const dir = await mkdtemp(join(tmpdir(), 'cutdesk-media-'));
+      try {
+        let info: ProbeResult;
+        try {
+          info = await probe(tools, input, signal);
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw new PermanentJobError(`The file is not a video ffprobe can read: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        if (!info.videoCodec) throw new PermanentJobError('The file has no video stream.');
+        await work(job, input, info, dir, signal);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    };
+
+  const setProject = async (job: MediaJobRow, changes: { finalVideoThumbnail?: string; hdUrl?: string; lowResUrl?: string }) => {
+    await ctx.db.updateTable('projects').set(changes).where('id', '=', job.projectId!).where('finalVideoPath', '=', job.sourceKey!).execute();
+  };
+
+  const mp4 = (rendition: typeof PREVIEW, after?: (job: MediaJobRow) => Promise<void>) =>
+    handler(async (job, input, _info, dir, signal) => {
+      const out = join(dir, 'out.mp4');
+      await makeMp4(tools, input, out, rendition, signal);
+      await upload(ctx, out, job.outputKey!);
+      await after?.(job);
+    });
+
+  const thumbnail = (after?: (job: MediaJobRow) => Promise<void>) =>
+    handler(async (job, input, info, dir, signal) => {
+      const out = join(dir, 'thumb.jpg');
+      await makeThumbnail(tools, input, out, info.durationSeconds, signal);
+      await upload(ctx, out, job.outputKey!);
+      await after?.(job);
+    });
+
+  return {
+    'final.thumbnail': thumbnail((job) => setProject(job, { finalVideoThumbnail: job.outputKey! })),
+    'final.preview': mp4(PREVIEW),
+    'final.lowres': mp4(LOW_RES, (job) => setProject(job, { lowResUrl: job.outputKey! })),
+    'final.hd': handler(async (job, input, info, dir, signal) => {
+      const out = join(dir, 'hd.mp4');
+      // An H.264 source within HD is kept as it is (no generation loss), only re-wrapped.
+      const keep = info.videoCodec === 'h264' && info.height <= HD.maxHeight && (info.audioCodec === null || info.audioCodec === 'aac');
+      if (keep) await remuxMp4(tools, input, out, signal);
+      else await makeMp4(tools, input, out, HD, signal);
+      await upload(ctx, out, job.outputKey!);
+      await setProject(job, { hdUrl: job.outputKey! });
+    }),
+    'final.hls': handler(async (job, input, info, dir, signal) => {
+      const out = join(dir, 'hls');
+      await mkdir(out);
+      await makeHls(tools, input, out, info.audioCodec !== null, signal);
+      // Segments and variant playlists first, the master last: once it exists, everything it names does.
+      const files = (await filesUnder(out)).sort((a, b) => Number(a.endsWith('index.m3u8')) - Number(b.endsWith('index.m3u8')));
+      for (const file of files) await upload(ctx, file, `${job.outputKey!}${relative(out, file).split('\\').join('/')}`);
+    }),
+    'asset.thumbnail': thumbnail(),
+    'asset.proxy': mp4(PREVIEW, async (job) => {
+      await ctx.db.updateTable('assets').set({ previewPath: job.outputKey! }).where('id', '=', job.assetId!).where('path', '=', job.sourceKey!).execute();
+    }),
+  };
+}

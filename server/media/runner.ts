@@ -1,0 +1,171 @@
+import type { Db } from '../db/connect.ts';
+import type { MediaJobRow } from '../db/schema.ts';
+import { DEFAULT_RETRY, jobQueue, workerId, type RetryPolicy } from './queue.ts';
+
+export interface JobContext {
+  job: MediaJobRow;
+  /** Aborted when the lease is lost or the runner stops: stop work (kill ffmpeg) and throw. */
+  signal: AbortSignal;
+}
+
+export type JobHandler = (context: JobContext) => Promise<void>;
+
+export interface RunnerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface RunnerOptions {
+  db: Db;
+  handlers: Record<string, JobHandler>;
+  /** Kinds this instance can run now (e.g. none of the ffmpeg ones while ffmpeg is missing). Re-read before each claim. */
+  runnableKinds?: () => readonly string[];
+  /** Jobs run at once by this instance. */
+  concurrency?: number;
+  /** Lease of a claimed job; extended every third of it while the job runs. */
+  leaseMs?: number;
+  /** Wait between claims when nothing was due. */
+  pollMs?: number;
+  retry?: RetryPolicy;
+  log?: RunnerLog;
+  /** Identifies this runner in `locked_by` (tests name their consumers). */
+  id?: string;
+}
+
+export interface Runner {
+  readonly id: string;
+  /** Claims at once instead of waiting for the next poll (called after enqueueing). */
+  wake(): void;
+  /** Stops claiming, aborts running jobs and hands them back to the queue. */
+  stop(): Promise<void>;
+  /** Resolves when nothing is running and nothing due could be claimed (tests). */
+  idle(): Promise<void>;
+}
+
+const silent: RunnerLog = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** Runs jobs of the queue with `handlers` until stopped. */
+export function startRunner(options: RunnerOptions): Runner {
+  const queue = jobQueue(options.db);
+  const id = options.id ?? workerId();
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const leaseMs = options.leaseMs ?? 60_000;
+  const pollMs = options.pollMs ?? 2_000;
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const log = options.log ?? silent;
+  const kinds = () => (options.runnableKinds ? options.runnableKinds() : Object.keys(options.handlers)).filter((kind) => kind in options.handlers);
+
+  let stopped = false;
+  const running = new Map<number, AbortController>();
+  let wakeUp: (() => void) | null = null;
+  let idleWaiters: (() => void)[] = [];
+  let lastClaimEmpty = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        if (wakeUp === done) wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  const notifyIdle = () => {
+    if (running.size === 0 && lastClaimEmpty) {
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      waiters.forEach((resolve) => resolve());
+    }
+  };
+
+  async function runOne(job: MediaJobRow): Promise<void> {
+    const controller = new AbortController();
+    running.set(job.id, controller);
+    const beat = setInterval(() => {
+      queue.heartbeat(job.id, id, leaseMs).then(
+        (mine) => {
+          if (!mine) controller.abort(new Error('The lease of this job was lost.'));
+        },
+        (error: unknown) => log.warn({ err: error, jobId: job.id }, 'media job heartbeat failed'),
+      );
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const started = Date.now();
+    try {
+      const handler = options.handlers[job.kind];
+      if (!handler) throw new Error(`No handler for jobs of kind ${job.kind}.`);
+      await handler({ job, signal: controller.signal });
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await queue.complete(job.id, id);
+      log.info({ jobId: job.id, kind: job.kind, ms: Date.now() - started }, 'media job done');
+    } catch (error) {
+      if (stopped) {
+        await queue.release(job.id, id).catch(() => undefined);
+      } else {
+        const status = await queue.fail(job, id, error, retry).catch((failure: unknown) => {
+          log.error({ err: failure, jobId: job.id }, 'media job failure could not be recorded');
+          return 'unknown';
+        });
+        const entry = { jobId: job.id, kind: job.kind, attempt: job.attempts, status, err: error };
+        if (status === 'failed') log.error(entry, 'media job failed');
+        else log.warn(entry, 'media job attempt failed; retrying later');
+      }
+    } finally {
+      clearInterval(beat);
+      running.delete(job.id);
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      if (running.size >= concurrency) {
+        await sleep(pollMs);
+        continue;
+      }
+      let job: MediaJobRow | null = null;
+      try {
+        await queue.reapExpired(retry);
+        job = await queue.claim(id, kinds(), leaseMs);
+      } catch (error) {
+        log.error({ err: error }, 'media queue claim failed');
+      }
+      if (stopped) {
+        if (job) await queue.release(job.id, id).catch(() => undefined);
+        break;
+      }
+      if (job) {
+        lastClaimEmpty = false;
+        void runOne(job).then(() => {
+          notifyIdle();
+          wakeUp?.();
+        });
+        continue;
+      }
+      lastClaimEmpty = true;
+      notifyIdle();
+      await sleep(pollMs);
+    }
+  }
+
+  const done = loop();
+
+  return {
+    id,
+    wake: () => wakeUp?.(),
+    async stop() {
+      stopped = true;
+      wakeUp?.();
+      for (const controller of running.values()) controller.abort(new Error('The server is stopping.'));
+      await done;
+      while (running.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+    idle: () =>
+      new Promise<void>((resolve) => {
+        lastClaimEmpty = false;
+        idleWaiters.push(resolve);
+        wakeUp?.();
+      }),
+  };
+}

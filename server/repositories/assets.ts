@@ -1,0 +1,72 @@
+import { sql } from 'kysely';
+import { BYTES_PER_TB } from '../../src/domain/constants.ts';
+import { QUOTA_TOLERANCE_BYTES, type AssetType } from '../../src/domain/uploads.ts';
+import type { Db } from '../db/connect.ts';
+import type { AssetRow } from '../db/schema.ts';
+
+/** Assets, upload name reservations and temporary storage credentials. */
+export function assetsRepo(db: Db) {
+  return {
+    async list(projectId: number, type?: AssetType): Promise<AssetRow[]> {
+      let query = db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('deletedAt', 'is', null);
+      if (type) query = query.where('type', '=', type);
+      return query.orderBy('createdAt').orderBy('id').execute();
+    },
+    async find(projectId: number, id: number): Promise<AssetRow | undefined> {
+      return db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+    },
+    async findByPath(projectId: number, path: string): Promise<AssetRow | undefined> {
+      return db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('path', '=', path).where('deletedAt', 'is', null).executeTakeFirst();
+    },
+    /** True when a live asset of any project, or a reservation still running, holds `key`. */
+    async keyTaken(key: string, now: Date): Promise<boolean> {
+      const asset = await db.selectFrom('assets').select('id').where('path', '=', key).where('deletedAt', 'is', null).executeTakeFirst();
+      if (asset) return true;
+      const reservation = await db.selectFrom('uploadReservations').select('key').where('key', '=', key).where('expiresAt', '>', now).executeTakeFirst();
+      return reservation !== undefined;
+    },
+    /** Reserves `key` unless someone holds it; an expired reservation is taken over. */
+    async reserve(key: string, projectId: number, userId: number, expiresAt: Date, now: Date): Promise<boolean> {
+      const result = await db
+        .insertInto('uploadReservations')
+        .values({ key, projectId, userId, expiresAt })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ projectId, userId, expiresAt }).where('uploadReservations.expiresAt', '<=', now))
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    async release(key: string): Promise<void> {
+      await db.deleteFrom('uploadReservations').where('key', '=', key).execute();
+    },
+    /** Drops what has expired: reservations and temporary credentials. */
+    async removeExpired(now: Date): Promise<{ reservations: number; credentials: number }> {
+      const reservations = await db.deleteFrom('uploadReservations').where('expiresAt', '<=', now).executeTakeFirst();
+      const credentials = await db.deleteFrom('storageCredentials').where('expiresAt', '<=', now).executeTakeFirst();
+      return { reservations: Number(reservations.numDeletedRows), credentials: Number(credentials.numDeletedRows) };
+    },
+    /** Locks every live record of these paths (any project) until the transaction ends. */
+    async lockPaths(paths: string[]): Promise<{ id: number; path: string }[]> {
+      if (paths.length === 0) return [];
+      return db.selectFrom('assets').select(['id', 'path']).where('path', 'in', paths).where('deletedAt', 'is', null).orderBy('id').forUpdate().execute();
+    },
+    async markDeleted(ids: number[], now: Date): Promise<void> {
+      if (ids.length) await db.updateTable('assets').set({ deletedAt: now }).where('id', 'in', ids).execute();
+    },
+    /**
+     * Adds `bytes` to the used space unless that passes the quota (plus the C§5 tolerance);
+     * false when it would. One conditional UPDATE: concurrent calls queue on the row lock and
+     * each re-checks the condition against the committed total, so none can overshoot.
+     */
+    async addUsedSpace(organizationId: number, bytes: number): Promise<boolean> {
+      const result = await db
+        .updateTable('organizations')
+        .set({ usedSpace: sql`used_space + ${bytes}::bigint` })
+        .where('id', '=', organizationId)
+        .where(sql<boolean>`used_space + ${bytes}::bigint <= round(storage_tb * ${BYTES_PER_TB}::double precision) + ${QUOTA_TOLERANCE_BYTES}::bigint`)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async freeUsedSpace(organizationId: number, bytes: number): Promise<void> {
+      if (bytes > 0) await db.updateTable('organizations').set({ usedSpace: sql`greatest(used_space - ${bytes}::bigint, 0)` }).where('id', '=', organizationId).execute();
+    },
+  };
+}

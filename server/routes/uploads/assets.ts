@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { AssetDeleteAllQueryStruct, AssetListQueryStruct, CheckNameQueryStruct, RegisterAssetBodyStruct } from '../../../src/domain/contract/uploads.ts';
+import { notFound, parse } from '../../http-error.ts';
+import { authenticate } from '../../plugins/auth.ts';
+import { assetsRepo } from '../../repositories/assets.ts';
+import { visibleProject } from '../../services/project-access.ts';
+import { assetsForBrowser, checkName, deleteAssetRecords, registerAsset, requireAssetChange, requireDeleteAll } from '../../services/uploads.ts';
+import { idParam } from '../params.ts';
+
+/** C§7 / A§7 asset calls. Another organization's project does not exist for a customer (404). */
+export default async function assetRoutes(app: FastifyInstance) {
+  app.get('/projects/:id/assets', async (request) => {
+    const auth = await authenticate(request);
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const { type } = parse(AssetListQueryStruct, request.query);
+    return assetsForBrowser(app, request, await assetsRepo(app.ctx.db).list(project.id, type));
+  });
+
+  app.get('/projects/:id/assets/check-name', async (request) => {
+    const auth = await authenticate(request);
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const { type, name } = parse(CheckNameQueryStruct, request.query);
+    return checkName(app.ctx, auth, project, type, name);
+  });
+
+  app.post('/projects/:id/assets', async (request, reply) => {
+    const auth = await authenticate(request);
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const body = parse(RegisterAssetBodyStruct, request.body);
+    const { row, created } = await registerAsset(app.ctx, auth, project, body);
+    reply.code(created ? 201 : 200);
+    return (await assetsForBrowser(app, request, [row]))[0];
+  });
+
+  app.delete('/projects/:id/assets/:assetId', async (request, reply) => {
+    const auth = await authenticate(request);
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const asset = await assetsRepo(app.ctx.db).find(project.id, idParam(request.params, 'assetId'));
+    if (!asset) throw notFound();
+    requireAssetChange(auth, project);
+    await deleteAssetRecords(app.ctx, project, [asset], request.log);
+    reply.code(204);
+  });
+
+  // C§4 delete-all (the raw-file modal sends no type: every type).
+  app.delete('/projects/:id/assets', async (request, reply) => {
+    const auth = await authenticate(request);
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const { type } = parse(AssetDeleteAllQueryStruct, request.query);
+    requireDeleteAll(auth, project);
+    await deleteAssetRecords(app.ctx, project, await assetsRepo(app.ctx.db).list(project.id, type), request.log);
+    reply.code(204);
+  });
+}

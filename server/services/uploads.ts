@@ -1,0 +1,222 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Asset, CheckName, RegisterAssetBody, UploadCredentials } from '../../src/domain/contract/uploads.ts';
+import { isCustomerRole } from '../../src/domain/roles.ts';
+import {
+  ABANDONED_UPLOAD_DAYS,
+  CREDENTIALS_LIFETIME_SECONDS,
+  UPLOAD_MESSAGES,
+  assetFolderPrefix,
+  assetKey,
+  canDeleteAllAssets,
+  nameVariant,
+  projectPrefix,
+  sanitizeFileName,
+  uploadDecision,
+  uploadPrefix,
+  type AssetType,
+  type UploadType,
+} from '../../src/domain/uploads.ts';
+import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
+import type { AppContext } from '../context.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import type { AssetRow } from '../db/schema.ts';
+import { HttpError, badRequest, conflict, forbidden } from '../http-error.ts';
+import type { AuthContext } from '../plugins/auth.ts';
+import { assetsRepo } from '../repositories/assets.ts';
+import type { ProjectDetails } from '../repositories/projects.ts';
+import { browserEndpoint, browserPresigner } from '../storage/setup.ts';
+import { requireAllowed } from './project-access.ts';
+
+const DAY_MS = 86_400_000;
+/** Presigned GETs of the asset lists stay valid this long (a page left open for an afternoon). */
+const ASSET_URL_SECONDS = 6 * 3600;
+/** A reserved name outlives the longest a multipart upload may stay open. */
+const RESERVATION_MS = (ABANDONED_UPLOAD_DAYS + 1) * DAY_MS;
+const MAX_NAME_VARIANTS = 1000;
+
+/** C§4 / A§4: may `auth` upload this kind of file to `project`? The server's answer, 403 or 409. */
+export function requireUploadAllowed(auth: AuthContext, project: ProjectDetails, uploadType: UploadType): void {
+  const decision = uploadDecision(auth.user.role, project.status, uploadType);
+  if (!decision.allowed) throw new HttpError(decision.status, decision.message);
+}
+
+/** Changing a project's raw files (register, delete) is the customer's, while OPENED (C§4). */
+export function requireAssetChange(auth: AuthContext, project: ProjectDetails): void {
+  if (!isCustomerRole(auth.user.role)) throw forbidden(UPLOAD_MESSAGES.staffCannotChangeAssets);
+  requireAllowed('change-assets', auth, project);
+}
+
+export async function issueUploadCredentials(app: FastifyInstance, request: FastifyRequest, auth: AuthContext, project: ProjectDetails, uploadType: UploadType): Promise<UploadCredentials> {
+  requireUploadAllowed(auth, project, uploadType);
+  const { ctx } = app;
+  const prefix = uploadPrefix(project.id, uploadType);
+  const issued = await ctx.uploadCredentials.issue({ userId: auth.user.id, projectId: project.id, prefix, lifetimeSeconds: CREDENTIALS_LIFETIME_SECONDS });
+  const storage = ctx.config.storage;
+  return {
+    accessKeyId: issued.accessKeyId,
+    secretAccessKey: issued.secretAccessKey,
+    sessionToken: issued.sessionToken,
+    expiration: issued.expiration.toISOString(),
+    serverTime: new Date().toISOString(),
+    endpoint: browserEndpoint(app, request),
+    bucket: storage.bucket,
+    region: storage.region,
+    forcePathStyle: storage.forcePathStyle,
+    prefix,
+  };
+}
+
+/**
+ * A§3 file-name call: the sanitised name, made unique under the project's folder for the
+ * type (against registered assets, stored objects and names handed out for uploads still
+ * running), reserved for this upload.
+ */
+export async function checkName(ctx: AppContext, auth: AuthContext, project: ProjectDetails, type: AssetType, requested: string): Promise<CheckName> {
+  requireUploadAllowed(auth, project, 'asset');
+  const repo = assetsRepo(ctx.db);
+  const base = sanitizeFileName(requested);
+  const now = new Date();
+  for (let n = 0; n < MAX_NAME_VARIANTS; n += 1) {
+    const name = nameVariant(base, n);
+    const location = assetKey(project.id, type, name);
+    if (await repo.keyTaken(location, now)) continue;
+    if (await ctx.storage.headObject(location)) continue;
+    if (await repo.reserve(location, project.id, auth.user.id, new Date(now.getTime() + RESERVATION_MS), now)) return { name, location };
+  }
+  throw conflict('Too many files with this name. Rename the file and try again.');
+}
+
+function toAsset(row: AssetRow, url: string | null, previewUrl: string | null): Asset {
+  return {
+    id: row.id,
+    name: row.name,
+    size: row.size,
+    type: { name: row.type },
+    path: row.path,
+    previewPath: row.previewPath,
+    createdAt: row.createdAt.toISOString(),
+    deletedAt: row.deletedAt ? row.deletedAt.toISOString() : null,
+    url,
+    previewUrl,
+  };
+}
+
+/** Assets with presigned GETs for the browser's address of the store. */
+export async function assetsForBrowser(app: FastifyInstance, request: FastifyRequest, rows: AssetRow[]): Promise<Asset[]> {
+  const presigner = browserPresigner(app, request);
+  return Promise.all(
+    rows.map(async (row) => toAsset(row, await presigner.presignGet(row.path, ASSET_URL_SECONDS), row.previewPath ? await presigner.presignGet(row.previewPath, ASSET_URL_SECONDS) : null)),
+  );
+}
+
+class QuotaRefused extends Error {}
+
+/**
+ * POST projects/{id}/assets: the object must exist under the project's folder for its type
+ * with the declared size; its bytes are added to the organization's used space in the same
+ * transaction as the record, refused past the quota. Registering the same object again
+ * answers the existing record (a retried request), with `created` false.
+ */
+export async function registerAsset(ctx: AppContext, auth: AuthContext, project: ProjectDetails, body: RegisterAssetBody): Promise<{ row: AssetRow; created: boolean }> {
+  requireAssetChange(auth, project);
+  const folder = assetFolderPrefix(project.id, body.type);
+  const outside = (key: string, prefix: string) => !key.startsWith(prefix) || key.length === prefix.length || key.split('/').some((segment) => segment === '..' || segment === '.');
+  if (outside(body.path, folder)) throw badRequest(UPLOAD_MESSAGES.pathOutside, { fields: { path: UPLOAD_MESSAGES.pathOutside } });
+  const previewPath = body.previewPath ?? null;
+  if (previewPath !== null && outside(previewPath, projectPrefix(project.id))) throw badRequest(UPLOAD_MESSAGES.pathOutside, { fields: { previewPath: UPLOAD_MESSAGES.pathOutside } });
+
+  const repo = assetsRepo(ctx.db);
+  const existing = await repo.findByPath(project.id, body.path);
+  if (existing) {
+    if (existing.size !== body.size) throw conflict('This file is already registered with another size.');
+    return { row: existing, created: false };
+  }
+  const head = await ctx.storage.headObject(body.path);
+  if (!head) throw badRequest(UPLOAD_MESSAGES.objectMissing, { fields: { path: UPLOAD_MESSAGES.objectMissing } });
+  if (head.size !== body.size) throw badRequest(UPLOAD_MESSAGES.sizeMismatch, { fields: { size: UPLOAD_MESSAGES.sizeMismatch } });
+  if (previewPath !== null && previewPath !== body.path && !(await ctx.storage.headObject(previewPath))) {
+    throw badRequest(UPLOAD_MESSAGES.objectMissing, { fields: { previewPath: UPLOAD_MESSAGES.objectMissing } });
+  }
+
+  try {
+    const row = await ctx.db.transaction().execute(async (tx) => {
+      const txRepo = assetsRepo(tx);
+      if (!(await txRepo.addUsedSpace(project.organizationId, body.size))) throw new QuotaRefused();
+      const inserted = await tx
+        .insertInto('assets')
+        .values({ projectId: project.id, name: sanitizeFileName(body.name), size: body.size, type: body.type, path: body.path, previewPath, deletedAt: null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await txRepo.release(body.path);
+      return inserted;
+    });
+    return { row, created: true };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const raced = await repo.findByPath(project.id, body.path);
+      if (raced) return { row: raced, created: false };
+    }
+    if (error instanceof QuotaRefused) {
+      // Nothing refers to the object and it does not fit: it would only hold space nobody pays for.
+      const referenced = await ctx.db.selectFrom('assets').select('id').where('path', '=', body.path).where('deletedAt', 'is', null).executeTakeFirst();
+      if (!referenced) await ctx.storage.deleteObject(body.path);
+      await repo.release(body.path);
+      throw conflict(UPLOAD_MESSAGES.noMoreMemory, { code: NO_MEMORY_CODE });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Deletes asset records. An object goes (and its bytes are freed) only with its last live
+ * record: duplicated projects share objects. Rows of the paths are locked first, so two
+ * deletions of records sharing an object cannot both believe the other one remains.
+ */
+export async function deleteAssetRecords(ctx: AppContext, project: ProjectDetails, targets: AssetRow[], log: FastifyInstance['log']): Promise<number> {
+  if (targets.length === 0) return 0;
+  const now = new Date();
+  const orphans = await ctx.db.transaction().execute(async (tx) => {
+    const repo = assetsRepo(tx);
+    const paths = [...new Set(targets.map((asset) => asset.path))];
+    const locked = await repo.lockPaths(paths);
+    const wanted = new Set(targets.map((asset) => asset.id));
+    const deleting = locked.filter((row) => wanted.has(row.id));
+    await repo.markDeleted(deleting.map((row) => row.id), now);
+    const deletedIds = new Set(deleting.map((row) => row.id));
+    const remaining = new Set(locked.filter((row) => !wanted.has(row.id)).map((row) => row.path));
+    const orphaned = targets.filter((asset) => deletedIds.has(asset.id) && !remaining.has(asset.path));
+    const byPath = new Map(orphaned.map((asset) => [asset.path, asset]));
+    await repo.freeUsedSpace(project.organizationId, [...byPath.values()].reduce((sum, asset) => sum + asset.size, 0));
+    return { count: deleting.length, keys: [...byPath.values()].flatMap((asset) => (asset.previewPath && asset.previewPath !== asset.path ? [asset.path, asset.previewPath] : [asset.path])) };
+  });
+  if (orphans.keys.length) {
+    try {
+      const result = await ctx.storage.deleteObjects(orphans.keys);
+      if (result.errors.length) log.error({ errors: result.errors }, 'some asset objects could not be deleted');
+    } catch (error) {
+      log.error({ err: error, keys: orphans.keys }, 'asset objects could not be deleted');
+    }
+  }
+  return orphans.count;
+}
+
+/** C§4 delete-all: customers, and only for approved, opened or archived projects. */
+export function requireDeleteAll(auth: AuthContext, project: ProjectDetails): void {
+  if (!isCustomerRole(auth.user.role)) throw forbidden(UPLOAD_MESSAGES.staffCannotChangeAssets);
+  if (!canDeleteAllAssets(project.status)) throw conflict(UPLOAD_MESSAGES.deleteAllStatus);
+}
+
+/**
+ * Server job: multipart uploads begun more than 7 days ago are aborted (their parts hold
+ * space nobody sees), and expired reservations and credentials are dropped.
+ */
+export async function abortAbandonedUploads(ctx: AppContext, now = new Date()): Promise<{ aborted: number; reservations: number; credentials: number }> {
+  const cutoff = now.getTime() - ABANDONED_UPLOAD_DAYS * DAY_MS;
+  let aborted = 0;
+  for (const upload of await ctx.storage.listMultipartUploads('projects/')) {
+    if (upload.initiated.getTime() >= cutoff) continue;
+    await ctx.storage.abortMultipartUpload(upload.key, upload.uploadId);
+    aborted += 1;
+  }
+  return { aborted, ...(await assetsRepo(ctx.db).removeExpired(now)) };
+}

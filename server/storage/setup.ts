@@ -1,0 +1,130 @@
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { StorageConfig } from '../config.ts';
+import type { Db } from '../db/connect.ts';
+import { embeddedS3Plugin } from './embedded-s3/index.ts';
+import { createObjectStore, type ObjectStore } from './object-store.ts';
+import { embeddedCredentialIssuer, embeddedCredentialResolver, stsCredentialIssuer, type UploadCredentialIssuer } from './upload-credentials.ts';
+
+/** Where the embedded store is mounted, beside /api/v1 and the web app. */
+export const EMBEDDED_S3_PREFIX = '/s3';
+
+/** A store that is not connected yet: the embedded one needs the server to listen first. */
+function notConnected(bucket: string): ObjectStore {
+  const fail = async (): Promise<never> => {
+    throw new Error('Object storage is not connected yet: call connectStorage(app) once the server listens.');
+  };
+  return {
+    bucket,
+    headObject: fail,
+    putObject: fail,
+    getObjectStream: fail,
+    deleteObject: fail,
+    deleteObjects: fail,
+    copyObject: fail,
+    presignGet: fail,
+    listParts: fail,
+    abortMultipartUpload: fail,
+    listMultipartUploads: fail,
+    ensureBucket: fail,
+    destroy: () => undefined,
+  };
+}
+
+function storeFor(storage: StorageConfig, endpoint: string): ObjectStore {
+  return createObjectStore({
+    endpoint,
+    region: storage.region,
+    bucket: storage.bucket,
+    accessKeyId: storage.accessKeyId,
+    secretAccessKey: storage.secretAccessKey,
+    forcePathStyle: storage.forcePathStyle,
+  });
+}
+
+export interface StorageParts {
+  storage: ObjectStore;
+  uploadCredentials: UploadCredentialIssuer;
+}
+
+/**
+ * Mounts the embedded S3 endpoint at /s3 (embedded mode) and answers the context parts:
+ * the object store (connected at once for an external service, after listen for the
+ * embedded one) and the credential issuer.
+ */
+export async function registerStorage(app: FastifyInstance, options: { storage: StorageConfig; dataDir: string; db: Db }): Promise<StorageParts> {
+  const { storage, db } = options;
+  if (storage.mode === 'external') {
+    return { storage: storeFor(storage, storage.endpoint!), uploadCredentials: stsCredentialIssuer(storage) };
+  }
+  await app.register(embeddedS3Plugin, {
+    prefix: EMBEDDED_S3_PREFIX,
+    root: join(options.dataDir, 's3'),
+    bucket: storage.bucket,
+    region: storage.region,
+    credentials: embeddedCredentialResolver(db, storage),
+  });
+  return { storage: notConnected(storage.bucket), uploadCredentials: embeddedCredentialIssuer(db, storage) };
+}
+
+/**
+ * Connects the embedded store once the server listens: the server talks to its own /s3 over
+ * HTTP (loopback), like any other S3 client. Creates the bucket when missing. Safe to call
+ * again; a no-op for an external service apart from the bucket check.
+ */
+export async function connectStorage(app: FastifyInstance): Promise<void> {
+  const { ctx } = app;
+  const storage = ctx.config.storage;
+  if (storage.mode === 'embedded') {
+    const address = app.server.address();
+    if (!address || typeof address === 'string') throw new Error('connectStorage: the server is not listening on a TCP port');
+    const wildcard = address.address === '0.0.0.0' || address.address === '::';
+    const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    ctx.storage.destroy();
+    ctx.storage = storeFor(storage, `http://${host}:${address.port}${EMBEDDED_S3_PREFIX}`);
+  }
+  await ctx.storage.ensureBucket();
+}
+
+/**
+ * The S3 endpoint browsers use: the configured public one, else the external endpoint, else
+ * this server's own /s3 as the browser reached it (Host and protocol of the request).
+ */
+export function browserEndpoint(app: FastifyInstance, request: FastifyRequest): string {
+  const storage = app.ctx.config.storage;
+  if (storage.publicEndpoint) return storage.publicEndpoint;
+  if (storage.mode === 'external') return storage.endpoint!;
+  return `${request.protocol}://${request.host}${EMBEDDED_S3_PREFIX}`;
+}
+
+const presigners = new WeakMap<FastifyInstance, Map<string, ObjectStore>>();
+
+/**
+ * A store signing for the browser's endpoint (the Host is part of a SigV4 signature, so a URL
+ * signed for 127.0.0.1 would not work from another address). Only used to presign.
+ */
+export function browserPresigner(app: FastifyInstance, request: FastifyRequest): ObjectStore {
+  const endpoint = browserEndpoint(app, request);
+  let byEndpoint = presigners.get(app);
+  if (!byEndpoint) {
+    byEndpoint = new Map();
+    presigners.set(app, byEndpoint);
+  }
+  let store = byEndpoint.get(endpoint);
+  if (!store) {
+    if (byEndpoint.size >= 16) {
+      for (const each of byEndpoint.values()) each.destroy();
+      byEndpoint.clear();
+    }
+    store = storeFor(app.ctx.config.storage, endpoint);
+    byEndpoint.set(endpoint, store);
+  }
+  return store;
+}
+
+/** Closes the storage clients with the server. */
+export function closeStorage(app: FastifyInstance): void {
+  app.ctx.storage.destroy();
+  for (const each of presigners.get(app)?.values() ?? []) each.destroy();
+  presigners.delete(app);
+}

@@ -1,0 +1,149 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { Hash } from '@smithy/hash-node';
+import { HttpRequest } from '@smithy/protocol-http';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { StorageConfig } from '../config.ts';
+import type { Db } from '../db/connect.ts';
+import type { CredentialResolver, S3Principal } from './embedded-s3/index.ts';
+
+/**
+ * Temporary credentials for browsers, limited to one key prefix (ARCHITECTURE §1 "upload
+ * credentials"). Embedded store: issued here and verified by the store through
+ * `embeddedCredentialResolver`. Any other S3 service: STS AssumeRole with a session policy.
+ */
+
+export interface IssuedCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  expiration: Date;
+}
+
+export interface CredentialRequest {
+  userId: number;
+  projectId: number;
+  /** Every key the credentials may write starts with this. */
+  prefix: string;
+  lifetimeSeconds: number;
+}
+
+export interface UploadCredentialIssuer {
+  issue(request: CredentialRequest): Promise<IssuedCredentials>;
+}
+
+// ——— Embedded ———
+
+/** Temporary access key ids look like AWS's (ASIA…), so logs and tools treat them alike. */
+const TEMPORARY_PREFIX = 'ASIA';
+
+/** Secret and session token of a temporary key id, derived with the store's own secret: nothing secret is stored. */
+function derive(serverSecret: string, accessKeyId: string) {
+  const mac = (purpose: string) => createHmac('sha256', serverSecret).update(`${purpose}:${accessKeyId}`).digest('base64url');
+  return { secretAccessKey: mac('secret').slice(0, 40), sessionToken: `cutdesk-${mac('token')}` };
+}
+
+export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): UploadCredentialIssuer {
+  return {
+    async issue({ userId, projectId, prefix, lifetimeSeconds }) {
+      const accessKeyId = `${TEMPORARY_PREFIX}${randomBytes(10).toString('hex').toUpperCase()}`;
+      const expiration = new Date(Date.now() + lifetimeSeconds * 1000);
+      await db.insertInto('storageCredentials').values({ accessKeyId, userId, projectId, allowedPrefix: prefix, expiresAt: expiration }).execute();
+      return { accessKeyId, ...derive(storage.secretAccessKey, accessKeyId), expiration };
+    },
+  };
+}
+
+const CACHE_MS = 30_000;
+const CACHE_MAX = 10_000;
+
+/**
+ * The embedded store's principals: the server's own key pair (unrestricted) and the
+ * temporary ones issued above (their prefix, their expiry). Looked up once per key id every
+ * 30 s, not on every part a browser sends.
+ */
+export function embeddedCredentialResolver(db: Db, storage: StorageConfig): CredentialResolver {
+  const cache = new Map<string, { principal: S3Principal | null; at: number }>();
+  return {
+    async lookup(accessKeyId) {
+      if (accessKeyId === storage.accessKeyId) return { secretAccessKey: storage.secretAccessKey };
+      if (!accessKeyId.startsWith(TEMPORARY_PREFIX)) return null;
+      const now = Date.now();
+      const hit = cache.get(accessKeyId);
+      if (hit && now - hit.at < CACHE_MS) return hit.principal;
+      const row = await db.selectFrom('storageCredentials').select(['allowedPrefix', 'expiresAt']).where('accessKeyId', '=', accessKeyId).executeTakeFirst();
+      const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt: row.expiresAt } : null;
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(accessKeyId, { principal, at: now });
+      return principal;
+    },
+  };
+}
+
+// ——— STS (production) ———
+
+/**
+ * The session policy: the temporary credentials may run uploads (single and multipart) under
+ * `prefix` and nothing else, whatever the role itself allows.
+ */
+export function sessionPolicy(bucket: string, prefix: string): string {
+  return JSON.stringify({
+    Version: '2012-10-17',
+    Statement: [
+      {
+        Effect: 'Allow',
+        Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
+        Resource: `arn:aws:s3:::${bucket}/${prefix}*`,
+      },
+    ],
+  });
+}
+
+function xmlField(xml: string, name: string): string | undefined {
+  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1]?.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
+}
+
+/**
+ * STS AssumeRole over its query API, signed by the SDK's SigV4 signer. Works with AWS STS and
+ * with S3-compatible services that offer AssumeRole (MinIO, Ceph RGW).
+ */
+export function stsCredentialIssuer(storage: StorageConfig, fetchImpl: typeof fetch = fetch): UploadCredentialIssuer {
+  const endpoint = new URL(storage.stsEndpoint ?? `https://sts.${storage.region}.amazonaws.com/`);
+  const signer = new SignatureV4({
+    credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey },
+    region: storage.region,
+    service: 'sts',
+    sha256: Hash.bind(null, 'sha256'),
+  });
+  return {
+    async issue({ userId, projectId, prefix, lifetimeSeconds }) {
+      const form = new URLSearchParams({
+        Action: 'AssumeRole',
+        Version: '2011-06-15',
+        RoleArn: storage.uploadRoleArn ?? '',
+        RoleSessionName: `cutdesk-u${userId}-p${projectId}`,
+        // STS allows 15 minutes to the role's maximum session.
+        DurationSeconds: String(Math.max(900, lifetimeSeconds)),
+        Policy: sessionPolicy(storage.bucket, prefix),
+      }).toString();
+      const request = new HttpRequest({
+        method: 'POST',
+        protocol: endpoint.protocol,
+        hostname: endpoint.hostname,
+        ...(endpoint.port && { port: Number(endpoint.port) }),
+        path: endpoint.pathname,
+        headers: { host: endpoint.host, 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+        body: form,
+      });
+      const signed = await signer.sign(request);
+      const response = await fetchImpl(endpoint, { method: 'POST', headers: signed.headers as Record<string, string>, body: form });
+      const xml = await response.text();
+      if (!response.ok) throw new Error(`STS AssumeRole failed (${response.status} ${xmlField(xml, 'Code') ?? ''}): ${xmlField(xml, 'Message') ?? xml.slice(0, 200)}`);
+      const accessKeyId = xmlField(xml, 'AccessKeyId');
+      const secretAccessKey = xmlField(xml, 'SecretAccessKey');
+      const sessionToken = xmlField(xml, 'SessionToken');
+      const expiration = xmlField(xml, 'Expiration');
+      if (!accessKeyId || !secretAccessKey || !sessionToken || !expiration) throw new Error('STS AssumeRole answered without credentials');
+      return { accessKeyId, secretAccessKey, sessionToken, expiration: new Date(expiration) };
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { array, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { AssetTypeParam } from './uploads.ts';
+
+const KeyText = (name: string, message: string) => define<string>(name, (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || message);
+
+/** A§7 POST projects/{id}/deliverable: the final video's location and file name. */
+export const DeliverableBodyStruct = object({
+  /** The object key, or the folder it is in (then `name` completes it). */
+  path: KeyText('path', 'The location of the final video is required.'),
+  name: KeyText('name', 'The file name of the final video is required.'),
+});
+export type DeliverableBody = Infer<typeof DeliverableBodyStruct>;
+
+/**
+ * A§7 POST projects/{id}/links: one short-lived GET link. The spec's form names the file
+ * (name, type, uploadType; the proxy is `<name>_proxy.mp4` with upload type deliverable);
+ * `assetId` with `variant` names it directly.
+ */
+export const LinkBodyStruct = object({
+  assetId: optional(number()),
+  variant: optional(enums(['original', 'proxy'])),
+  name: optional(string()),
+  size: optional(number()),
+  type: optional(AssetTypeParam),
+  uploadType: optional(string()),
+  operationName: optional(string()),
+});
+export type LinkBody = Infer<typeof LinkBodyStruct>;
+
+export const LinkStruct = object({
+  link: string(),
+  /** The name the browser saves it under. */
+  name: string(),
+  size: nullable(number()),
+  expiresAt: string(),
+});
+export type Link = Infer<typeof LinkStruct>;
+
+export const MEDIA_JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+
+/** GET projects/{id}/media-jobs (staff): the media work of a project, failures with their error. */
+export const MediaJobStruct = object({
+  id: number(),
+  kind: string(),
+  assetId: nullable(number()),
+  status: enums(MEDIA_JOB_STATUSES),
+  attempts: number(),
+  maxAttempts: number(),
+  lastError: nullable(string()),
+  runAt: string(),
+  createdAt: string(),
+  finishedAt: nullable(string()),
+});
+export type MediaJob = Infer<typeof MediaJobStruct>;
+export const MediaJobListStruct = object({ data: object({ jobs: array(MediaJobStruct), ffmpeg: enums(['available', 'missing']) }) });

@@ -1,0 +1,82 @@
+/**
+ * The media pipeline's shared facts (issue 6): where derived objects live, the names of the
+ * final video's files behind the app's media links, and the timings both sides use.
+ */
+
+/** Derived objects live under `projects/{id}/media/…`, a folder no browser credential may write. */
+export const MEDIA_FOLDER = 'media/';
+
+/** What the pipeline makes of a source object, by file-name suffix. */
+export const DERIVED_SUFFIX = {
+  thumbnail: '_thumb.jpg',
+  /** The reduced proxy of a clip, and the final video's low-res preview (A§7 "_proxy.mp4"). */
+  proxy: '_proxy.mp4',
+  hd: '_hd.mp4',
+  lowRes: '_lowres.mp4',
+  /** A folder: `index.m3u8` (master) and one folder per variant. */
+  hls: '_hls/',
+} as const;
+export type DerivedKind = keyof typeof DERIVED_SUFFIX;
+
+/** `projects/7/final/cut.mov` → `projects/7/media/final/cut` + suffix. */
+export function derivedKey(sourceKey: string, kind: DerivedKind): string {
+  const match = /^(projects\/\d+\/)(.*)$/.exec(sourceKey);
+  const [root, rest] = match ? [match[1]!, match[2]!] : ['', sourceKey];
+  const slash = rest.lastIndexOf('/');
+  const dir = rest.slice(0, slash + 1);
+  const file = rest.slice(slash + 1);
+  const dot = file.lastIndexOf('.');
+  const stem = dot > 0 ? file.slice(0, dot) : file;
+  return `${root}${MEDIA_FOLDER}${dir}${stem}${DERIVED_SUFFIX[kind]}`;
+}
+
+/** The file name part of a key. */
+export function baseName(key: string): string {
+  return key.slice(key.lastIndexOf('/') + 1);
+}
+
+/** A name without its extension + `_proxy.mp4` (the A§7 proxy name of a file). */
+export function proxyName(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return `${dot > 0 ? name.slice(0, dot) : name}${DERIVED_SUFFIX.proxy}`;
+}
+
+/**
+ * The final video's files behind a media link `/api/v1/media/{token}/{file}`: the app URL
+ * stays the same while the object is being made, answers 503 while it is (the UI says "being
+ * processed"), 404 when it is missing or failed, and redirects to a short-lived presigned URL
+ * once it exists. HLS playlists are answered by the app, their segments presigned.
+ */
+export const MEDIA_FILES = {
+  preview: 'preview.mp4',
+  stream: 'stream.m3u8',
+  thumbnail: 'thumbnail.jpg',
+  hd: 'hd.mp4',
+  lowRes: 'low-res.mp4',
+} as const;
+export type MediaFile = keyof typeof MEDIA_FILES;
+
+/** The media link of `file` beside another media link of the same project (e.g. the stream beside the preview). */
+export function siblingMediaUrl(url: string, file: MediaFile): string | null {
+  const match = /^(.*\/media\/[^/?#]+\/)[^?#]*$/.exec(url);
+  return match ? `${match[1]}${MEDIA_FILES[file]}` : null;
+}
+
+/** C§4 / A§4: availability is checked again every 5 s while the video is being processed. */
+export { VIDEO_RETRY_MS } from './constants.ts';
+
+/** How the media link answers a `Range: bytes=0-0` check. */
+export type MediaAvailability = 'ready' | 'processing' | 'missing';
+
+export function availabilityOf(status: number): MediaAvailability {
+  if (status === 200 || status === 206 || status === 0 || (status >= 300 && status < 400)) return 'ready';
+  if (status === 503 || status === 425 || status === 202) return 'processing';
+  return 'missing';
+}
+
+/** Zip downloads (A§2): names and folders. */
+export type ZipKind = 'raw' | 'proxy';
+export function zipFileName(projectId: number, kind: ZipKind): string {
+  return `project-${projectId}_${kind}_assets.zip`;
+}
+export const ZIP_FOLDERS = ['assets/', 'interviews/', 'b_roll/'] as const;

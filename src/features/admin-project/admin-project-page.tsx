@@ -1,0 +1,174 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useCallback, useEffect, useState } from 'react';
+import { useParams } from 'wouter';
+import type { Project } from '@/domain/contract/projects.ts';
+import { can } from '@/domain/project-rules.ts';
+import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
+import { isManagerRole } from '@/domain/roles.ts';
+import { projectNameRule } from '@/domain/validation.ts';
+import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { fullName } from '@/lib/format.ts';
+import { pageTitleAtom } from '@/lib/page-title.ts';
+import { meAtom } from '@/lib/session-state.ts';
+import { Button } from '@/ui/button.tsx';
+import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
+import { Icon } from '@/ui/icons.tsx';
+import { SlaBadge } from '@/ui/sla-badge.tsx';
+import { VideoPlayer } from '@/ui/video-player.tsx';
+import { getProject } from './api/get-project.ts';
+import { runProjectAction, type StaffProjectAction } from './api/project-action.ts';
+import { updateProject } from './api/update-project.ts';
+import { AssetsPanel } from './components/assets-panel.tsx';
+import { LinkRows } from './components/link-rows.tsx';
+import { ReviewPeriodField } from './components/review-period.tsx';
+
+/** /project/{id} for staff (A§2): status, timer, final video, links, brief and assets. */
+export function AdminProjectPage() {
+  const { id } = useParams<{ id: string }>();
+  const me = useAtomValue(meAtom);
+  const manager = isManagerRole(me?.role.name);
+  const [project, setProject] = useState<Project | null>(null);
+  const [missing, setMissing] = useState<string | null>(null);
+  const [busy, setBusy] = useState<StaffProjectAction | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const setPageTitle = useSetAtom(pageTitleAtom);
+
+  const load = useCallback(async () => {
+    try {
+      setProject(await getProject(Number(id)));
+    } catch (e) {
+      setMissing(e instanceof ApiError && e.status === 404 ? 'This project does not exist.' : errorMessage(e));
+    }
+  }, [id]);
+  useEffect(() => void load(), [load]);
+
+  useEffect(() => {
+    if (!project || !me) return;
+    const editable = can('rename', me.role.name, { status: project.status.name, hasFinalPreview: false, hasEditor: false });
+    setPageTitle({
+      title: project.name,
+      validate: projectNameRule,
+      ...(editable && {
+        onSubmit: async (name: string) => {
+          try {
+            setProject(await updateProject(project.id, { name }));
+            return undefined;
+          } catch (e) {
+            return e instanceof ApiError ? (e.fields.name ?? e.message) : errorMessage(e);
+          }
+        },
+      }),
+    });
+  }, [project, me, setPageTitle]);
+  useEffect(() => () => setPageTitle(null), [setPageTitle]);
+
+  const act = async (action: StaffProjectAction) => {
+    setBusy(action);
+    setError(null);
+    try {
+      setProject(await runProjectAction(Number(id), action));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (missing) return <EmptyState title="Project not found">{missing}</EmptyState>;
+  if (!project || !me) return <div className="center-block"><Spinner /></div>;
+  const status = project.status.name;
+  const facts = { status, hasFinalPreview: Boolean(project.finalVideoPreview), hasEditor: Boolean(project.editor) };
+  const source = project.finalVideoPreview?.startsWith('http') ? project.finalVideoPreview : null;
+
+  return (
+    <div className="admin-project">
+      <div className="admin-project-head card">
+        <span className={`status-pill s-${status.toLowerCase()}`} data-testid="project-status">
+          {STAFF_STATUS_LABELS[status]}
+        </span>
+        <div className="head-timer">
+          <span className="muted-label">Time left</span>
+          <SlaBadge project={{ ...project, status }} refreshMs={1_000} />
+          {manager && (status === 'IN_EDITING' || status === 'PAUSED') && (
+            <Button variant="secondary" className="btn-small" busy={busy === 'pause' || busy === 'resume'} onClick={() => void act(status === 'PAUSED' ? 'resume' : 'pause')}>
+              {status === 'PAUSED' ? '▶ Resume' : '❚❚ Pause'}
+            </Button>
+          )}
+        </div>
+        <div className="head-meta">
+          <span>
+            <span className="muted-label">Version</span> <strong>{String(project.noReviews).padStart(2, '0')}</strong>
+          </span>
+          <span>
+            <span className="muted-label">Organization</span> <a href={`/organization/${project.organization.id}`}>{project.organization.name}</a>
+          </span>
+          <span>
+            <span className="muted-label">Editor</span> {fullName(project.editor) || '—'}
+          </span>
+        </div>
+        {manager && (
+          <div className="head-actions">
+            {status === 'APPROVED' ? (
+              <Button variant="primary" busy={busy === 'restore_to_review'} onClick={() => void act('restore_to_review')}>
+                Restore to review
+              </Button>
+            ) : (
+              <Button
+                variant="success"
+                busy={busy === 'submit'}
+                disabled={!can('send-to-review', me.role.name, facts)}
+                title={can('send-to-review', me.role.name, facts) ? undefined : 'Available while in progress or paused, once the final video is uploaded'}
+                onClick={() => void act('submit')}
+              >
+                Send to review
+              </Button>
+            )}
+          </div>
+        )}
+      </div>
+      {error && <div className="form-error" role="alert">{error}</div>}
+      <div className="admin-project-grid">
+        <div className="admin-project-video">
+          {source ? (
+            <VideoPlayer src={source} poster={project.finalVideoThumbnail} version={project.noReviews} />
+          ) : (
+            <div className="player-placeholder" data-testid="no-video">
+              <Icon name="film" size={40} />
+              <strong>No final video yet</strong>
+              <p>{manager ? 'Upload the edited video to send it to the customer for review.' : 'The final video shows here once it is uploaded.'}</p>
+            </div>
+          )}
+        </div>
+        <div className="admin-project-side">
+          <section className="card" aria-label="Review and links">
+            {status === 'IN_REVIEW' && manager && <ReviewPeriodField project={project} onSaved={setProject} />}
+            {status === 'IN_REVIEW' && !manager && (
+              <p>
+                <span className="muted-label">Review time left</span> <strong>{project.reviewDaysLeft} days</strong>
+              </p>
+            )}
+            <LinkRows project={project} isEditor={me.role.name === 'EDITOR'} onSaved={setProject} />
+          </section>
+          <section className="card brief-panel" aria-label="Brief">
+            <h2>Brief</h2>
+            <dl>
+              <dt>Created by</dt>
+              <dd>{fullName(project.user)}</dd>
+              <dt>Name</dt>
+              <dd>{project.name}</dd>
+              <dt>Audience</dt>
+              <dd>{project.audience}</dd>
+              <dt>Goal</dt>
+              <dd>{project.goal}</dd>
+              <dt>Length</dt>
+              <dd>{project.finalVideoLength}</dd>
+              <dt>Brief</dt>
+              <dd className="brief-text">{project.brief}</dd>
+            </dl>
+          </section>
+        </div>
+      </div>
+      <AssetsPanel project={project} />
+    </div>
+  );
+}

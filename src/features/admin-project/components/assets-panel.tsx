@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import type { Project } from '@/domain/contract/projects.ts';
+import type { Asset } from '@/domain/contract/uploads.ts';
+import { formatFileSize } from '@/domain/bytes.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { EmptyState } from '@/ui/empty-state.tsx';
+import { Menu } from '@/ui/menu.tsx';
+import { Tabs } from '@/ui/tabs.tsx';
+import { listAssets } from '../api/list-assets.ts';
+
+type Filter = 'all' | 'INTERVIEW_CLIP' | 'BROLL_CLIP' | 'ASSET';
+const FILTERS: { id: Filter; label: string }[] = [
+  { id: 'all', label: 'All' },
+  { id: 'INTERVIEW_CLIP', label: 'Interview clips' },
+  { id: 'BROLL_CLIP', label: 'B-roll clips' },
+  { id: 'ASSET', label: 'Assets' },
+];
+
+/** A§2: "ready" when every original and proxy exists, "partly ready" when one set does. */
+export function archiveReadiness(project: Pick<Project, 'hasHdArchive' | 'hasLowResArchive'>): 'ready' | 'partly ready' | 'not ready' {
+  if (project.hasHdArchive === 1 && project.hasLowResArchive === 1) return 'ready';
+  if (project.hasHdArchive === 1 || project.hasLowResArchive === 1) return 'partly ready';
+  return 'not ready';
+}
+
+/** The project's raw material with filters and a per-asset download menu (A§2 assets panel). */
+export function AssetsPanel({ project, actions }: { project: Project; actions?: React.ReactNode }) {
+  const [assets, setAssets] = useState<Asset[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<Filter>('all');
+  useEffect(() => {
+    listAssets(project.id)
+      .then(setAssets)
+      .catch((e: unknown) => setError(errorMessage(e)));
+  }, [project.id]);
+  const readiness = archiveReadiness(project);
+  const shown = (assets ?? []).filter((a) => filter === 'all' || a.type.name === filter);
+  const open = (url: string | null) => url && window.open(url, '_blank', 'noopener');
+
+  return (
+    <section className="card panel-plain" aria-label="Assets">
+      <div className="panel-head">
+        <h2>Assets</h2>
+        <span className={`readiness readiness-${readiness.replace(' ', '-')}`} title={`Download links are ${readiness}`} data-testid="archive-readiness">
+          Downloads {readiness}
+        </span>
+        <div className="panel-head-actions">{actions}</div>
+      </div>
+      <Tabs tabs={FILTERS.map((f) => ({ ...f, count: (assets ?? []).filter((a) => f.id === 'all' || a.type.name === f.id).length }))} active={filter} onChange={setFilter} label="Asset filters" />
+      {error && <div className="form-error">{error}</div>}
+      {assets && shown.length === 0 && <EmptyState title="No assets here" icon="upload">The customer has not uploaded files of this kind.</EmptyState>}
+      {shown.length > 0 && (
+        <table className="data-table" aria-label="Asset list">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Type</th>
+              <th>Size</th>
+              <th>Proxy</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((asset) => (
+              <tr key={asset.id}>
+                <td>{asset.name}</td>
+                <td>{FILTERS.find((f) => f.id === asset.type.name)?.label.replace(/s$/, '')}</td>
+                <td>{formatFileSize(asset.size)}</td>
+                <td>{asset.previewPath ? 'Ready' : <span className="muted-cell">Processing</span>}</td>
+                <td>
+                  <Menu
+                    label={`Actions for ${asset.name}`}
+                    items={[
+                      { label: 'Download full', onSelect: () => open(asset.url), disabled: !asset.url, hint: 'Not available' },
+                      { label: 'Download reduced', onSelect: () => open(asset.previewUrl), disabled: !asset.previewUrl, hint: 'The reduced copy is not ready yet' },
+                    ]}
+                  />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import type { LinkField, Project } from '@/domain/contract/projects.ts';
+import { linkRule } from '@/domain/validation.ts';
+import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { EditableField } from '@/ui/editable-field.tsx';
+import { updateProject } from '../api/update-project.ts';
+
+const ROWS: { field: LinkField; label: string }[] = [
+  { field: 'assetsLink', label: 'Organization assets' },
+  { field: 'reviewLink', label: 'Feedback' },
+  { field: 'collaborationLink', label: 'Collaboration' },
+  { field: 'editorAssetsLink', label: 'Editor files' },
+];
+
+/** The four link rows of A§2, each with copy (1 s confirmation) and open in a new tab. */
+export function LinkRows({ project, isEditor, onSaved }: { project: Project; isEditor: boolean; onSaved: (p: Project) => void }) {
+  const [copied, setCopied] = useState<LinkField | null>(null);
+  const copy = async (field: LinkField, value: string) => {
+    await navigator.clipboard.writeText(value).catch(() => undefined);
+    setCopied(field);
+    setTimeout(() => setCopied((c) => (c === field ? null : c)), 1_000);
+  };
+  return (
+    <div className="link-rows">
+      {ROWS.map(({ field, label }) => {
+        const value = project[field];
+        return (
+          <div className="link-row" key={field}>
+            <EditableField
+              label={label}
+              value={value}
+              inputMode="url"
+              placeholder="https://…"
+              minSavingMs={1_000}
+              disabled={isEditor && field === 'assetsLink'}
+              disabledHint="Editors cannot change the organization assets link."
+              validate={(text) => (text ? linkRule(text) : undefined)}
+              onSave={async (text) => {
+                try {
+                  onSaved(await updateProject(project.id, { [field]: text || null }));
+                } catch (e) {
+                  return e instanceof ApiError ? (e.fields[field] ?? e.message) : errorMessage(e);
+                }
+              }}
+            />
+            <div className="link-row-actions">
+              <button type="button" className="btn btn-secondary btn-small" disabled={!value} onClick={() => value && void copy(field, value)} aria-label={`Copy ${label} link`}>
+                {copied === field ? 'Copied!' : 'Copy'}
+              </button>
+              <a className={`btn btn-secondary btn-small ${value ? '' : 'is-disabled-link'}`} href={value ?? undefined} target="_blank" rel="noreferrer" aria-label={`Open ${label} link`} aria-disabled={!value}>
+                Open
+              </a>
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

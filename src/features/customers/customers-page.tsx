@@ -1,0 +1,166 @@
+import { useAtomValue } from 'jotai';
+import { useCallback, useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ORGANIZATIONS_PAGE_SIZE, type OrganizationRow, type OrganizationSort } from '@/domain/contract/customers.ts';
+import { isManagerRole } from '@/domain/roles.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { formatDate, fullName } from '@/lib/format.ts';
+import { meAtom } from '@/lib/session-state.ts';
+import { startImpersonation } from '@/lib/session.ts';
+import { Button } from '@/ui/button.tsx';
+import { ConfirmModal } from '@/ui/confirm-modal.tsx';
+import { DataTable, MoreButton, type Column, type SortState } from '@/ui/data-table.tsx';
+import { PageHeader } from '@/ui/empty-state.tsx';
+import { Icon } from '@/ui/icons.tsx';
+import { deleteOrganization } from './api/delete-organization.ts';
+import { listCustomers } from './api/list-customers.ts';
+import { CustomerDetails } from './components/customer-details.tsx';
+import { ExpiryCell } from './components/expiry-cell.tsx';
+
+/** /customers (A§2): seven columns, server sorting, expandable rows, Delete and Log In As, 50 per page. */
+export function CustomersPage() {
+  const me = useAtomValue(meAtom);
+  const canManage = isManagerRole(me?.role.name);
+  const [, navigate] = useLocation();
+  const [sort, setSort] = useState<SortState<OrganizationSort>>({ key: 'organization', order: 'asc' });
+  const [rows, setRows] = useState<OrganizationRow[] | null>(null);
+  const [lastPageFull, setLastPageFull] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<OrganizationRow | null>(null);
+  const [signingIn, setSigningIn] = useState<number | null>(null);
+
+  const load = useCallback(async (start: number, current: SortState<OrganizationSort>) => {
+    const page = await listCustomers(start, current.key, current.order);
+    setLastPageFull(page.length === ORGANIZATIONS_PAGE_SIZE);
+    return page;
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    setRows(null);
+    load(0, sort)
+      .then((page) => live && setRows(page))
+      .catch((e: unknown) => {
+        // A§8: a failed customer load shows as empty, and the reason is reported.
+        console.error('customers failed to load', e);
+        if (live) {
+          setRows([]);
+          setError(errorMessage(e));
+        }
+      });
+    return () => {
+      live = false;
+    };
+  }, [load, sort]);
+
+  const more = async () => {
+    setLoadingMore(true);
+    try {
+      const page = await load(rows?.length ?? 0, sort);
+      setRows((current) => [...(current ?? []), ...page.filter((r) => !current?.some((c) => c.id === r.id))]);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const logInAs = async (row: OrganizationRow) => {
+    setSigningIn(row.id);
+    setError(null);
+    try {
+      await startImpersonation(row.id);
+      navigate('/user/projects', { replace: true });
+    } catch (e) {
+      setError(errorMessage(e));
+      setSigningIn(null);
+    }
+  };
+
+  const columns: Column<OrganizationRow>[] = [
+    { key: 'name', header: 'Name', sortKey: 'name', cell: (r) => (r.owner ? fullName(r.owner) : <span className="text-muted">No owner</span>) },
+    {
+      key: 'organization',
+      header: 'Organization',
+      sortKey: 'organization',
+      cell: (r) => (
+        <Link href={`/organization/${r.id}`} className="strong-link">
+          {r.name}
+        </Link>
+      ),
+    },
+    { key: 'expiry', header: 'Credits expire on', sortKey: 'expiry', cell: (r) => <ExpiryCell endDate={r.endDate} /> },
+    { key: 'email', header: 'Email', sortKey: 'email', cell: (r) => r.owner?.email ?? '—' },
+    { key: 'created', header: 'Created', cell: (r) => formatDate(r.createdAt) },
+    { key: 'phone', header: 'Phone', sortKey: 'phone', cell: (r) => r.owner?.phone ?? '—' },
+    {
+      key: 'actions',
+      header: <span className="sr-only">Actions</span>,
+      align: 'right',
+      cell: (r) => (
+        <span className="row-actions">
+          {canManage && (
+            <Button variant="secondary" className="btn-sm" onClick={() => void logInAs(r)} busy={signingIn === r.id} disabled={signingIn !== null || !r.owner} aria-label={`Log In As ${r.name}`}>
+              <Icon name="login" size={16} />
+              Log In As
+            </Button>
+          )}
+          {canManage && (
+            <Button variant="ghost" className="btn-sm btn-danger-ghost" onClick={() => setDeleting(r)} aria-label={`Delete ${r.name}`}>
+              <Icon name="trash" size={16} />
+              Delete
+            </Button>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Customers" subtitle="Organizations, their owners and when their credits expire." />
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="table-card">
+        <DataTable
+          label="Customers"
+          columns={columns}
+          rows={rows ?? []}
+          rowKey={(r) => r.id}
+          loading={rows === null}
+          sort={sort}
+          onSort={(next) => setSort(next as SortState<OrganizationSort>)}
+          details={(r) => <CustomerDetails row={r} />}
+          onRowClick={(r) => navigate(`/organization/${r.id}`)}
+          empty="No customers yet."
+        />
+      </div>
+      <MoreButton visible={lastPageFull && rows !== null} busy={loadingMore} onClick={() => void more()}>
+        Get More Customers
+      </MoreButton>
+      {deleting && (
+        <ConfirmModal
+          title={`Delete ${deleting.name}?`}
+          confirmLabel="Delete"
+          cancelLabel="Cancel"
+          variant="danger"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            try {
+              await deleteOrganization(deleting.id);
+              setRows((current) => current?.filter((r) => r.id !== deleting.id) ?? null);
+            } catch (e) {
+              return errorMessage(e);
+            }
+          }}
+        >
+          <p>The organization and all its users lose access at once, and it disappears from every list.</p>
+        </ConfirmModal>
+      )}
+    </>
+  );
+}

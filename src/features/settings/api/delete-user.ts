@@ -1,0 +1,6 @@
+import { api } from '@/lib/api-client.ts';
+
+/** C§7 DELETE users/{id}: 204 on success. */
+export async function deleteUser(id: number): Promise<void> {
+  await api('DELETE', `/users/${id}`);
+}

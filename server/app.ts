@@ -27,6 +27,8 @@ import { createTokenService } from './services/tokens.ts';
 import assetRoutes from './routes/uploads/assets.ts';
 import uploadCredentialRoutes from './routes/uploads/credentials.ts';
 import { closeStorage, registerStorage } from './storage/setup.ts';
+import mediaRoutes from './routes/media/index.ts';
+import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -59,6 +61,8 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
 
   await app.register(
     async (api) => {
+      // Projects leave with media links (signed app URLs) instead of object keys.
+      api.addHook('preSerialization', mediaLinksHook(ctx, API_PREFIX));
       const routeModules = [
         healthRoute,
         loginRoute,
@@ -75,6 +79,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         projectTransitionRoutes,
         uploadCredentialRoutes,
         assetRoutes,
+        mediaRoutes,
       ];
       for (const routes of routeModules) {
         await api.register(routes);

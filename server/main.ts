@@ -5,6 +5,7 @@ import { migrateToLatest } from './migrations/index.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { connectStorage } from './storage/setup.ts';
+import { startMediaWorker } from './media/worker.ts';
 
 /** `npm start`: configuration, database, migrations, demo data on first start, listen. */
 async function main(): Promise<void> {
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host });
   // The embedded object store is served by this server: the server reaches it once listening.
   await connectStorage(app);
+  // Media jobs read and write objects: they start once the store is reachable.
+  const stopMedia = startMediaWorker(app);
   const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
 
   const lines = [
@@ -38,6 +41,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     stopJobs();
+    await stopMedia();
     await app.close();
     await db.destroy();
     process.exit(0);

@@ -64,8 +64,12 @@ function jobFor(kind: MediaKind, source: string, ids: { projectId: number; asset
 export async function enqueueFinalVideoMedia(ctx: AppContext, projectId: number, sourceKey: string): Promise<void> {
   const queue = jobQueue(ctx.db);
   await queue.cancelSuperseded(projectId, FINAL_KINDS, sourceKey);
-  await queue.enqueue(FINAL_KINDS.map((kind) => jobFor(kind, sourceKey, { projectId })));
-  wakers.get(ctx)?.();
+  // Registering the same object again (a retried request) repeats only what failed.
+  const live = await ctx.db.selectFrom('mediaJobs').select('kind').where('projectId', '=', projectId).where('assetId', 'is', null).where('sourceKey', '=', sourceKey).where('status', 'in', ['queued', 'running', 'done']).execute();
+  const have = new Set(live.map((row) => row.kind));
+  const jobs = FINAL_KINDS.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, sourceKey, { projectId }));
+  await queue.enqueue(jobs);
+  if (jobs.length) wakers.get(ctx)?.();
 }
 
 /**
@@ -80,7 +84,7 @@ export async function enqueueAssetMedia(ctx: AppContext, assetId: number): Promi
     if (!asset.previewPath) await ctx.db.updateTable('assets').set({ previewPath: asset.path }).where('id', '=', asset.id).where('previewPath', 'is', null).execute();
     return;
   }
-  const existing = await ctx.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).where('sourceKey', '=', asset.path).where('status', '!=', 'cancelled').execute();
+  const existing = await ctx.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).where('sourceKey', '=', asset.path).where('status', 'in', ['queued', 'running', 'done']).execute();
   const have = new Set(existing.map((row) => row.kind));
   const jobs = ASSET_KINDS.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, asset.path, { projectId: asset.projectId, assetId: asset.id }));
   await jobQueue(ctx.db).enqueue(jobs);

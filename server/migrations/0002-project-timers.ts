@@ -17,10 +17,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql`update projects set sla_deadline = ${key.deadline}, sla_frozen = ${key.frozen} where id = ${row.id}`.execute(db);
   }
   await sql`create index projects_status_created on projects (status, created_at desc, id desc)`.execute(db);
+  // The timer sort reads running projects by deadline and frozen ones by minutes (list-dashboard.ts).
+  await sql`create index projects_sla_running on projects (sla_deadline, id) where sla_deadline is not null`.execute(db);
+  await sql`create index projects_sla_frozen on projects (sla_frozen, id) where sla_deadline is null`.execute(db);
   await sql`create index projects_status_name on projects (status, lower(name), id)`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop index if exists projects_sla_frozen`.execute(db);
+  await sql`drop index if exists projects_sla_running`.execute(db);
   await sql`drop index if exists projects_status_name`.execute(db);
   await sql`drop index if exists projects_status_created`.execute(db);
   await db.schema.alterTable('projects').dropColumn('sla_frozen').execute();

@@ -3,22 +3,27 @@ import type { ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { decideRoute } from '@/domain/route-guard.ts';
 import { AdminProjectPage } from '@/features/admin-project/admin-project-page.tsx';
+import { AdminSettingsPage } from '@/features/admin-settings/admin-settings-page.tsx';
 import { DashboardPage } from '@/features/dashboard/dashboard-page.tsx';
 import { ChangePasswordPage } from '@/features/auth/change-password-page.tsx';
 import { LoginPage } from '@/features/auth/login-page.tsx';
 import { LoginUserPage } from '@/features/auth/login-user-page.tsx';
 import { RecoverPasswordPage } from '@/features/auth/recover-password-page.tsx';
 import { RegisterPage } from '@/features/auth/register-page.tsx';
+import { CustomersPage } from '@/features/customers/customers-page.tsx';
+import { EditorsPage } from '@/features/editors/editors-page.tsx';
 import { HelpPage } from '@/features/misc/help-page.tsx';
 import { NotFoundPage } from '@/features/misc/not-found-page.tsx';
 import { NotMobilePage } from '@/features/misc/not-mobile-page.tsx';
 import { ContentLibraryPage } from '@/features/library/content-library-page.tsx';
+import { OnboardingPage } from '@/features/onboarding/onboarding-page.tsx';
+import { OrganizationPage } from '@/features/organization/organization-page.tsx';
 import { ProjectPage } from '@/features/project/project-page.tsx';
 import { CreateProjectPage } from '@/features/projects/create-project-page.tsx';
 import { ProjectsPage } from '@/features/projects/projects-page.tsx';
+import { SettingsPage } from '@/features/settings/settings-page.tsx';
 import { meAtom } from '@/lib/session-state.ts';
 import { useIsMobile } from '@/lib/use-window-width.ts';
-import { Placeholder } from './placeholders.tsx';
 import { CustomerShell } from './shells/customer-shell.tsx';
 import { StaffShell } from './shells/staff-shell.tsx';
 
@@ -45,14 +50,27 @@ export function AppRoutes() {
       <Route path="/user/create-project">{inCustomerShell(<CreateProjectPage />)}</Route>
       <Route path="/user/project/:id">{inCustomerShell(<ProjectPage />)}</Route>
       <Route path="/user/content-library">{inCustomerShell(<ContentLibraryPage />)}</Route>
-      <Route path="/user/admin-settings">{inCustomerShell(<Placeholder page="/user/admin-settings" />)}</Route>
-      {(['/customers', '/editors', '/onboarding', '/admin-settings'] as const).map((path) => (
-        <Route key={path} path={path}>
-          <StaffShell>
-            <Placeholder page={path} />
-          </StaffShell>
-        </Route>
-      ))}
+      <Route path="/user/admin-settings">{inCustomerShell(<SettingsPage />)}</Route>
+      <Route path="/customers">
+        <StaffShell>
+          <CustomersPage />
+        </StaffShell>
+      </Route>
+      <Route path="/editors">
+        <StaffShell>
+          <EditorsPage />
+        </StaffShell>
+      </Route>
+      <Route path="/onboarding">
+        <StaffShell>
+          <OnboardingPage />
+        </StaffShell>
+      </Route>
+      <Route path="/admin-settings">
+        <StaffShell>
+          <AdminSettingsPage />
+        </StaffShell>
+      </Route>
       <Route path="/dashboard">
         <StaffShell>
           <DashboardPage />
@@ -64,9 +82,12 @@ export function AppRoutes() {
         </StaffShell>
       </Route>
       <Route path="/organization/:id">
-        <StaffShell>
-          <Placeholder page="organization" />
-        </StaffShell>
+        {(params) => (
+          <StaffShell>
+            {/* renderProjects: the projects feature's table of this organization goes here (A§2). */}
+            <OrganizationPage key={params.id} id={Number(params.id)} />
+          </StaffShell>
+        )}
       </Route>
       <Route component={NotFoundPage} />
     </Switch>

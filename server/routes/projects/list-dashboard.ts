@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { DashboardQueryStruct, type DashboardRow, type DashboardSort } from '../../../src/domain/contract/projects.ts';
 import type { ProjectStatus } from '../../../src/domain/project-status.ts';
 import { STAFF_ROLES } from '../../../src/domain/roles.ts';
-import { SLA_MINUTES, businessClock } from '../../../src/domain/sla-timer.ts';
+import { pageIdsByTimer } from '../../repositories/dashboard.ts';
 import { parse } from '../../http-error.ts';
 import { requireRole } from '../../plugins/auth.ts';
 
@@ -16,11 +16,9 @@ const TAB_STATUSES: Record<'active' | 'archived' | 'hidden', ProjectStatus[]> = 
   hidden: ['HIDDEN'],
 };
 
-/** The SQL that orders each sortable column; text compares case-insensitively (A§2). */
-function sortExpression(sort: DashboardSort, clockNow: number) {
+/** The SQL that orders each sortable column but the timer; text compares case-insensitively (A§2). */
+function sortExpression(sort: Exclude<DashboardSort, 'timer'>) {
   switch (sort) {
-    case 'timer':
-      return sql`case when p.sla_deadline is not null then least(${SLA_MINUTES}, p.sla_deadline - ${clockNow}) else p.sla_frozen end`;
     case 'name':
       return sql`lower(p.name)`;
     case 'organization':
@@ -42,8 +40,11 @@ export default async function dashboardRoute(app: FastifyInstance) {
     const tab = query.hidden ? 'hidden' : query.archived ? 'archived' : 'active';
     const direction = query.order === 'desc' ? sql`desc` : sql`asc`;
     const sort = query.sort ?? 'createdAt';
-    const order = sql`${sortExpression(sort, businessClock(new Date()))} ${direction}, p.id ${direction}`;
-    const rows = await app.ctx.db
+    const start = query.start ?? 0;
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const timerIds = sort === 'timer' ? await pageIdsByTimer(app.ctx.db, TAB_STATUSES[tab], query.order === 'desc', start, limit) : null;
+    if (timerIds?.length === 0) return { data: { projects: [] } };
+    let select = app.ctx.db
       .selectFrom('projects as p')
       .innerJoin('organizations as o', 'o.id', 'p.organizationId')
       .leftJoin('users as e', 'e.id', 'p.editorId')
@@ -64,11 +65,12 @@ export default async function dashboardRoute(app: FastifyInstance) {
         'p.pausedAt',
         'p.totalPausedMinutes',
       ])
-      .where('p.status', 'in', TAB_STATUSES[tab])
-      .orderBy(order)
-      .offset(query.start ?? 0)
-      .limit(query.limit ?? DEFAULT_LIMIT)
-      .execute();
+      .where('p.status', 'in', TAB_STATUSES[tab]);
+    select = timerIds
+      ? select.where('p.id', 'in', timerIds)
+      : select.orderBy(sql`${sortExpression(sort as Exclude<DashboardSort, 'timer'>)} ${direction}, p.id ${direction}`).offset(start).limit(limit);
+    const found = await select.execute();
+    const rows = timerIds ? timerIds.map((id) => found.find((r) => r.id === id)!).filter(Boolean) : found;
     const projects: DashboardRow[] = rows.map((r) => ({
       id: r.id,
       name: r.name,

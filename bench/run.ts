@@ -1,0 +1,13 @@
+/** `npm run bench [name…]`: runs the benchmarks (all by default) and prints their figures. */
+import { benchApi } from './api.ts';
+
+const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+  api: benchApi,
+};
+
+const wanted = process.argv.slice(2).filter((name) => name in BENCHES);
+for (const name of wanted.length ? wanted : Object.keys(BENCHES)) {
+  console.log(`\n== bench/${name}`);
+  const figures = await BENCHES[name]!();
+  console.log(JSON.stringify(figures, null, 2));
+}

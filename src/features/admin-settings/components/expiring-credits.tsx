@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import type { OrganizationRow } from '@/domain/contract/customers.ts';
+import { expiryWarning } from '@/domain/subscription.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { formatDate, localToday, plural } from '@/lib/format.ts';
+import { Badge } from '@/ui/badge.tsx';
+import { DataTable, type Column } from '@/ui/data-table.tsx';
+import { listByExpiry } from '../api/list-expiring.ts';
+
+/** Credits tab: organizations whose credits expire within 91 days (or have expired), soonest first. */
+export function ExpiringCredits() {
+  const [rows, setRows] = useState<OrganizationRow[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    listByExpiry()
+      .then((all) => setRows(all.filter((r) => expiryWarning(r.endDate, localToday()))))
+      .catch((e: unknown) => {
+        console.error('credits list failed to load', e);
+        setRows([]);
+        setError(errorMessage(e));
+      });
+  }, []);
+  const columns: Column<OrganizationRow>[] = [
+    {
+      key: 'organization',
+      header: 'Organization',
+      cell: (r) => (
+        <Link href={`/organization/${r.id}`} className="strong-link">
+          {r.name}
+        </Link>
+      ),
+    },
+    { key: 'end', header: 'Credits expire on', cell: (r) => formatDate(r.endDate) },
+    {
+      key: 'left',
+      header: 'Remaining',
+      cell: (r) => {
+        const w = expiryWarning(r.endDate, localToday())!;
+        return <Badge tone={w.expired ? 'danger' : 'warning'}>{w.expired ? 'Expired' : plural(w.daysLeft, 'day')}</Badge>;
+      },
+    },
+    { key: 'credits', header: 'Credits', cell: (r) => `${r.usedCredits} of ${r.activeCredits} used` },
+    { key: 'renewable', header: 'Renews', cell: (r) => (r.renewDate ? formatDate(r.renewDate) : 'No') },
+  ];
+  return (
+    <section className="card" aria-label="Credits expiring soon">
+      <header className="card-head">
+        <div>
+          <h2>Credits expiring soon</h2>
+          <p className="card-sub">Organizations whose credits end within 91 days. Open one to extend its plan.</p>
+        </div>
+      </header>
+      {error && <div className="form-error">{error}</div>}
+      <DataTable label="Credits expiring soon" columns={columns} rows={rows ?? []} rowKey={(r) => r.id} loading={rows === null} empty="No credits expire in the next 91 days." />
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+import { useCallback, useState } from 'react';
+import type { User } from '@/domain/contract/users.ts';
+import { MESSAGES } from '@/domain/messages.ts';
+import { collectErrors, emailRule, settingsNameRule } from '@/domain/validation.ts';
+import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { Button } from '@/ui/button.tsx';
+import { Modal } from '@/ui/modal.tsx';
+import { TextField } from '@/ui/text-field.tsx';
+import { useForm } from '@/ui/use-form.ts';
+import { saveStaffUser } from '../api/save-staff-user.ts';
+
+type Field = 'firstName' | 'lastName' | 'email' | 'phone';
+const validate = (v: Record<Field, string>) => collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
+
+/** Adds a staff member (an editor, or an admin for the superadmin) or edits one. */
+export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User | null; roles: ('Editor' | 'Admin')[]; onClose: () => void; onSaved: (user: User) => void }) {
+  const form = useForm<Field>({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', phone: user?.phone ?? '' }, useCallback(validate, []));
+  const [role, setRole] = useState<'Editor' | 'Admin'>(roles[0] ?? 'Editor');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!form.checkAll() || busy) return;
+    setBusy(true);
+    setError(null);
+    const v = form.values;
+    try {
+      onSaved(await saveStaffUser(user?.id ?? null, { email: v.email.trim(), firstName: v.firstName.trim(), lastName: v.lastName.trim(), phone: v.phone.trim() }, role));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) form.setServerErrors({ email: MESSAGES.userEmailUsed });
+      else if (e instanceof ApiError && Object.keys(e.fields).length) form.setServerErrors(e.fields);
+      else setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={user ? 'Edit staff user' : 'Add staff user'} onClose={onClose}>
+      <form noValidate onSubmit={submit}>
+        {error && (
+          <div className="form-error" role="alert">
+            {error}
+          </div>
+        )}
+        {!user && roles.length > 1 && (
+          <fieldset className="role-choice">
+            <legend>Role</legend>
+            {roles.map((r) => (
+              <label key={r}>
+                <input type="radio" name="role" value={r} checked={role === r} onChange={() => setRole(r)} />
+                {r}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <div className="form-row">
+          <TextField label="First name" autoComplete="off" {...form.field('firstName')} />
+          <TextField label="Last name" autoComplete="off" {...form.field('lastName')} />
+        </div>
+        <TextField label="E-mail" type="email" autoComplete="off" {...form.field('email')} />
+        <TextField label="Phone" type="tel" autoComplete="off" {...form.field('phone')} />
+        <div className="modal-actions">
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="success" busy={busy}>
+            {user ? 'Save changes' : 'Add user'}
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,152 @@
+import { useEffect, useState } from 'react';
+import type { Me } from '@/domain/contract/me.ts';
+import type { User } from '@/domain/contract/users.ts';
+import { decideUserAction } from '@/domain/user-management.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fullName } from '@/lib/format.ts';
+import { Badge } from '@/ui/badge.tsx';
+import { Avatar } from '@/ui/brand.tsx';
+import { Button } from '@/ui/button.tsx';
+import { ConfirmModal } from '@/ui/confirm-modal.tsx';
+import { DataTable, type Column } from '@/ui/data-table.tsx';
+import { Icon } from '@/ui/icons.tsx';
+import { Menu, type MenuItem } from '@/ui/menu.tsx';
+import { deleteUser } from '../api/delete-user.ts';
+import { listStaff } from '../api/list-staff.ts';
+import { resendInvite } from '../api/resend-invite.ts';
+import { setEnabled } from '../api/set-enabled.ts';
+import { StaffUserModal } from './staff-user-modal.tsx';
+
+type Action = 'disable' | 'enable' | 'invite' | 'delete';
+const CONFIRM: Record<Action, { title: (n: string) => string; body: string; label: string }> = {
+  disable: { title: (n) => `Disable ${n}?`, body: 'They are signed out at once and cannot sign in until enabled again.', label: 'Disable' },
+  enable: { title: (n) => `Enable ${n}?`, body: 'They can sign in again.', label: 'Enable' },
+  invite: { title: (n) => `Resend the invitation to ${n}?`, body: 'A new link is e-mailed; the previous one stops working.', label: 'Resend' },
+  delete: { title: (n) => `Delete ${n}?`, body: 'They lose access at once and disappear from this list. This cannot be undone.', label: 'Delete' },
+};
+const ROLE_LABEL = { SUPERADMIN: 'Superadmin', ADMIN: 'Admin', EDITOR: 'Editor', OWNER: 'Owner', USER: 'User' } as const;
+
+/** A§2 admin settings users table: status, enable/disable, resend invite, edit (only when enabled), delete — each confirmed. */
+export function StaffUsers({ me }: { me: Me }) {
+  const [users, setUsers] = useState<User[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState<{ action: Action; user: User } | null>(null);
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const reload = () =>
+    listStaff()
+      .then(setUsers)
+      .catch((e: unknown) => {
+        console.error('staff users failed to load', e);
+        setUsers([]);
+        setError(errorMessage(e));
+      });
+  useEffect(() => void reload(), []);
+
+  const actor = { id: me.id, role: me.role.name, organizationId: null };
+  const may = (u: User, action: 'edit' | 'enable' | 'delete' | 'invite') => decideUserAction(actor, { id: u.id, role: u.role.name, organizationId: u.organizationId }, action).allowed;
+  const roles: ('Editor' | 'Admin')[] = me.role.name === 'SUPERADMIN' ? ['Editor', 'Admin'] : ['Editor'];
+
+  const columns: Column<User>[] = [
+    {
+      key: 'name',
+      header: 'Name',
+      cell: (u) => (
+        <span className="person">
+          <Avatar name={fullName(u)} url={u.profilePictureUrl} size={32} />
+          <span>
+            <span className="person-name">{fullName(u)}</span>
+            {u.id === me.id && <span className="you-tag">You</span>}
+            <span className="person-role">{ROLE_LABEL[u.role.name]}</span>
+          </span>
+        </span>
+      ),
+    },
+    { key: 'email', header: 'Email', cell: (u) => u.email },
+    { key: 'phone', header: 'Phone', cell: (u) => u.phone ?? '—' },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (u) => (
+        <span className="status-stack">
+          <Badge tone={u.isEnabled ? 'success' : 'neutral'}>{u.isEnabled ? 'ACTIVE' : 'INACTIVE'}</Badge>
+          {u.isEnabled === 1 && !u.hasPassword && <Badge tone="warning">Invite pending</Badge>}
+        </span>
+      ),
+    },
+    {
+      key: 'actions',
+      header: <span className="sr-only">Actions</span>,
+      align: 'right',
+      width: 56,
+      cell: (u) => {
+        const items: MenuItem[] = [];
+        if (may(u, 'enable')) items.push(u.isEnabled ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', user: u }) } : { label: 'Enable', onSelect: () => setPending({ action: 'enable', user: u }) });
+        if (may(u, 'invite')) items.push({ label: 'Resend invite link', onSelect: () => setPending({ action: 'invite', user: u }), disabled: !u.isEnabled, hint: 'Enable the user first.' });
+        if (may(u, 'edit')) items.push({ label: 'Edit', onSelect: () => setEditing(u), disabled: !u.isEnabled, hint: 'Enable the user to edit them.' });
+        if (may(u, 'delete')) items.push({ label: 'Delete', danger: true, onSelect: () => setPending({ action: 'delete', user: u }) });
+        return items.length ? <Menu label={`Actions for ${fullName(u)}`} items={items} /> : null;
+      },
+    },
+  ];
+
+  return (
+    <section className="card" aria-label="Staff users">
+      <header className="card-head">
+        <div>
+          <h2>Staff users</h2>
+          <p className="card-sub">Admins and editors who work in the back-office.</p>
+        </div>
+        <Button variant="success" onClick={() => setEditing('new')}>
+          <Icon name="plus" size={18} />
+          Add staff user
+        </Button>
+      </header>
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      {notice && (
+        <p className="inline-notice" role="status">
+          <Icon name="check" size={16} />
+          {notice}
+        </p>
+      )}
+      <DataTable label="Staff users" columns={columns} rows={users ?? []} rowKey={(u) => u.id} loading={users === null} rowClassName={(u) => (u.isEnabled ? '' : 'dt-row-muted')} />
+      {pending && (
+        <ConfirmModal
+          title={CONFIRM[pending.action].title(fullName(pending.user))}
+          confirmLabel={CONFIRM[pending.action].label}
+          cancelLabel="Cancel"
+          variant={pending.action === 'delete' || pending.action === 'disable' ? 'danger' : 'primary'}
+          onClose={() => setPending(null)}
+          onConfirm={async () => {
+            try {
+              if (pending.action === 'invite') await resendInvite(pending.user.id);
+              else if (pending.action === 'delete') await deleteUser(pending.user.id);
+              else await setEnabled(pending.user.id, pending.action === 'enable');
+              setNotice(pending.action === 'invite' ? `A new invitation was sent to ${pending.user.email}.` : null);
+              await reload();
+            } catch (e) {
+              return errorMessage(e);
+            }
+          }}
+        >
+          <p>{CONFIRM[pending.action].body}</p>
+        </ConfirmModal>
+      )}
+      {editing && (
+        <StaffUserModal
+          user={editing === 'new' ? null : editing}
+          roles={roles}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,88 @@
+import type { PlannedPart } from '@/domain/uploads.ts';
+import type { ListedPart } from './s3-client.shared.ts';
+import type { StoredPartRecord } from './upload-store.shared.ts';
+
+/** Pure pieces of the multipart engine: reconciliation with ListParts, and a fair slot pool. */
+
+export interface Reconciled {
+  /** Part number → ETag of every part the store really holds with the planned size. */
+  done: Map<number, string>;
+  /** Parts the store holds that IndexedDB did not know (the tab died before writing them). */
+  adopted: number[];
+  /** Parts IndexedDB recorded that the store does not hold (or holds with another size or ETag): sent again. */
+  dropped: number[];
+}
+
+/**
+ * ListParts is the truth: a part counts as done only when the store lists it with the size
+ * the plan gives it. A part listed with another ETag than recorded was overwritten by a later
+ * attempt; the store's ETag wins, since CompleteMultipartUpload checks against it.
+ */
+export function reconcileParts(plan: readonly PlannedPart[], stored: readonly StoredPartRecord[], listed: readonly ListedPart[]): Reconciled {
+  const planned = new Map(plan.map((part) => [part.partNumber, part.size]));
+  const recorded = new Map(stored.map((part) => [part.PartNumber, part.ETag]));
+  const done = new Map<number, string>();
+  const adopted: number[] = [];
+  for (const part of listed) {
+    if (planned.get(part.partNumber) !== part.size || !part.etag) continue;
+    done.set(part.partNumber, part.etag);
+    if (!recorded.has(part.partNumber)) adopted.push(part.partNumber);
+  }
+  const dropped = [...recorded.keys()].filter((number) => !done.has(number));
+  return { done, adopted: adopted.sort((a, b) => a - b), dropped: dropped.sort((a, b) => a - b) };
+}
+
+export function partRecords(done: Map<number, string>): StoredPartRecord[] {
+  return [...done.entries()].sort(([a], [b]) => a - b).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
+}
+
+/** At most `size` holders at a time, served first come first served. */
+export class SlotPool {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async acquire(): Promise<void> {
+    if (this.free > 0) {
+      this.free -= 1;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free += 1;
+  }
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/**
+ * Runs `task` over `items` with `workers` running at once; the first failure stops new
+ * tasks from starting and is thrown once the running ones settle.
+ */
+export async function forEachConcurrently<T>(items: readonly T[], workers: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | null = null;
+  const worker = async () => {
+    while (failure === null && next < items.length) {
+      const item = items[next]!;
+      next += 1;
+      try {
+        await task(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, items.length) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
+}

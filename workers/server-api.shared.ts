@@ -1,0 +1,61 @@
+import { create, number, type, type Struct } from 'superstruct';
+import { AssetStruct, CheckNameStruct, UploadCredentialsStruct, type Asset, type CheckName, type UploadCredentials } from '@/domain/contract/uploads.ts';
+import { QUERY_OF_TYPE, type AssetType, type StorageFigures, type UploadType } from '@/domain/uploads.ts';
+
+/** The server calls an upload makes (C§7), checked against the shared contract. */
+
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly code: number | undefined;
+  constructor(status: number, message: string, code?: number) {
+    super(message);
+    this.name = 'ApiFailure';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Only the storage figures of GET organizations/{id} (the rest of the answer may grow). */
+const StorageFiguresStruct = type({ storage: number(), usedSpace: number() });
+
+export interface ServerApi {
+  storage(organizationId: number): Promise<StorageFigures>;
+  checkName(projectId: number, type: AssetType, name: string): Promise<CheckName>;
+  credentials(projectId: number, uploadType: UploadType): Promise<UploadCredentials>;
+  registerAsset(projectId: number, body: { name: string; path: string; type: AssetType; size: number }): Promise<Asset>;
+}
+
+export interface ServerApiOptions {
+  /** e.g. `https://app.example.com/api/v1`. */
+  baseUrl: string;
+  getToken: () => string | null;
+  fetchImpl?: typeof fetch;
+}
+
+export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: ServerApiOptions): ServerApi {
+  async function call<T, S>(method: string, path: string, struct: Struct<T, S>, body?: unknown): Promise<T> {
+    const token = getToken();
+    let response: Response;
+    try {
+      response = await fetchImpl(`${baseUrl}${path}`, {
+        method,
+        headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ApiFailure(0, error instanceof Error ? error.message : 'network error');
+    }
+    const data = (await response.json().catch(() => ({}))) as { message?: string; code?: number };
+    if (!response.ok) throw new ApiFailure(response.status, data.message ?? `HTTP ${response.status}`, data.code);
+    return create(data, struct);
+  }
+  return {
+    async storage(organizationId) {
+      const organization = await call('GET', `/organizations/${organizationId}`, StorageFiguresStruct);
+      return { storageTb: organization.storage, usedSpace: organization.usedSpace };
+    },
+    checkName: (projectId, type, name) => call('GET', `/projects/${projectId}/assets/check-name?type=${QUERY_OF_TYPE[type]}&name=${encodeURIComponent(name)}`, CheckNameStruct),
+    credentials: (projectId, uploadType) => call('POST', '/uploads/credentials', UploadCredentialsStruct, { projectId, uploadType }),
+    registerAsset: (projectId, body) => call('POST', `/projects/${projectId}/assets`, AssetStruct, { ...body, type: QUERY_OF_TYPE[body.type] }),
+  };
+}

@@ -1,0 +1,87 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { AssetType, UploadType } from '@/domain/uploads.ts';
+
+/**
+ * The resume state of every upload, in IndexedDB (ARCHITECTURE §4): written when a file is
+ * queued, when its key and multipart upload id are known, and after every part.
+ */
+
+export type UploadStatus = 'queued' | 'uploading' | 'done' | 'incomplete';
+
+export interface StoredPartRecord {
+  PartNumber: number;
+  ETag: string;
+}
+
+export interface UploadRecord {
+  uid: string;
+  userId: number;
+  organizationId: number;
+  projectId: number;
+  type: AssetType;
+  uploadType: UploadType;
+  /** Name of the file on the user's disk; size and lastModified identify it when re-picked. */
+  fileName: string;
+  size: number;
+  lastModified: number;
+  contentType: string;
+  /** Final name and object key, from check-name (null until asked). */
+  name: string | null;
+  key: string | null;
+  /** Multipart upload id (null for a single PUT, or before CreateMultipartUpload). */
+  uploadId: string | null;
+  partSize: number | null;
+  partCount: number;
+  parts: StoredPartRecord[];
+  /** The object is stored whole (PUT or CompleteMultipartUpload succeeded): only registration is left. */
+  completed?: boolean;
+  status: UploadStatus;
+  error: string | null;
+  /** File System Access handle, where the browser offers one (resume after a restart). */
+  handle?: FileSystemFileHandleLike;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The parts of FileSystemFileHandle the engine uses (structured-cloneable, so it fits in IndexedDB). */
+export interface FileSystemFileHandleLike {
+  readonly kind: 'file';
+  readonly name: string;
+  getFile(): Promise<File>;
+  queryPermission?(descriptor?: { mode?: 'read' | 'readwrite' }): Promise<PermissionState>;
+  requestPermission?(descriptor?: { mode?: 'read' | 'readwrite' }): Promise<PermissionState>;
+}
+
+interface UploadDb extends DBSchema {
+  uploads: { key: string; value: UploadRecord; indexes: { byUser: number } };
+}
+
+export interface UploadStore {
+  list(userId: number): Promise<UploadRecord[]>;
+  get(uid: string): Promise<UploadRecord | undefined>;
+  put(record: UploadRecord): Promise<void>;
+  delete(uid: string): Promise<void>;
+  close(): void;
+}
+
+export const UPLOAD_DB_NAME = 'cutdesk-uploads';
+
+export async function openUploadStore(name = UPLOAD_DB_NAME): Promise<UploadStore> {
+  const db: IDBPDatabase<UploadDb> = await openDB<UploadDb>(name, 1, {
+    upgrade(database) {
+      const store = database.createObjectStore('uploads', { keyPath: 'uid' });
+      store.createIndex('byUser', 'userId');
+    },
+  });
+  return {
+    list: (userId) => db.getAllFromIndex('uploads', 'byUser', userId),
+    get: (uid) => db.get('uploads', uid),
+    async put(record) {
+      await db.put('uploads', { ...record, updatedAt: Date.now() });
+    },
+    async delete(uid) {
+      await db.delete('uploads', uid);
+    },
+    close: () => db.close(),
+  };
+}

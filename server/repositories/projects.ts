@@ -26,6 +26,24 @@ function detailsQuery(db: Db) {
     ]);
 }
 
+/** Columns a new (or duplicated) project starts without: no editor, timers, links or deliverable. */
+export const NEW_PROJECT_BLANKS = {
+  editorId: null,
+  pausedAt: null,
+  latestSubmittedAt: null,
+  reviewStartedAt: null,
+  reviewLink: null,
+  collaborationLink: null,
+  editorAssetsLink: null,
+  hdUrl: null,
+  lowResUrl: null,
+  finalVideoThumbnail: null,
+  finalVideoPreview: null,
+  finalVideoPath: null,
+  finalVideoSize: null,
+  deletedAt: null,
+} as const;
+
 export type ProjectDetails = NonNullable<Awaited<ReturnType<ReturnType<typeof detailsQuery>['executeTakeFirst']>>>;
 
 export function projectsRepo(db: Db) {

@@ -1,7 +1,7 @@
 import { LIMITS } from '../../src/domain/validation.ts';
 import type { AppContext } from '../context.ts';
 import type { AuthContext } from '../plugins/auth.ts';
-import type { ProjectDetails } from '../repositories/projects.ts';
+import { NEW_PROJECT_BLANKS, type ProjectDetails } from '../repositories/projects.ts';
 import { requireAllowed } from './project-access.ts';
 
 /** "Name (copy)", shortened so it stays within the 43-character name limit. */
@@ -17,29 +17,16 @@ export async function duplicateProject(ctx: AppContext, auth: AuthContext, proje
     const { id } = await tx
       .insertInto('projects')
       .values({
+        ...NEW_PROJECT_BLANKS,
         organizationId: project.organizationId,
         userId: auth.user.id,
-        editorId: null,
         name: copyName(project.name),
         brief: project.brief,
         audience: project.audience,
         goal: project.goal,
         finalVideoLength: project.finalVideoLength,
         reviewPeriod: project.reviewPeriod,
-        pausedAt: null,
-        latestSubmittedAt: null,
-        reviewStartedAt: null,
-        reviewLink: null,
-        collaborationLink: null,
         assetsLink: project.assetsLink,
-        editorAssetsLink: null,
-        hdUrl: null,
-        lowResUrl: null,
-        finalVideoThumbnail: null,
-        finalVideoPreview: null,
-        finalVideoPath: null,
-        finalVideoSize: null,
-        deletedAt: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -54,7 +54,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, sort, onSort, detai
 
   return (
     <div className="dt-wrap">
-      <table className="dt" aria-label={label} aria-busy={loading}>
+      <table className="dt data-table" aria-label={label} aria-busy={loading}>
         <thead>
           <tr>
             {details && <th className="dt-toggle-cell" aria-label="Details" />}

@@ -3,7 +3,7 @@ import { CreateProjectBodyStruct, LINK_FIELDS, UpdateProjectBodyStruct } from '.
 import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
 import { badRequest, conflict, forbidden, notFound, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
-import { projectsRepo } from '../../repositories/projects.ts';
+import { NEW_PROJECT_BLANKS, projectsRepo } from '../../repositories/projects.ts';
 import { requireAllowed, visibleProject } from '../../services/project-access.ts';
 import { toProject } from '../../services/project-view.ts';
 import { idParam } from '../params.ts';
@@ -18,29 +18,16 @@ export default async function projectWriteRoutes(app: FastifyInstance) {
     const body = parse(CreateProjectBodyStruct, request.body);
     const organization = await app.ctx.db.selectFrom('organizations').select('projectReviewPeriod').where('id', '=', organizationId).executeTakeFirstOrThrow();
     const id = await projectsRepo(app.ctx.db).create({
+      ...NEW_PROJECT_BLANKS,
       organizationId,
       userId: auth.user.id,
-      editorId: null,
       name: body.name.trim(),
       brief: body.brief,
       audience: body.audience.trim(),
       goal: body.goal.trim(),
       finalVideoLength: body.finalVideoLength,
       reviewPeriod: organization.projectReviewPeriod,
-      pausedAt: null,
-      latestSubmittedAt: null,
-      reviewStartedAt: null,
-      reviewLink: null,
-      collaborationLink: null,
       assetsLink: null,
-      editorAssetsLink: null,
-      hdUrl: null,
-      lowResUrl: null,
-      finalVideoThumbnail: null,
-      finalVideoPreview: null,
-      finalVideoPath: null,
-      finalVideoSize: null,
-      deletedAt: null,
     });
     reply.code(201);
     return { id };

@@ -1,15 +1,13 @@
-import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
 import { useParams } from 'wouter';
-import type { Project } from '@/domain/contract/projects.ts';
 import { can } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
-import { projectNameRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
 import { fullName } from '@/lib/format.ts';
-import { pageTitleAtom } from '@/lib/page-title.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { useProjectPage } from '@/lib/use-project-page.ts';
 import { Button } from '@/ui/button.tsx';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { Icon } from '@/ui/icons.tsx';
@@ -22,45 +20,16 @@ import { AssetsPanel } from './components/assets-panel.tsx';
 import { LinkRows } from './components/link-rows.tsx';
 import { ReviewPeriodField } from './components/review-period.tsx';
 
+const renameProject = (id: number, name: string) => updateProject(id, { name });
+
 /** /project/{id} for staff (A§2): status, timer, final video, links, brief and assets. */
 export function AdminProjectPage() {
   const { id } = useParams<{ id: string }>();
   const me = useAtomValue(meAtom);
   const manager = isManagerRole(me?.role.name);
-  const [project, setProject] = useState<Project | null>(null);
-  const [missing, setMissing] = useState<string | null>(null);
+  const { project, setProject, missing } = useProjectPage(Number(id), me?.role.name, getProject, renameProject);
   const [busy, setBusy] = useState<StaffProjectAction | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const setPageTitle = useSetAtom(pageTitleAtom);
-
-  const load = useCallback(async () => {
-    try {
-      setProject(await getProject(Number(id)));
-    } catch (e) {
-      setMissing(e instanceof ApiError && e.status === 404 ? 'This project does not exist.' : errorMessage(e));
-    }
-  }, [id]);
-  useEffect(() => void load(), [load]);
-
-  useEffect(() => {
-    if (!project || !me) return;
-    const editable = can('rename', me.role.name, { status: project.status.name, hasFinalPreview: false, hasEditor: false });
-    setPageTitle({
-      title: project.name,
-      validate: projectNameRule,
-      ...(editable && {
-        onSubmit: async (name: string) => {
-          try {
-            setProject(await updateProject(project.id, { name }));
-            return undefined;
-          } catch (e) {
-            return e instanceof ApiError ? (e.fields.name ?? e.message) : errorMessage(e);
-          }
-        },
-      }),
-    });
-  }, [project, me, setPageTitle]);
-  useEffect(() => () => setPageTitle(null), [setPageTitle]);
 
   const act = async (action: StaffProjectAction) => {
     setBusy(action);

@@ -101,13 +101,13 @@ export function CustomersPage() {
       cell: (r) => (
         <span className="row-actions">
           {canManage && (
-            <Button variant="secondary" className="btn-sm" onClick={() => void logInAs(r)} busy={signingIn === r.id} disabled={signingIn !== null || !r.owner} aria-label={`Log In As ${r.name}`}>
+            <Button variant="secondary" className="btn-small" onClick={() => void logInAs(r)} busy={signingIn === r.id} disabled={signingIn !== null || !r.owner} aria-label={`Log In As ${r.name}`}>
               <Icon name="login" size={16} />
               Log In As
             </Button>
           )}
           {canManage && (
-            <Button variant="ghost" className="btn-sm btn-danger-ghost" onClick={() => setDeleting(r)} aria-label={`Delete ${r.name}`}>
+            <Button variant="ghost" className="btn-small btn-danger-ghost" onClick={() => setDeleting(r)} aria-label={`Delete ${r.name}`}>
               <Icon name="trash" size={16} />
               Delete
             </Button>

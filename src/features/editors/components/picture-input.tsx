@@ -38,7 +38,7 @@ export function PictureInput({ name, value, onChange }: { name: string; value: s
         {busy && <span className="spinner" role="status" aria-label="Resizing the picture" />}
       </div>
       <div>
-        <label htmlFor={id} className="btn btn-secondary btn-sm">
+        <label htmlFor={id} className="btn btn-secondary btn-small">
           <Icon name="camera" size={16} />
           {value ? 'Change picture' : 'Upload picture'}
         </label>

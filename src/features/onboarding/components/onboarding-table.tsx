@@ -82,7 +82,7 @@ export function OnboardingTable({ rows, loading, completed, onChanged, onComplet
       align: 'right',
       cell: (r) =>
         r.statusId === 2 ? null : (
-          <Button variant="success" className="btn-sm" onClick={() => onComplete(r)} aria-label={`Complete ${r.name}`}>
+          <Button variant="success" className="btn-small" onClick={() => onComplete(r)} aria-label={`Complete ${r.name}`}>
             Complete
           </Button>
         ),

@@ -1,0 +1,226 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BYTES_PER_TB } from '../../src/domain/constants.ts';
+import {
+  MAX_PARTS,
+  MiB,
+  PART_SIZE,
+  QUOTA_TOLERANCE_BYTES,
+  SINGLE_PUT_LIMIT,
+  acceptsFile,
+  assetKey,
+  canDeleteAllAssets,
+  formatTimeLeft,
+  isRetryable,
+  nameVariant,
+  needsNewCredentials,
+  parseAssetType,
+  planParts,
+  quotaAllows,
+  rateFromSamples,
+  retryDelay,
+  sanitizeFileName,
+  secondsLeft,
+  uploadDecision,
+  uploadPrefix,
+} from '../../src/domain/uploads.ts';
+import { SlotPool, forEachConcurrently, reconcileParts } from '../../workers/multipart.shared.ts';
+
+describe('part plan', () => {
+  it('sends files under 20 MiB in one request and larger ones in 20,971,520-byte parts', () => {
+    expect(planParts(0)).toEqual({ mode: 'single', size: 0 });
+    expect(planParts(SINGLE_PUT_LIMIT - 1)).toEqual({ mode: 'single', size: SINGLE_PUT_LIMIT - 1 });
+    expect(planParts(SINGLE_PUT_LIMIT)).toMatchObject({ mode: 'multipart', partSize: PART_SIZE, parts: [{ partNumber: 1, start: 0, end: PART_SIZE, size: PART_SIZE }] });
+    const plan = planParts(200 * 1000 * 1000);
+    expect(plan.mode).toBe('multipart');
+    if (plan.mode !== 'multipart') return;
+    expect(plan.parts).toHaveLength(10);
+    expect(plan.parts[9]).toEqual({ partNumber: 10, start: 9 * PART_SIZE, end: 200_000_000, size: 200_000_000 - 9 * PART_SIZE });
+  });
+
+  it('covers every byte once, in order, within S3 limits, for any size', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: SINGLE_PUT_LIMIT, max: 5 * 1024 ** 4 }), (size) => {
+        const plan = planParts(size);
+        if (plan.mode !== 'multipart') return false;
+        expect(plan.parts.length).toBeLessThanOrEqual(MAX_PARTS);
+        expect(plan.partSize % MiB === 0 || plan.partSize === PART_SIZE).toBe(true);
+        let next = 0;
+        plan.parts.forEach((part, index) => {
+          expect(part.partNumber).toBe(index + 1);
+          expect(part.start).toBe(next);
+          expect(part.size).toBe(part.end - part.start);
+          if (index < plan.parts.length - 1) expect(part.size).toBe(plan.partSize);
+          next = part.end;
+        });
+        expect(next).toBe(size);
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses sizes that are not whole bytes', () => {
+    expect(() => planParts(-1)).toThrow(RangeError);
+    expect(() => planParts(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('names', () => {
+  it.each([
+    ['My clip (final) #1.MP4', 'Myclipfinal1.MP4'],
+    ['interview_take-2.mov', 'interview_take-2.mov'],
+    ['été à Paris.jpg', 'tParis.jpg'],
+    ['視頻.mp4', 'file.mp4'],
+    ['...hidden.png', 'hidden.png'],
+    ['no extension', 'noextension'],
+    ['', 'file'],
+    ['a.', 'a'],
+  ])('keeps only letters, digits, -, _ and . in %j', (name, expected) => {
+    expect(sanitizeFileName(name)).toBe(expected);
+  });
+
+  it('never produces a character outside the allowed set, nor an empty or overlong name', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (name) => {
+        const clean = sanitizeFileName(name);
+        expect(clean).toMatch(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/);
+        expect(clean.length).toBeLessThanOrEqual(180);
+      }),
+    );
+  });
+
+  it('numbers taken names before the extension', () => {
+    expect(nameVariant('clip.mp4', 0)).toBe('clip.mp4');
+    expect(nameVariant('clip.mp4', 2)).toBe('clip-2.mp4');
+    expect(nameVariant('README', 1)).toBe('README-1');
+  });
+
+  it('lays keys out per project, raw or final, and per type folder', () => {
+    expect(uploadPrefix(7, 'asset')).toBe('projects/7/raw/');
+    expect(uploadPrefix(7, 'deliverable')).toBe('projects/7/final/');
+    expect(assetKey(7, 'BROLL_CLIP', 'b.mov')).toBe('projects/7/raw/b_roll/b.mov');
+    expect(assetKey(7, 'INTERVIEW_CLIP', 'i.mp4')).toBe('projects/7/raw/interviews/i.mp4');
+    expect(assetKey(7, 'ASSET', 'p.png')).toBe('projects/7/raw/assets/p.png');
+  });
+
+  it('reads every spelling of a type', () => {
+    expect(['Asset', 'InterviewClip', 'BRollClip', 'BROLL_CLIP', 'B_ROLL_CLIP', 'ASSET', 'x', 1].map(parseAssetType)).toEqual(['ASSET', 'INTERVIEW_CLIP', 'BROLL_CLIP', 'BROLL_CLIP', 'BROLL_CLIP', 'ASSET', null, null]);
+  });
+});
+
+describe('accept rules (C§5)', () => {
+  it('takes video/* for clips and image/* for assets, by extension when the browser gives no type', () => {
+    expect(acceptsFile('video', { name: 'a.mp4', type: 'video/mp4' })).toBe(true);
+    expect(acceptsFile('video', { name: 'a.png', type: 'image/png' })).toBe(false);
+    expect(acceptsFile('image', { name: 'a.png', type: 'image/png' })).toBe(true);
+    expect(acceptsFile('image', { name: 'a.mp4', type: 'video/mp4' })).toBe(false);
+    expect(acceptsFile('video', { name: 'A001.MTS', type: '' })).toBe(true);
+    expect(acceptsFile('video', { name: 'notes.txt', type: '' })).toBe(false);
+    expect(acceptsFile('image', { name: 'scan.HEIC', type: '' })).toBe(true);
+  });
+});
+
+describe('storage quota (C§5)', () => {
+  const figures = { storageTb: 1, usedSpace: BYTES_PER_TB - 10 * MiB };
+  it('refuses a batch past the remaining space plus the tiny tolerance', () => {
+    expect(quotaAllows(10 * MiB, figures)).toBe(true);
+    expect(quotaAllows(10 * MiB + QUOTA_TOLERANCE_BYTES, figures)).toBe(true);
+    expect(quotaAllows(10 * MiB + QUOTA_TOLERANCE_BYTES + 1, figures)).toBe(false);
+    expect(quotaAllows(5 * MiB, figures, 6 * MiB + QUOTA_TOLERANCE_BYTES)).toBe(false);
+    expect(quotaAllows(1, { storageTb: 0, usedSpace: 0 })).toBe(true);
+    expect(quotaAllows(2 * MiB, { storageTb: 0, usedSpace: 0 })).toBe(false);
+  });
+});
+
+describe('retry policy (A§4)', () => {
+  it('retries network failures, 5xx, 408, 429 and S3 throttling; not client errors', () => {
+    expect([0, 500, 503, 408, 429].map((s) => isRetryable(s))).toEqual([true, true, true, true, true]);
+    expect([400, 401, 403, 404, 409].map((s) => isRetryable(s))).toEqual([false, false, false, false, false]);
+    expect(isRetryable(400, 'RequestTimeout')).toBe(true);
+    expect(isRetryable(503, 'SlowDown')).toBe(true);
+    expect(needsNewCredentials(403, 'ExpiredToken')).toBe(true);
+    expect(needsNewCredentials(403, 'AccessDenied')).toBe(false);
+    expect(retryDelay(1)).toBe(200);
+    expect(retryDelay(19)).toBe(200);
+  });
+});
+
+describe('who uploads (C§4, A§4)', () => {
+  it('lets customers upload raw files while OPENED and managers the final video when A§4 allows', () => {
+    expect(uploadDecision('OWNER', 'OPENED', 'asset').allowed).toBe(true);
+    expect(uploadDecision('USER', 'IN_EDITING', 'asset')).toMatchObject({ allowed: false, status: 409 });
+    expect(uploadDecision('OWNER', 'OPENED', 'deliverable')).toMatchObject({ allowed: false, status: 403 });
+    expect(uploadDecision('ADMIN', 'IN_EDITING', 'deliverable').allowed).toBe(true);
+    expect(uploadDecision('SUPERADMIN', 'APPROVED', 'deliverable').allowed).toBe(true);
+    for (const status of ['OPENED', 'WAITING_FOR_EDITOR', 'DELETED', 'HIDDEN'] as const) expect(uploadDecision('ADMIN', status, 'deliverable')).toMatchObject({ allowed: false, status: 409 });
+    expect(uploadDecision('EDITOR', 'IN_EDITING', 'deliverable')).toMatchObject({ allowed: false, status: 403 });
+    expect(uploadDecision('ADMIN', 'IN_EDITING', 'asset')).toMatchObject({ allowed: false, status: 403 });
+    expect(['OPENED', 'APPROVED', 'ARCHIVED', 'IN_REVIEW', 'IN_EDITING'].map((s) => canDeleteAllAssets(s as 'OPENED'))).toEqual([true, true, true, false, false]);
+  });
+});
+
+describe('progress figures', () => {
+  it('measures speed over the last seconds and estimates the time left', () => {
+    const samples = [{ at: 0, bytes: 0 }, { at: 1000, bytes: 10 * MiB }, { at: 2000, bytes: 20 * MiB }];
+    expect(rateFromSamples(samples, 2000)).toBe(10 * MiB);
+    expect(rateFromSamples(samples, 60_000)).toBe(0);
+    expect(secondsLeft(100 * MiB, 10 * MiB)).toBe(10);
+    expect(secondsLeft(5, 0)).toBeNull();
+    expect(formatTimeLeft(42)).toBe('42 s left');
+    expect(formatTimeLeft(600)).toBe('about 10 min left');
+    expect(formatTimeLeft(null)).toBe('estimating…');
+  });
+});
+
+describe('ListParts reconciliation', () => {
+  const plan = (planParts(3 * PART_SIZE - 7) as Extract<ReturnType<typeof planParts>, { mode: 'multipart' }>).parts;
+  it('trusts the store: adopts parts IndexedDB missed, drops recorded parts the store lacks or holds otherwise', () => {
+    const result = reconcileParts(
+      plan,
+      [{ PartNumber: 1, ETag: 'a' }, { PartNumber: 3, ETag: 'c-old' }],
+      [
+        { partNumber: 1, etag: 'a', size: PART_SIZE },
+        { partNumber: 2, etag: 'b', size: PART_SIZE },
+        { partNumber: 3, etag: 'c', size: 12 },
+      ],
+    );
+    expect([...result.done.entries()]).toEqual([[1, 'a'], [2, 'b']]);
+    expect(result.adopted).toEqual([2]);
+    expect(result.dropped).toEqual([3]);
+  });
+});
+
+describe('slot pool', () => {
+  it('never runs more than its size at once, and serves waiters in order', async () => {
+    const pool = new SlotPool(2);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        pool.run(async () => {
+          running += 1;
+          peak = Math.max(peak, running);
+          order.push(i);
+          await new Promise((r) => setTimeout(r, 5));
+          running -= 1;
+        }),
+      ),
+    );
+    expect(peak).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('stops starting tasks after a failure and throws it once the running ones settle', async () => {
+    const started: number[] = [];
+    await expect(
+      forEachConcurrently([1, 2, 3, 4, 5], 2, async (n) => {
+        started.push(n);
+        await new Promise((r) => setTimeout(r, n === 1 ? 1 : 10));
+        if (n === 1) throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(started).toEqual([1, 2]);
+  });
+});

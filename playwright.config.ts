@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 8181);
 /** The server's data directory: the tests read its mail outbox. */
-export const E2E_DATA_DIR = '.tmp/e2e-data';
+export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? `.tmp/e2e-data-${port}`;
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

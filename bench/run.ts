@@ -1,8 +1,12 @@
 /** `npm run bench [name…]`: runs the benchmarks (all by default) and prints their figures. */
 import { benchApi } from './api.ts';
+import { benchUpload } from './upload.ts';
+import { benchZip } from './zip.ts';
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
+  zip: benchZip,
+  upload: benchUpload,
 };
 
 const wanted = process.argv.slice(2).filter((name) => name in BENCHES);

@@ -94,7 +94,7 @@ test('staff sign in in two steps and land on the dashboard', async ({ page }) =>
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   const menu = page.getByRole('navigation', { name: 'Staff' });
-  await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Customers', 'Editors', 'Onboarding']);
+  await expect(menu.getByRole('link')).toHaveText(['Dashboard', 'Customers', 'Editors', 'Onboarding', 'Settings']);
   await expect(page.locator('.staff-top')).toContainText('Alex Admin');
 
   // Staff cannot open the customer portal; a reload keeps the session.

@@ -765,7 +765,9 @@ export class UploadEngine {
     const send = () => {
       this.emitTimer = null;
       const at = this.options.now();
-      this.globalSamples = [...this.globalSamples.filter((s) => at - s.at <= 10_000), { at, bytes: this.globalSent }];
+      // Idle time never counts in the speed: the window restarts with the first upload after a pause.
+      const active = [...this.items.values()].some((item) => item.running);
+      this.globalSamples = active ? [...this.globalSamples.filter((s) => at - s.at <= 10_000), { at, bytes: this.globalSent }] : [];
       for (const item of this.items.values()) item.samples = [...item.samples.filter((s) => at - s.at <= 10_000), { at, bytes: item.sent }];
       this.options.onChange?.(this.snapshot());
     };

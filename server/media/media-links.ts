@@ -88,6 +88,18 @@ function mapProject(project: ProjectLike, prefix: string, sign: (projectId: numb
   return out;
 }
 
+function projectsOf(payload: unknown): unknown[] {
+  if (Array.isArray(payload)) return payload;
+  if (isProjectLike(payload)) return [payload];
+  const projects = (payload as { data?: { projects?: unknown } } | null)?.data?.projects;
+  return Array.isArray(projects) ? projects : [];
+}
+
+/** Whether a body holds a project with a stored media key (most answers do not: no token check then). */
+function hasMediaKeys(payload: unknown): boolean {
+  return projectsOf(payload).some((item) => isProjectLike(item) && Object.keys(MEDIA_FIELDS).some((field) => isKey(item[field])));
+}
+
 /** Every project in a response body: the body itself, an array of them, or `data.projects`. */
 export function mapProjectsIn(payload: unknown, prefix: string, sign: (projectId: number) => string): unknown {
   if (Array.isArray(payload)) return payload.map((item) => (isProjectLike(item) ? mapProject(item, prefix, sign) : item));
@@ -106,7 +118,7 @@ export function mapProjectsIn(payload: unknown, prefix: string, sign: (projectId
  */
 export function mediaLinksHook(ctx: AppContext, apiPrefix: string) {
   return async (request: FastifyRequest, _reply: FastifyReply, payload: unknown): Promise<unknown> => {
-    if (typeof payload !== 'object' || payload === null) return payload;
+    if (typeof payload !== 'object' || payload === null || !hasMediaKeys(payload)) return payload;
     const header = request.headers.authorization;
     if (!header?.startsWith('Bearer ')) return payload;
     const claims = await ctx.tokens.verify(header.slice(7).trim());

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { OrganizationsTable } from '../db/schema.ts';
 import { hashSecret } from '../services/passwords.ts';
 import { projectsRepo } from '../repositories/projects.ts';
 
@@ -131,11 +133,21 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
  * yet), a second editor and an invited Demo Studio user who has not set a password yet.
  */
 async function seedCustomersAndTeam(tx: Db, passwordHash: string, demoStudioId: number, now: number): Promise<void> {
-  const customers = [
+  const customers: {
+    organization: Insertable<OrganizationsTable>;
+    credits: { startDate: string | null; endDate: string | null; activeCredits: number; creditsPerInterval: number; intervalMonths: number; renewable: boolean };
+    owner: { email: string; firstName: string; lastName: string; phone: string };
+  }[] = [
     {
       organization: { name: 'Northwind Media', statusId: 1, storageTb: 1, renewableAt: new Date(now + 350 * DAY), kitOrdered: true, kitType: 'Interview kit', kitOrderedAt: isoDate(now - 3 * DAY), createdAt: new Date(now - 15 * DAY) },
       credits: { startDate: isoDate(now - 15 * DAY), endDate: isoDate(now + 350 * DAY), activeCredits: 20, creditsPerInterval: 20, intervalMonths: 1, renewable: true },
       owner: { email: 'nina@northwind.demo.cutdesk.test', firstName: 'Nina', lastName: 'North', phone: '5550142' },
+    },
+    {
+      // Credits ending within 91 days: the expiry warnings show on the staff pages.
+      organization: { name: 'Harbor Lights Co', statusId: 2, state: 'APPROVED', storageTb: 1, renewableAt: new Date(now + 40 * DAY), kitOrdered: true, kitType: 'Studio kit', kitOrderedAt: isoDate(now - 300 * DAY), createdAt: new Date(now - 325 * DAY) },
+      credits: { startDate: isoDate(now - 325 * DAY), endDate: isoDate(now + 40 * DAY), activeCredits: 12, creditsPerInterval: 4, intervalMonths: 3, renewable: true },
+      owner: { email: 'hal@harborlights.demo.cutdesk.test', firstName: 'Hal', lastName: 'Harbor', phone: '5550188' },
     },
     {
       organization: { name: 'Blue Fern Bakery', statusId: 1, storageTb: 1, renewableAt: null, kitOrdered: false, kitType: null, kitOrderedAt: null, createdAt: new Date(now - 4 * DAY) },
@@ -145,11 +157,12 @@ async function seedCustomersAndTeam(tx: Db, passwordHash: string, demoStudioId: 
   ];
   for (const customer of customers) {
     const { id } = await tx.insertInto('organizations').values(customer.organization).returning('id').executeTakeFirstOrThrow();
+    const createdAt = customer.organization.createdAt ?? new Date(now);
     const renewDate = nextRenewDate(customer.credits, isoDate(now));
     await tx.insertInto('credits').values({ organizationId: id, ...customer.credits, usedCredits: 0, renewDate }).execute();
     await tx
       .insertInto('users')
-      .values({ ...customer.owner, passwordHash, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null, createdAt: customer.organization.createdAt })
+      .values({ ...customer.owner, passwordHash, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null, createdAt })
       .execute();
   }
   await tx

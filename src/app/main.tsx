@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { appStore } from '@/lib/session-state.ts';
 import { restoreSession } from '@/lib/session.ts';
+import { installUploads } from '@/lib/uploads/upload-client.ts';
 import '@/ui/theme.css';
 import { registerServiceWorker } from './pwa.ts';
 import { AppRoutes } from './routes.tsx';
@@ -19,3 +20,6 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 registerServiceWorker();
+// C§4 "a dummy file upload is triggered at start": the upload worker starts with the session
+// and resumes uploads left unfinished by a reload, a crash or a lost network.
+installUploads();

@@ -5,6 +5,7 @@ import { decideRoute } from '@/domain/route-guard.ts';
 import { AdminProjectPage } from '@/features/admin-project/admin-project-page.tsx';
 import { AdminSettingsPage } from '@/features/admin-settings/admin-settings-page.tsx';
 import { DashboardPage } from '@/features/dashboard/dashboard-page.tsx';
+import { OrganizationProjects } from '@/features/dashboard/organization-projects.tsx';
 import { ChangePasswordPage } from '@/features/auth/change-password-page.tsx';
 import { LoginPage } from '@/features/auth/login-page.tsx';
 import { LoginUserPage } from '@/features/auth/login-user-page.tsx';
@@ -84,8 +85,7 @@ export function AppRoutes() {
       <Route path="/organization/:id">
         {(params) => (
           <StaffShell>
-            {/* renderProjects: the projects feature's table of this organization goes here (A§2). */}
-            <OrganizationPage key={params.id} id={Number(params.id)} />
+            <OrganizationPage key={params.id} id={Number(params.id)} renderProjects={(organizationId) => <OrganizationProjects organizationId={organizationId} />} />
           </StaffShell>
         )}
       </Route>

@@ -108,16 +108,15 @@ export function assetKey(projectId: number, type: AssetType, name: string): stri
  * hidden files), an empty base becomes `file`, and long names are cut keeping the extension.
  */
 export function sanitizeFileName(name: string): string {
-  let clean = name.replace(/[^A-Za-z0-9._-]/g, '').replace(/^\.+/, '');
+  const clean = name.replace(/[^A-Za-z0-9._-]/g, '');
   const dot = clean.lastIndexOf('.');
-  let base = dot > 0 ? clean.slice(0, dot) : clean;
-  let ext = dot > 0 ? clean.slice(dot) : '';
+  let base = (dot >= 0 ? clean.slice(0, dot) : clean).replace(/^\.+/, '');
+  let ext = dot >= 0 ? clean.slice(dot) : '';
   if (ext === '.') ext = '';
   if (!base) base = 'file';
   ext = ext.slice(0, 16);
   if (base.length + ext.length > MAX_FILE_NAME_LENGTH) base = base.slice(0, MAX_FILE_NAME_LENGTH - ext.length);
-  clean = base + ext;
-  return clean;
+  return base + ext;
 }
 
 /** The n-th alternative of a name when it is taken: `clip.mp4`, `clip-1.mp4`, `clip-2.mp4`… */

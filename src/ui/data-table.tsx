@@ -15,6 +15,8 @@ export interface Column<T> {
   sortKey?: string;
   width?: number | string;
   align?: 'left' | 'right' | 'center';
+  /** Keeps the cell on one line (dates, phone numbers, buttons). */
+  nowrap?: boolean;
 }
 
 interface Props<T> {
@@ -100,7 +102,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, sort, onSort, detai
                     </td>
                   )}
                   {columns.map((column) => (
-                    <td key={column.key} style={{ textAlign: column.align }}>
+                    <td key={column.key} style={{ textAlign: column.align }} className={column.nowrap ? 'dt-nowrap' : undefined}>
                       {column.cell(row)}
                     </td>
                   ))}

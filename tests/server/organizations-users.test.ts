@@ -133,7 +133,8 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
           body: { startDate: '2026-01-01', endDate: '2026-12-31', renewable: true, credits: 10, interval: 1, creditsPerInterval: 10, storage: 2 },
         }),
       },
-      { name: 'GET users?role=editor', expect: staffOnly(200), request: async () => ({ method: 'GET', path: '/users?role=editor&start=0&limit=50' }) },
+      { name: 'GET users?role=editor', expect: { ...staffOnly(200), EDITOR: 200 }, request: async () => ({ method: 'GET', path: '/users?role=editor&start=0&limit=50' }) },
+      { name: 'GET users?role=staff', expect: staffOnly(200), request: async () => ({ method: 'GET', path: '/users?role=staff&start=0&limit=100' }) },
       { name: 'GET users/trial', expect: staffOnly(200), request: async () => ({ method: 'GET', path: '/users/trial?start=0&limit=20' }) },
       { name: 'PATCH users/{id} (editor)', expect: editorManaged(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}`, body: { email: unique('edited-editor'), firstName: 'E', lastName: 'D' } }) },
       { name: 'PATCH users/{id} (editor isEnabled)', expect: editorManaged(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}`, body: { isEnabled: 0 } }) },
@@ -690,6 +691,8 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const staff = (await call('GET', '/users?role=staff&limit=100', as.ADMIN)).json() as { role: { name: string } }[];
       expect(new Set(staff.map((u) => u.role.name))).toEqual(new Set(['SUPERADMIN', 'ADMIN', 'EDITOR']));
       expect((await call('GET', '/users?role=owner', as.ADMIN)).statusCode).toBe(400);
+      expect((await call('GET', '/users?role=editor&limit=501', as.ADMIN)).statusCode).toBe(400);
+      expect((await call('GET', '/users?role=editor', as.ADMIN)).json().length).toBeLessThanOrEqual(50);
     });
 
     it('edits an editor and disables them, ending their session', async () => {

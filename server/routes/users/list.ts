@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { TrialUsersQueryStruct, UsersQueryStruct, type TrialUser, type User } from '../../../src/domain/contract/users.ts';
-import { STAFF_ROLES, type RoleName } from '../../../src/domain/roles.ts';
+import { STAFF_ROLES, isManagerRole, type RoleName } from '../../../src/domain/roles.ts';
 import { TRIAL_DAYS } from '../../../src/domain/user-management.ts';
-import { parse } from '../../http-error.ts';
+import { forbidden, parse } from '../../http-error.ts';
 import { userAdminRepo } from '../../repositories/user-admin.ts';
 import { requireStaff } from '../../services/staff-access.ts';
 import { userDto } from '../../services/user-admin.ts';
@@ -11,9 +11,11 @@ const ROLES_OF: Record<string, readonly RoleName[]> = { editor: ['EDITOR'], admi
 
 export default async function listUsersRoutes(app: FastifyInstance) {
   // A§7 users by role: the editors page (role=editor, 50) and staff settings (role=staff, 100).
+  // An EDITOR may read the editors list only: the dashboard it shares shows editors by name.
   app.get('/users', async (request): Promise<User[]> => {
-    await requireStaff(request, { managers: true });
+    const { user } = await requireStaff(request);
     const { role, start, limit } = parse(UsersQueryStruct, request.query);
+    if (role !== 'editor' && !isManagerRole(user.role)) throw forbidden();
     const users = await userAdminRepo(app.ctx.db).listByRoles(ROLES_OF[role]!, start, limit);
     return users.map(userDto);
   });

@@ -13,6 +13,7 @@ const MENU = [
   { href: '/customers', label: 'Customers', icon: 'users', editor: false },
   { href: '/editors', label: 'Editors', icon: 'scissors', editor: false },
   { href: '/onboarding', label: 'Onboarding', icon: 'rocket', editor: false },
+  { href: '/admin-settings', label: 'Settings', icon: 'gear', editor: false },
 ] as const;
 
 

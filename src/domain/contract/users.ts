@@ -16,9 +16,9 @@ export function pageNumber(name: string, min: number, max: number, fallback: num
   return defaulted(queryNumber(name, min, max), fallback);
 }
 
-/** `start` and `limit` of a list (ARCHITECTURE §3); `limit` defaults to and is capped at `max`. */
-export function pageQuery(max: number) {
-  return { start: pageNumber('start', 0, 1_000_000, 0), limit: pageNumber('limit', 1, max, max) };
+/** `start` and `limit` of a list (ARCHITECTURE §3); `limit` is capped at `max` and defaults to `fallback`. */
+export function pageQuery(max: number, fallback = max) {
+  return { start: pageNumber('start', 0, 1_000_000, 0), limit: pageNumber('limit', 1, max, fallback) };
 }
 
 /** isEnabled as the specs send it: true/false or 1/0. */
@@ -94,7 +94,8 @@ export const RoleOnlyStruct = type({ role: optional(unknown()) });
 export const USER_LIST_ROLES = ['editor', 'admin', 'superadmin', 'staff'] as const;
 export const UsersQueryStruct = type({
   role: defaulted(define<(typeof USER_LIST_ROLES)[number]>('role', (v) => (USER_LIST_ROLES as readonly unknown[]).includes(v) || `role must be one of ${USER_LIST_ROLES.join(', ')}.`), 'editor'),
-  ...pageQuery(100),
+  // 50 a page on the editors page (A§9); an assignment dropdown may ask for all at once.
+  ...pageQuery(500, 50),
 });
 
 /** A§3 trial user: an owner whose organization has no subscription yet. */

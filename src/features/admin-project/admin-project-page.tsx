@@ -12,7 +12,8 @@ import { Button } from '@/ui/button.tsx';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
-import { VideoPlayer } from '@/ui/video-player.tsx';
+import { FinalVideo } from '@/ui/final-video.tsx';
+import { BriefPdfButton, ZipDownloadButtons } from '@/ui/project-downloads.tsx';
 import { getProject } from './api/get-project.ts';
 import { runProjectAction, type StaffProjectAction } from './api/project-action.ts';
 import { updateProject } from './api/update-project.ts';
@@ -47,7 +48,6 @@ export function AdminProjectPage() {
   if (!project || !me) return <div className="center-block"><Spinner /></div>;
   const status = project.status.name;
   const facts = { status, hasFinalPreview: Boolean(project.finalVideoPreview), hasEditor: Boolean(project.editor) };
-  const source = project.finalVideoPreview?.startsWith('http') ? project.finalVideoPreview : null;
 
   return (
     <div className="admin-project">
@@ -98,15 +98,17 @@ export function AdminProjectPage() {
       {error && <div className="form-error" role="alert">{error}</div>}
       <div className="admin-project-grid">
         <div className="admin-project-video">
-          {source ? (
-            <VideoPlayer src={source} poster={project.finalVideoThumbnail} version={project.noReviews} />
-          ) : (
-            <div className="player-placeholder" data-testid="no-video">
-              <Icon name="film" size={40} />
-              <strong>No final video yet</strong>
-              <p>{manager ? 'Upload the edited video to send it to the customer for review.' : 'The final video shows here once it is uploaded.'}</p>
-            </div>
-          )}
+          <FinalVideo
+            project={project}
+            audience="staff"
+            placeholder={
+              <div className="player-placeholder" data-testid="no-video">
+                <Icon name="film" size={40} />
+                <strong>No final video yet</strong>
+                <p>{manager ? 'Upload the edited video to send it to the customer for review.' : 'The final video shows here once it is uploaded.'}</p>
+              </div>
+            }
+          />
         </div>
         <div className="admin-project-side">
           <section className="card" aria-label="Review and links">
@@ -134,10 +136,11 @@ export function AdminProjectPage() {
               <dt>Brief</dt>
               <dd className="brief-text">{project.brief}</dd>
             </dl>
+            <BriefPdfButton project={project} />
           </section>
         </div>
       </div>
-      <AssetsPanel project={project} />
+      <AssetsPanel project={project} actions={<ZipDownloadButtons projectId={project.id} />} />
     </div>
   );
 }

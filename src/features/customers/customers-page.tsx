@@ -79,7 +79,7 @@ export function CustomersPage() {
   };
 
   const columns: Column<OrganizationRow>[] = [
-    { key: 'name', header: 'Name', sortKey: 'name', cell: (r) => (r.owner ? fullName(r.owner) : <span className="text-muted">No owner</span>) },
+    { key: 'name', header: 'Name', sortKey: 'name', nowrap: true, cell: (r) => (r.owner ? fullName(r.owner) : <span className="text-muted">No owner</span>) },
     {
       key: 'organization',
       header: 'Organization',
@@ -92,12 +92,13 @@ export function CustomersPage() {
     },
     { key: 'expiry', header: 'Credits expire on', sortKey: 'expiry', cell: (r) => <ExpiryCell endDate={r.endDate} /> },
     { key: 'email', header: 'Email', sortKey: 'email', cell: (r) => r.owner?.email ?? '—' },
-    { key: 'created', header: 'Created', cell: (r) => formatDate(r.createdAt) },
-    { key: 'phone', header: 'Phone', sortKey: 'phone', cell: (r) => r.owner?.phone ?? '—' },
+    { key: 'created', header: 'Created', nowrap: true, cell: (r) => formatDate(r.createdAt) },
+    { key: 'phone', header: 'Phone', sortKey: 'phone', nowrap: true, cell: (r) => r.owner?.phone ?? '—' },
     {
       key: 'actions',
       header: <span className="sr-only">Actions</span>,
       align: 'right',
+      nowrap: true,
       cell: (r) => (
         <span className="row-actions">
           {canManage && (

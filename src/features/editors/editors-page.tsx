@@ -90,8 +90,8 @@ export function EditorsPage() {
       ),
     },
     { key: 'email', header: 'Email', cell: (e) => e.email },
-    { key: 'created', header: 'Created', cell: (e) => formatDate(e.createdAt) },
-    { key: 'phone', header: 'Phone', cell: (e) => e.phone ?? '—' },
+    { key: 'created', header: 'Created', nowrap: true, cell: (e) => formatDate(e.createdAt) },
+    { key: 'phone', header: 'Phone', nowrap: true, cell: (e) => e.phone ?? '—' },
     {
       key: 'actions',
       header: <span className="sr-only">Actions</span>,
@@ -127,7 +127,7 @@ export function EditorsPage() {
           {error}
         </div>
       )}
-      <div className="table-card">
+      <div className="table-card dt-card">
         <DataTable label="Editors" columns={columns} rows={editors ?? []} rowKey={(e) => e.id} loading={editors === null} rowClassName={(e) => (e.isEnabled ? '' : 'dt-row-muted')} empty="No editors yet. Add the first one." />
       </div>
       <MoreButton

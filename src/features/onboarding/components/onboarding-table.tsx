@@ -47,9 +47,9 @@ export function OnboardingTable({ rows, loading, completed, onChanged, onComplet
       ),
     },
     { key: 'subscription', header: 'Subscription', cell: (r) => <SubscriptionBadge status={r.subscriptionStatus} /> },
-    { key: 'kit', header: 'Kit', cell: (r) => (r.kitOrdered ? 'Ordered' : 'Not ordered') },
+    { key: 'kit', header: 'Kit', nowrap: true, cell: (r) => (r.kitOrdered ? 'Ordered' : 'Not ordered') },
     { key: 'kitType', header: 'Kit type', cell: (r) => r.kitType ?? '—' },
-    { key: 'orderDate', header: 'Order date', cell: (r) => formatDate(r.kitOrderedAt) },
+    { key: 'orderDate', header: 'Order date', nowrap: true, cell: (r) => formatDate(r.kitOrderedAt) },
     {
       key: 'tracking',
       header: 'Tracking id',

@@ -1,6 +1,14 @@
-import { useEffect } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
-import { EmptyState } from '@/ui/empty-state.tsx';
+import type { Asset } from '@/domain/contract/uploads.ts';
+import { formatFileSize } from '@/domain/bytes.ts';
+import type { AssetType } from '@/domain/uploads.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { listAssets } from '@/lib/uploads/assets-api.ts';
+import { useUploads } from '@/lib/uploads/use-uploads.ts';
+import { UploadIcon } from './uploads-icons.tsx';
+import { UploadsPopup } from './uploads-popup.tsx';
+import { UploadsSection } from './uploads-section.tsx';
 
 /** What the project page needs to know of the assets to allow "Send to editing" (C§5). */
 export interface AssetState {
@@ -19,15 +27,82 @@ interface Props {
   onStateChange: (state: AssetState) => void;
 }
 
+/** C§2 order: interview clips, B-roll clips, image assets. */
+const SECTIONS: AssetType[] = ['INTERVIEW_CLIP', 'BROLL_CLIP', 'ASSET'];
+
 /**
- * Interview clips, B-roll clips and image assets of the project. This first version only
- * reports an empty state: the upload engine (its own issue) fills these sections.
+ * Interview clips, B-roll clips and image assets of the project (C§2): an upload zone each,
+ * the registered files with previews, uploads still running or incomplete (id -1), delete
+ * and delete-all, and the pending-uploads popup. Uploads themselves run in the upload worker.
  */
-export function AssetSections({ onStateChange }: Props) {
-  useEffect(() => onStateChange({ uploading: false, incompleteClips: 0, assetCount: 0 }), [onStateChange]);
+export function AssetSections({ project, locked, onStateChange }: Props) {
+  const uploads = useUploads();
+  const [assets, setAssets] = useState<Asset[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const status = project.status.name;
+
+  const load = useCallback(async () => {
+    try {
+      setAssets(await listAssets(project.id));
+      setLoadError(null);
+    } catch (error) {
+      setLoadError(errorMessage(error));
+    }
+  }, [project.id]);
+  useEffect(() => void load(), [load]);
+
+  const mine = useMemo(() => uploads.items.filter((item) => item.projectId === project.id && item.uploadType === 'asset'), [uploads.items, project.id]);
+  // A finished upload is registered: reload the list to show it as an asset.
+  const finished = mine.filter((item) => item.status === 'done').map((item) => item.uid).join(',');
+  useEffect(() => {
+    if (finished) void load();
+  }, [finished, load]);
+
+  const uploading = mine.some((item) => item.status === 'queued' || item.status === 'uploading');
+  const incompleteClips = mine.filter((item) => item.status === 'incomplete' && item.type !== 'ASSET').length;
+  const assetCount = assets ? assets.length : null;
+  useEffect(() => onStateChange({ uploading, incompleteClips, assetCount }), [onStateChange, uploading, incompleteClips, assetCount]);
+
+  const total = (assets ?? []).reduce((sum, asset) => sum + asset.size, 0);
+
   return (
-    <EmptyState title="Footage uploads" icon="upload">
-      Interview clips, B-roll and images are uploaded here once the upload engine is in place.
-    </EmptyState>
+    <section className="asset-sections" aria-label="Footage and images">
+      <header className="asset-sections-head">
+        <div>
+          <h2>Footage and images</h2>
+          <p className="muted">
+            {assets === null ? 'Loading your files…' : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}`}
+            {' · '}Uploads go straight to secure storage and resume by themselves if the connection drops or the page reloads.
+          </p>
+        </div>
+        {locked && (
+          <span className="asset-lock-note">
+            <UploadIcon name="lock" size={16} />
+            Locked while the project is {status === 'APPROVED' || status === 'ARCHIVED' ? 'finished' : 'with the editors'}
+          </span>
+        )}
+      </header>
+      {loadError && (
+        <div className="form-error" role="alert">
+          {loadError}{' '}
+          <button type="button" className="link-button" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {SECTIONS.map((type) => (
+        <UploadsSection
+          key={type}
+          project={project}
+          type={type}
+          locked={locked}
+          assets={assets === null ? null : assets.filter((asset) => asset.type.name === type)}
+          pending={mine.filter((item) => item.type === type && item.status !== 'done')}
+          initiallyCollapsed={status === 'APPROVED'}
+          onChanged={load}
+        />
+      ))}
+      <UploadsPopup snapshot={uploads} />
+    </section>
   );
 }

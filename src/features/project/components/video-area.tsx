@@ -1,25 +1,24 @@
 import { useEffect } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { VIDEO_RETRY_MS } from '@/domain/constants.ts';
+import { FinalVideo } from '@/ui/final-video.tsx';
 import { Icon } from '@/ui/icons.tsx';
-import { VideoPlayer } from '@/ui/video-player.tsx';
 
 /**
- * The edited video once it exists; before that, the C§4 "being processed" note, checked
- * again every 5 s through `onRetry` while the project is in review without a preview.
+ * The edited video once staff delivered it (played through HLS, checked every 5 s while it is
+ * being processed, the no-media modal when it is missing); before that, the C§4 "being
+ * processed" note while in review, reloading the project every 5 s through `onRetry`.
  */
 export function VideoArea({ project, onRetry }: { project: Project; onRetry: () => void }) {
-  const source = project.finalVideoPreview?.startsWith('http') ? project.finalVideoPreview : null;
-  const waiting = project.status.name === 'IN_REVIEW' && !source;
+  const waiting = project.status.name === 'IN_REVIEW' && !project.finalVideoPreview;
   useEffect(() => {
     if (!waiting) return;
     const timer = setInterval(onRetry, VIDEO_RETRY_MS);
     return () => clearInterval(timer);
   }, [waiting, onRetry]);
 
-  if (source) return <VideoPlayer src={source} poster={project.finalVideoThumbnail} version={project.noReviews} />;
   const status = project.status.name;
-  return (
+  const placeholder = (
     <div className="player-placeholder" data-testid="video-placeholder">
       <Icon name="film" size={40} />
       {waiting ? (
@@ -41,4 +40,5 @@ export function VideoArea({ project, onRetry }: { project: Project; onRetry: () 
       {project.noReviews > 0 && <span className="version">Version {String(project.noReviews).padStart(2, '0')}</span>}
     </div>
   );
+  return <FinalVideo project={project} audience="customer" placeholder={placeholder} />;
 }

@@ -1,0 +1,253 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { expect, test, type Page } from '@playwright/test';
+import { ffprobe, generateClip } from '../tests/support/media.ts';
+
+/**
+ * Media and delivery end to end (issue 6), in Chromium against a real server of its own: the
+ * server's ffmpeg waits behind a gate, so the customer sees the "being processed" message
+ * for certain before the media work goes on.
+ */
+
+const exec = promisify(execFile);
+const PORT = Number(process.env.E2E_MEDIA_PORT ?? Number(process.env.E2E_PORT ?? 8181) + 17);
+const BASE = `http://localhost:${PORT}`;
+const WORK = resolve(`.tmp/e2e-media-${PORT}`);
+const GATE = join(WORK, 'ffmpeg-may-run');
+const BRIEF_TEXT = 'Open on the workshop, then close-ups of the spring collection. Logo at the end.';
+
+let server: ChildProcess | null = null;
+
+async function startServer(): Promise<void> {
+  await rm(WORK, { recursive: true, force: true });
+  const bin = join(WORK, 'bin');
+  await mkdir(bin, { recursive: true });
+  const real = execFileSync('sh', ['-c', 'command -v ffmpeg']).toString().trim();
+  // `ffmpeg -version` answers at once (the worker finds ffmpeg); real work waits for the gate.
+  await writeFile(
+    join(bin, 'ffmpeg'),
+    `#!/bin/sh\nfor a in "$@"; do [ "$a" = "-version" ] && exec "${real}" "$@"; done\nwhile [ ! -e "${GATE}" ]; do sleep 0.2; done\nexec "${real}" "$@"\n`,
+  );
+  await chmod(join(bin, 'ffmpeg'), 0o755);
+  server = spawn(process.execPath, ['scripts/start.ts'], {
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, PORT: String(PORT), DATA_DIR: join(WORK, 'data'), DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${BASE}/api/v1/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the media e2e server did not start');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function call<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${BASE}/api/v1${path}`, {
+    method,
+    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const login = (email: string) => call<{ token: string; organizationId: number | null }>('POST', '/login', undefined, { email, password: 'demo-password' });
+
+interface Creds { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string }
+
+/** Puts `bytes` straight into storage with the project's temporary credentials, as the upload worker does. */
+async function putWithCredentials(token: string, projectId: number, uploadType: 'asset' | 'deliverable', key: (creds: Creds) => Promise<string> | string, bytes: Buffer, contentType: string): Promise<string> {
+  const creds = await call<Creds>('POST', '/uploads/credentials', token, { projectId, uploadType });
+  const s3 = new S3Client({ endpoint: creds.endpoint, region: creds.region, forcePathStyle: true, credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const target = await key(creds);
+  await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: target, Body: bytes, ContentType: contentType }));
+  s3.destroy();
+  return target;
+}
+
+async function uploadAsset(token: string, projectId: number, type: 'InterviewClip' | 'BRollClip' | 'Asset', name: string, bytes: Buffer, contentType: string): Promise<string> {
+  const checked = await call<{ name: string; location: string }>('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, token);
+  await putWithCredentials(token, projectId, 'asset', () => checked.location, bytes, contentType);
+  await call('POST', `/projects/${projectId}/assets`, token, { name: checked.name, path: checked.location, type, size: bytes.length });
+  return checked.name;
+}
+
+async function signIn(page: Page, email: string, staff: boolean) {
+  await page.goto(`${BASE}${staff ? '/login' : '/login/user'}`);
+  await page.getByLabel('E-mail').fill(email);
+  if (staff) await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(staff ? /\/dashboard$/ : /\/user\/projects$/);
+}
+
+const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(240_000);
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  await startServer();
+});
+test.afterAll(async () => {
+  server?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await rm(WORK, { recursive: true, force: true });
+});
+
+test('final video: staff deliver, the customer sees it processed, plays it through HLS and downloads HD; staff download the raw zip and the brief', async ({ browser }) => {
+  // ——— The customer's project, with footage, sent to editing; an editor assigned. ———
+  const owner = await login('owner@demo.cutdesk.test');
+  const created = await call<{ id: number }>('POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
+    name: 'Spring collection film', audience: 'Shoppers', goal: 'Launch the collection', finalVideoLength: '1-2 minutes', brief: BRIEF_TEXT,
+  });
+  const projectId = created.id;
+  const footage = {
+    interview: await generateClip({ seconds: 1, width: 320, height: 240 }),
+    broll: await generateClip({ seconds: 1, width: 320, height: 180, audio: false }),
+    image: Buffer.from(Array.from({ length: 5000 }, (_v, i) => (i * 31) % 256)),
+  };
+  const names = {
+    interview: await uploadAsset(owner.token, projectId, 'InterviewClip', 'founder talk.mp4', footage.interview, 'video/mp4'),
+    broll: await uploadAsset(owner.token, projectId, 'BRollClip', 'workshop.mp4', footage.broll, 'video/mp4'),
+    image: await uploadAsset(owner.token, projectId, 'Asset', 'logo.png', footage.image, 'image/png'),
+  };
+  await call('POST', `/projects/${projectId}/submit`, owner.token);
+  const admin = await login('admin@demo.cutdesk.test');
+  const editor = await login('editor@demo.cutdesk.test');
+  const editorMe = await call<{ id: number }>('GET', '/me', editor.token);
+  await call('POST', `/projects/${projectId}/assign-editor`, admin.token, { editorId: editorMe.id });
+
+  // ——— Staff upload the generated final video (upload type deliverable) and register it. ———
+  const finalVideo = await generateClip({ seconds: 4, width: 1280, height: 720 });
+  const key = await putWithCredentials(admin.token, projectId, 'deliverable', (creds) => `${creds.prefix}final-cut.mp4`, finalVideo, 'video/mp4');
+  await call('POST', `/projects/${projectId}/deliverable`, admin.token, { path: key.slice(0, key.lastIndexOf('/')), name: 'final-cut.mp4' });
+
+  // ——— Staff send it to review from the project page. ———
+  const staffContext = await browser.newContext({ acceptDownloads: true });
+  // The streamed-download path (service worker): Playwright sees it as a download.
+  await staffContext.addInitScript(() => {
+    delete (window as unknown as { showSaveFilePicker?: unknown }).showSaveFilePicker;
+  });
+  const staff = await staffContext.newPage();
+  await signIn(staff, 'admin@demo.cutdesk.test', true);
+  await staff.goto(`${BASE}/project/${projectId}`);
+  await staff.getByRole('button', { name: 'Send to review' }).click();
+  await expect(staff.getByTestId('project-status')).toHaveText('PENDING REVIEW');
+
+  // ——— The customer: "being processed" while ffmpeg waits, then the HLS stream plays. ———
+  const customerContext = await browser.newContext({ acceptDownloads: true });
+  // Chromium 156 plays HLS natively; most browsers (Firefox, older Chrome) do not, and get
+  // hls.js: hide the native support so that path is the one exercised here.
+  await customerContext.addInitScript(() => {
+    const canPlayType = HTMLMediaElement.prototype.canPlayType;
+    HTMLMediaElement.prototype.canPlayType = function (type: string) {
+      return /mpegurl/i.test(type) ? '' : canPlayType.call(this, type);
+    };
+  });
+  const customer = await customerContext.newPage();
+  const segments: string[] = [];
+  customer.on('request', (request) => {
+    if (/\.ts(\?|$)/.test(new URL(request.url()).pathname + '?')) segments.push(request.url());
+  });
+  await signIn(customer, 'owner@demo.cutdesk.test', false);
+  await customer.goto(`${BASE}/user/project/${projectId}`);
+  await expect(customer.getByTestId('video-processing')).toContainText('being processed');
+  await expect(customer.getByTestId('video-processing')).toContainText('ready in a few minutes');
+  await writeFile(GATE, 'go');
+  const player = customer.getByTestId('video-player');
+  await expect(player).toHaveAttribute('data-engine', 'hls.js', { timeout: 120_000 });
+  await expect(customer.locator('.player-bar .version')).toHaveText('Version 01');
+  await player.evaluate((video: HTMLVideoElement) => {
+    video.muted = true;
+    void video.play();
+  });
+  await expect.poll(() => player.evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
+  expect(segments.length).toBeGreaterThan(0);
+  await customer.getByRole('button', { name: '1.5×' }).click();
+  expect(await player.evaluate((video: HTMLVideoElement) => video.playbackRate)).toBe(1.5);
+
+  // ——— HD download from the card menu. ———
+  await customer.goto(`${BASE}/user/projects`);
+  const review = customer.getByRole('region', { name: 'Needs review' });
+  await expect(async () => {
+    await customer.reload();
+    await review.getByRole('button', { name: 'Actions for Spring collection film' }).click();
+    await expect(customer.getByRole('menuitem', { name: 'Download HD' })).toBeEnabled({ timeout: 1000 });
+  }).toPass({ timeout: 120_000 });
+  const [hd] = await Promise.all([customer.waitForEvent('download'), customer.getByRole('menuitem', { name: 'Download HD' }).click()]);
+  expect(hd.suggestedFilename()).toBe('Spring_collection_film_HD.mp4');
+  const hdFile = join(WORK, 'hd.mp4');
+  await hd.saveAs(hdFile);
+  const hdInfo = await ffprobe(hdFile);
+  expect(hdInfo.videoCodec).toBe('h264');
+  expect(Math.abs(hdInfo.duration - 4)).toBeLessThan(0.3);
+
+  // ——— Staff: the raw zip, byte-identical entries in the right folders. ———
+  await staff.reload();
+  const [zip] = await Promise.all([staff.waitForEvent('download', { timeout: 60_000 }), staff.getByRole('button', { name: 'Download raw zip' }).click()]);
+  expect(zip.suggestedFilename()).toBe(`project-${projectId}_raw_assets.zip`);
+  const zipFile = join(WORK, 'raw.zip');
+  await zip.saveAs(zipFile);
+  await expect(staff.getByTestId('zip-download-message')).toContainText('3 files');
+  const { stdout } = await exec('python3', ['-c', `
+import sys, zipfile, hashlib, json
+with zipfile.ZipFile(sys.argv[1]) as z:
+    print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
+`, zipFile]);
+  const entries = JSON.parse(stdout) as Record<string, [string, number]>;
+  expect(Object.keys(entries).sort()).toEqual(['assets/', `assets/${names.image}`, 'b_roll/', `b_roll/${names.broll}`, 'interviews/', `interviews/${names.interview}`].sort());
+  expect(entries[`interviews/${names.interview}`]).toEqual([sha(footage.interview), 0]);
+  expect(entries[`b_roll/${names.broll}`]).toEqual([sha(footage.broll), 0]);
+  expect(entries[`assets/${names.image}`]).toEqual([sha(footage.image), 0]);
+
+  // The File System Access path: the save picker's file (here one in the origin's private
+  // file system) is written by the worker directly.
+  await staff.evaluate(() => {
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) => (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });
+  });
+  await staff.getByRole('button', { name: 'Download raw zip' }).click();
+  const zipName = `project-${projectId}_raw_assets.zip`;
+  const savedSize = () => staff.evaluate(async (name) => (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).size, zipName);
+  await expect.poll(savedSize, { timeout: 60_000 }).toBeGreaterThan(0);
+  const saved = Buffer.from(await staff.evaluate(async (name) => {
+    const bytes = new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).arrayBuffer());
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return btoa(binary);
+  }, zipName), 'base64');
+  const pickedFile = join(WORK, 'picked.zip');
+  await writeFile(pickedFile, saved);
+  const { stdout: picked } = await exec('python3', ['-c', `
+import sys, zipfile, hashlib, json
+with zipfile.ZipFile(sys.argv[1]) as z:
+    print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
+`, pickedFile]);
+  expect(JSON.parse(picked)).toEqual(entries);
+
+  // The staff page plays the final video too.
+  await expect(staff.getByTestId('video-player')).toBeVisible();
+
+  // ——— Staff: the brief as brief.pdf. ———
+  const [pdf] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Download brief' }).click()]);
+  expect(pdf.suggestedFilename()).toBe('brief.pdf');
+  const pdfFile = join(WORK, 'brief.pdf');
+  await pdf.saveAs(pdfFile);
+  expect((await readFile(pdfFile)).subarray(0, 5).toString()).toBe('%PDF-');
+  const { stdout: pdfText } = await exec('pdftotext', [pdfFile, '-']);
+  expect(pdfText.replace(/\s+/g, ' ')).toContain(BRIEF_TEXT);
+  expect(pdfText).toContain('Olivia Owner');
+
+  await staffContext.close();
+  await customerContext.close();
+});

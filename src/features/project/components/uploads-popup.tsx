@@ -1,0 +1,88 @@
+import { useState } from 'react';
+import { formatFileSize } from '@/domain/bytes.ts';
+import { formatSpeed, formatTimeLeft } from '@/domain/uploads.ts';
+import { cancelUpload, dismissUpload, type UploadSnapshot } from '@/lib/uploads/upload-client.ts';
+import { UploadIcon } from './uploads-icons.tsx';
+import { uploadStatusLine } from './uploads-tiles.tsx';
+
+/**
+ * The pending-uploads popup (C§2): every queued, running, incomplete and finished upload,
+ * with the overall bytes, percent, speed and time left. Closing it hides it until the next
+ * upload starts.
+ */
+export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
+  const [collapsed, setCollapsed] = useState(false);
+  const [closedAt, setClosedAt] = useState<string | null>(null);
+  const { items, totals, online } = snapshot;
+  const signature = items.map((item) => item.uid).join(',');
+  if (items.length === 0 || closedAt === signature) return null;
+  const finished = items.filter((item) => item.status === 'done');
+  const incomplete = items.filter((item) => item.status === 'incomplete').length;
+  const title = totals.active > 0 ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}` : incomplete > 0 ? `${incomplete} ${incomplete === 1 ? 'upload needs' : 'uploads need'} attention` : 'Uploads complete';
+
+  return (
+    <aside className={`uploads-popup ${collapsed ? 'is-collapsed' : ''}`} aria-label="Uploads" data-testid="uploads-popup">
+      <header className="uploads-popup-head">
+        <button type="button" className="uploads-popup-title" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed}>
+          <UploadIcon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : 'cloud'} size={18} />
+          <strong>{title}</strong>
+          {totals.active > 0 && <span className="uploads-popup-percent" data-testid="overall-percent">{totals.percent}%</span>}
+        </button>
+        <button type="button" className="uploads-popup-close" aria-label="Close the uploads panel" title={totals.active > 0 ? 'Hide (uploads continue)' : 'Close'} onClick={() => setClosedAt(signature)}>
+          <UploadIcon name="close" size={16} />
+        </button>
+      </header>
+      {totals.active > 0 && (
+        <div className="uploads-overall">
+          <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={totals.percent} aria-label="Overall upload progress">
+            <span style={{ width: `${totals.percent}%` }} />
+          </div>
+          <p>
+            {formatFileSize(totals.loaded)} of {formatFileSize(totals.size)}
+            {online ? ` · ${formatSpeed(totals.speed)} · ${formatTimeLeft(totals.secondsLeft)}` : ''}
+          </p>
+        </div>
+      )}
+      {!online && (
+        <p className="uploads-offline" role="status">
+          <UploadIcon name="offline" size={16} /> You are offline. Uploads resume by themselves when the connection is back.
+        </p>
+      )}
+      {!collapsed && (
+        <ul className="uploads-list">
+          {items.map((item) => (
+            <li key={item.uid} className={`uploads-row state-${item.status === 'queued' && item.paused ? 'paused' : item.status}`} data-testid="upload-row" data-status={item.status}>
+              <span className="uploads-row-icon">
+                <UploadIcon name={item.status === 'done' ? 'cloud' : item.type === 'ASSET' ? 'image' : 'video'} size={16} />
+              </span>
+              <span className="uploads-row-text">
+                <span className="uploads-row-name" title={item.name}>
+                  {item.name}
+                </span>
+                <span className="uploads-row-status">{uploadStatusLine(item)}</span>
+                {item.status !== 'done' && (
+                  <span className="mini-progress" aria-hidden>
+                    <span style={{ width: `${item.percent}%` }} />
+                  </span>
+                )}
+              </span>
+              <span className="uploads-row-percent">{item.status === 'done' ? '✓' : `${item.percent}%`}</span>
+              {item.status !== 'done' && item.status !== 'incomplete' && (
+                <button type="button" className="uploads-row-cancel" aria-label={`Cancel ${item.name}`} title="Cancel" onClick={() => void cancelUpload(item.uid)}>
+                  <UploadIcon name="close" size={14} />
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {!collapsed && finished.length > 0 && (
+        <footer className="uploads-popup-foot">
+          <button type="button" className="link-button" onClick={() => finished.forEach((item) => void dismissUpload(item.uid))}>
+            Clear finished
+          </button>
+        </footer>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,271 @@
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
+import type { Project } from '@/domain/contract/projects.ts';
+import type { Asset } from '@/domain/contract/uploads.ts';
+import { formatFileSize } from '@/domain/bytes.ts';
+import { NO_MEMORY_MESSAGE_MS } from '@/domain/constants.ts';
+import { ACCEPT_OF_TYPE, ASSET_TYPE_LABELS, UPLOAD_MESSAGES, acceptAttribute, canDeleteAllAssets, type AssetType } from '@/domain/uploads.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { deleteAllAssets, deleteAsset } from '@/lib/uploads/assets-api.ts';
+import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/lib/uploads/file-pick.ts';
+import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/lib/uploads/upload-client.ts';
+import { ConfirmModal } from '@/ui/confirm-modal.tsx';
+import { Icon } from '@/ui/icons.tsx';
+import { UploadIcon } from './uploads-icons.tsx';
+import { UploadsPreview } from './uploads-preview.tsx';
+import { AssetTile, PendingTile } from './uploads-tiles.tsx';
+
+interface Props {
+  project: Project;
+  type: AssetType;
+  locked: boolean;
+  /** Registered assets of this type (null while loading). */
+  assets: Asset[] | null;
+  /** Uploads of this type still queued, running or incomplete. */
+  pending: UploadItemView[];
+  /** C§4: approved projects collapse the asset sections. */
+  initiallyCollapsed: boolean;
+  onChanged: () => Promise<void>;
+}
+
+const HINTS: Record<AssetType, string> = {
+  INTERVIEW_CLIP: 'People on camera: interviews, testimonials, talking heads.',
+  BROLL_CLIP: 'Supporting footage: places, products, people at work.',
+  ASSET: 'Logos, photos and graphics for the edit.',
+};
+
+type Confirm = { kind: 'delete'; asset: Asset } | { kind: 'delete-all' } | { kind: 'cancel'; item: UploadItemView };
+
+/** One asset section (C§2): header with delete-all, the upload zone, the files and the uploads still running. */
+export function UploadsSection({ project, type, locked, assets, pending, initiallyCollapsed, onChanged }: Props) {
+  const kind = ACCEPT_OF_TYPE[type];
+  const [open, setOpen] = useState(!initiallyCollapsed);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const [preview, setPreview] = useState<Asset | null>(null);
+  const [repickUid, setRepickUid] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const repick = useRef<HTMLInputElement>(null);
+  const noticeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const label = ASSET_TYPE_LABELS[type];
+  const files = assets ?? [];
+  const size = files.reduce((sum, asset) => sum + asset.size, 0);
+  const deleteAllAllowed = canDeleteAllAssets(project.status.name) && files.length > 0;
+
+  useEffect(() => () => {
+    if (noticeTimer.current) clearTimeout(noticeTimer.current);
+  }, []);
+
+  /** C§5: refusals show on the zone for 3 s. */
+  const flash = (text: string) => {
+    setNotice(text);
+    if (noticeTimer.current) clearTimeout(noticeTimer.current);
+    noticeTimer.current = setTimeout(() => setNotice(null), NO_MEMORY_MESSAGE_MS);
+  };
+
+  const add = async (entries: Parameters<typeof enqueueUploads>[0]) => {
+    if (locked || entries.length === 0) return;
+    try {
+      const result = await enqueueUploads(entries, { projectId: project.id, type });
+      if (result.refused === 'no-memory') flash(UPLOAD_MESSAGES.noMoreMemory);
+      else if (result.rejected.length) flash(UPLOAD_MESSAGES.notAccepted(kind === 'video' ? 'video' : 'image'));
+      if (result.accepted.length || result.resumed.length) setOpen(true);
+    } catch (error) {
+      flash(errorMessage(error));
+    }
+  };
+
+  const browse = async () => {
+    if (locked) return;
+    const picked = await pickWithHandles(kind);
+    if (picked === null) input.current?.click();
+    else await add(picked);
+  };
+
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      void browse();
+    }
+  };
+
+  const onDragOver = (event: DragEvent) => {
+    if (locked) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDragging(true);
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    if (locked) return;
+    void entriesFromDrop(event.dataTransfer).then(add);
+  };
+
+  /** Resume an incomplete upload: access again to a kept handle, the file again, or just another try. */
+  const resume = async (item: UploadItemView) => {
+    if (item.needs === 'permission' && (await grantAndResume(item.uid))) return;
+    if (item.needs === null) {
+      await retryUpload(item.uid);
+      return;
+    }
+    if (canPickHandles()) {
+      const picked = await pickWithHandles(kind, false);
+      if (picked === null) {
+        setRepickUid(item.uid);
+        repick.current?.click();
+      } else if (picked[0] && !(await resumeWithFile(item.uid, picked[0].file, picked[0].handle as FileSystemFileHandle | undefined))) {
+        flash(UPLOAD_MESSAGES.notSameFile);
+      }
+      return;
+    }
+    setRepickUid(item.uid);
+    repick.current?.click();
+  };
+
+  const runConfirm = async (): Promise<string | void> => {
+    if (!confirm) return;
+    try {
+      if (confirm.kind === 'delete') await deleteAsset(project.id, confirm.asset.id);
+      else if (confirm.kind === 'delete-all') await deleteAllAssets(project.id, type);
+      else await cancelUpload(confirm.item.uid);
+      if (confirm.kind !== 'cancel') await onChanged();
+    } catch (error) {
+      return errorMessage(error);
+    }
+  };
+
+  const count = files.length + pending.length;
+
+  return (
+    <div className={`card upload-section ${open ? 'is-open' : ''}`} data-testid={`asset-section-${type}`}>
+      <header className="upload-section-head">
+        <button type="button" className="upload-section-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <span className={`upload-section-icon kind-${kind}`}>
+            <UploadIcon name={type === 'INTERVIEW_CLIP' ? 'interview' : type === 'BROLL_CLIP' ? 'video' : 'image'} size={20} />
+          </span>
+          <span className="upload-section-title">
+            <h3>{label}</h3>
+            <span className="upload-section-sub">
+              {assets === null ? 'Loading…' : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
+              {pending.length > 0 && ` · ${pending.length} uploading`}
+            </span>
+          </span>
+          <Icon name="chevronDown" size={18} className={`upload-section-chevron ${open ? 'open' : ''}`} />
+        </button>
+        <div className="upload-section-actions">
+          <button
+            type="button"
+            className="btn btn-ghost btn-small danger-text"
+            disabled={!deleteAllAllowed}
+            title={deleteAllAllowed ? `Delete every file of ${label.toLowerCase()}` : files.length === 0 ? 'Nothing to delete' : UPLOAD_MESSAGES.deleteAllStatus}
+            onClick={() => deleteAllAllowed && setConfirm({ kind: 'delete-all' })}
+          >
+            <Icon name="trash" size={16} />
+            Delete all
+          </button>
+        </div>
+      </header>
+
+      {open && (
+        <div className="upload-section-body">
+          <div
+            className={`upload-zone ${dragging ? 'is-dragging' : ''} ${locked ? 'is-locked' : ''} ${notice ? 'has-notice' : ''}`}
+            role="button"
+            tabIndex={locked ? -1 : 0}
+            aria-disabled={locked}
+            aria-label={locked ? `${label}: locked` : `Upload ${label.toLowerCase()}`}
+            data-testid={`upload-zone-${type}`}
+            onClick={() => void browse()}
+            onKeyDown={onKey}
+            onDragOver={onDragOver}
+            onDragEnter={onDragOver}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+          >
+            <span className="upload-zone-icon">
+              <UploadIcon name={locked ? 'lock' : 'cloud'} size={26} />
+            </span>
+            {locked ? (
+              <span className="upload-zone-text">
+                <strong>Uploads are closed</strong>
+                <span>Files can be added or removed only while the project is in assembly.</span>
+              </span>
+            ) : (
+              <span className="upload-zone-text">
+                <strong>
+                  Drop {kind === 'video' ? 'video files' : 'images'} here or <span className="link-like">browse</span>
+                </strong>
+                <span>{HINTS[type]} Several files at once; large clips are fine.</span>
+              </span>
+            )}
+            {notice && (
+              <span className="upload-zone-notice" role="alert">
+                {notice}
+              </span>
+            )}
+          </div>
+          <input
+            ref={input}
+            type="file"
+            multiple
+            hidden
+            accept={acceptAttribute(kind)}
+            data-testid={`upload-input-${type}`}
+            onChange={(event) => {
+              const chosen = Array.from(event.target.files ?? []).map((file) => ({ file }));
+              event.target.value = '';
+              void add(chosen);
+            }}
+          />
+          <input
+            ref={repick}
+            type="file"
+            hidden
+            accept={acceptAttribute(kind)}
+            data-testid={`resume-input-${type}`}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              const uid = repickUid ?? pending.find((item) => item.needs === 'file')?.uid;
+              if (!file || !uid) return;
+              void resumeWithFile(uid, file).then((ok) => !ok && flash(UPLOAD_MESSAGES.notSameFile));
+            }}
+          />
+
+          {count > 0 ? (
+            <div className={`asset-grid kind-${kind}`}>
+              {pending.map((item) => (
+                <PendingTile key={item.uid} item={item} kind={kind} onResume={() => void resume(item)} onRemove={() => (item.status === 'incomplete' && item.error === UPLOAD_MESSAGES.noMoreMemory ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))} />
+              ))}
+              {files.map((asset) => (
+                <AssetTile key={asset.id} asset={asset} kind={kind} locked={locked} onPreview={() => setPreview(asset)} onDelete={() => setConfirm({ kind: 'delete', asset })} />
+              ))}
+            </div>
+          ) : (
+            assets !== null && <p className="upload-section-empty">No {label.toLowerCase()} yet.</p>
+          )}
+        </div>
+      )}
+
+      {preview && <UploadsPreview asset={preview} kind={kind} onClose={() => setPreview(null)} />}
+      {confirm && (
+        <ConfirmModal
+          title={confirm.kind === 'delete' ? 'Delete this file?' : confirm.kind === 'delete-all' ? `Delete all ${label.toLowerCase()}?` : 'Cancel this upload?'}
+          confirmLabel={confirm.kind === 'cancel' ? 'Cancel upload' : 'Delete'}
+          cancelLabel={confirm.kind === 'cancel' ? 'Keep uploading' : 'Keep'}
+          variant="danger"
+          onClose={() => setConfirm(null)}
+          onConfirm={runConfirm}
+        >
+          <p>
+            {confirm.kind === 'delete' && <>“{confirm.asset.name}” ({formatFileSize(confirm.asset.size)}) is removed from the project and from storage.</>}
+            {confirm.kind === 'delete-all' && <>All {files.length} {files.length === 1 ? 'file' : 'files'} ({formatFileSize(size)}) of this section are removed from the project and from storage. This cannot be undone.</>}
+            {confirm.kind === 'cancel' && <>“{confirm.item.name}” stops uploading and what was sent so far is discarded.</>}
+          </p>
+        </ConfirmModal>
+      )}
+    </div>
+  );
+}

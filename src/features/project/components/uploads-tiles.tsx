@@ -1,0 +1,93 @@
+import type { Asset } from '@/domain/contract/uploads.ts';
+import { formatFileSize } from '@/domain/bytes.ts';
+import { formatSpeed, formatTimeLeft, type AcceptKind } from '@/domain/uploads.ts';
+import type { UploadItemView } from '@/lib/uploads/upload-client.ts';
+import { Icon } from '@/ui/icons.tsx';
+import { UploadIcon } from './uploads-icons.tsx';
+
+/** One line on where an upload stands. */
+export function uploadStatusLine(item: UploadItemView): string {
+  if (item.status === 'done') return 'Uploaded';
+  if (item.status === 'incomplete') return item.error ?? 'Incomplete';
+  if (item.paused) return `Paused at ${item.percent}% — waiting for the connection`;
+  if (item.status === 'queued') return item.loaded > 0 ? `Waiting to resume at ${item.percent}%` : 'Waiting to start';
+  const speed = item.speed > 0 ? ` · ${formatSpeed(item.speed)} · ${formatTimeLeft(item.secondsLeft)}` : '';
+  return `${formatFileSize(item.loaded)} of ${formatFileSize(item.size)}${speed}`;
+}
+
+/** A registered asset: preview (image, or the clip's first frames), name, size, download and delete. */
+export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset: Asset; kind: AcceptKind; locked: boolean; onPreview: () => void; onDelete: () => void }) {
+  const src = asset.previewUrl ?? asset.url;
+  return (
+    <article className="asset-tile" data-asset-id={asset.id} data-testid="asset-tile">
+      <button type="button" className="asset-thumb" onClick={onPreview} aria-label={`Preview ${asset.name}`}>
+        {src && kind === 'image' && <img src={src} alt="" loading="lazy" />}
+        {src && kind === 'video' && <video src={`${src}#t=0.5`} preload="metadata" muted playsInline tabIndex={-1} />}
+        {!src && <UploadIcon name={kind === 'image' ? 'image' : 'video'} size={28} />}
+        {kind === 'video' && (
+          <span className="asset-play" aria-hidden>
+            <UploadIcon name="play" size={14} />
+          </span>
+        )}
+      </button>
+      <div className="asset-meta">
+        <span className="asset-name" title={asset.name}>
+          {asset.name}
+        </span>
+        <span className="asset-size">{formatFileSize(asset.size)}</span>
+      </div>
+      <div className="asset-actions">
+        {asset.url && (
+          <a className="icon-action" href={asset.url} download={asset.name} title="Download the original" aria-label={`Download ${asset.name}`}>
+            <UploadIcon name="download" size={16} />
+          </a>
+        )}
+        <button type="button" className="icon-action danger" onClick={onDelete} disabled={locked} title={locked ? 'Files are locked outside assembly' : 'Delete'} aria-label={`Delete ${asset.name}`}>
+          <Icon name="trash" size={16} />
+        </button>
+      </div>
+    </article>
+  );
+}
+
+/** An upload still queued, running or incomplete: shown in the list with id -1 (C§3). */
+export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadItemView; kind: AcceptKind; onResume: () => void; onRemove: () => void }) {
+  const incomplete = item.status === 'incomplete';
+  const state = incomplete ? 'incomplete' : item.paused ? 'paused' : item.status;
+  const canResume = incomplete && (item.needs !== null || item.error !== 'There is no more memory.');
+  return (
+    <article className={`asset-tile pending state-${state}`} data-asset-id={-1} data-testid="pending-tile" data-upload-status={item.status} aria-label={`${item.name}: ${uploadStatusLine(item)}`}>
+      <div className="asset-thumb pending-thumb">
+        <svg className="progress-ring" viewBox="0 0 44 44" aria-hidden>
+          <circle cx="22" cy="22" r="19" className="ring-track" />
+          <circle cx="22" cy="22" r="19" className="ring-value" style={{ strokeDasharray: `${(item.percent / 100) * 119.4} 119.4` }} />
+        </svg>
+        <span className="pending-percent" data-testid="pending-percent">
+          {incomplete ? <UploadIcon name={item.needs ? 'folder' : 'resume'} size={18} /> : item.paused ? <UploadIcon name="offline" size={18} /> : `${item.percent}%`}
+        </span>
+        <span className="pending-kind" aria-hidden>
+          <UploadIcon name={kind === 'image' ? 'image' : 'video'} size={14} />
+        </span>
+      </div>
+      <div className="asset-meta">
+        <span className="asset-name" title={item.name}>
+          {item.name}
+        </span>
+        <span className={`asset-size ${incomplete ? 'is-error' : ''}`}>{uploadStatusLine(item)}</span>
+        <span className="mini-progress" aria-hidden>
+          <span style={{ width: `${item.percent}%` }} />
+        </span>
+      </div>
+      <div className="asset-actions">
+        {canResume && (
+          <button type="button" className="btn btn-small btn-secondary" onClick={onResume} data-testid="resume-upload">
+            {item.needs === 'file' ? 'Select file' : item.needs === 'permission' ? 'Allow access' : 'Resume'}
+          </button>
+        )}
+        <button type="button" className="icon-action" onClick={onRemove} title={incomplete ? 'Remove' : 'Cancel upload'} aria-label={`${incomplete ? 'Remove' : 'Cancel'} ${item.name}`}>
+          <UploadIcon name="close" size={16} />
+        </button>
+      </div>
+    </article>
+  );
+}

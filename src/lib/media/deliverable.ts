@@ -1,0 +1,17 @@
+import { MediaJobListStruct, type MediaJob } from '@/domain/contract/media.ts';
+import { ProjectStruct, type Project } from '@/domain/contract/projects.ts';
+import { api } from '@/lib/api-client.ts';
+
+/**
+ * A§7 POST projects/{id}/deliverable: registers the final video the upload engine stored
+ * (upload type deliverable) and queues its media work. `path` is the object key (or its
+ * folder, then `name` completes it). Answers the project, its `finalVideoPreview` set.
+ */
+export function registerDeliverable(projectId: number, path: string, name: string): Promise<Project> {
+  return api('POST', `/projects/${projectId}/deliverable`, { body: { path, name }, struct: ProjectStruct });
+}
+
+/** Staff: the media work of a project, failed jobs with their error, and whether ffmpeg is there. */
+export async function listMediaJobs(projectId: number): Promise<{ jobs: MediaJob[]; ffmpeg: 'available' | 'missing' }> {
+  return (await api('GET', `/projects/${projectId}/media-jobs`, { struct: MediaJobListStruct })).data;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { Asset } from '../../src/domain/contract/uploads.ts';
+import { zipPlan } from '../../src/lib/media/zip-plan.ts';
+
+const asset = (id: number, type: Asset['type']['name'], name: string, size: number, previewPath: string | null, path = `projects/1/raw/x/${name}`): Asset => ({
+  id, name, size, type: { name: type }, path, previewPath, createdAt: '2026-11-21T00:00:00Z', deletedAt: null, url: null, previewUrl: null,
+});
+
+describe('zip plan (A§2 folders)', () => {
+  const assets = [
+    asset(1, 'INTERVIEW_CLIP', 'talk.mov', 100, 'projects/1/media/raw/interviews/talk_proxy.mp4'),
+    asset(2, 'BROLL_CLIP', 'city.mp4', 200, null),
+    asset(3, 'ASSET', 'logo.png', 30, 'projects/1/raw/x/logo.png'),
+    asset(4, 'INTERVIEW_CLIP', 'talk.mov', 50, null, 'projects/9/raw/interviews/talk.mov'),
+  ];
+
+  it('raw: every original under its type folder, the three folders first, names kept unique', () => {
+    const { plan, skipped, totalBytes } = zipPlan(assets, 'raw');
+    expect(plan.map((e) => e.name)).toEqual(['assets/', 'interviews/', 'b_roll/', 'interviews/talk.mov', 'b_roll/city.mp4', 'assets/logo.png', 'interviews/1-talk.mov']);
+    expect(plan.filter((e) => e.ref).map((e) => e.ref)).toEqual(['1:original', '2:original', '3:original', '4:original']);
+    expect(skipped).toBe(0);
+    expect(totalBytes).toBe(380);
+  });
+
+  it('proxy: clips as <name>_proxy.mp4, images as they are, assets without a proxy left out', () => {
+    const { plan, skipped, totalBytes } = zipPlan(assets, 'proxy');
+    expect(plan.filter((e) => e.ref).map((e) => [e.name, e.ref, e.size])).toEqual([
+      ['interviews/talk_proxy.mp4', '1:proxy', undefined],
+      ['assets/logo.png', '3:proxy', 30],
+    ]);
+    expect(skipped).toBe(2);
+    expect(totalBytes).toBeNull();
+  });
+});

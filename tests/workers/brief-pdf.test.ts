@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBriefPdf, type BriefFonts } from '../../workers/brief-pdf.shared.ts';
+
+const exec = promisify(execFile);
+let dir: string;
+let fonts: BriefFonts;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cutdesk-pdf-test-'));
+  fonts = {
+    regular: new Uint8Array(await readFile('workers/fonts/DejaVuSans.ttf')),
+    bold: new Uint8Array(await readFile('workers/fonts/DejaVuSans-Bold.ttf')),
+  };
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Text and page count of a PDF, read by poppler (an independent reader). */
+async function readPdf(bytes: Uint8Array): Promise<{ text: string; pages: number }> {
+  const file = join(dir, `brief-${Math.random().toString(36).slice(2)}.pdf`);
+  await writeFile(file, bytes);
+  const { stdout: text } = await exec('pdftotext', ['-layout', file, '-']);
+  const { stdout: info } = await exec('pdfinfo', [file]);
+  return { text, pages: Number(/Pages:\s+(\d+)/.exec(info)![1]) };
+}
+
+const base = { projectId: 42, createdBy: 'Olivia Owner', name: 'Spring launch teaser', audience: 'New customers', goal: 'Sign-ups', length: '0-60 seconds' };
+
+describe('brief PDF', () => {
+  it('holds every field of the brief on one page when it is short', async () => {
+    const pdf = buildBriefPdf({ ...base, brief: 'Fast cuts, bright colours, our logo at the end.' }, fonts);
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
+    const { text, pages } = await readPdf(pdf);
+    expect(pages).toBe(1);
+    for (const value of ['Created by', 'Olivia Owner', 'Spring launch teaser', 'Audience', 'New customers', 'Goal', 'Sign-ups', 'Length', '0-60 seconds', 'Brief', 'Fast cuts, bright colours, our logo at the end.']) {
+      expect(text).toContain(value);
+    }
+  });
+
+  it('paginates a long brief, keeping every paragraph', async () => {
+    const paragraphs = Array.from({ length: 120 }, (_v, i) => `Paragraph ${i + 1}: the interview opens on the founder in the workshop, then cuts to the product close-ups.`);
+    const { text, pages } = await readPdf(buildBriefPdf({ ...base, brief: paragraphs.join('\n') }, fonts));
+    expect(pages).toBeGreaterThan(2);
+    expect(text).toContain('Paragraph 1:');
+    expect(text).toContain('Paragraph 120:');
+    expect(text).toContain(`Page ${pages} of ${pages}`);
+  });
+
+  it('renders non-Latin text with the embedded font', async () => {
+    const brief = 'Интервью с основателем. Συνέντευξη με τον ιδρυτή. Ünïcødé façade — €12.';
+    const { text } = await readPdf(buildBriefPdf({ ...base, audience: 'Клиенты', brief }, fonts));
+    expect(text).toContain('Интервью с основателем.');
+    expect(text).toContain('Συνέντευξη με τον ιδρυτή.');
+    expect(text).toContain('Ünïcødé façade — €12.');
+    expect(text).toContain('Клиенты');
+  });
+});

@@ -1,0 +1,344 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BYTES_PER_TB } from '../../src/domain/constants.ts';
+import { MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
+import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
+import { openUploadStore, type UploadStore } from '../../workers/upload-store.shared.ts';
+import { bytes, scriptedTransport, sha256, startUploadWorld, until, type UploadWorld } from './support.ts';
+
+let world: UploadWorld;
+let dbCount = 0;
+const engines: UploadEngine[] = [];
+const stores: UploadStore[] = [];
+
+beforeAll(async () => {
+  world = await startUploadWorld();
+});
+afterAll(async () => world?.close());
+afterEach(() => {
+  for (const engine of engines.splice(0)) engine.destroy();
+  for (const store of stores.splice(0)) store.close();
+});
+
+async function freshStore(name = `uploads-${process.pid}-${(dbCount += 1)}`): Promise<UploadStore> {
+  const store = await openUploadStore(name);
+  stores.push(store);
+  return store;
+}
+
+function engineWith(store: UploadStore, options: Partial<UploadEngineOptions> = {}): { engine: UploadEngine; snapshots: UploadSnapshot[] } {
+  const snapshots: UploadSnapshot[] = [];
+  const engine = new UploadEngine({
+    api: world.api,
+    transport: scriptedTransport().transport,
+    store,
+    userId: world.userId,
+    organizationId: world.organizationId,
+    onChange: (snapshot) => snapshots.push(snapshot),
+    autoRetryMs: 0,
+    emitEveryMs: 20,
+    ...options,
+  });
+  engines.push(engine);
+  return { engine, snapshots };
+}
+
+const clip = (data: Buffer, name = 'clip.mp4', type = 'video/mp4', lastModified = 1_700_000_000_000) => new File([new Uint8Array(data)], name, { type, lastModified });
+const statusOf = (engine: UploadEngine, uid: string) => engine.snapshot().items.find((item) => item.uid === uid)?.status;
+const doneOrIncomplete = (engine: UploadEngine, uid: string) => () => ['done', 'incomplete'].includes(statusOf(engine, uid) ?? '');
+const assetsOf = async (projectId: number) => world.server.db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('deletedAt', 'is', null).execute();
+
+describe('upload engine against the embedded store', () => {
+  it('sends a small file in one PUT, registers it and forgets its IndexedDB record', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const script = scriptedTransport();
+    const { engine } = engineWith(store, { transport: script.transport });
+    const data = bytes(300_000, 7);
+    const result = await engine.enqueue([{ file: clip(data, 'My first clip!.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    expect(result).toMatchObject({ refused: null, rejected: [], resumed: [] });
+    const uid = result.accepted[0]!;
+    await until(doneOrIncomplete(engine, uid));
+    const view = engine.snapshot().items[0]!;
+    expect(view).toMatchObject({ status: 'done', name: 'Myfirstclip.mp4', percent: 100, key: assetKey(projectId, 'INTERVIEW_CLIP', 'Myfirstclip.mp4') });
+    expect(script.log.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(await world.sha256Of(view.key!)).toBe(sha256(data));
+    const [asset] = await assetsOf(projectId);
+    expect(asset).toMatchObject({ id: view.assetId, name: 'Myfirstclip.mp4', size: data.length, type: 'INTERVIEW_CLIP' });
+    expect(await store.get(uid)).toBeUndefined();
+  });
+
+  it('sends a large file in 20,971,520-byte parts, at most 6 at once, writing IndexedDB after every part', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const recorded: number[] = [];
+    const watched: UploadStore = { ...store, put: async (record) => { recorded.push(record.parts.length); await store.put(record); } };
+    let inFlight = 0;
+    let peak = 0;
+    const script = scriptedTransport();
+    const transport: typeof script.transport = async (request) => {
+      const isPart = new URL(request.url).searchParams.has('partNumber');
+      if (isPart) peak = Math.max(peak, (inFlight += 1));
+      try {
+        return await script.transport(request);
+      } finally {
+        if (isPart) inFlight -= 1;
+      }
+    };
+    const { engine } = engineWith(watched, { transport });
+    const data = bytes(7 * PART_SIZE + 12_345, 11);
+    const { accepted } = await engine.enqueue([{ file: clip(data, 'long take.mov', 'video/quicktime') }], { projectId, type: 'BROLL_CLIP' });
+    await until(doneOrIncomplete(engine, accepted[0]!), 60_000);
+    expect(statusOf(engine, accepted[0]!)).toBe('done');
+    const parts = script.log.filter((r) => r.partNumber !== null);
+    expect(parts.map((r) => r.partNumber).sort((a, b) => a! - b!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(parts.filter((r) => r.partNumber! < 8).every((r) => r.bytes === PART_SIZE)).toBe(true);
+    expect(peak).toBeLessThanOrEqual(PARALLEL_PARTS);
+    expect(peak).toBeGreaterThan(1);
+    // One write per finished part, each with one more part than the last.
+    const partWrites = recorded.filter((n, i) => i > 0 && n > recorded[i - 1]!);
+    expect(partWrites).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(await world.sha256Of(assetKey(projectId, 'BROLL_CLIP', 'longtake.mov'))).toBe(sha256(data));
+  });
+
+  it('retries a failing part 200 ms apart until it goes through', async () => {
+    const projectId = await world.createProject();
+    const script = scriptedTransport((_request, part, attempt) => (part === 2 && attempt <= 3 ? 'fail' : part === 1 && attempt === 1 ? 503 : undefined));
+    const slept: number[] = [];
+    const { engine } = engineWith(await freshStore(), { transport: script.transport, sleep: async (ms) => void slept.push(ms) });
+    const data = bytes(2 * PART_SIZE + 1, 3);
+    const { accepted } = await engine.enqueue([{ file: clip(data) }], { projectId, type: 'INTERVIEW_CLIP' });
+    await until(doneOrIncomplete(engine, accepted[0]!));
+    expect(statusOf(engine, accepted[0]!)).toBe('done');
+    expect(script.log.filter((r) => r.partNumber === 2).map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 200]);
+    expect(script.log.filter((r) => r.partNumber === 1).map((r) => r.status)).toEqual([503, 200]);
+    expect(slept).toEqual([200, 200, 200, 200]);
+  });
+
+  it('makes the file incomplete after 20 failed attempts, never drops it, and resumes it on retry', async () => {
+    const projectId = await world.createProject();
+    let broken = true;
+    const script = scriptedTransport((_request, part) => (broken && part === 3 ? 'fail' : undefined));
+    const store = await freshStore();
+    const { engine } = engineWith(store, { transport: script.transport, sleep: async () => undefined });
+    const data = bytes(3 * PART_SIZE - 5, 5);
+    const { accepted } = await engine.enqueue([{ file: clip(data) }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(doneOrIncomplete(engine, uid));
+    expect(engine.snapshot().items[0]).toMatchObject({ status: 'incomplete', error: UPLOAD_MESSAGES.failedAfterRetries, needs: null });
+    expect(script.log.filter((r) => r.partNumber === 3)).toHaveLength(20);
+    expect((await store.get(uid))?.status).toBe('incomplete');
+    expect((await store.get(uid))?.parts.map((p) => p.PartNumber)).toEqual([1, 2]);
+    broken = false;
+    await engine.retry(uid);
+    await until(doneOrIncomplete(engine, uid));
+    expect(statusOf(engine, uid)).toBe('done');
+    // Parts 1 and 2 were not sent again.
+    expect(script.partsSent().sort()).toEqual([1, 2, 3]);
+    expect(await world.sha256Of(engine.snapshot().items[0]!.key!)).toBe(sha256(data));
+  });
+
+  it('resumes after a crash from the parts IndexedDB recorded, once the file is picked again', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(5 * PART_SIZE + 99, 21);
+    // The first tab: parts 1-3 go through, 4 and 5 hang until the tab dies.
+    const first = scriptedTransport((_request, part) => (part !== null && part >= 4 ? 'hold' : undefined));
+    const a = engineWith(store, { transport: first.transport, parallel: 3 });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'crash.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(async () => ((await store.get(uid))?.parts.length ?? 0) === 3);
+    a.engine.destroy();
+
+    // The reloaded tab: the upload comes back incomplete, waiting for the file.
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport });
+    await b.engine.start();
+    expect(b.engine.snapshot().items).toEqual([expect.objectContaining({ uid, status: 'incomplete', needs: 'file', loaded: 3 * PART_SIZE, error: UPLOAD_MESSAGES.needsFile })]);
+    expect(await b.engine.provideFile(uid, clip(data, 'crash.mp4', 'video/mp4', 1))).toBe(false);
+    // Dropping the same file (name, size, date) on the zone resumes the upload rather than starting another.
+    const again = await b.engine.enqueue([{ file: clip(data, 'crash.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    expect(again).toMatchObject({ accepted: [], resumed: [uid] });
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(second.log.some((r) => r.method === 'GET' && r.url.searchParams.has('uploadId'))).toBe(true);
+    expect(second.partsSent().sort()).toEqual([4, 5, 6]);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'crash.mp4'))).toBe(sha256(data));
+    expect(await assetsOf(projectId)).toHaveLength(1);
+  });
+
+  it('reconciles with ListParts: adopts a part IndexedDB missed, sends again a part the store lacks', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(4 * PART_SIZE + 1, 33);
+    const first = scriptedTransport((_request, part) => (part !== null && part >= 4 ? 'hold' : undefined));
+    const a = engineWith(store, { transport: first.transport, parallel: 4 });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'reconcile.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(async () => ((await store.get(uid))?.parts.length ?? 0) === 3);
+    a.engine.destroy();
+    // The tab died before writing part 2; and IndexedDB believes part 4 is stored (it is not).
+    const record = (await store.get(uid))!;
+    await store.put({ ...record, parts: [record.parts[0]!, record.parts[2]!, { PartNumber: 4, ETag: '0123456789abcdef0123456789abcdef' }] });
+
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport });
+    await b.engine.start();
+    await b.engine.provideFile(uid, clip(data, 'reconcile.mp4'));
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(second.partsSent().sort()).toEqual([4, 5]);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'reconcile.mp4'))).toBe(sha256(data));
+  });
+
+  it('resumes by itself through a kept file handle, or waits for access to be granted again', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(2 * PART_SIZE + 3, 44);
+    const file = clip(data, 'handle.mp4');
+    const handle = { kind: 'file' as const, name: 'handle.mp4' } as unknown as FileSystemFileHandle;
+    const first = scriptedTransport((_request, part) => (part === 2 || part === 3 ? 'hold' : undefined));
+    const a = engineWith(store, { transport: first.transport });
+    const { accepted } = await a.engine.enqueue([{ file, handle }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(async () => ((await store.get(uid))?.parts.length ?? 0) === 1);
+    a.engine.destroy();
+
+    // After a browser restart the handle needs a click to be allowed again.
+    const denied = engineWith(store, { openHandle: async () => Promise.reject(new DOMException('not allowed', 'NotAllowedError')) });
+    await denied.engine.start();
+    expect(denied.engine.snapshot().items[0]).toMatchObject({ uid, status: 'incomplete', needs: 'permission', hasHandle: true });
+    denied.engine.destroy();
+
+    // After a reload (access still granted) it resumes with no click at all.
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport, openHandle: async (h) => (h.name === 'handle.mp4' ? file : Promise.reject(new Error('unknown'))) });
+    await b.engine.start();
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(second.partsSent().sort()).toEqual([2, 3]);
+  });
+
+  it('goes straight to registration when the tab died between completing and registering', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(PART_SIZE + 10, 55);
+    let registrations = 0;
+    const failingApi = { ...world.api, registerAsset: async () => { registrations += 1; throw new Error('tab closed'); } };
+    const a = engineWith(store, { api: failingApi });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'late.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => registrations > 0);
+    a.engine.destroy();
+    expect((await store.get(uid))?.completed).toBe(true);
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport });
+    await b.engine.start();
+    await b.engine.provideFile(uid, clip(data, 'late.mp4'));
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(second.log).toEqual([]);
+    expect(await assetsOf(projectId)).toHaveLength(1);
+  });
+
+  it('pauses when offline and resumes when back online, re-sending at most the parts in flight', async () => {
+    const projectId = await world.createProject();
+    let holding = true;
+    const script = scriptedTransport((_request, part) => (holding && part !== null && part > 2 ? 'hold' : undefined));
+    const { engine } = engineWith(await freshStore(), { transport: script.transport });
+    const data = bytes(6 * PART_SIZE, 66);
+    const { accepted } = await engine.enqueue([{ file: clip(data, 'offline.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => script.partsSent().length === 2);
+    engine.setOnline(false);
+    await until(() => engine.snapshot().items[0]!.paused && statusOf(engine, uid) === 'queued');
+    expect(engine.snapshot().online).toBe(false);
+    holding = false;
+    engine.setOnline(true);
+    await until(doneOrIncomplete(engine, uid));
+    expect(statusOf(engine, uid)).toBe('done');
+    const sent = script.partsSent();
+    expect(sent.filter((n) => n <= 2)).toHaveLength(2);
+    expect(new Set(sent).size).toBe(6);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'offline.mp4'))).toBe(sha256(data));
+  });
+
+  it('aborts the multipart upload and forgets the record when cancelled', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const script = scriptedTransport((_request, part) => (part === 2 ? 'hold' : undefined));
+    const { engine } = engineWith(store, { transport: script.transport });
+    const { accepted } = await engine.enqueue([{ file: clip(bytes(2 * PART_SIZE, 77), 'cancel.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => script.partsSent().length === 1);
+    await engine.cancel(uid);
+    expect(engine.snapshot().items).toEqual([]);
+    expect(await store.get(uid)).toBeUndefined();
+    expect(script.log.some((r) => r.method === 'DELETE' && r.url.searchParams.has('uploadId'))).toBe(true);
+    expect(await world.server.app.ctx.storage.listMultipartUploads(`projects/${projectId}/`)).toEqual([]);
+  });
+
+  it('refuses a batch that does not fit in the remaining storage, counting uploads still pending', async () => {
+    const projectId = await world.createProject();
+    const quota = 50 * MiB;
+    await world.server.db.updateTable('organizations').set({ storageTb: quota / BYTES_PER_TB, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    try {
+      const script = scriptedTransport((_request, part) => (part !== null ? 'hold' : undefined));
+      const { engine } = engineWith(await freshStore(), { transport: script.transport });
+      expect((await engine.enqueue([{ file: clip(bytes(60 * MiB, 1), 'huge.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).refused).toBe('no-memory');
+      expect(engine.snapshot().items).toEqual([]);
+      expect((await engine.enqueue([{ file: clip(bytes(30 * MiB, 2), 'a.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).accepted).toHaveLength(1);
+      // 30 MiB still pending: another 30 MiB no longer fits.
+      expect((await engine.enqueue([{ file: clip(bytes(30 * MiB, 3), 'b.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).refused).toBe('no-memory');
+    } finally {
+      await world.server.db.updateTable('organizations').set({ storageTb: 2, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    }
+  });
+
+  it('shows "There is no more memory." when the server refuses the registration past the quota', async () => {
+    const projectId = await world.createProject();
+    const { engine } = engineWith(await freshStore());
+    const data = bytes(200_000, 9);
+    const { accepted } = await engine.enqueue([{ file: clip(data, 'late-quota.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    // Someone else filled the storage meanwhile.
+    await world.server.db.updateTable('organizations').set({ storageTb: 1, usedSpace: BYTES_PER_TB + 1024 * 1024 }).where('id', '=', world.organizationId).execute();
+    try {
+      await until(doneOrIncomplete(engine, accepted[0]!));
+      expect(engine.snapshot().items[0]).toMatchObject({ status: 'incomplete', error: UPLOAD_MESSAGES.noMoreMemory });
+      await engine.dismiss(accepted[0]!);
+      expect(engine.snapshot().items).toEqual([]);
+    } finally {
+      await world.server.db.updateTable('organizations').set({ storageTb: 2, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    }
+  });
+
+  it('applies the name and accept rules: video zones refuse images, names are sanitised and unique', async () => {
+    const projectId = await world.createProject();
+    const { engine } = engineWith(await freshStore());
+    const result = await engine.enqueue(
+      [{ file: clip(bytes(10), 'photo.png', 'image/png') }, { file: clip(bytes(10), 'notes.txt', '') }, { file: clip(bytes(100, 1), 'Take #1 (good).mp4') }, { file: clip(bytes(100, 2), 'Take #1 (good).mp4', 'video/mp4', 5) }],
+      { projectId, type: 'INTERVIEW_CLIP' },
+    );
+    expect(result.rejected).toEqual(['photo.png', 'notes.txt']);
+    expect(result.accepted).toHaveLength(2);
+    await until(() => engine.snapshot().items.every((item) => item.status === 'done'));
+    expect(engine.snapshot().items.map((item) => item.name).sort()).toEqual(['Take1good-1.mp4', 'Take1good.mp4']);
+    const images = await engine.enqueue([{ file: clip(bytes(10), 'clip.mp4') }, { file: clip(bytes(10), 'logo.png', 'image/png') }], { projectId, type: 'ASSET' });
+    expect(images.rejected).toEqual(['clip.mp4']);
+    expect(images.accepted).toHaveLength(1);
+  });
+
+  it('reports progress per file and overall, with speed and time left', async () => {
+    const projectId = await world.createProject();
+    const { engine, snapshots } = engineWith(await freshStore(), { transport: scriptedTransport().transport });
+    const data = bytes(6 * PART_SIZE, 88);
+    const { accepted } = await engine.enqueue([{ file: clip(data, 'progress.mp4') }, { file: clip(bytes(1000), 'small.mp4') }], { projectId, type: 'BROLL_CLIP' });
+    await until(() => accepted.every((uid) => statusOf(engine, uid) === 'done'), 60_000);
+    const during = snapshots.filter((s) => s.totals.active > 0 && s.totals.loaded > 0);
+    expect(during.length).toBeGreaterThan(0);
+    const loadedSeries = snapshots.map((s) => s.items.find((i) => i.fileName === 'progress.mp4')?.loaded ?? 0);
+    expect(loadedSeries.at(-1)).toBe(data.length);
+    expect(snapshots.at(-1)!.totals).toMatchObject({ files: 2, active: 0, size: data.length + 1000, loaded: data.length + 1000, percent: 100, secondsLeft: 0 });
+    expect(snapshots.some((s) => s.totals.speed > 0)).toBe(true);
+  });
+});

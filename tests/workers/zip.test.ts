@@ -1,0 +1,156 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { crc32 as nodeCrc32 } from 'node:zlib';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc32, safeEntryName, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
+
+const exec = promisify(execFile);
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+
+/** A stream of `size` bytes: `chunk` repeated, never more than one chunk in memory. */
+function generated(size: number, chunk: Uint8Array): ReadableStream<Uint8Array> {
+  let left = size;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (left <= 0) return controller.close();
+      const n = Math.min(left, chunk.length);
+      controller.enqueue(n === chunk.length ? chunk : chunk.subarray(0, n));
+      left -= n;
+    },
+  }, { highWaterMark: 0 });
+}
+
+function fromBytes(data: Uint8Array, chunkSize = 64 * 1024): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= data.length) return controller.close();
+      controller.enqueue(data.subarray(offset, offset + chunkSize));
+      offset += chunkSize;
+    },
+  });
+}
+
+async function writeZip(entries: ZipEntry[], file: string): Promise<number> {
+  await zipStream(entries).pipeTo(Writable.toWeb(createWriteStream(file)) as WritableStream<Uint8Array>);
+  return process.memoryUsage().rss;
+}
+
+/** Python's zipfile (an independent reader): every entry's name, size, CRC check and SHA-256. */
+async function pythonRead(file: string): Promise<{ name: string; size: number; sha256: string; dir: boolean; stored: boolean }[]> {
+  const script = `
+import sys, zipfile, hashlib, json
+out = []
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for info in z.infolist():
+        h = hashlib.sha256()
+        with z.open(info) as f:
+            while True:
+                b = f.read(1 << 20)
+                if not b: break
+                h.update(b)
+        out.append({"name": info.filename, "size": info.file_size, "sha256": h.hexdigest(), "dir": info.is_dir(), "stored": info.compress_type == 0})
+print(json.dumps(out))
+`;
+  const { stdout } = await exec('python3', ['-c', script, file], { maxBuffer: 64 * MiB });
+  return JSON.parse(stdout) as { name: string; size: number; sha256: string; dir: boolean; stored: boolean }[];
+}
+
+const sha = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cutdesk-zip-test-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('crc32', () => {
+  it('matches zlib for every length and split', () => {
+    const data = randomBytes(10_000);
+    for (const n of [0, 1, 7, 8, 9, 63, 1000, 10_000]) expect(crc32(data.subarray(0, n))).toBe(nodeCrc32(data.subarray(0, n)));
+    expect(crc32(data.subarray(4321), crc32(data.subarray(0, 4321)))).toBe(nodeCrc32(data));
+  });
+});
+
+describe('zip writer', () => {
+  it('keeps entry paths inside the archive', () => {
+    expect(safeEntryName('../../etc/passwd')).toBe('etc/passwd');
+    expect(safeEntryName('interviews\\a.mov')).toBe('interviews/a.mov');
+    expect(safeEntryName('b_roll/')).toBe('b_roll/');
+  });
+
+  it('writes folders and byte-identical entries that unzip, Python and JSZip read', async () => {
+    const files = {
+      'interviews/talk.mov': randomBytes(3 * MiB + 17),
+      'b_roll/city.mp4': randomBytes(150_000),
+      'assets/logo.png': randomBytes(999),
+      'assets/Ünïcødé 名前.jpg': randomBytes(12),
+      'assets/empty.txt': new Uint8Array(0),
+    };
+    const entries: ZipEntry[] = [
+      { name: 'assets/', directory: true },
+      { name: 'interviews/', directory: true },
+      { name: 'b_roll/', directory: true },
+      ...Object.entries(files).map(([name, data], i) => ({ name, size: i === 1 ? undefined : data.length, open: () => fromBytes(data, 10_000 + i) })),
+    ];
+    const file = join(dir, 'small.zip');
+    await writeZip(entries, file);
+
+    await exec('unzip', ['-t', '-qq', file]);
+    const read = await pythonRead(file);
+    expect(read.filter((e) => e.dir).map((e) => e.name)).toEqual(['assets/', 'interviews/', 'b_roll/']);
+    for (const [name, data] of Object.entries(files)) {
+      expect(read.find((e) => e.name === name)).toMatchObject({ size: data.length, sha256: sha(data), stored: true });
+    }
+    const { readFile } = await import('node:fs/promises');
+    const jszip = await JSZip.loadAsync(await readFile(file));
+    expect(Buffer.from(await jszip.file('interviews/talk.mov')!.async('uint8array')).equals(files['interviews/talk.mov'])).toBe(true);
+  });
+
+  it('refuses an entry that is shorter than declared (a cut download) instead of writing a broken archive', async () => {
+    const entries: ZipEntry[] = [{ name: 'a.bin', size: 100, open: () => fromBytes(new Uint8Array(50)) }];
+    await expect(writeZip(entries, join(dir, 'short.zip'))).rejects.toThrow(/cut short/);
+  });
+
+  it('uses Zip64 for an entry over 4 GiB and for offsets past 4 GiB, with bounded memory', async () => {
+    const chunk = randomBytes(4 * MiB);
+    const big = 4 * GiB + 3 * MiB + 5;
+    const after = randomBytes(2 * MiB);
+    const entries: ZipEntry[] = [
+      { name: 'interviews/', directory: true },
+      { name: 'interviews/huge.mov', size: big, open: () => generated(big, chunk) },
+      { name: 'b_roll/after.mp4', size: after.length, open: () => fromBytes(after) },
+    ];
+    const file = join(dir, 'big.zip');
+    const rssBefore = process.memoryUsage().rss;
+    const rssAfter = await writeZip(entries, file);
+    expect(rssAfter - rssBefore).toBeLessThan(256 * MiB);
+    expect((await stat(file)).size).toBeGreaterThan(big);
+
+    // Info-ZIP lists the sizes from the Zip64 records.
+    const { stdout } = await exec('unzip', ['-Z', '-l', file]);
+    expect(stdout).toContain(String(big));
+    // Python checks the CRC of every entry while reading it, and hashes the bytes.
+    const read = await pythonRead(file);
+    expect(read.find((e) => e.name === 'b_roll/after.mp4')).toMatchObject({ size: after.length, sha256: sha(after) });
+    const hash = createHash('sha256');
+    let left = big;
+    while (left > 0) {
+      const n = Math.min(left, chunk.length);
+      hash.update(n === chunk.length ? chunk : chunk.subarray(0, n));
+      left -= n;
+    }
+    expect(read.find((e) => e.name === 'interviews/huge.mov')).toMatchObject({ size: big, sha256: hash.digest('hex') });
+    await rm(file);
+  }, 300_000);
+});

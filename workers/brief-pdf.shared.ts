@@ -1,0 +1,134 @@
+import { jsPDF } from 'jspdf';
+
+/**
+ * The brief as `brief.pdf` (A§2): created by, name, audience, goal, length, brief. jsPDF's
+ * standard fonts only cover Latin-1, so DejaVu Sans (Latin, Greek, Cyrillic, Armenian,
+ * Georgian, Hebrew and more; the font Debian ships as fonts-dejavu-core) is embedded. Long
+ * briefs flow over as many A4 pages as they need, with page numbers.
+ */
+
+export interface BriefPdfInput {
+  projectId: number;
+  createdBy: string;
+  name: string;
+  audience: string;
+  goal: string;
+  length: string;
+  brief: string;
+  /** Shown in the footer. */
+  generatedAt?: Date;
+}
+
+export interface BriefFonts {
+  regular: Uint8Array;
+  bold: Uint8Array;
+}
+
+const PAGE = { width: 595.28, height: 841.89 };
+const MARGIN = 56;
+const BODY_SIZE = 11;
+const LINE = BODY_SIZE * 1.45;
+const LABEL_WIDTH = 110;
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  return btoa(binary);
+}
+
+/** Replaces characters the font cannot draw (control characters) and normalises line ends. */
+function clean(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
+  return text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+}
+
+/** The PDF's bytes. */
+export function buildBriefPdf(input: BriefPdfInput, fonts: BriefFonts): Uint8Array {
+  const doc = new jsPDF({ unit: 'pt', format: 'a4', compress: true });
+  doc.addFileToVFS('DejaVuSans.ttf', base64(fonts.regular));
+  doc.addFont('DejaVuSans.ttf', 'DejaVu', 'normal');
+  doc.addFileToVFS('DejaVuSans-Bold.ttf', base64(fonts.bold));
+  doc.addFont('DejaVuSans-Bold.ttf', 'DejaVu', 'bold');
+  doc.setProperties({ title: `Brief — ${input.name}`, subject: 'Project brief', creator: 'Cutdesk' });
+
+  const bottom = PAGE.height - MARGIN;
+  const textWidth = PAGE.width - 2 * MARGIN;
+  let y = MARGIN;
+  const ensure = (height: number) => {
+    if (y + height > bottom) {
+      doc.addPage();
+      y = MARGIN;
+    }
+  };
+
+  doc.setFont('DejaVu', 'bold');
+  doc.setFontSize(20);
+  doc.setTextColor('#464A4F');
+  for (const line of doc.splitTextToSize(clean(input.name), textWidth) as string[]) {
+    ensure(26);
+    doc.text(line, MARGIN, y + 20);
+    y += 26;
+  }
+  doc.setFont('DejaVu', 'normal');
+  doc.setFontSize(10);
+  doc.setTextColor('#6b7278');
+  doc.text(`Project brief · project ${input.projectId}`, MARGIN, y + 12);
+  y += 30;
+
+  const rows: [string, string][] = [
+    ['Created by', input.createdBy],
+    ['Name', input.name],
+    ['Audience', input.audience],
+    ['Goal', input.goal],
+    ['Length', input.length],
+  ];
+  doc.setFontSize(BODY_SIZE);
+  for (const [label, value] of rows) {
+    const lines = doc.splitTextToSize(clean(value || '—'), textWidth - LABEL_WIDTH) as string[];
+    lines.forEach((line, index) => {
+      ensure(LINE);
+      if (index === 0) {
+        doc.setFont('DejaVu', 'bold');
+        doc.setTextColor('#464A4F');
+        doc.text(label, MARGIN, y + BODY_SIZE);
+      }
+      doc.setFont('DejaVu', 'normal');
+      doc.setTextColor('#1f2226');
+      doc.text(line, MARGIN + LABEL_WIDTH, y + BODY_SIZE);
+      y += LINE;
+    });
+    y += 4;
+  }
+
+  y += 10;
+  ensure(LINE * 2);
+  doc.setFont('DejaVu', 'bold');
+  doc.setFontSize(13);
+  doc.setTextColor('#464A4F');
+  doc.text('Brief', MARGIN, y + 13);
+  y += 24;
+  doc.setFont('DejaVu', 'normal');
+  doc.setFontSize(BODY_SIZE);
+  doc.setTextColor('#1f2226');
+  for (const paragraph of clean(input.brief || '—').split('\n')) {
+    const lines = paragraph.trim() === '' ? [''] : (doc.splitTextToSize(paragraph, textWidth) as string[]);
+    for (const line of lines) {
+      ensure(LINE);
+      doc.text(line, MARGIN, y + BODY_SIZE);
+      y += LINE;
+    }
+  }
+
+  const pages = doc.getNumberOfPages();
+  const stamp = (input.generatedAt ?? new Date()).toISOString().slice(0, 10);
+  for (let page = 1; page <= pages; page += 1) {
+    doc.setPage(page);
+    doc.setFont('DejaVu', 'normal');
+    doc.setFontSize(8.5);
+    doc.setTextColor('#8a9197');
+    doc.text(`Cutdesk · ${stamp}`, MARGIN, PAGE.height - 28);
+    doc.text(`Page ${page} of ${pages}`, PAGE.width - MARGIN, PAGE.height - 28, { align: 'right' });
+  }
+  return new Uint8Array(doc.output('arraybuffer'));
+}

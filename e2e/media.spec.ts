@@ -90,6 +90,11 @@ async function signIn(page: Page, email: string, staff: boolean) {
   await expect(page).toHaveURL(staff ? /\/dashboard$/ : /\/user\/projects$/);
 }
 
+/** Pictures of the key moments for a person to look at (E2E_SCREENSHOTS=<folder>). */
+const snap = async (page: Page, name: string) => {
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, `${name}.png`), fullPage: true });
+};
+
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 test.describe.configure({ mode: 'serial' });
@@ -164,6 +169,7 @@ test('final video: staff deliver, the customer sees it processed, plays it throu
   await customer.goto(`${BASE}/user/project/${projectId}`);
   await expect(customer.getByTestId('video-processing')).toContainText('being processed');
   await expect(customer.getByTestId('video-processing')).toContainText('ready in a few minutes');
+  await snap(customer, 'customer-processing');
   await writeFile(GATE, 'go');
   const player = customer.getByTestId('video-player');
   await expect(player).toHaveAttribute('data-engine', 'hls.js', { timeout: 120_000 });
@@ -174,6 +180,7 @@ test('final video: staff deliver, the customer sees it processed, plays it throu
   });
   await expect.poll(() => player.evaluate((video: HTMLVideoElement) => video.currentTime), { timeout: 30_000 }).toBeGreaterThan(1);
   expect(segments.length).toBeGreaterThan(0);
+  await snap(customer, 'customer-playing');
   await customer.getByRole('button', { name: '1.5×' }).click();
   expect(await player.evaluate((video: HTMLVideoElement) => video.playbackRate)).toBe(1.5);
 
@@ -237,6 +244,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 
   // The staff page plays the final video too.
   await expect(staff.getByTestId('video-player')).toBeVisible();
+  await snap(staff, 'staff-project');
 
   // ——— Staff: the brief as brief.pdf. ———
   const [pdf] = await Promise.all([staff.waitForEvent('download'), staff.getByRole('button', { name: 'Download brief' }).click()]);

@@ -152,6 +152,14 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     await decodesCleanly(streamUrl);
 
     expect((await api('POST', `/projects/${projectId}/submit`, admin)).status).toBe(200);
+
+    // A preview that went missing from storage: 404, which the apps show as "no media".
+    const previewKey = derivedKey(`projects/${projectId}/final/cut-v1.mp4`, 'proxy');
+    const kept = await server.app.ctx.storage.getObjectStream(previewKey);
+    const bytes = Buffer.concat(await kept!.body.toArray());
+    await server.app.ctx.storage.deleteObject(previewKey);
+    expect((await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' }, redirect: 'manual' })).status).toBe(404);
+    await server.app.ctx.storage.putObject(previewKey, bytes, 'video/mp4');
   });
 
   it('media links follow who may see the project now; forged ones are refused', async () => {

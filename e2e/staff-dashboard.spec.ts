@@ -60,3 +60,17 @@ test('an editor sees the dashboard without action buttons, and editor dropdowns 
   await expect(page.getByRole('button', { name: /Pause|Resume/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Send to review' })).toHaveCount(0);
 });
+
+test('an admin uploads the final video from the project page and sends it to review', async ({ page }) => {
+  test.setTimeout(120_000);
+  const { generateClip } = await import('../tests/support/media.ts');
+  const clip = await generateClip({ seconds: 2, width: 640, height: 360 });
+  await staffSignIn(page, 'admin@demo.cutdesk.test');
+  await page.getByTestId('dashboard-row').filter({ hasText: 'Product walkthrough' }).getByRole('link', { name: 'Product walkthrough' }).click();
+  await expect(page.getByRole('button', { name: 'Send to review' })).toBeDisabled();
+  await page.getByTestId('final-video-input').setInputFiles({ name: 'walkthrough final.mp4', mimeType: 'video/mp4', buffer: clip });
+  // Upload, registration, then the preview rendition: the page looks again every 5 s.
+  await expect(page.getByRole('button', { name: 'Send to review' })).toBeEnabled({ timeout: 90_000 });
+  await page.getByRole('button', { name: 'Send to review' }).click();
+  await expect(page.getByTestId('project-status')).toHaveText('PENDING REVIEW');
+});

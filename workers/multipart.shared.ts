@@ -36,31 +36,62 @@ export function partRecords(done: Map<number, string>): StoredPartRecord[] {
   return [...done.entries()].sort(([a], [b]) => a - b).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
 }
 
-/** At most `size` holders at a time, served first come first served. */
+/**
+ * At most `size` holders at a time. A freed slot goes to the waiter whose owner (a file) holds
+ * the fewest slots, earliest first: a small file added next to a large one gets the next
+ * free slot instead of waiting behind all the large file's parts.
+ */
 export class SlotPool {
+  private size: number;
   private free: number;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Array<{ owner: string; resolve: () => void }> = [];
+  private readonly held = new Map<string, number>();
   constructor(size: number) {
+    this.size = size;
     this.free = size;
   }
-  async acquire(): Promise<void> {
-    if (this.free > 0) {
+  private hold(owner: string, delta: number): void {
+    const next = (this.held.get(owner) ?? 0) + delta;
+    if (next > 0) this.held.set(owner, next);
+    else this.held.delete(owner);
+  }
+  async acquire(owner = ''): Promise<void> {
+    if (this.free > 0 && this.waiting.length === 0) {
       this.free -= 1;
+      this.hold(owner, 1);
       return;
     }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    await new Promise<void>((resolve) => this.waiting.push({ owner, resolve }));
   }
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free += 1;
+  release(owner = ''): void {
+    this.hold(owner, -1);
+    this.free += 1;
+    this.serve();
   }
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    await this.acquire();
+  /** Changes the number of slots; holders above a smaller size finish first. */
+  setSize(size: number): void {
+    this.free += size - this.size;
+    this.size = size;
+    this.serve();
+  }
+  private serve(): void {
+    while (this.free > 0 && this.waiting.length > 0) {
+      let best = 0;
+      for (let i = 1; i < this.waiting.length; i += 1) {
+        if ((this.held.get(this.waiting[i]!.owner) ?? 0) < (this.held.get(this.waiting[best]!.owner) ?? 0)) best = i;
+      }
+      const [next] = this.waiting.splice(best, 1);
+      this.free -= 1;
+      this.hold(next!.owner, 1);
+      next!.resolve();
+    }
+  }
+  async run<T>(task: () => Promise<T>, owner = ''): Promise<T> {
+    await this.acquire(owner);
     try {
       return await task();
     } finally {
-      this.release();
+      this.release(owner);
     }
   }
 }

@@ -130,8 +130,9 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
   };
 
   return {
+    /** Never replaces an object (If-None-Match: *): a retried PUT that already went through answers 412. */
     async putObject(key: string, body: Blob, contentType: string, options?: SendOptions): Promise<string> {
-      return etagOf(await send('PUT', key, {}, body, { 'content-type': contentType }, options));
+      return etagOf(await send('PUT', key, {}, body, { 'content-type': contentType, 'if-none-match': '*' }, options));
     },
     async createMultipartUpload(key: string, contentType: string, options?: SendOptions): Promise<string> {
       const response = await send('POST', key, { uploads: '' }, undefined, { 'content-type': contentType }, options);
@@ -167,7 +168,7 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
     async completeMultipartUpload(key: string, uploadId: string, parts: { partNumber: number; etag: string }[], options?: SendOptions): Promise<string> {
       const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
       const xml = `<CompleteMultipartUpload>${sorted.map((p) => `<Part><PartNumber>${p.partNumber}</PartNumber><ETag>"${escapeXml(p.etag)}"</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
-      const response = await send('POST', key, { uploadId }, xml, { 'content-type': 'application/xml' }, options);
+      const response = await send('POST', key, { uploadId }, xml, { 'content-type': 'application/xml', 'if-none-match': '*' }, options);
       return stripQuotes(xmlText(response.text, 'ETag') ?? '');
     },
     /** Succeeds when the upload is already gone. */

@@ -130,6 +130,11 @@ export interface UploadEngineOptions {
   emitEveryMs?: number;
   /** Uploads that failed on network or server trouble are tried again after this long (0: only when back online or asked). */
   autoRetryMs?: number;
+  /**
+   * Parts in flight for a store endpoint (default: `parallel`). The browser worker keeps one
+   * of the browser's six HTTP/1.1 connections free when the store shares the app's origin.
+   */
+  partsFor?: (endpoint: string) => number;
 }
 
 interface Item {
@@ -175,7 +180,7 @@ export class UploadEngine {
   private readonly items = new Map<string, Item>();
   private readonly pool: SlotPool;
   private readonly sessions = new Map<string, { client: S3Client; session: S3Session | null; pending: Promise<S3Session> | null }>();
-  private readonly options: Required<Omit<UploadEngineOptions, 'onChange'>> & Pick<UploadEngineOptions, 'onChange'>;
+  private readonly options: Required<Omit<UploadEngineOptions, 'onChange' | 'partsFor'>> & Pick<UploadEngineOptions, 'onChange' | 'partsFor'>;
   private online: boolean;
   private active = 0;
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
@@ -520,17 +525,39 @@ export class UploadEngine {
       }
       await this.persist(record);
     }
-    const key = record.key;
+    try {
+      await this.transfer(item, file);
+    } catch (error) {
+      // A retried PUT or Complete whose first attempt went through (its answer was lost) finds
+      // the object stored or the upload gone: when the object is whole, only registration is left.
+      const gone = error instanceof S3RequestError && (error.code === 'PreconditionFailed' || error.code === 'NoSuchUpload');
+      if (!gone || !(await this.registerIfStored(item))) throw error;
+      return;
+    }
+
+    if (record.uploadType === 'asset' && item.assetId === null) {
+      const key = record.key!;
+      const asset = await this.attempt(item, () => this.options.api.registerAsset(record.projectId, { name: record.name ?? sanitizeFileName(record.fileName), path: key, type: record.type, size: record.size }));
+      item.assetId = asset.id;
+    }
+  }
+
+  /** The bytes: one PUT, or the multipart upload from where the store stands. */
+  private async transfer(item: Item, file: Blob): Promise<void> {
+    const record = item.record;
+    const key = record.key!;
     const s3 = this.clientFor(record.projectId, record.uploadType);
     const plan = planParts(record.size);
 
     if (plan.mode === 'single') {
       if (!record.completed) {
-        await this.pool.run(() =>
-          this.attempt(item, (signal) => {
-            item.inflight.delete(1);
-            return s3.putObject(key, file, record.contentType, { signal, onUploadProgress: (loaded) => this.progress(item, 1, loaded) });
-          }),
+        await this.pool.run(
+          () =>
+            this.attempt(item, (signal) => {
+              item.inflight.delete(1);
+              return s3.putObject(key, file, record.contentType, { signal, onUploadProgress: (loaded) => this.progress(item, 1, loaded) });
+            }),
+          record.uid,
         );
         item.inflight.delete(1);
         record.completed = true;
@@ -544,7 +571,10 @@ export class UploadEngine {
       if (record.uploadId) {
         const uploadId = record.uploadId;
         const listed = await this.attempt(item, (signal) => s3.listParts(key, uploadId, { signal }));
-        if (listed === null && (await this.registerIfStored(item))) return;
+        if (listed === null && (await this.registerIfStored(item))) {
+          record.completed = true;
+          return;
+        }
         done = listed === null ? new Map() : reconcileParts(plan.parts, record.parts, listed).done;
         if (listed === null) record.uploadId = null;
       }
@@ -576,11 +606,6 @@ export class UploadEngine {
       await this.persist(record);
     } else {
       item.doneBytes = record.size;
-    }
-
-    if (record.uploadType === 'asset') {
-      const asset = await this.attempt(item, () => this.options.api.registerAsset(record.projectId, { name: record.name ?? sanitizeFileName(record.fileName), path: key, type: record.type, size: record.size }));
-      item.assetId = asset.id;
     }
   }
 
@@ -621,7 +646,7 @@ export class UploadEngine {
         record.parts = partRecords(done);
         await this.persist(record);
         this.emit();
-      }),
+      }, record.uid),
     );
   }
 
@@ -687,6 +712,7 @@ export class UploadEngine {
           clockOffsetMs: Date.parse(c.serverTime) - this.options.now(),
         };
         holder.session = session;
+        if (this.options.partsFor) this.pool.setSize(Math.max(1, this.options.partsFor(c.endpoint)));
         return session;
       })
       .finally(() => {

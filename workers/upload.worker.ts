@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import { PARALLEL_PARTS } from '@/domain/uploads.ts';
 import { createServerApi } from './server-api.shared.ts';
 import { xhrTransport } from './transport.shared.ts';
 import { UploadEngine, type EnqueueResult, type FileEntry, type UploadSnapshot, type UploadTarget } from './upload-engine.shared.ts';
@@ -21,6 +22,25 @@ let engine: UploadEngine | null = null;
 let store: UploadStore | null = null;
 let token: string | null = null;
 let current: WorkerSession | null = null;
+let releaseLock: (() => void) | null = null;
+
+/**
+ * Only one tab resumes the uploads IndexedDB holds (two would send the same parts): the tab
+ * holding this lock does; another one uploads what is added in it and takes over the stored
+ * uploads when the first tab closes.
+ */
+function resumeWhenFirst(forEngine: UploadEngine, userId: number): void {
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  if (!locks) {
+    void forEngine.start();
+    return;
+  }
+  void locks.request(`cutdesk-uploads-${userId}`, async () => {
+    if (engine !== forEngine) return;
+    await forEngine.start();
+    await new Promise<void>((resolve) => (releaseLock = resolve));
+  });
+}
 
 const required = () => {
   if (!engine) throw new Error('The upload worker has not been started.');
@@ -33,6 +53,8 @@ const workerApi = {
     token = session.token;
     if (engine && current && current.userId === session.userId && current.organizationId === session.organizationId) return engine.snapshot();
     engine?.destroy();
+    releaseLock?.();
+    releaseLock = null;
     store ??= await openUploadStore();
     current = session;
     engine = new UploadEngine({
@@ -43,8 +65,11 @@ const workerApi = {
       organizationId: session.organizationId,
       online: navigator.onLine,
       onChange,
+      // Browsers open six HTTP/1.1 connections per origin: with the store on the app's own origin
+      // (the embedded default), five carry parts and one stays free for the app's API calls.
+      partsFor: (endpoint) => (new URL(endpoint).origin === self.location.origin ? PARALLEL_PARTS - 1 : PARALLEL_PARTS),
     });
-    await engine.start();
+    resumeWhenFirst(engine, session.userId);
     return engine.snapshot();
   },
   setToken(next: string | null): void {
@@ -64,6 +89,8 @@ const workerApi = {
     engine = null;
     current = null;
     token = null;
+    releaseLock?.();
+    releaseLock = null;
   },
 };
 

@@ -17,6 +17,7 @@ import {
   type UploadType,
 } from '../../src/domain/uploads.ts';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
+import { derivedKey } from '../../src/domain/media.ts';
 import type { AppContext } from '../context.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { AssetRow } from '../db/schema.ts';
@@ -187,7 +188,9 @@ export async function deleteAssetRecords(ctx: AppContext, project: ProjectDetail
     const orphaned = targets.filter((asset) => deletedIds.has(asset.id) && !remaining.has(asset.path));
     const byPath = new Map(orphaned.map((asset) => [asset.path, asset]));
     await repo.freeUsedSpace(project.organizationId, [...byPath.values()].reduce((sum, asset) => sum + asset.size, 0));
-    return { count: deleting.length, keys: [...byPath.values()].flatMap((asset) => (asset.previewPath && asset.previewPath !== asset.path ? [asset.path, asset.previewPath] : [asset.path])) };
+    // The object, and what the media pipeline derived from it (proxy, thumbnail).
+    const keysOf = (asset: AssetRow) => [...new Set([asset.path, asset.previewPath ?? asset.path, derivedKey(asset.path, 'proxy'), derivedKey(asset.path, 'thumbnail')])];
+    return { count: deleting.length, keys: [...byPath.values()].flatMap(keysOf) };
   });
   if (orphans.keys.length) {
     try {

@@ -71,7 +71,7 @@ export function embeddedCredentialResolver(db: Db, storage: StorageConfig): Cred
       const hit = cache.get(accessKeyId);
       if (hit && now - hit.at < CACHE_MS) return hit.principal;
       const row = await db.selectFrom('storageCredentials').select(['allowedPrefix', 'expiresAt']).where('accessKeyId', '=', accessKeyId).executeTakeFirst();
-      const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt: row.expiresAt } : null;
+      const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt: row.expiresAt, uploadOnly: true } : null;
       if (cache.size >= CACHE_MAX) cache.clear();
       cache.set(accessKeyId, { principal, at: now });
       return principal;

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand,
+  ListObjectsV2Command, PutObjectCommand, S3Client, UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
@@ -105,6 +108,29 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       // Without the session token the key id is unknown, as on S3.
       await expect(s3With({ accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey }).send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}x`, Body: 'x' }))).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
       await expect(s3With({ ...creds, secretAccessKey: 'wrong-secret-wrong-secret' }).send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}x`, Body: 'x' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+    });
+
+    it('only upload: they cannot replace, read, delete, copy or list objects', async () => {
+      const projectId = await projectIn(owner, organizationId);
+      const registered = await uploadAndRegister(owner, projectId, 'kept.mp4', randomBytes(100));
+      const creds = await credentials(owner, projectId);
+      const s3 = s3With(creds);
+      // Replacing a registered object (say, with a much larger one) would dodge the storage quota.
+      await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: registered.path, Body: randomBytes(200) }))).rejects.toMatchObject({ name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
+      const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: creds.bucket, Key: registered.path }));
+      const part = await s3.send(new UploadPartCommand({ Bucket: creds.bucket, Key: registered.path, UploadId, PartNumber: 1, Body: randomBytes(300) }));
+      await expect(s3.send(new CompleteMultipartUploadCommand({ Bucket: creds.bucket, Key: registered.path, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 412 } });
+      expect((await server.app.ctx.storage.headObject(registered.path))?.size).toBe(100);
+      for (const command of [
+        new GetObjectCommand({ Bucket: creds.bucket, Key: registered.path }),
+        new HeadObjectCommand({ Bucket: creds.bucket, Key: registered.path }),
+        new DeleteObjectCommand({ Bucket: creds.bucket, Key: registered.path }),
+        new CopyObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}interviews/copy.mp4`, CopySource: `${creds.bucket}/${registered.path}` }),
+        new ListObjectsV2Command({ Bucket: creds.bucket, Prefix: creds.prefix }),
+      ]) {
+        await expect(s3.send(command as PutObjectCommand), command.constructor.name).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
+      }
+      expect(await server.app.ctx.storage.headObject(registered.path)).not.toBeNull();
     });
 
     it("refuses another organization's credentials for this project's prefix, and hides the project from it (404)", async () => {

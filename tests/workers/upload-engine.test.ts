@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
 import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
+import { TransportError } from '../../workers/transport.shared.ts';
 import { openUploadStore, type UploadStore } from '../../workers/upload-store.shared.ts';
 import { bytes, scriptedTransport, sha256, startUploadWorld, until, type UploadWorld } from './support.ts';
 
@@ -239,6 +240,32 @@ describe('upload engine against the embedded store', () => {
     expect(statusOf(b.engine, uid)).toBe('done');
     expect(second.log).toEqual([]);
     expect(await assetsOf(projectId)).toHaveLength(1);
+  });
+
+  it('finishes when the answer to a PUT or a Complete that went through is lost (the retry finds the object)', async () => {
+    const projectId = await world.createProject();
+    const inner = scriptedTransport();
+    let lost = 0;
+    // The request reaches the store, its answer never reaches the browser.
+    const transport: typeof inner.transport = async (request) => {
+      const response = await inner.transport(request);
+      const url = new URL(request.url);
+      const final = (request.method === 'PUT' && !url.searchParams.has('partNumber')) || (request.method === 'POST' && url.searchParams.has('uploadId'));
+      if (final && lost < 2) {
+        lost += 1;
+        throw new TransportError('connection reset', false);
+      }
+      return response;
+    };
+    const { engine } = engineWith(await freshStore(), { transport });
+    const small = bytes(50_000, 12);
+    const large = bytes(PART_SIZE + 5, 13);
+    const { accepted } = await engine.enqueue([{ file: clip(small, 'lost-put.mp4') }, { file: clip(large, 'lost-complete.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    await until(() => accepted.every((uid) => ['done', 'incomplete'].includes(statusOf(engine, uid) ?? '')));
+    expect(accepted.map((uid) => statusOf(engine, uid))).toEqual(['done', 'done']);
+    expect(lost).toBe(2);
+    expect((await assetsOf(projectId)).map((a) => a.size).sort((a, b) => a - b)).toEqual([small.length, large.length]);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'lost-complete.mp4'))).toBe(sha256(large));
   });
 
   it('pauses when offline and resumes when back online, re-sending at most the parts in flight', async () => {

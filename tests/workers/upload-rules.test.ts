@@ -209,6 +209,29 @@ describe('slot pool', () => {
     expect(order).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it('gives a freed slot to the file holding the fewest, so a small file does not wait behind a large one', async () => {
+    const pool = new SlotPool(2);
+    const order: string[] = [];
+    const task = (name: string, ms: number) => async () => {
+      order.push(name);
+      await new Promise((r) => setTimeout(r, ms));
+    };
+    const big = [1, 2, 3, 4].map((n) => pool.run(task(`big-${n}`, 20), 'big'));
+    await new Promise((r) => setTimeout(r, 5));
+    const small = pool.run(task('small', 1), 'small');
+    await Promise.all([...big, small]);
+    expect(order.slice(0, 3)).toEqual(['big-1', 'big-2', 'small']);
+    pool.setSize(1);
+    let running = 0;
+    let peak = 0;
+    await Promise.all([1, 2, 3].map(() => pool.run(async () => {
+      peak = Math.max(peak, (running += 1));
+      await new Promise((r) => setTimeout(r, 5));
+      running -= 1;
+    })));
+    expect(peak).toBe(1);
+  });
+
   it('stops starting tasks after a failure and throws it once the running ones settle', async () => {
     const started: number[] = [];
     await expect(

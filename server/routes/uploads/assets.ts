@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AssetDeleteAllQueryStruct, AssetListQueryStruct, CheckNameQueryStruct, RegisterAssetBodyStruct } from '../../../src/domain/contract/uploads.ts';
 import { notFound, parse } from '../../http-error.ts';
+import { enqueueAssetMedia } from '../../media/pipeline.ts';
 import { authenticate } from '../../plugins/auth.ts';
 import { assetsRepo } from '../../repositories/assets.ts';
 import { visibleProject } from '../../services/project-access.ts';
@@ -28,8 +29,11 @@ export default async function assetRoutes(app: FastifyInstance) {
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const body = parse(RegisterAssetBodyStruct, request.body);
     const { row, created } = await registerAsset(app.ctx, auth, project, body);
+    // Proxy and thumbnail of a clip (an image is its own preview); a media failure never undoes the upload.
+    await enqueueAssetMedia(app.ctx, row.id).catch((error: unknown) => request.log.error({ err: error, assetId: row.id }, 'asset media could not be queued'));
+    const current = (await assetsRepo(app.ctx.db).find(project.id, row.id)) ?? row;
     reply.code(created ? 201 : 200);
-    return (await assetsForBrowser(app, request, [row]))[0];
+    return (await assetsForBrowser(app, request, [current]))[0];
   });
 
   app.delete('/projects/:id/assets/:assetId', async (request, reply) => {

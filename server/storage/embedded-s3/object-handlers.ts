@@ -35,9 +35,12 @@ export function assertNoVersionId(ctx: S3Context): void {
 /** If-None-Match / If-Match of a write, checked against the current object when the write commits. */
 export function writeCondition(ctx: S3Context): ((current: ObjectMeta | null) => void) | undefined {
   const allows = writePrecondition(ctx.request.headers);
-  if (!allows) return undefined;
+  const createOnly = ctx.auth.principal.uploadOnly === true;
+  if (!allows && !createOnly) return undefined;
   return (current) => {
-    if (!allows(current)) throw new S3Error('PreconditionFailed', undefined, { Condition: current === null ? 'If-Match' : 'If-None-Match' });
+    // Checked at commit too: an upload cannot replace an object registered meanwhile.
+    if (createOnly && current !== null) throw new S3Error('PreconditionFailed', 'Upload credentials cannot replace an existing object.', { Condition: 'If-None-Match' });
+    if (allows && !allows(current)) throw new S3Error('PreconditionFailed', undefined, { Condition: current === null ? 'If-Match' : 'If-None-Match' });
   };
 }
 

@@ -80,6 +80,21 @@ async function objectOperation(ctx: S3Context): Promise<FastifyReply> {
   }
 }
 
+/** Upload credentials run uploads and nothing else: PutObject, CreateMultipartUpload, UploadPart, ListParts, Complete, Abort. */
+function assertUploadOperation(ctx: S3Context): void {
+  const { query, key } = ctx.target;
+  const method = ctx.request.method;
+  const uploadId = hasQuery(query, 'uploadId');
+  const copy = ctx.request.headers['x-amz-copy-source'] !== undefined;
+  const allowed =
+    key !== '' &&
+    ((method === 'PUT' && !copy) ||
+      (method === 'POST' && (hasQuery(query, 'uploads') || uploadId)) ||
+      (method === 'GET' && uploadId) ||
+      (method === 'DELETE' && uploadId));
+  if (!allowed) throw new S3Error('AccessDenied', 'Upload credentials may only upload.');
+}
+
 async function removeStaleTempFiles(tmpDir: string): Promise<void> {
   const now = Date.now();
   for (const name of await readdir(tmpDir)) {
@@ -133,6 +148,7 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
     if (request.method === 'OPTIONS') return answerPreflight(request, reply);
     const auth = await verifySigV4({ method: request.method, rawPath: target.rawPath, query: target.query, headers: request.headers }, options);
     const ctx: S3Context = { options, objects, uploads, request, reply, target, auth, body: request.body as Readable | undefined };
+    if (auth.principal.uploadOnly) assertUploadOperation(ctx);
     if (target.bucket === '') {
       if (request.method !== 'GET') throw methodNotAllowed();
       return listBuckets(ctx, bucketDir);

@@ -7,6 +7,11 @@ export interface S3Principal {
   allowedPrefix?: string;
   /** After this instant every request answers 403 ExpiredToken. */
   expiresAt?: Date;
+  /**
+   * Browser upload credentials: PutObject and the multipart calls only (no reads, lists,
+   * deletes or copies), and never replacing an object that exists.
+   */
+  uploadOnly?: boolean;
 }
 
 export interface CredentialResolver {

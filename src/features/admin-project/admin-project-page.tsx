@@ -1,6 +1,7 @@
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
+import { VIDEO_RETRY_MS } from '@/domain/constants.ts';
 import { can } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
@@ -18,6 +19,7 @@ import { getProject } from './api/get-project.ts';
 import { runProjectAction, type StaffProjectAction } from './api/project-action.ts';
 import { updateProject } from './api/update-project.ts';
 import { AssetsPanel } from './components/assets-panel.tsx';
+import { FinalVideoUpload } from './components/final-video-upload.tsx';
 import { LinkRows } from './components/link-rows.tsx';
 import { ReviewPeriodField } from './components/review-period.tsx';
 
@@ -28,7 +30,14 @@ export function AdminProjectPage() {
   const { id } = useParams<{ id: string }>();
   const me = useAtomValue(meAtom);
   const manager = isManagerRole(me?.role.name);
-  const { project, setProject, missing } = useProjectPage(Number(id), me?.role.name, getProject, renameProject);
+  const { project, setProject, missing, reload } = useProjectPage(Number(id), me?.role.name, getProject, renameProject);
+  // While the delivered video is being processed, look again every 5 s for its preview.
+  const processing = Boolean(project?.finalVideoPath && !project.finalVideoPreview);
+  useEffect(() => {
+    if (!processing) return;
+    const timer = setInterval(() => void reload(), VIDEO_RETRY_MS);
+    return () => clearInterval(timer);
+  }, [processing, reload]);
   const [busy, setBusy] = useState<StaffProjectAction | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -77,6 +86,7 @@ export function AdminProjectPage() {
         </div>
         {manager && (
           <div className="head-actions">
+            <FinalVideoUpload project={project} onDelivered={setProject} />
             {status === 'APPROVED' ? (
               <Button variant="primary" busy={busy === 'restore_to_review'} onClick={() => void act('restore_to_review')}>
                 Restore to review

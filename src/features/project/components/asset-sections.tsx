@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
@@ -50,6 +50,12 @@ export function AssetSections({ project, locked, onStateChange }: Props) {
     }
   }, [project.id]);
   useEffect(() => void load(), [load]);
+  // A list that failed to load while offline is loaded again when the network is back.
+  const wasOnline = useRef(uploads.online);
+  useEffect(() => {
+    if (uploads.online && !wasOnline.current) void load();
+    wasOnline.current = uploads.online;
+  }, [uploads.online, load]);
 
   const mine = useMemo(() => uploads.items.filter((item) => item.projectId === project.id && item.uploadType === 'asset'), [uploads.items, project.id]);
   // A finished upload is registered: reload the list to show it as an asset.
@@ -71,8 +77,8 @@ export function AssetSections({ project, locked, onStateChange }: Props) {
         <div>
           <h2>Footage and images</h2>
           <p className="muted">
-            {assets === null ? 'Loading your files…' : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}`}
-            {' · '}Uploads go straight to secure storage and resume by themselves if the connection drops or the page reloads.
+            {assets === null ? 'Loading your files…' : assets.length === 0 ? 'Nothing uploaded yet.' : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}.`} Uploads go
+            straight to secure storage and pick up where they stopped if the connection drops or the page reloads.
           </p>
         </div>
         {locked && (

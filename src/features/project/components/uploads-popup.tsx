@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
-import { formatSpeed, formatTimeLeft } from '@/domain/uploads.ts';
-import { cancelUpload, dismissUpload, type UploadSnapshot } from '@/lib/uploads/upload-client.ts';
+import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft } from '@/domain/uploads.ts';
+import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/lib/uploads/upload-client.ts';
 import { UploadIcon } from './uploads-icons.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
 
@@ -13,6 +13,22 @@ import { uploadStatusLine } from './uploads-tiles.tsx';
 export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
   const [collapsed, setCollapsed] = useState(false);
   const [closedAt, setClosedAt] = useState<string | null>(null);
+  const [picking, setPicking] = useState<string | null>(null);
+  const [wrongFile, setWrongFile] = useState<string | null>(null);
+  const repick = useRef<HTMLInputElement>(null);
+
+  /** Resume from the popup too (uploads of other projects have no zone on this page). */
+  const resume = async (item: UploadItemView) => {
+    setWrongFile(null);
+    if (item.needs === 'permission' && (await grantAndResume(item.uid))) return;
+    if (item.needs === null) {
+      if (item.error === UPLOAD_MESSAGES.noMoreMemory) await dismissUpload(item.uid);
+      else await retryUpload(item.uid);
+      return;
+    }
+    setPicking(item.uid);
+    repick.current?.click();
+  };
   const { items, totals, online } = snapshot;
   const signature = items.map((item) => item.uid).join(',');
   if (items.length === 0 || closedAt === signature) return null;
@@ -67,6 +83,11 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
                 )}
               </span>
               <span className="uploads-row-percent">{item.status === 'done' ? '✓' : `${item.percent}%`}</span>
+              {item.status === 'incomplete' && (
+                <button type="button" className="uploads-row-cancel" aria-label={`${item.error === UPLOAD_MESSAGES.noMoreMemory ? 'Dismiss' : 'Resume'} ${item.name}`} title={item.needs === 'file' ? 'Select the file again' : item.error === UPLOAD_MESSAGES.noMoreMemory ? 'Dismiss' : 'Resume'} onClick={() => void resume(item)}>
+                  <UploadIcon name={item.error === UPLOAD_MESSAGES.noMoreMemory ? 'close' : item.needs === 'file' ? 'folder' : 'resume'} size={14} />
+                </button>
+              )}
               {item.status !== 'done' && item.status !== 'incomplete' && (
                 <button type="button" className="uploads-row-cancel" aria-label={`Cancel ${item.name}`} title="Cancel" onClick={() => void cancelUpload(item.uid)}>
                   <UploadIcon name="close" size={14} />
@@ -76,6 +97,22 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
           ))}
         </ul>
       )}
+      {wrongFile && (
+        <p className="uploads-offline" role="alert">
+          {wrongFile}
+        </p>
+      )}
+      <input
+        ref={repick}
+        type="file"
+        hidden
+        data-testid="popup-resume-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file && picking) void resumeWithFile(picking, file).then((ok) => setWrongFile(ok ? null : UPLOAD_MESSAGES.notSameFile));
+        }}
+      />
       {!collapsed && finished.length > 0 && (
         <footer className="uploads-popup-foot">
           <button type="button" className="link-button" onClick={() => finished.forEach((item) => void dismissUpload(item.uid))}>

@@ -148,7 +148,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           <span className="upload-section-title">
             <h3>{label}</h3>
             <span className="upload-section-sub">
-              {assets === null ? 'Loading…' : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
+              {assets === null ? 'Loading…' : files.length === 0 ? 'No files yet' : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
               {pending.length > 0 && ` · ${pending.length} uploading`}
             </span>
           </span>
@@ -197,7 +197,9 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
                 <strong>
                   Drop {kind === 'video' ? 'video files' : 'images'} here or <span className="link-like">browse</span>
                 </strong>
-                <span>{HINTS[type]} Several files at once; large clips are fine.</span>
+                <span>
+                  {HINTS[type]} {kind === 'video' ? 'Several files at once; clips of many GB are fine.' : 'Several files at once.'}
+                </span>
               </span>
             )}
             {notice && (

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../server/config.ts';
+import { sessionPolicy, stsCredentialIssuer } from '../../server/storage/upload-credentials.ts';
+
+/** The production path: STS AssumeRole with a session policy, against a local stand-in for STS. */
+describe('STS upload credentials', () => {
+  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  let answer = { status: 200, body: '' };
+  const sts = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(answer.status, { 'content-type': 'text/xml' }).end(answer.body);
+    });
+  });
+  let endpoint = '';
+  const dataDir = mkdtempSync(join(tmpdir(), 'cutdesk-sts-'));
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => sts.listen(0, '127.0.0.1', resolve));
+    const address = sts.address();
+    endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`;
+  });
+  afterAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await new Promise<void>((resolve) => sts.close(() => resolve()));
+  });
+
+  const storage = () =>
+    loadConfig({
+      DATA_DIR: dataDir,
+      S3_ENDPOINT: 'https://s3.eu-central-1.amazonaws.com',
+      S3_BUCKET: 'media-bucket',
+      S3_REGION: 'eu-central-1',
+      S3_ACCESS_KEY_ID: 'AKIASERVER',
+      S3_SECRET_ACCESS_KEY: 'server-secret-key-123',
+      S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::123456789012:role/cutdesk-upload',
+      S3_STS_ENDPOINT: endpoint,
+    }).storage;
+
+  it('asks AssumeRole, signed for sts, with a session policy limited to the prefix, and reads the credentials', async () => {
+    answer = {
+      status: 200,
+      body: `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIATEMP</AccessKeyId><SecretAccessKey>temp/secret+key</SecretAccessKey><SessionToken>token&amp;more</SessionToken><Expiration>2026-11-21T12:00:00Z</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>`,
+    };
+    const issued = await stsCredentialIssuer(storage()).issue({ userId: 4, projectId: 12, prefix: 'projects/12/raw/', lifetimeSeconds: 3600 });
+    expect(issued).toEqual({ accessKeyId: 'ASIATEMP', secretAccessKey: 'temp/secret+key', sessionToken: 'token&more', expiration: new Date('2026-11-21T12:00:00Z') });
+    const { headers, body } = received.at(-1)!;
+    expect(String(headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIASERVER\/\d{8}\/eu-central-1\/sts\/aws4_request, SignedHeaders=.*host.*, Signature=[0-9a-f]{64}$/);
+    const form = new URLSearchParams(body);
+    expect(Object.fromEntries(form)).toMatchObject({ Action: 'AssumeRole', Version: '2011-06-15', RoleArn: 'arn:aws:iam::123456789012:role/cutdesk-upload', RoleSessionName: 'cutdesk-u4-p12', DurationSeconds: '3600' });
+    expect(JSON.parse(form.get('Policy')!)).toEqual(JSON.parse(sessionPolicy('media-bucket', 'projects/12/raw/')));
+    expect(JSON.parse(form.get('Policy')!).Statement[0]).toEqual({ Effect: 'Allow', Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], Resource: 'arn:aws:s3:::media-bucket/projects/12/raw/*' });
+  });
+
+  it("fails with STS's own error", async () => {
+    answer = { status: 403, body: '<ErrorResponse><Error><Code>AccessDenied</Code><Message>not authorized to perform sts:AssumeRole</Message></Error></ErrorResponse>' };
+    await expect(stsCredentialIssuer(storage()).issue({ userId: 1, projectId: 1, prefix: 'projects/1/raw/', lifetimeSeconds: 3600 })).rejects.toThrow(/AccessDenied.*sts:AssumeRole/);
+  });
+
+  it('is required configuration with an external S3 endpoint', () => {
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.example.com', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' })).toThrow(/S3_UPLOAD_ROLE_ARN is required/);
+  });
+});

@@ -157,7 +157,7 @@ test('an admin edits the credits, logs in as the customer, sees the new total an
   await expect(page.locator('.staff-top')).toContainText('Alex Admin');
   await page.reload();
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Dashboard', 'Customers', 'Editors', 'Onboarding']);
+  await expect(page.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Dashboard', 'Customers', 'Editors', 'Onboarding', 'Settings']);
 });
 
 test('an admin adds an editor with a picture, and a used e-mail is refused', async ({ page }) => {

@@ -5,9 +5,9 @@ import { decideUserAction } from '@/domain/user-management.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fullName } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
-import { Avatar } from '@/ui/brand.tsx';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
+import { PersonCell } from '@/ui/person-cell.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { Menu, type MenuItem } from '@/ui/menu.tsx';
@@ -51,16 +51,7 @@ export function StaffUsers({ me }: { me: Me }) {
     {
       key: 'name',
       header: 'Name',
-      cell: (u) => (
-        <span className="person">
-          <Avatar name={fullName(u)} url={u.profilePictureUrl} size={32} />
-          <span>
-            <span className="person-name">{fullName(u)}</span>
-            {u.id === me.id && <span className="you-tag">You</span>}
-            <span className="person-role">{ROLE_LABEL[u.role.name]}</span>
-          </span>
-        </span>
-      ),
+      cell: (u) => <PersonCell name={fullName(u)} pictureUrl={u.profilePictureUrl} isYou={u.id === me.id} role={ROLE_LABEL[u.role.name]} />,
     },
     { key: 'email', header: 'Email', cell: (u) => u.email },
     { key: 'phone', header: 'Phone', cell: (u) => u.phone ?? '—' },

@@ -3,9 +3,9 @@ import type { User } from '@/domain/contract/users.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fullName } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
-import { Avatar } from '@/ui/brand.tsx';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
+import { PersonCell } from '@/ui/person-cell.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { Menu } from '@/ui/menu.tsx';
@@ -59,16 +59,7 @@ export function UsersCard({ users, meId, canManage, onAdd, onEdit, onChanged }: 
     {
       key: 'name',
       header: 'Name',
-      cell: (u) => (
-        <span className="person">
-          <Avatar name={fullName(u)} url={u.profilePictureUrl} size={32} />
-          <span>
-            <span className="person-name">{fullName(u)}</span>
-            {u.id === meId && <span className="you-tag">You</span>}
-            {u.role.name === 'OWNER' && <span className="person-role">Owner</span>}
-          </span>
-        </span>
-      ),
+      cell: (u) => <PersonCell name={fullName(u)} pictureUrl={u.profilePictureUrl} isYou={u.id === meId} role={u.role.name === 'OWNER' ? 'Owner' : null} />,
     },
     { key: 'email', header: 'E-mail', cell: (u) => u.email },
     { key: 'phone', header: 'Phone', cell: (u) => u.phone ?? '—' },

@@ -9,7 +9,6 @@ import {
   assetKey,
   canDeleteAllAssets,
   nameVariant,
-  projectPrefix,
   sanitizeFileName,
   uploadDecision,
   uploadPrefix,
@@ -124,7 +123,11 @@ export async function registerAsset(ctx: AppContext, auth: AuthContext, project:
   const outside = (key: string, prefix: string) => !key.startsWith(prefix) || key.length === prefix.length || key.split('/').some((segment) => segment === '..' || segment === '.');
   if (outside(body.path, folder)) throw badRequest(UPLOAD_MESSAGES.pathOutside, { fields: { path: UPLOAD_MESSAGES.pathOutside } });
   const previewPath = body.previewPath ?? null;
-  if (previewPath !== null && outside(previewPath, projectPrefix(project.id))) throw badRequest(UPLOAD_MESSAGES.pathOutside, { fields: { previewPath: UPLOAD_MESSAGES.pathOutside } });
+  // A preview is the object itself or its own proxy: never another asset's object, which
+  // deleting this record would otherwise remove.
+  if (previewPath !== null && previewPath !== body.path && previewPath !== derivedKey(body.path, 'proxy')) {
+    throw badRequest(UPLOAD_MESSAGES.pathOutside, { fields: { previewPath: UPLOAD_MESSAGES.pathOutside } });
+  }
 
   const repo = assetsRepo(ctx.db);
   const existing = await repo.findByPath(project.id, body.path);

@@ -246,3 +246,34 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
     });
   });
 });
+
+describe('ids that cannot name a row', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(null);
+  });
+  afterAll(async () => server?.close());
+
+  it('answers 404 for path ids past the integer range, and 400 for such ids in bodies', async () => {
+    const admin = await signIn(server.app, 'admin@demo.cutdesk.test');
+    const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+    for (const url of ['/api/v1/projects/2147483648', '/api/v1/organizations/99999999999', '/api/v1/organizations/2147483648/projects', '/api/v1/projects/2147483648/assets']) {
+      expect((await server.app.inject({ method: 'GET', url, headers: admin })).statusCode, url).toBe(404);
+    }
+    const project = (await server.db.selectFrom('projects').select('id').where('status', '=', 'WAITING_FOR_EDITOR').executeTakeFirstOrThrow()).id;
+    for (const editorId of [1.5, 2147483648, -3, '7']) {
+      const response = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project}/assign-editor`, headers: admin, payload: { editorId } });
+      expect(response.statusCode, String(editorId)).toBe(400);
+    }
+    // A customer is refused for the role before the body is read.
+    expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project}/assign-editor`, headers: owner, payload: { editorId: 1.5 } })).statusCode).toBe(403);
+    for (const projectId of [2147483648, '99999999999']) {
+      const response = await server.app.inject({ method: 'POST', url: '/api/v1/uploads/credentials', headers: owner, payload: { projectId } });
+      expect(response.statusCode, String(projectId)).toBe(400);
+    }
+    for (const assetId of [1.5, 1e20]) {
+      const response = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project}/links`, headers: owner, payload: { assetId, variant: 'original' } });
+      expect(response.statusCode, String(assetId)).toBe(400);
+    }
+  });
+});

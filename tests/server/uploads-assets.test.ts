@@ -252,6 +252,9 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect((await register({ path: `projects/${projectId}/raw/interviews/../../final/c.mp4` })).statusCode).toBe(400);
       expect((await register({ size: -1 })).statusCode).toBe(400);
       expect((await register({ previewPath: 'elsewhere/p.mp4' })).statusCode).toBe(400);
+      // Another asset's object can never be a preview: deleting this record would remove it.
+      const victim = await uploadAndRegister(owner, projectId, 'victim.mp4', randomBytes(64));
+      expect((await register({ previewPath: victim.path })).json()).toMatchObject({ fields: { previewPath: UPLOAD_MESSAGES.pathOutside } });
       expect((await call('POST', `/projects/${projectId}/assets`, outsider, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode).toBe(404);
       expect((await call('POST', `/projects/${projectId}/assets`, admin, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode).toBe(403);
       expect((await register({})).statusCode).toBe(201);

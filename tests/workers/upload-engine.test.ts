@@ -361,6 +361,8 @@ describe('upload engine against the embedded store', () => {
     const data = bytes(6 * PART_SIZE, 88);
     const { accepted } = await engine.enqueue([{ file: clip(data, 'progress.mp4') }, { file: clip(bytes(1000), 'small.mp4') }], { projectId, type: 'BROLL_CLIP' });
     await until(() => accepted.every((uid) => statusOf(engine, uid) === 'done'), 60_000);
+    // An item reads done a moment before the engine emits its closing snapshot: wait for that report.
+    await until(() => snapshots.at(-1)?.totals.active === 0, 5_000, 'the closing snapshot');
     const during = snapshots.filter((s) => s.totals.active > 0 && s.totals.loaded > 0);
     expect(during.length).toBeGreaterThan(0);
     const loadedSeries = snapshots.map((s) => s.items.find((i) => i.fileName === 'progress.mp4')?.loaded ?? 0);

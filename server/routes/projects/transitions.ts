@@ -5,7 +5,7 @@ import { isStaffRole } from '../../../src/domain/roles.ts';
 import { badRequest, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
 import { duplicateProject } from '../../services/project-duplicate.ts';
-import { visibleProject } from '../../services/project-access.ts';
+import { requireAllowed, visibleProject } from '../../services/project-access.ts';
 import { runTransition, sendToEditing } from '../../services/project-transitions.ts';
 import { toProject } from '../../services/project-view.ts';
 import { idParam } from '../params.ts';
@@ -52,6 +52,7 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
 
   app.post('/projects/:id/assign-editor', async (request) => {
     const { auth, project } = await target(request);
+    requireAllowed('assign-editor', auth, project); // the role and status first, then the body
     const { editorId } = parse(AssignEditorBodyStruct, request.body);
     const editor = await app.ctx.db.selectFrom('users').select('id').where('id', '=', editorId).where('role', '=', 'EDITOR').where('isEnabled', '=', true).where('deletedAt', 'is', null).executeTakeFirst();
     if (!editor) throw badRequest('Choose an enabled editor.', { fields: { editorId: 'Choose an enabled editor.' } });

@@ -21,7 +21,10 @@ export function text(max: number, message = 'This field is required'): Struct<st
   });
 }
 
-export const Id = define<number>('id', (value) => Number.isSafeInteger(value) && (value as number) > 0);
+/** Ids are PostgreSQL `integer`s: anything past this cannot name a row. */
+export const MAX_ID = 2_147_483_647;
+
+export const Id = define<number>('id', (value) => (Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_ID) || 'Must be an id: a whole number from 1.');
 
 export const ErrorBodyStruct = object({
   message: string(),

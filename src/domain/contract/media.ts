@@ -1,3 +1,4 @@
+import { Id } from './fields.ts';
 import { array, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
 import { AssetTypeParam } from './uploads.ts';
 
@@ -17,7 +18,7 @@ export type DeliverableBody = Infer<typeof DeliverableBodyStruct>;
  * `assetId` with `variant` names it directly.
  */
 export const LinkBodyStruct = object({
-  assetId: optional(number()),
+  assetId: optional(Id),
   variant: optional(enums(['original', 'proxy'])),
   name: optional(string()),
   size: optional(number()),

@@ -2,7 +2,7 @@ import { array, enums, nullable, number, object, optional, string, type Infer } 
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
 import { FIELD_MESSAGES, audienceRule, firstError, linkRule, projectNameRule, requiredRule } from '../validation.ts';
-import { queryBool, queryInt, ruleField } from './fields.ts';
+import { Id, queryBool, queryInt, ruleField } from './fields.ts';
 
 const lengthRule = (value: string) => firstError(value, requiredRule(), (v) => ((FINAL_VIDEO_LENGTHS as readonly string[]).includes(v) ? undefined : FIELD_MESSAGES.lengthInvalid));
 
@@ -105,5 +105,5 @@ export const DashboardRowStruct = object({
 export type DashboardRow = Infer<typeof DashboardRowStruct>;
 export const DashboardPageStruct = object({ data: object({ projects: array(DashboardRowStruct) }) });
 
-export const AssignEditorBodyStruct = object({ editorId: number() });
+export const AssignEditorBodyStruct = object({ editorId: Id });
 export const ReviewPeriodBodyStruct = object({ reviewPeriod: number() });

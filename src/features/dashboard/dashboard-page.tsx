@@ -3,13 +3,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { DashboardRow, DashboardSort } from '@/domain/contract/projects.ts';
 import type { User } from '@/domain/contract/users.ts';
-import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
+import { LinkCell, StaffStatusPill } from '@/ui/project-cells.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
 import { SortableHeader, type SortOrder } from '@/ui/sortable-header.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
@@ -141,18 +141,12 @@ export function DashboardPage() {
                   <Link href={`/organization/${row.organization.id}`}>{row.organization.name}</Link>
                 </td>
                 <td>
-                  <span className={`status-pill s-${row.status.name.toLowerCase()}`}>{STAFF_STATUS_LABELS[row.status.name]}</span>
+                  <StaffStatusPill status={row.status.name} />
                 </td>
                 <td>{dateFormat.format(new Date(row.createdAt))}</td>
                 <td>{String(row.noReviews).padStart(2, '0')}</td>
                 <td>
-                  {row.reviewLink ? (
-                    <a href={row.reviewLink} target="_blank" rel="noreferrer">
-                      Open
-                    </a>
-                  ) : (
-                    <span className="muted-cell">—</span>
-                  )}
+                  <LinkCell href={row.reviewLink} />
                 </td>
                 <td>{row.id}</td>
                 <td>

@@ -3,12 +3,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
 import type { User } from '@/domain/contract/users.ts';
-import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate } from '@/lib/format.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
+import { LinkCell, StaffStatusPill } from '@/ui/project-cells.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
 import { listEditors } from './api/list-editors.ts';
 import { listOrganizationProjects } from './api/list-organization-projects.ts';
@@ -68,17 +68,11 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
                   </td>
                   <td>{project.organization.name}</td>
                   <td>
-                    <span className={`status-pill s-${project.status.name.toLowerCase()}`}>{STAFF_STATUS_LABELS[project.status.name]}</span>
+                    <StaffStatusPill status={project.status.name} />
                   </td>
                   <td>{formatDate(project.createdAt)}</td>
                   <td>
-                    {project.reviewLink ? (
-                      <a href={project.reviewLink} target="_blank" rel="noreferrer">
-                        Open
-                      </a>
-                    ) : (
-                      <span className="muted-cell">—</span>
-                    )}
+                    <LinkCell href={project.reviewLink} />
                   </td>
                   <td>
                     <EditorSelect projectId={project.id} projectName={project.name} status={project.status.name} editor={project.editor} editors={editors} disabled={!isManagerRole(me?.role.name)} onAssigned={() => void load()} />

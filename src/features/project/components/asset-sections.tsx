@@ -6,7 +6,7 @@ import type { AssetType } from '@/domain/uploads.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { listAssets } from '@/lib/uploads/assets-api.ts';
 import { useUploads } from '@/lib/uploads/use-uploads.ts';
-import { UploadIcon } from './uploads-icons.tsx';
+import { Icon } from '@/ui/icons.tsx';
 import { UploadsPopup } from './uploads-popup.tsx';
 import { UploadsSection } from './uploads-section.tsx';
 
@@ -83,7 +83,7 @@ export function AssetSections({ project, locked, onStateChange }: Props) {
         </div>
         {locked && (
           <span className="asset-lock-note">
-            <UploadIcon name="lock" size={16} />
+            <Icon name="lock" size={16} />
             Locked while the project is {status === 'APPROVED' || status === 'ARCHIVED' ? 'finished' : 'with the editors'}
           </span>
         )}

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft } from '@/domain/uploads.ts';
 import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/lib/uploads/upload-client.ts';
-import { UploadIcon } from './uploads-icons.tsx';
+import { Icon } from '@/ui/icons.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
 
 /**
@@ -40,12 +40,12 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
     <aside className={`uploads-popup ${collapsed ? 'is-collapsed' : ''}`} aria-label="Uploads" data-testid="uploads-popup">
       <header className="uploads-popup-head">
         <button type="button" className="uploads-popup-title" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed}>
-          <UploadIcon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : 'cloud'} size={18} />
+          <Icon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : 'cloud'} size={18} />
           <strong>{title}</strong>
           {totals.active > 0 && <span className="uploads-popup-percent" data-testid="overall-percent">{totals.percent}%</span>}
         </button>
         <button type="button" className="uploads-popup-close" aria-label="Close the uploads panel" title={totals.active > 0 ? 'Hide (uploads continue)' : 'Close'} onClick={() => setClosedAt(signature)}>
-          <UploadIcon name="close" size={16} />
+          <Icon name="close" size={16} />
         </button>
       </header>
       {totals.active > 0 && (
@@ -61,7 +61,7 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
       )}
       {!online && (
         <p className="uploads-offline" role="status">
-          <UploadIcon name="offline" size={16} /> You are offline. Uploads resume by themselves when the connection is back.
+          <Icon name="offline" size={16} /> You are offline. Uploads resume by themselves when the connection is back.
         </p>
       )}
       {!collapsed && (
@@ -69,7 +69,7 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
           {items.map((item) => (
             <li key={item.uid} className={`uploads-row state-${item.status === 'queued' && item.paused ? 'paused' : item.status}`} data-testid="upload-row" data-status={item.status}>
               <span className="uploads-row-icon">
-                <UploadIcon name={item.status === 'done' ? 'cloud' : item.type === 'ASSET' ? 'image' : 'video'} size={16} />
+                <Icon name={item.status === 'done' ? 'cloud' : item.type === 'ASSET' ? 'image' : 'video'} size={16} />
               </span>
               <span className="uploads-row-text">
                 <span className="uploads-row-name" title={item.name}>
@@ -85,12 +85,12 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
               <span className="uploads-row-percent">{item.status === 'done' ? '✓' : `${item.percent}%`}</span>
               {item.status === 'incomplete' && (
                 <button type="button" className="uploads-row-cancel" aria-label={`${item.error === UPLOAD_MESSAGES.noMoreMemory ? 'Dismiss' : 'Resume'} ${item.name}`} title={item.needs === 'file' ? 'Select the file again' : item.error === UPLOAD_MESSAGES.noMoreMemory ? 'Dismiss' : 'Resume'} onClick={() => void resume(item)}>
-                  <UploadIcon name={item.error === UPLOAD_MESSAGES.noMoreMemory ? 'close' : item.needs === 'file' ? 'folder' : 'resume'} size={14} />
+                  <Icon name={item.error === UPLOAD_MESSAGES.noMoreMemory ? 'close' : item.needs === 'file' ? 'folder' : 'resume'} size={14} />
                 </button>
               )}
               {item.status !== 'done' && item.status !== 'incomplete' && (
                 <button type="button" className="uploads-row-cancel" aria-label={`Cancel ${item.name}`} title="Cancel" onClick={() => void cancelUpload(item.uid)}>
-                  <UploadIcon name="close" size={14} />
+                  <Icon name="close" size={14} />
                 </button>
               )}
             </li>

@@ -10,7 +10,6 @@ import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/lib/uploads/
 import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/lib/uploads/upload-client.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Icon } from '@/ui/icons.tsx';
-import { UploadIcon } from './uploads-icons.tsx';
 import { UploadsPreview } from './uploads-preview.tsx';
 import { AssetTile, PendingTile } from './uploads-tiles.tsx';
 
@@ -143,7 +142,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
       <header className="upload-section-head">
         <button type="button" className="upload-section-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <span className={`upload-section-icon kind-${kind}`}>
-            <UploadIcon name={type === 'INTERVIEW_CLIP' ? 'interview' : type === 'BROLL_CLIP' ? 'video' : 'image'} size={20} />
+            <Icon name={type === 'INTERVIEW_CLIP' ? 'interview' : type === 'BROLL_CLIP' ? 'video' : 'image'} size={20} />
           </span>
           <span className="upload-section-title">
             <h3>{label}</h3>
@@ -185,7 +184,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
             onDrop={onDrop}
           >
             <span className="upload-zone-icon">
-              <UploadIcon name={locked ? 'lock' : 'cloud'} size={26} />
+              <Icon name={locked ? 'lock' : 'cloud'} size={26} />
             </span>
             {locked ? (
               <span className="upload-zone-text">

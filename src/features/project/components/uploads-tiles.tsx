@@ -3,7 +3,6 @@ import { formatFileSize } from '@/domain/bytes.ts';
 import { formatSpeed, formatTimeLeft, type AcceptKind } from '@/domain/uploads.ts';
 import type { UploadItemView } from '@/lib/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
-import { UploadIcon } from './uploads-icons.tsx';
 
 /** One line on where an upload stands. */
 export function uploadStatusLine(item: UploadItemView): string {
@@ -23,10 +22,10 @@ export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset:
       <button type="button" className="asset-thumb" onClick={onPreview} aria-label={`Preview ${asset.name}`}>
         {src && kind === 'image' && <img src={src} alt="" loading="lazy" />}
         {src && kind === 'video' && <video src={`${src}#t=0.5`} preload="metadata" muted playsInline tabIndex={-1} />}
-        {!src && <UploadIcon name={kind === 'image' ? 'image' : 'video'} size={28} />}
+        {!src && <Icon name={kind === 'image' ? 'image' : 'video'} size={28} />}
         {kind === 'video' && (
           <span className="asset-play" aria-hidden>
-            <UploadIcon name="play" size={14} />
+            <Icon name="play" size={14} />
           </span>
         )}
       </button>
@@ -39,7 +38,7 @@ export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset:
       <div className="asset-actions">
         {asset.url && (
           <a className="icon-action" href={asset.url} download={asset.name} title="Download the original" aria-label={`Download ${asset.name}`}>
-            <UploadIcon name="download" size={16} />
+            <Icon name="download" size={16} />
           </a>
         )}
         <button type="button" className="icon-action danger" onClick={onDelete} disabled={locked} title={locked ? 'Files are locked outside assembly' : 'Delete'} aria-label={`Delete ${asset.name}`}>
@@ -63,10 +62,10 @@ export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadIt
           <circle cx="22" cy="22" r="19" className="ring-value" style={{ strokeDasharray: `${(item.percent / 100) * 119.4} 119.4` }} />
         </svg>
         <span className="pending-percent" data-testid="pending-percent">
-          {incomplete ? <UploadIcon name={item.needs ? 'folder' : 'resume'} size={18} /> : item.paused ? <UploadIcon name="offline" size={18} /> : `${item.percent}%`}
+          {incomplete ? <Icon name={item.needs ? 'folder' : 'resume'} size={18} /> : item.paused ? <Icon name="offline" size={18} /> : `${item.percent}%`}
         </span>
         <span className="pending-kind" aria-hidden>
-          <UploadIcon name={kind === 'image' ? 'image' : 'video'} size={14} />
+          <Icon name={kind === 'image' ? 'image' : 'video'} size={14} />
         </span>
       </div>
       <div className="asset-meta">
@@ -85,7 +84,7 @@ export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadIt
           </button>
         )}
         <button type="button" className="icon-action" onClick={onRemove} title={incomplete ? 'Remove' : 'Cancel upload'} aria-label={`${incomplete ? 'Remove' : 'Cancel'} ${item.name}`}>
-          <UploadIcon name="close" size={16} />
+          <Icon name="close" size={16} />
         </button>
       </div>
     </article>

@@ -137,15 +137,56 @@ export interface UploadEngineOptions {
   partsFor?: (endpoint: string) => number;
 }
 
+/**
+ * Where one upload stands: the only state of an item, so that what a person sees (status,
+ * paused, what it needs) and what it allows (resume, dismiss) are read off one value and can
+ * never disagree. A change of phase is stored in IndexedDB first and announced after.
+ */
+type Phase =
+  | 'queued'
+  /** Its requests are running. */
+  | 'uploading'
+  /** Waiting for the network to come back; resumes by itself. */
+  | 'paused'
+  /** Incomplete after network or server trouble: tried again later, or when back online. */
+  | 'failed'
+  /** Incomplete because the server refused it (no memory, 4xx): it can only be dismissed or resumed by hand. */
+  | 'refused'
+  /** Incomplete until the user gives the file again, or access to it. */
+  | 'needs-file'
+  | 'needs-permission'
+  | 'done'
+  /** Removed by the user: its requests stop, nothing more is stored or shown. */
+  | 'cancelled';
+
+const STATUS_OF: Record<Phase, UploadStatus> = {
+  queued: 'queued',
+  uploading: 'uploading',
+  paused: 'queued',
+  failed: 'incomplete',
+  refused: 'incomplete',
+  'needs-file': 'incomplete',
+  'needs-permission': 'incomplete',
+  done: 'done',
+  cancelled: 'incomplete',
+};
+
+/** Phases a person may remove from the list: finished, or stopped for good until they act. */
+const DISMISSABLE = new Set<Phase>(['done', 'refused', 'needs-file', 'needs-permission']);
+
+/** Read through a call: a phase can change while a request is awaited (the user cancels). */
+function isCancelled(item: Item): boolean {
+  return item.phase === 'cancelled';
+}
+
+function needsOf(phase: Phase): Needs {
+  return phase === 'needs-file' ? 'file' : phase === 'needs-permission' ? 'permission' : null;
+}
+
 interface Item {
   record: UploadRecord;
   file: Blob | null;
-  needs: Needs;
-  running: boolean;
-  paused: boolean;
-  cancelled: boolean;
-  /** Incomplete because the network or the server failed: resumed automatically when back online. */
-  retryable: boolean;
+  phase: Phase;
   controller: AbortController | null;
   doneBytes: number;
   inflight: Map<number, number>;
@@ -182,7 +223,6 @@ export class UploadEngine {
   private readonly sessions = new Map<string, { client: S3Client; session: S3Session | null; pending: Promise<S3Session> | null }>();
   private readonly options: Required<Omit<UploadEngineOptions, 'onChange' | 'partsFor'>> & Pick<UploadEngineOptions, 'onChange' | 'partsFor'>;
   private online: boolean;
-  private active = 0;
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
   private globalSamples: ProgressSample[] = [];
   private globalSent = 0;
@@ -228,7 +268,7 @@ export class UploadEngine {
       const item = this.newItem(record, null);
       this.items.set(record.uid, item);
       if (record.error === UPLOAD_MESSAGES.noMoreMemory) {
-        item.needs = null;
+        item.phase = 'refused';
         continue;
       }
       await this.reopen(item);
@@ -248,7 +288,7 @@ export class UploadEngine {
         result.rejected.push(entry.file.name);
         continue;
       }
-      const waiting = [...this.items.values()].find((item) => item.file === null && !item.running && item.record.projectId === target.projectId && item.record.type === target.type && sameFile(item.record, entry.file));
+      const waiting = [...this.items.values()].find((item) => item.file === null && item.phase !== 'uploading' && item.phase !== 'cancelled' && item.record.projectId === target.projectId && item.record.type === target.type && sameFile(item.record, entry.file));
       if (waiting) {
         await this.attach(waiting, entry.file, entry.handle);
         result.resumed.push(waiting.record.uid);
@@ -301,7 +341,7 @@ export class UploadEngine {
   /** The re-picked file of an incomplete upload; false when it is not the same file (name, size, date). */
   async provideFile(uid: string, file: File, handle?: FileSystemFileHandleLike): Promise<boolean> {
     const item = this.items.get(uid);
-    if (!item || !sameFile(item.record, file)) return false;
+    if (!item || item.phase === 'uploading' || !sameFile(item.record, file)) return false;
     await this.attach(item, file, handle);
     this.pump();
     return true;
@@ -310,7 +350,7 @@ export class UploadEngine {
   /** Tries an incomplete upload again (after an error, or once access to its handle was granted). */
   async retry(uid: string): Promise<void> {
     const item = this.items.get(uid);
-    if (!item || item.running || item.record.status === 'done') return;
+    if (!item || item.phase === 'uploading' || item.phase === 'done') return;
     if (item.file === null) await this.reopen(item);
     else this.requeue(item);
     this.emit(true);
@@ -321,13 +361,14 @@ export class UploadEngine {
   async cancel(uid: string): Promise<void> {
     const item = this.items.get(uid);
     if (!item) return;
-    item.cancelled = true;
+    const stored = item.phase === 'done';
+    item.phase = 'cancelled';
     item.controller?.abort();
     this.items.delete(uid);
     await this.options.store.delete(uid);
     this.emit(true);
     const { key, uploadId, projectId, uploadType } = item.record;
-    if (key && uploadId && item.record.status !== 'done') {
+    if (key && uploadId && !stored) {
       try {
         await this.clientFor(projectId, uploadType).abortMultipartUpload(key, uploadId);
       } catch {
@@ -340,8 +381,7 @@ export class UploadEngine {
   /** Removes a finished (or refused) upload from the list. */
   async dismiss(uid: string): Promise<void> {
     const item = this.items.get(uid);
-    if (!item || item.running) return;
-    if (item.record.status !== 'done' && item.retryable) return;
+    if (!item || !DISMISSABLE.has(item.phase)) return;
     this.items.delete(uid);
     await this.options.store.delete(uid);
     this.emit(true);
@@ -352,9 +392,9 @@ export class UploadEngine {
     if (online === this.online) return;
     this.online = online;
     if (!online) {
-      for (const item of this.items.values()) if (item.running) item.controller?.abort();
+      for (const item of this.items.values()) if (item.phase === 'uploading') item.controller?.abort();
     } else {
-      for (const item of this.items.values()) if (item.record.status === 'incomplete' && item.retryable && item.file) this.requeue(item);
+      for (const item of this.items.values()) if (item.phase === 'paused' || (item.phase === 'failed' && item.file)) this.requeue(item);
       this.pump();
     }
     this.emit(true);
@@ -391,12 +431,11 @@ export class UploadEngine {
   // ——— Queue ———
 
   private newItem(record: UploadRecord, file: Blob | null): Item {
-    return { record, file, needs: file ? null : 'file', running: false, paused: false, cancelled: false, retryable: false, controller: null, doneBytes: doneBytesOf(record), inflight: new Map(), sent: 0, samples: [], assetId: null };
+    return { record, file, phase: file ? 'queued' : 'needs-file', controller: null, doneBytes: doneBytesOf(record), inflight: new Map(), sent: 0, samples: [], assetId: null };
   }
 
   private async attach(item: Item, file: File, handle?: FileSystemFileHandleLike): Promise<void> {
     item.file = file;
-    item.needs = null;
     if (handle) item.record.handle = handle;
     this.requeue(item);
     await this.persist(item.record);
@@ -407,94 +446,87 @@ export class UploadEngine {
   private async reopen(item: Item): Promise<void> {
     const handle = item.record.handle;
     if (!handle) {
-      item.needs = 'file';
-      item.record.status = 'incomplete';
+      this.settle(item, 'needs-file');
       return;
     }
     try {
       const file = await this.options.openHandle(handle);
       if (!sameFile(item.record, file)) {
-        item.needs = 'file';
-        item.record.status = 'incomplete';
-        item.record.error = UPLOAD_MESSAGES.notSameFile;
+        this.settle(item, 'needs-file', UPLOAD_MESSAGES.notSameFile);
         return;
       }
       item.file = file;
-      item.needs = null;
       this.requeue(item);
     } catch {
       // NotAllowedError: access must be granted again, with a click (browser restart).
-      item.needs = 'permission';
-      item.record.status = 'incomplete';
+      this.settle(item, 'needs-permission');
     }
   }
 
+  /** Sets an item's phase (and the record's status and error with it) in one step. */
+  private settle(item: Item, phase: Phase, error: string | null = null): void {
+    item.phase = phase;
+    item.record.status = STATUS_OF[phase];
+    item.record.error = error;
+  }
+
   private requeue(item: Item): void {
-    item.record.status = 'queued';
-    item.record.error = null;
-    item.retryable = false;
-    item.paused = false;
-    item.cancelled = false;
+    this.settle(item, 'queued');
+  }
+
+  private uploading(): number {
+    let count = 0;
+    for (const item of this.items.values()) if (item.phase === 'uploading') count += 1;
+    return count;
   }
 
   private pump(): void {
     if (this.destroyed || !this.online) return;
-    const next = [...this.items.values()].filter((item) => !item.running && item.file !== null && item.record.status === 'queued').sort((a, b) => a.record.createdAt - b.record.createdAt);
+    const next = [...this.items.values()].filter((item) => item.phase === 'queued' && item.file !== null).sort((a, b) => a.record.createdAt - b.record.createdAt);
+    let active = this.uploading();
     for (const item of next) {
-      if (this.active >= this.options.maxActiveFiles) break;
+      if (active >= this.options.maxActiveFiles) break;
+      active += 1;
       void this.run(item);
     }
   }
 
   private async run(item: Item): Promise<void> {
-    this.active += 1;
-    item.running = true;
-    item.paused = false;
     item.controller = new AbortController();
-    item.record.status = 'uploading';
-    item.record.error = null;
+    this.settle(item, 'uploading');
     this.emit(true);
+    let next: { phase: Phase; error: string | null };
     try {
       await this.persist(item.record);
       await this.upload(item);
-      item.record.status = 'done';
-      item.inflight.clear();
-      item.doneBytes = item.record.size;
+      // Stored first, announced after: a reload never finds a record the list no longer shows.
       await this.options.store.delete(item.record.uid);
+      next = { phase: 'done', error: null };
+      item.doneBytes = item.record.size;
     } catch (error) {
-      item.inflight.clear();
-      if (!item.cancelled && !this.destroyed) await this.fail(item, error);
-    } finally {
-      item.running = false;
-      item.controller = null;
-      this.active -= 1;
-      this.emit(true);
-      this.pump();
+      next = this.outcomeOf(error);
+      if (!isCancelled(item) && next.phase !== 'cancelled' && !this.destroyed) await this.persist({ ...item.record, status: STATUS_OF[next.phase], error: next.error });
     }
+    item.inflight.clear();
+    item.controller = null;
+    // A cancelled item left the list while its requests were stopping: nothing more to show.
+    if (isCancelled(item) || this.destroyed) return;
+    this.settle(item, next.phase === 'paused' && this.online ? 'queued' : next.phase, next.error);
+    if (next.phase === 'failed') this.scheduleAutoRetry();
+    this.emit(true);
+    this.pump();
   }
 
-  private async fail(item: Item, error: unknown): Promise<void> {
-    const { aborted } = failureOf(error);
-    if (error instanceof Paused || (aborted && !this.online)) {
-      item.record.status = 'queued';
-      item.paused = true;
-      await this.persist(item.record);
-      return;
-    }
-    item.record.status = 'incomplete';
-    if (error instanceof ApiFailure && error.code === NO_MEMORY_CODE) {
-      item.record.error = UPLOAD_MESSAGES.noMoreMemory;
-      item.retryable = false;
-    } else if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) {
-      item.record.error = error.message;
-      item.retryable = false;
-    } else {
-      const { status } = failureOf(error);
-      item.retryable = status === 0 || status >= 500 || status === 408 || status === 429;
-      item.record.error = item.retryable ? UPLOAD_MESSAGES.failedAfterRetries : error instanceof Error ? error.message : String(error);
-      if (item.retryable) this.scheduleAutoRetry();
-    }
-    await this.persist(item.record);
+  /** The phase a failed run leads to, with the message the person reads. */
+  private outcomeOf(error: unknown): { phase: Phase; error: string | null } {
+    if (error instanceof Cancelled) return { phase: 'cancelled', error: null };
+    const { aborted, status } = failureOf(error);
+    if (error instanceof Paused || (aborted && !this.online)) return { phase: 'paused', error: null };
+    if (error instanceof ApiFailure && error.code === NO_MEMORY_CODE) return { phase: 'refused', error: UPLOAD_MESSAGES.noMoreMemory };
+    if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) return { phase: 'refused', error: error.message };
+    const retryable = status === 0 || status >= 500 || status === 408 || status === 429;
+    if (retryable) return { phase: 'failed', error: UPLOAD_MESSAGES.failedAfterRetries };
+    return { phase: 'refused', error: error instanceof Error ? error.message : String(error) };
   }
 
   /** Network or server trouble rarely lasts: incomplete uploads are tried again a little later. */
@@ -503,7 +535,7 @@ export class UploadEngine {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (!this.online) return;
-      for (const item of this.items.values()) if (item.record.status === 'incomplete' && item.retryable && item.file && !item.running) this.requeue(item);
+      for (const item of this.items.values()) if (item.phase === 'failed' && item.file) this.requeue(item);
       this.emit(true);
       this.pump();
     }, this.options.autoRetryMs);
@@ -635,7 +667,7 @@ export class UploadEngine {
     const file = item.file!;
     await forEachConcurrently(missing, this.options.parallel, (part) =>
       this.pool.run(async () => {
-        if (item.cancelled || !this.online) throw item.cancelled ? new Cancelled() : new Paused();
+        if (isCancelled(item) || !this.online) throw isCancelled(item) ? new Cancelled() : new Paused();
         const etag = await this.attempt(item, (signal) => {
           item.inflight.delete(part.partNumber);
           return s3.uploadPart(record.key!, record.uploadId!, part.partNumber, file.slice(part.start, part.end), { signal, onUploadProgress: (loaded) => this.progress(item, part.partNumber, loaded) });
@@ -657,14 +689,14 @@ export class UploadEngine {
    */
   private async attempt<T>(item: Item, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      if (item.cancelled) throw new Cancelled();
+      if (isCancelled(item)) throw new Cancelled();
       if (!this.online) throw new Paused();
       const signal = item.controller?.signal ?? new AbortController().signal;
       try {
         return await request(signal);
       } catch (error) {
         const { status, code, aborted } = failureOf(error);
-        if (aborted || item.cancelled || signal.aborted) throw error instanceof TransportError ? error : new TransportError('aborted', true);
+        if (aborted || isCancelled(item) || signal.aborted) throw error instanceof TransportError ? error : new TransportError('aborted', true);
         if (!this.online) throw new Paused();
         const renew = needsNewCredentials(status, code);
         if (renew) this.forgetSession(item.record.projectId, item.record.uploadType);
@@ -737,7 +769,7 @@ export class UploadEngine {
       // Unknown now (offline): the server refuses past the quota at registration anyway.
       return true;
     }
-    const pending = [...this.items.values()].filter((item) => item.record.uploadType === 'asset' && item.record.status !== 'done' && item.record.error !== UPLOAD_MESSAGES.noMoreMemory).reduce((sum, item) => sum + item.record.size, 0);
+    const pending = [...this.items.values()].filter((item) => item.record.uploadType === 'asset' && item.phase !== 'done' && item.phase !== 'cancelled' && item.record.error !== UPLOAD_MESSAGES.noMoreMemory).reduce((sum, item) => sum + item.record.size, 0);
     return quotaAllows(bytes, figures, pending);
   }
 
@@ -758,8 +790,10 @@ export class UploadEngine {
   private view(item: Item, now: number): UploadItemView {
     const record = item.record;
     const inflight = [...item.inflight.values()].reduce((sum, n) => sum + n, 0);
-    const loaded = Math.min(record.size, item.record.status === 'done' ? record.size : item.doneBytes + inflight);
-    const speed = item.running ? rateFromSamples(item.samples, now) : 0;
+    const status = STATUS_OF[item.phase];
+    const needs = needsOf(item.phase);
+    const loaded = Math.min(record.size, item.phase === 'done' ? record.size : item.doneBytes + inflight);
+    const speed = item.phase === 'uploading' ? rateFromSamples(item.samples, now) : 0;
     return {
       uid: record.uid,
       projectId: record.projectId,
@@ -770,14 +804,14 @@ export class UploadEngine {
       key: record.key,
       size: record.size,
       lastModified: record.lastModified,
-      status: record.status,
-      paused: item.paused || (!this.online && ACTIVE.includes(record.status)),
+      status,
+      paused: item.phase === 'paused' || (!this.online && ACTIVE.includes(status)),
       loaded,
       percent: percentOf(loaded, record.size),
       speed,
-      secondsLeft: record.status === 'done' ? 0 : secondsLeft(record.size - loaded, speed),
-      error: record.error ?? (item.needs === 'file' ? UPLOAD_MESSAGES.needsFile : item.needs === 'permission' ? UPLOAD_MESSAGES.needsPermission : null),
-      needs: item.needs,
+      secondsLeft: status === 'done' ? 0 : secondsLeft(record.size - loaded, speed),
+      error: record.error ?? (needs === 'file' ? UPLOAD_MESSAGES.needsFile : needs === 'permission' ? UPLOAD_MESSAGES.needsPermission : null),
+      needs,
       hasHandle: Boolean(record.handle),
       assetId: item.assetId,
     };
@@ -792,7 +826,7 @@ export class UploadEngine {
       this.emitTimer = null;
       const at = this.options.now();
       // Idle time never counts in the speed: the window restarts with the first upload after a pause.
-      const active = [...this.items.values()].some((item) => item.running);
+      const active = this.uploading() > 0;
       this.globalSamples = active ? [...this.globalSamples.filter((s) => at - s.at <= 10_000), { at, bytes: this.globalSent }] : [];
       for (const item of this.items.values()) item.samples = [...item.samples.filter((s) => at - s.at <= 10_000), { at, bytes: item.sent }];
       this.options.onChange?.(this.snapshot());

@@ -86,10 +86,15 @@ describe.each(DATABASES)('media job queue on $name', ({ url }) => {
     const queue = jobQueue(server.db);
     const [id] = await queue.enqueue([{ kind: 'test.crash' }]);
     // The crashed worker: it claimed the job with a short lease and never reports again.
-    const claimed = await queue.claim('crashed-worker', ['test.crash'], 50);
+    // The lease is long enough that the second claim lands inside it even on a busy machine;
+    // the test then waits for the database's own clock to pass it, never a fixed sleep.
+    const claimed = await queue.claim('crashed-worker', ['test.crash'], 1_000);
     expect(claimed?.id).toBe(id);
     expect(await jobQueue(other).claim('survivor', ['test.crash'], 10_000)).toBeNull();
-    await wait(80);
+    await until(async () => {
+      const { rows } = await sql<{ expired: boolean }>`select locked_until < now() as expired from media_jobs where id = ${id!}`.execute(server.db);
+      return rows[0]?.expired === true;
+    });
     let ranBy: string | null = null;
     const survivor = startRunner({ db: other, handlers: { 'test.crash': async () => void (ranBy = 'survivor') }, pollMs: 10, retry: { baseDelayMs: 1, maxDelayMs: 1 }, id: 'survivor' });
     try {

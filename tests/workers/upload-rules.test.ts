@@ -212,15 +212,30 @@ describe('slot pool', () => {
   it('gives a freed slot to the file holding the fewest, so a small file does not wait behind a large one', async () => {
     const pool = new SlotPool(2);
     const order: string[] = [];
-    const task = (name: string, ms: number) => async () => {
+    // Each task holds its slot until the test lets it go: the order depends on the pool alone,
+    // never on how quickly the machine's timers fire.
+    const gates = new Map<string, () => void>();
+    const task = (name: string) => () => {
       order.push(name);
-      await new Promise((r) => setTimeout(r, ms));
+      return new Promise<void>((resolve) => gates.set(name, resolve));
     };
-    const big = [1, 2, 3, 4].map((n) => pool.run(task(`big-${n}`, 20), 'big'));
-    await new Promise((r) => setTimeout(r, 5));
-    const small = pool.run(task('small', 1), 'small');
+    const settled = () => new Promise((r) => setImmediate(r));
+    const big = [1, 2, 3, 4].map((n) => pool.run(task(`big-${n}`), 'big'));
+    await settled();
+    expect(order).toEqual(['big-1', 'big-2']);
+    const small = pool.run(task('small'), 'small');
+    await settled();
+    gates.get('big-1')!();
+    await settled();
+    expect(order).toEqual(['big-1', 'big-2', 'small']);
+    for (const name of ['big-2', 'small', 'big-3', 'big-4']) {
+      await settled();
+      gates.get(name)?.();
+    }
+    await settled();
+    for (const name of ['big-3', 'big-4']) gates.get(name)?.();
     await Promise.all([...big, small]);
-    expect(order.slice(0, 3)).toEqual(['big-1', 'big-2', 'small']);
+    expect(order).toEqual(['big-1', 'big-2', 'small', 'big-3', 'big-4']);
     pool.setSize(1);
     let running = 0;
     let peak = 0;

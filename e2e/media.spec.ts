@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type Page } from '@playwright/test';
+import { pngBytes } from '../tests/support/file-fixtures.ts';
 import { ffprobe, generateClip } from '../tests/support/media.ts';
 
 /**
@@ -120,7 +121,8 @@ test('final video: staff deliver, the customer sees it processed, plays it throu
   const footage = {
     interview: await generateClip({ seconds: 1, width: 320, height: 240 }),
     broll: await generateClip({ seconds: 1, width: 320, height: 180, audio: false }),
-    image: Buffer.from(Array.from({ length: 5000 }, (_v, i) => (i * 31) % 256)),
+    // A real PNG: the server registers an image only when its bytes are one (issue 9).
+    image: pngBytes(5000),
   };
   const names = {
     interview: await uploadAsset(owner.token, projectId, 'InterviewClip', 'founder talk.mp4', footage.interview, 'video/mp4'),

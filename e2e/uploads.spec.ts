@@ -6,19 +6,28 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { MESSAGES } from '../src/domain/messages.ts';
 import { PART_SIZE } from '../src/domain/uploads.ts';
+import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
 
 /** 200 MB by default; E2E_UPLOAD_BYTES=1073741824 runs the same journey with 1 GiB. */
 const CLIP_BYTES = Number(process.env.E2E_UPLOAD_BYTES ?? 200 * 1000 * 1000);
 const CLIP = `.tmp/e2e-media/interview-${CLIP_BYTES}.mp4`;
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-/** A 200 MB clip of random bytes, made once; its SHA-256 is computed as it is written. */
+/**
+ * A 200 MB clip made once: an MP4 `ftyp` box, then random bytes (the server registers a clip
+ * only when its signature is a video container, issue 9). Its SHA-256 is computed as it is written.
+ */
 async function makeClip(): Promise<string> {
   await mkdir('.tmp/e2e-media', { recursive: true });
   const hash = createHash('sha256');
   const existing = await stat(CLIP).catch(() => null);
-  if (existing?.size === CLIP_BYTES) {
-    const { createReadStream } = await import('node:fs');
+  const { createReadStream } = await import('node:fs');
+  // A clip left by an older run without the signature is made again.
+  const startsLikeMp4 = async () => {
+    for await (const head of createReadStream(CLIP, { start: 0, end: MP4_FTYP.length - 1 })) return (head as Buffer).equals(MP4_FTYP);
+    return false;
+  };
+  if (existing?.size === CLIP_BYTES && (await startsLikeMp4())) {
     for await (const chunk of createReadStream(CLIP)) hash.update(chunk as Buffer);
     return hash.digest('hex');
   }
@@ -26,6 +35,7 @@ async function makeClip(): Promise<string> {
   const chunk = 4 * 1024 * 1024;
   for (let written = 0; written < CLIP_BYTES; written += chunk) {
     const block = randomBytes(Math.min(chunk, CLIP_BYTES - written));
+    if (written === 0) MP4_FTYP.copy(block, 0);
     hash.update(block);
     if (!out.write(block)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }

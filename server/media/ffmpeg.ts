@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { VideoDemuxer } from '../../src/domain/file-signature.ts';
 
 /**
  * ffmpeg and ffprobe from the PATH (or FFMPEG_PATH / FFPROBE_PATH). Every call is a child
@@ -23,7 +24,19 @@ export class ProcessError extends Error {
   }
 }
 
-/** Runs `bin args`; resolves with stdout, rejects with the tail of stderr. */
+/**
+ * Text with the query strings of its URLs cut: ffmpeg names its input in errors, and a
+ * presigned URL's query is a credential (signature, key id) that must not reach logs or the
+ * staff's job list.
+ */
+export function redactUrls(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#'"]*)[?#][^\s'":]*/gi, '$1?…')
+    // A URL cut by the stderr window keeps no scheme: its signing parameters go all the same.
+    .replace(/\b(X-Amz-[A-Za-z-]+)=[^&\s'":]*/gi, '$1=…');
+}
+
+/** Runs `bin args`; resolves with stdout, rejects with the tail of stderr (URLs without their query). */
 export function run(bin: string, args: string[], options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -36,17 +49,18 @@ export function run(bin: string, args: string[], options: { signal?: AbortSignal
     const kill = () => child.kill('SIGKILL');
     options.signal?.addEventListener('abort', kill, { once: true });
     const timer = options.timeoutMs ? setTimeout(kill, options.timeoutMs) : null;
-    child.on('error', (error) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', kill);
-      reject(error);
+      // Not the spawn error itself: it carries the arguments (`spawnargs`), presigned URL included, into the logs.
+      reject(new ProcessError(`${bin} could not be started: ${error.code ?? error.message}`, null));
     });
     child.on('close', (code, signal) => {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', kill);
       if (options.signal?.aborted) return reject(options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted'));
       if (code === 0) return resolve(Buffer.concat(stdout).toString('utf8'));
-      const tail = stderr.trim().split('\n').slice(-6).join('\n');
+      const tail = redactUrls(stderr.trim().split('\n').slice(-6).join('\n'));
       reject(new ProcessError(`${bin} exited with ${code ?? signal}: ${tail}`, code));
     });
   });
@@ -77,8 +91,8 @@ interface FfprobeJson {
   streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string }[];
 }
 
-export async function probe(tools: MediaTools, input: string, signal?: AbortSignal): Promise<ProbeResult> {
-  const output = await run(tools.ffprobe, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', input], { signal, timeoutMs: 120_000 });
+export async function probe(tools: MediaTools, input: MediaInput, signal?: AbortSignal): Promise<ProbeResult> {
+  const output = await run(tools.ffprobe, ['-v', 'error', ...readArgs(input), '-print_format', 'json', '-show_format', '-show_streams', input.url], { signal, timeoutMs: 120_000 });
   const json = JSON.parse(output) as FfprobeJson;
   const video = json.streams?.find((s) => s.codec_type === 'video');
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
@@ -92,10 +106,43 @@ export async function probe(tools: MediaTools, input: string, signal?: AbortSign
   };
 }
 
+/**
+ * What ffmpeg reads: a source URL (a presigned GET, or a local file) and the demuxer its
+ * sniffed container maps to (src/domain/file-signature.ts).
+ */
+export interface MediaInput {
+  url: string;
+  demuxer: VideoDemuxer;
+}
+
+/**
+ * Protocols ffmpeg may open for a source (issue 9): exactly what reading it takes, so nothing
+ * inside a file can make the server fetch another address or read its own files. A nested
+ * open inherits the list, and `file` is allowed only for a local source.
+ */
+export function protocolWhitelist(url: string): string {
+  if (/^https:/i.test(url)) return 'https,tls,tcp';
+  if (/^http:/i.test(url)) return 'http,tcp';
+  return 'file';
+}
+
+/** Demuxer options that keep a container to its own bytes: QuickTime data references stay off. */
+const DEMUXER_OPTIONS: Partial<Record<VideoDemuxer, string[]>> = {
+  mov: ['-enable_drefs', '0', '-use_absolute_path', '0'],
+};
+
+/**
+ * Input options before `-i`/the URL: the demuxer forced with `-f` (ffmpeg never guesses a
+ * format, so a playlist or concat list is never read as one), and the protocol whitelist.
+ */
+function readArgs(input: MediaInput): string[] {
+  return ['-protocol_whitelist', protocolWhitelist(input.url), '-f', input.demuxer, ...(DEMUXER_OPTIONS[input.demuxer] ?? [])];
+}
+
 /** ffmpeg reading over HTTP (a presigned URL): reconnect on a dropped connection instead of failing the job. */
-function inputArgs(input: string): string[] {
-  const http = /^https?:/.test(input) ? ['-reconnect', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '10'] : [];
-  return [...http, '-i', input];
+function inputArgs(input: MediaInput): string[] {
+  const http = /^https?:/i.test(input.url) ? ['-reconnect', '1', '-reconnect_on_network_error', '1', '-reconnect_delay_max', '10'] : [];
+  return [...http, ...readArgs(input), '-i', input.url];
 }
 
 const COMMON = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
@@ -104,7 +151,7 @@ const COMMON = ['-hide_banner', '-nostdin', '-y', '-loglevel', 'error'];
 const scaleTo = (max: number) => `scale=w=-2:h=trunc(min(${max}\\,ih)/2)*2`;
 
 /** One JPEG frame, 960 px wide at most, from a tenth into the video (at most 1 s in). */
-export async function makeThumbnail(tools: MediaTools, input: string, output: string, durationSeconds: number, signal?: AbortSignal): Promise<void> {
+export async function makeThumbnail(tools: MediaTools, input: MediaInput, output: string, durationSeconds: number, signal?: AbortSignal): Promise<void> {
   const at = Math.max(0, Math.min(1, durationSeconds / 10));
   await run(tools.ffmpeg, [...COMMON, '-ss', at.toFixed(3), ...inputArgs(input), '-frames:v', '1', '-vf', 'scale=w=trunc(min(960\\,iw)/2)*2:h=-2', '-q:v', '3', '-f', 'image2', output], { signal });
 }
@@ -117,7 +164,7 @@ export interface Rendition {
 }
 
 /** H.264/AAC MP4 that starts playing before it is fully downloaded (faststart). */
-export async function makeMp4(tools: MediaTools, input: string, output: string, rendition: Rendition, signal?: AbortSignal): Promise<void> {
+export async function makeMp4(tools: MediaTools, input: MediaInput, output: string, rendition: Rendition, signal?: AbortSignal): Promise<void> {
   await run(
     tools.ffmpeg,
     [
@@ -133,7 +180,7 @@ export async function makeMp4(tools: MediaTools, input: string, output: string, 
 }
 
 /** The source as it is, in an MP4 with faststart (for H.264 sources already within HD). */
-export async function remuxMp4(tools: MediaTools, input: string, output: string, signal?: AbortSignal): Promise<void> {
+export async function remuxMp4(tools: MediaTools, input: MediaInput, output: string, signal?: AbortSignal): Promise<void> {
   await run(tools.ffmpeg, [...COMMON, ...inputArgs(input), '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output], { signal });
 }
 
@@ -149,7 +196,7 @@ export const HLS_LADDER: HlsVariant[] = [
 ];
 
 /** Master playlist `index.m3u8` in `dir`, one folder per variant (`v0/`, `v1/`) with its playlist and segments. */
-export async function makeHls(tools: MediaTools, input: string, dir: string, hasAudio: boolean, signal?: AbortSignal): Promise<void> {
+export async function makeHls(tools: MediaTools, input: MediaInput, dir: string, hasAudio: boolean, signal?: AbortSignal): Promise<void> {
   const n = HLS_LADDER.length;
   const split = `[0:v]split=${n}${HLS_LADDER.map((_v, i) => `[s${i}]`).join('')}`;
   const scales = HLS_LADDER.map((v, i) => `[s${i}]${scaleTo(v.height)}[o${i}]`);

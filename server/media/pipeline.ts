@@ -5,7 +5,9 @@ import { join, relative } from 'node:path';
 import { derivedKey } from '../../src/domain/media.ts';
 import type { AppContext } from '../context.ts';
 import type { MediaJobRow } from '../db/schema.ts';
-import { makeHls, makeMp4, makeThumbnail, probe, remuxMp4, type MediaTools, type ProbeResult } from './ffmpeg.ts';
+import { demuxerFor } from '../../src/domain/file-signature.ts';
+import { sniffObject } from '../services/file-content.ts';
+import { makeHls, makeMp4, makeThumbnail, probe, redactUrls, remuxMp4, type MediaInput, type MediaTools, type ProbeResult } from './ffmpeg.ts';
 import { PermanentJobError, jobQueue, type NewJob } from './queue.ts';
 import type { JobHandler } from './runner.ts';
 
@@ -148,13 +150,17 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
 
   /** Runs `work` with a presigned source URL and a temp folder, after checking the job still matters. */
   const handler =
-    (work: (job: MediaJobRow, input: string, info: ProbeResult, dir: string, signal: AbortSignal) => Promise<void>): JobHandler =>
+    (work: (job: MediaJobRow, input: MediaInput, info: ProbeResult, dir: string, signal: AbortSignal) => Promise<void>): JobHandler =>
     async ({ job, signal }) => {
       if (!job.sourceKey || !job.outputKey) throw new PermanentJobError('The job names no source or output object.');
       if (!(await stillWanted(job))) return;
       const head = await ctx.storage.headObject(job.sourceKey);
       if (!head) throw new PermanentJobError(`The source object ${job.sourceKey} does not exist.`);
-      const input = await ctx.storage.presignGet(job.sourceKey, SOURCE_URL_SECONDS);
+      // Registration checked the bytes already; this holds for objects registered before that
+      // check, and decides the one demuxer ffmpeg may use (issue 9).
+      const demuxer = demuxerFor(await sniffObject(ctx.storage, job.sourceKey, head.size));
+      if (!demuxer) throw new PermanentJobError('The file is not a video container we process: its first bytes match no video format we read.');
+      const input: MediaInput = { url: await ctx.storage.presignGet(job.sourceKey, SOURCE_URL_SECONDS), demuxer };
       const dir = await mkdtemp(join(tmpdir(), 'cutdesk-media-'));
       try {
         let info: ProbeResult;
@@ -162,7 +168,7 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
           info = await probe(tools, input, signal);
         } catch (error) {
           if (signal.aborted) throw error;
-          throw new PermanentJobError(`The file is not a video ffprobe can read: ${error instanceof Error ? error.message : String(error)}`);
+          throw new PermanentJobError(`The file is not a video ffprobe can read: ${redactUrls(error instanceof Error ? error.message : String(error))}`);
         }
         if (!info.videoCodec) throw new PermanentJobError('The file has no video stream.');
         await work(job, input, info, dir, signal);

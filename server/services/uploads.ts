@@ -25,6 +25,7 @@ import type { AuthContext } from '../plugins/auth.ts';
 import { assetsRepo } from '../repositories/assets.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
 import { browserEndpoint, browserPresigner } from '../storage/setup.ts';
+import { requireAcceptedContent } from './file-content.ts';
 import { requireAllowed } from './project-access.ts';
 
 const DAY_MS = 86_400_000;
@@ -112,6 +113,17 @@ export async function assetsForBrowser(app: FastifyInstance, request: FastifyReq
 class QuotaRefused extends Error {}
 
 /**
+ * An object refused at registration (past the quota, or not a file the type takes) goes with
+ * its name reservation, unless a record still refers to it: nobody could register it, and it
+ * would only hold space nobody pays for (or keep a customer's refused page in the store).
+ */
+async function discardRefused(ctx: AppContext, path: string): Promise<void> {
+  const referenced = await ctx.db.selectFrom('assets').select('id').where('path', '=', path).where('deletedAt', 'is', null).executeTakeFirst();
+  if (!referenced) await ctx.storage.deleteObject(path);
+  await assetsRepo(ctx.db).release(path);
+}
+
+/**
  * POST projects/{id}/assets: the object must exist under the project's folder for its type
  * with the declared size; its bytes are added to the organization's used space in the same
  * transaction as the record, refused past the quota. Registering the same object again
@@ -141,6 +153,14 @@ export async function registerAsset(ctx: AppContext, auth: AuthContext, project:
   if (previewPath !== null && previewPath !== body.path && !(await ctx.storage.headObject(previewPath))) {
     throw badRequest(UPLOAD_MESSAGES.objectMissing, { fields: { previewPath: UPLOAD_MESSAGES.objectMissing } });
   }
+  // Issue 9: the bytes decide what may be registered, never the name or the declared type
+  // (an HTML page stored as an "image" would otherwise be served from our origin).
+  try {
+    await requireAcceptedContent(ctx.storage, body.path, head.size, body.type);
+  } catch (error) {
+    if (error instanceof HttpError) await discardRefused(ctx, body.path);
+    throw error;
+  }
 
   try {
     const row = await ctx.db.transaction().execute(async (tx) => {
@@ -161,10 +181,7 @@ export async function registerAsset(ctx: AppContext, auth: AuthContext, project:
       if (raced) return { row: raced, created: false };
     }
     if (error instanceof QuotaRefused) {
-      // Nothing refers to the object and it does not fit: it would only hold space nobody pays for.
-      const referenced = await ctx.db.selectFrom('assets').select('id').where('path', '=', body.path).where('deletedAt', 'is', null).executeTakeFirst();
-      if (!referenced) await ctx.storage.deleteObject(body.path);
-      await repo.release(body.path);
+      await discardRefused(ctx, body.path);
       throw conflict(UPLOAD_MESSAGES.noMoreMemory, { code: NO_MEMORY_CODE });
     }
     throw error;

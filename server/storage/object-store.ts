@@ -7,6 +7,7 @@ import {
 import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { presentationFor } from '../../src/domain/served-content.ts';
 
 /**
  * The one storage interface the server uses for every object. It speaks plain S3 through
@@ -90,7 +91,10 @@ export interface ObjectStore {
   deleteObjects(keys: string[]): Promise<DeleteObjectsResult>;
   /** Server-side copy within the bucket, keeping type and metadata. */
   copyObject(fromKey: string, toKey: string): Promise<{ etag: string }>;
-  /** A GET URL valid for `expiresSeconds`; with downloadName the browser saves it under that name. */
+  /**
+   * A GET URL valid for `expiresSeconds`, naming a passive type for the key and `inline` only
+   * for what the player shows; with downloadName (or any other type) the browser saves it.
+   */
   presignGet(key: string, expiresSeconds: number, downloadName?: string): Promise<string>;
   /** Every part stored so far, by part number; null when the upload does not exist. */
   listParts(key: string, uploadId: string): Promise<StoredPart[] | null>;
@@ -290,10 +294,14 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const presignGet = async (key: string, expiresSeconds: number, downloadName?: string): Promise<string> => {
+    // The URL names a passive type and the disposition itself (issue 9): the stored type is
+    // the uploader's word, and a separate S3 endpoint sends neither nosniff nor a sandbox.
+    const shown = presentationFor(key, downloadName);
     const command = new GetObjectCommand({
       Bucket: bucket,
       Key: key,
-      ...(downloadName !== undefined && { ResponseContentDisposition: attachmentDisposition(downloadName) }),
+      ResponseContentType: shown.contentType,
+      ResponseContentDisposition: shown.inline ? 'inline' : attachmentDisposition(shown.fileName),
     });
     const expiresIn = Math.min(MAX_PRESIGN_SECONDS, Math.max(1, Math.floor(expiresSeconds)));
     return getSignedUrl(client, command, { expiresIn });

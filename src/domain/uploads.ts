@@ -132,7 +132,7 @@ export function nameVariant(name: string, n: number): string {
 // ——— Accepted files ———
 
 export const VIDEO_EXTENSIONS = ['.mp4', '.mov', '.m4v', '.avi', '.mkv', '.mts', '.m2ts', '.mxf', '.webm', '.wmv', '.mpg', '.mpeg', '.3gp'] as const;
-export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.heic', '.heif', '.tif', '.tiff', '.bmp', '.svg'] as const;
+export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.gif', '.webp', '.heic', '.heif', '.tif', '.tiff', '.bmp', '.avif'] as const;
 
 export type AcceptKind = 'video' | 'image';
 export const ACCEPT_OF_TYPE: Record<AssetType, AcceptKind> = { INTERVIEW_CLIP: 'video', BROLL_CLIP: 'video', ASSET: 'image' };
@@ -147,8 +147,10 @@ export function acceptAttribute(kind: AcceptKind): string {
  * for professional formats (.mts, .mxf): then the extension decides.
  */
 export function acceptsFile(kind: AcceptKind, file: { name: string; type: string }): boolean {
-  if (file.type) return file.type.toLowerCase().startsWith(`${kind}/`);
   const lower = file.name.toLowerCase();
+  // SVG is image/* but a document that runs script: the server refuses it, so the zone does too.
+  if (lower.endsWith('.svg') || /svg|xml|html/i.test(file.type)) return false;
+  if (file.type) return file.type.toLowerCase().startsWith(`${kind}/`);
   const extensions: readonly string[] = kind === 'video' ? VIDEO_EXTENSIONS : IMAGE_EXTENSIONS;
   return extensions.some((ext) => lower.endsWith(ext));
 }

@@ -8,6 +8,7 @@ import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { QUOTA_TOLERANCE_BYTES, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
 import { abortAbandonedUploads } from '../../server/services/uploads.ts';
+import { mp4Bytes, pngBytes } from '../support/file-fixtures.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 type Headers = { authorization: string };
@@ -112,7 +113,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
 
     it('only upload: they cannot replace, read, delete, copy or list objects', async () => {
       const projectId = await projectIn(owner, organizationId);
-      const registered = await uploadAndRegister(owner, projectId, 'kept.mp4', randomBytes(100));
+      const registered = await uploadAndRegister(owner, projectId, 'kept.mp4', mp4Bytes(100));
       const creds = await credentials(owner, projectId);
       const s3 = s3With(creds);
       // Replacing a registered object (say, with a much larger one) would dodge the storage quota.
@@ -187,7 +188,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       // An object stored without a reservation (e.g. a failed registration) keeps its name too.
       await server.app.ctx.storage.putObject(assetKey(projectId, 'INTERVIEW_CLIP', 'stray.mp4'), 'x');
       expect((await check('stray.mp4')).name).toBe('stray-1.mp4');
-      const registered = await uploadAndRegister(owner, projectId, 'kept.mp4', randomBytes(10));
+      const registered = await uploadAndRegister(owner, projectId, 'kept.mp4', mp4Bytes(24));
       expect(registered.path).toBe(assetKey(projectId, 'INTERVIEW_CLIP', 'kept.mp4'));
       expect((await check('kept.mp4')).name).toBe('kept-1.mp4');
     });
@@ -207,11 +208,11 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('registers a stored object, counts its bytes and lists it by type with a working presigned GET', async () => {
       await setQuota(2, 0);
       const projectId = await projectIn(owner, organizationId);
-      const bytes = randomBytes(5000);
+      const bytes = mp4Bytes(5000);
       const before = await usedSpace();
       const asset = await uploadAndRegister(user, projectId, 'Interview 1.mp4', bytes);
       expect(await usedSpace()).toBe(before + bytes.length);
-      const image = await uploadAndRegister(user, projectId, 'logo.png', randomBytes(300), 'Asset');
+      const image = await uploadAndRegister(user, projectId, 'logo.png', pngBytes(300), 'Asset');
 
       const clips = (await call('GET', `/projects/${projectId}/assets?type=InterviewClip`, owner)).json<Array<{ id: number; name: string; size: number; type: { name: string }; url: string }>>();
       expect(clips).toEqual([expect.objectContaining({ id: asset.id, name: 'Interview1.mp4', size: 5000, type: { name: 'INTERVIEW_CLIP' }, previewPath: null, deletedAt: null })]);
@@ -228,7 +229,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
 
     it('answers a repeated registration with the same record (a retried request) and counts the bytes once', async () => {
       const projectId = await projectIn(owner, organizationId);
-      const bytes = randomBytes(1000);
+      const bytes = mp4Bytes(1000);
       const checked = await upload(owner, projectId, 'twice.mp4', bytes);
       const body = { name: checked.name, path: checked.location, type: 'INTERVIEW_CLIP', size: bytes.length };
       const before = await usedSpace();
@@ -242,7 +243,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('checks the object: under the folder of its type, present, of the declared size', async () => {
       const projectId = await projectIn(owner, organizationId);
       const otherProject = await projectIn(owner, organizationId);
-      const bytes = randomBytes(100);
+      const bytes = mp4Bytes(100);
       const checked = await upload(owner, projectId, 'c.mp4', bytes);
       const register = (body: object) => call('POST', `/projects/${projectId}/assets`, owner, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100, ...body });
       expect((await register({ size: 99 })).json()).toMatchObject({ message: UPLOAD_MESSAGES.sizeMismatch });
@@ -253,7 +254,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect((await register({ size: -1 })).statusCode).toBe(400);
       expect((await register({ previewPath: 'elsewhere/p.mp4' })).statusCode).toBe(400);
       // Another asset's object can never be a preview: deleting this record would remove it.
-      const victim = await uploadAndRegister(owner, projectId, 'victim.mp4', randomBytes(64));
+      const victim = await uploadAndRegister(owner, projectId, 'victim.mp4', mp4Bytes(64));
       expect((await register({ previewPath: victim.path })).json()).toMatchObject({ fields: { previewPath: UPLOAD_MESSAGES.pathOutside } });
       expect((await call('POST', `/projects/${projectId}/assets`, outsider, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode).toBe(404);
       expect((await call('POST', `/projects/${projectId}/assets`, admin, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode).toBe(403);
@@ -265,7 +266,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const creds = await credentials(owner, projectId);
       const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=BRollClip&name=big.mov`, owner)).json<{ name: string; location: string }>();
       const s3 = s3With(creds);
-      const part1 = randomBytes(5 * 1024 * 1024);
+      const part1 = mp4Bytes(5 * 1024 * 1024);
       const part2 = randomBytes(1234);
       const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: creds.bucket, Key: checked.location, ContentType: 'video/quicktime' }));
       const e1 = await s3.send(new UploadPartCommand({ Bucket: creds.bucket, Key: checked.location, UploadId, PartNumber: 1, Body: part1 }));
@@ -279,11 +280,11 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const quotaBytes = 10_000_000;
       await setQuota(quotaBytes / BYTES_PER_TB, quotaBytes - 500);
       const projectId = await projectIn(owner, organizationId);
-      const fits = await upload(owner, projectId, 'fits.mp4', randomBytes(400));
+      const fits = await upload(owner, projectId, 'fits.mp4', mp4Bytes(400));
       expect((await call('POST', `/projects/${projectId}/assets`, owner, { name: fits.name, path: fits.location, type: 'InterviewClip', size: 400 })).statusCode).toBe(201);
       // Within the tolerance still fits; past it does not.
       await setQuota(quotaBytes / BYTES_PER_TB, quotaBytes + QUOTA_TOLERANCE_BYTES - 1000);
-      const tooBig = await upload(owner, projectId, 'too-big.mp4', randomBytes(1001));
+      const tooBig = await upload(owner, projectId, 'too-big.mp4', mp4Bytes(1001));
       const refused = await call('POST', `/projects/${projectId}/assets`, owner, { name: tooBig.name, path: tooBig.location, type: 'InterviewClip', size: 1001 });
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toEqual({ message: UPLOAD_MESSAGES.noMoreMemory, code: NO_MEMORY_CODE });
@@ -299,7 +300,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       // The tolerance lets one more in; 16 racing uploads of `size` against room for 10 (+ tolerance).
       const room = Math.floor((quota + QUOTA_TOLERANCE_BYTES) / size);
       const projectId = await projectIn(owner, organizationId);
-      const stored = await Promise.all(Array.from({ length: room + 6 }, (_, i) => upload(owner, projectId, `race-${i}.mp4`, randomBytes(size))));
+      const stored = await Promise.all(Array.from({ length: room + 6 }, (_, i) => upload(owner, projectId, `race-${i}.mp4`, mp4Bytes(size))));
       const answers = await Promise.all(stored.map((each) => call('POST', `/projects/${projectId}/assets`, owner, { name: each.name, path: each.location, type: 'InterviewClip', size })));
       const codes = answers.map((a) => a.statusCode);
       expect(codes.filter((c) => c === 201)).toHaveLength(room);
@@ -321,7 +322,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('deletes the record and the object and frees the space (204)', async () => {
       await setQuota(2, 0);
       const projectId = await projectIn(owner, organizationId);
-      const asset = await uploadAndRegister(owner, projectId, 'gone.mp4', randomBytes(700));
+      const asset = await uploadAndRegister(owner, projectId, 'gone.mp4', mp4Bytes(700));
       expect(await usedSpace()).toBe(700);
       expect((await call('DELETE', `/projects/${projectId}/assets/${asset.id}`, user)).statusCode).toBe(204);
       expect(await usedSpace()).toBe(0);
@@ -334,7 +335,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('keeps an object a duplicated project still uses, and deletes it with the last record', async () => {
       await setQuota(2, 0);
       const projectId = await projectIn(owner, organizationId);
-      const asset = await uploadAndRegister(owner, projectId, 'shared.mp4', randomBytes(900));
+      const asset = await uploadAndRegister(owner, projectId, 'shared.mp4', mp4Bytes(900));
       const copyId = (await call('POST', `/projects/${projectId}/duplicate`, owner)).json<{ id: number }>().id;
       const copyAsset = (await call('GET', `/projects/${copyId}/assets`, owner)).json<Array<{ id: number; path: string }>>()[0]!;
       expect(copyAsset.path).toBe(asset.path);
@@ -349,7 +350,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('frees a shared object exactly once when both records are deleted at the same time', async () => {
       await setQuota(2, 0);
       const projectId = await projectIn(owner, organizationId);
-      const asset = await uploadAndRegister(owner, projectId, 'both.mp4', randomBytes(800));
+      const asset = await uploadAndRegister(owner, projectId, 'both.mp4', mp4Bytes(800));
       const copyId = (await call('POST', `/projects/${projectId}/duplicate`, owner)).json<{ id: number }>().id;
       const copyAsset = (await call('GET', `/projects/${copyId}/assets`, owner)).json<Array<{ id: number }>>()[0]!;
       const answers = await Promise.all([call('DELETE', `/projects/${projectId}/assets/${asset.id}`, owner), call('DELETE', `/projects/${copyId}/assets/${copyAsset.id}`, owner)]);
@@ -360,7 +361,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
 
     it('locks single deletes outside OPENED, and refuses staff and other organizations', async () => {
       const projectId = await projectIn(owner, organizationId);
-      const asset = await uploadAndRegister(owner, projectId, 'locked.mp4', randomBytes(10));
+      const asset = await uploadAndRegister(owner, projectId, 'locked.mp4', mp4Bytes(24));
       expect((await call('DELETE', `/projects/${projectId}/assets/${asset.id}`, outsider)).statusCode).toBe(404);
       expect((await call('DELETE', `/projects/${projectId}/assets/${asset.id}`, admin)).statusCode).toBe(403);
       await setStatus(projectId, 'APPROVED');
@@ -370,12 +371,13 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('deletes all (or all of a type) only for OPENED, APPROVED and ARCHIVED projects', async () => {
       await setQuota(2, 0);
       const projectId = await projectIn(owner, organizationId);
-      await uploadAndRegister(owner, projectId, 'i1.mp4', randomBytes(10));
-      await uploadAndRegister(owner, projectId, 'i2.mp4', randomBytes(20));
-      const image = await uploadAndRegister(owner, projectId, 'p.png', randomBytes(30), 'Asset');
+      await uploadAndRegister(owner, projectId, 'i1.mp4', mp4Bytes(24));
+      await uploadAndRegister(owner, projectId, 'i2.mp4', mp4Bytes(20));
+      const png = pngBytes(120);
+      const image = await uploadAndRegister(owner, projectId, 'p.png', png, 'Asset');
       expect((await call('DELETE', `/projects/${projectId}/assets?type=InterviewClip`, owner)).statusCode).toBe(204);
       expect((await call('GET', `/projects/${projectId}/assets`, owner)).json().map((a: { id: number }) => a.id)).toEqual([image.id]);
-      expect(await usedSpace()).toBe(30);
+      expect(await usedSpace()).toBe(png.length);
       for (const status of ['IN_EDITING', 'IN_REVIEW', 'WAITING_FOR_EDITOR'] as const) {
         await setStatus(projectId, status);
         const refused = await call('DELETE', `/projects/${projectId}/assets`, owner);

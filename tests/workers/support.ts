@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createServerApi, type ServerApi } from '../../workers/server-api.shared.ts';
 import { fetchTransport, TransportError, type Transport, type TransportRequest } from '../../workers/transport.shared.ts';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from '../server/harness.ts';
+import { MP4_FTYP } from '../support/file-fixtures.ts';
 
 /** A listening test server (API + embedded store) with the demo data, signed in as the owner. */
 export interface UploadWorld {
@@ -51,7 +52,11 @@ export function sha256(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** A deterministic pseudo-random buffer (fast to make, incompressible enough). */
+/**
+ * A deterministic pseudo-random buffer (fast to make, incompressible enough). From 24 bytes
+ * on it starts with an MP4 `ftyp` box: the server registers only what its signature proves
+ * a video (issue 9), and these stand for clips.
+ */
 export function bytes(size: number, seed = 1): Buffer {
   const buffer = Buffer.allocUnsafe(size);
   let x = seed >>> 0 || 1;
@@ -62,6 +67,7 @@ export function bytes(size: number, seed = 1): Buffer {
     buffer.writeUInt32LE(x >>> 0, i);
   }
   for (let i = size - (size % 4); i < size; i += 1) buffer[i] = i & 0xff;
+  if (size >= MP4_FTYP.length) MP4_FTYP.copy(buffer, 0);
   return buffer;
 }
 

@@ -5,6 +5,7 @@ import { MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey } from '../..
 import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
 import { TransportError } from '../../workers/transport.shared.ts';
 import { openUploadStore, type UploadStore } from '../../workers/upload-store.shared.ts';
+import { pngBytes } from '../support/file-fixtures.ts';
 import { bytes, scriptedTransport, sha256, startUploadWorld, until, type UploadWorld } from './support.ts';
 
 let world: UploadWorld;
@@ -339,6 +340,27 @@ describe('upload engine against the embedded store', () => {
     }
   });
 
+  it('lets a refused upload be dismissed the moment it shows as incomplete, and a reload never brings it back', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const { engine, snapshots } = engineWith(store);
+    const { accepted } = await engine.enqueue([{ file: clip(bytes(150_000, 4), 'refused.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    await world.server.db.updateTable('organizations').set({ storageTb: 1, usedSpace: BYTES_PER_TB + 1024 * 1024 }).where('id', '=', world.organizationId).execute();
+    try {
+      // Every snapshot that shows the upload incomplete also lets it go: status and actions are one state.
+      await until(() => snapshots.some((snapshot) => snapshot.items.some((item) => item.uid === accepted[0] && item.status === 'incomplete')));
+      await engine.dismiss(accepted[0]!);
+      expect(engine.snapshot().items).toEqual([]);
+      expect(await store.list(world.userId)).toEqual([]);
+      engine.destroy();
+      const { engine: reopened } = engineWith(store);
+      await reopened.start();
+      expect(reopened.snapshot().items).toEqual([]);
+    } finally {
+      await world.server.db.updateTable('organizations').set({ storageTb: 2, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    }
+  });
+
   it('applies the name and accept rules: video zones refuse images, names are sanitised and unique', async () => {
     const projectId = await world.createProject();
     const { engine } = engineWith(await freshStore());
@@ -350,7 +372,7 @@ describe('upload engine against the embedded store', () => {
     expect(result.accepted).toHaveLength(2);
     await until(() => engine.snapshot().items.every((item) => item.status === 'done'));
     expect(engine.snapshot().items.map((item) => item.name).sort()).toEqual(['Take1good-1.mp4', 'Take1good.mp4']);
-    const images = await engine.enqueue([{ file: clip(bytes(10), 'clip.mp4') }, { file: clip(bytes(10), 'logo.png', 'image/png') }], { projectId, type: 'ASSET' });
+    const images = await engine.enqueue([{ file: clip(bytes(10), 'clip.mp4') }, { file: clip(pngBytes(), 'logo.png', 'image/png') }], { projectId, type: 'ASSET' });
     expect(images.rejected).toEqual(['clip.mp4']);
     expect(images.accepted).toHaveLength(1);
   });

@@ -114,6 +114,9 @@ describe('accept rules (C§5)', () => {
     expect(acceptsFile('image', { name: 'a.mp4', type: 'video/mp4' })).toBe(false);
     expect(acceptsFile('video', { name: 'A001.MTS', type: '' })).toBe(true);
     expect(acceptsFile('video', { name: 'notes.txt', type: '' })).toBe(false);
+    // SVG is image/* but runs script: the zone refuses it as the server does.
+    expect(acceptsFile('image', { name: 'logo.svg', type: 'image/svg+xml' })).toBe(false);
+    expect(acceptsFile('image', { name: 'logo.svg', type: '' })).toBe(false);
     expect(acceptsFile('image', { name: 'scan.HEIC', type: '' })).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { checksumHeaderName } from './checksums.ts';
 import { MAX_OBJECT_PUT_BYTES, assertKeyAllowed, requestHeader, sendXml } from './context.ts';
 import type { S3Context } from './context.ts';
 import { copyBytesToFile } from './copy-bytes.ts';
-import { contentTypeFrom, setObjectHeaders, storedHeadersFrom, userMetadataFrom } from './object-headers.ts';
+import { contentTypeFrom, presentSafely, setObjectHeaders, storedHeadersFrom, userMetadataFrom } from './object-headers.ts';
 import type { NewObject, ObjectMeta, OpenedObject } from './object-files.ts';
 import { evaluatePreconditions, writePrecondition } from './preconditions.ts';
 import { contentRange, parseRange } from './range.ts';
@@ -102,6 +102,7 @@ export async function getObject(ctx: S3Context, headOnly: boolean): Promise<Fast
       const value = queryValue(query, parameter);
       if (value !== undefined) reply.header(headerName, value);
     }
+    presentSafely(reply);
     const start = range.kind === 'partial' ? range.start : 0;
     const end = range.kind === 'partial' ? range.end : meta.size - 1;
     const length = end - start + 1;

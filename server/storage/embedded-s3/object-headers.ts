@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { servedDisposition, servedType } from '../../../src/domain/served-content.ts';
 import { checksumHeaderName } from './checksums.ts';
 import type { ObjectMeta } from './object-files.ts';
 import { S3Error } from './s3-error.ts';
@@ -63,4 +64,19 @@ export function setObjectHeaders(reply: FastifyReply, meta: ObjectMeta, withChec
     reply.header(checksumHeaderName(meta.checksum.algorithm), meta.checksum.value);
     reply.header('x-amz-checksum-type', meta.checksum.type);
   }
+}
+
+/**
+ * The last word on how an object is presented (issue 9), after the stored headers and the
+ * request's response-* overrides: never an active type (HTML, SVG, XML, script become an
+ * opaque download), and an attachment unless the type is one the player or a page shows in
+ * place. Customers choose the stored type; this store answers on the app's own origin.
+ */
+export function presentSafely(reply: FastifyReply): void {
+  const type = servedType(String(reply.getHeader('content-type') ?? ''));
+  reply.header('content-type', type);
+  const requested = reply.getHeader('content-disposition');
+  const disposition = servedDisposition(type, requested === undefined ? undefined : String(requested));
+  if (disposition === undefined) reply.removeHeader('content-disposition');
+  else reply.header('content-disposition', disposition);
 }

@@ -126,6 +126,11 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
 
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-amz-request-id', randomBytes(8).toString('hex').toUpperCase());
+    // Every answer of the store is served from the app's origin (issue 9): the browser never
+    // guesses a type, and whatever it renders runs sandboxed (no script, an opaque origin
+    // without the app's storage and its session token).
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('content-security-policy', 'sandbox');
     addCorsHeaders(request, reply);
   });
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { MESSAGES } from '../src/domain/messages.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -23,6 +24,12 @@ import userRoutes from './routes/users/index.ts';
 import { localBotCheck, recaptchaBotCheck } from './services/bot-check.ts';
 import { createMailer } from './services/mailer.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
+import { TooManyRequests } from './services/abuse-guard.ts';
+import { registerBackground } from './background.ts';
+import { requestSerializer } from './log-redaction.ts';
+import { registerBadInputGuards } from './plugins/bad-input.ts';
+import { registerLoadShedding } from './plugins/load-shedding.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { createTokenService } from './services/tokens.ts';
 import assetRoutes from './routes/uploads/assets.ts';
 import uploadCredentialRoutes from './routes/uploads/credentials.ts';
@@ -37,12 +44,42 @@ export interface AppDeps {
   db: Db;
 }
 
+/**
+ * Timeouts of the HTTP server. A whole request (headers and body) must arrive within
+ * `requestTimeout`: generous, because /s3 receives upload parts of 20 MiB and more from slow
+ * links (20 MiB at 100 kbit/s is 28 minutes); stalled clients are cut sooner by the idle
+ * timeout (no byte in either direction for `connectionTimeout`) and Node's 60 s limit on
+ * headers. Idle keep-alive connections are kept a little longer than the usual load balancer's
+ * 60 s, so the balancer, not this server, closes them (no request lost on a closing socket).
+ */
+export const SERVER_TIMEOUTS = {
+  requestTimeout: 30 * 60_000,
+  connectionTimeout: 2 * 60_000,
+  keepAliveTimeout: 65_000,
+} as const;
+
 /** The whole server as a Fastify instance, without listening (tests use inject). */
 export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: true,
+    // Request logs carry the URL with its secret query values redacted (server/log-redaction.ts).
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
+    // Forwarded headers are believed only from the proxies TRUST_PROXY names (none by default):
+    // request.ip feeds the per-address limits and request.host/protocol the links we hand out.
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1_048_576,
+    ...SERVER_TIMEOUTS,
+  });
+  const limiter = new RateLimiter(db, config.rateLimit.windowMs);
+  registerBackground(app);
+  // Security headers on every answer but the object store's (/s3 keeps its own).
+  await registerSecurityHeaders(app, config);
+  await registerLoadShedding(app, { maxEventLoopDelayMs: config.maxEventLoopDelayMs });
+  // Per-route limits only (routes opt in with config.rateLimit); counted in the database.
+  await app.register(rateLimit, {
+    global: false,
+    store: limiter.pluginStore(app.log),
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => new TooManyRequests(context.ttl / 1000),
   });
   // The embedded S3 endpoint (/s3) keeps its own body handling, CORS and errors, apart from the API.
   const storageParts = await registerStorage(app, { storage: config.storage, dataDir: config.dataDir, db });
@@ -53,7 +90,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
     tokens: createTokenService(config.jwtSecret),
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log }),
     botCheck: config.recaptchaSecret ? recaptchaBotCheck(config.recaptchaSecret) : localBotCheck,
-    limiter: new RateLimiter(config.rateLimit.windowMs),
+    limiter,
   };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => closeStorage(app));
@@ -61,6 +98,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
 
   await app.register(
     async (api) => {
+      registerBadInputGuards(api);
       // Projects leave with media links (signed app URLs) instead of object keys.
       api.addHook('preSerialization', mediaLinksHook(ctx, API_PREFIX));
       const routeModules = [
@@ -92,7 +130,18 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
   return app;
 }
 
-function handleError(error: FastifyError | HttpError, request: { log: FastifyInstance['log'] }, reply: { code: (n: number) => { send: (b: unknown) => unknown } }) {
+/**
+ * Fastify's option for TRUST_PROXY. A hop count is turned into "the nearest N hops are proxies"
+ * here: Fastify itself trusts no hop for a bare number. With a count the operator asserts that
+ * clients cannot reach this server except through those N proxies (docs/operations.md).
+ */
+function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
+function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
   // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
   const status = (error as FastifyError).statusCode;
@@ -106,6 +155,8 @@ async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> 
   const index = join(webDir, 'index.html');
   if (!existsSync(index)) {
     app.log.warn({ webDir }, 'no built web app found; serving the API only');
+    // Not Fastify's default 404, which logs the URL as sent (with a link's code in it).
+    app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: MESSAGES.notFound }));
     return;
   }
   await app.register(fastifyStatic, {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Everything the server reads from its environment, checked once at start. */
@@ -26,7 +27,16 @@ export interface Config {
   logLevel: string;
   /** Object storage for every object the product keeps (see StorageConfig). */
   storage: StorageConfig;
+  /**
+   * Which proxies in front of the server are believed about the client's address and the host
+   * (X-Forwarded-For/-Host/-Proto): false (none, the default), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: TrustProxy;
+  /** Load shedding: past this mean event-loop delay (ms) new app requests answer 503. */
+  maxEventLoopDelayMs: number;
 }
+
+export type TrustProxy = false | number | string[];
 
 /**
  * Object storage. Without S3_ENDPOINT the server serves its own S3-compatible endpoint at
@@ -123,6 +133,35 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
   };
 }
 
+/** `a.b.c.d`, `a.b.c.d/n`, an IPv6 address or `v6/n`. */
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n >= 0 && n <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: empty (trust nobody: the socket's address is the client's, the Host header is
+ * the host), a hop count (`1`: one proxy in front, e.g. a load balancer) or a comma list of the
+ * proxies' addresses/CIDRs. `true` is refused: it would let any client choose its own address
+ * (escaping per-address limits) and the host put into links.
+ */
+function trustProxyOf(env: Env, problems: string[]): TrustProxy {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
+  if (invalid.length) {
+    problems.push(`TRUST_PROXY must be a hop count (e.g. 1) or a comma list of proxy addresses/CIDRs (e.g. 10.0.0.0/8,127.0.0.1); not understood: ${invalid.join(', ')}`);
+    return false;
+  }
+  return entries;
+}
+
 /** Embedded default: a secret generated once and kept in the data directory. */
 function jwtSecretFor(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
@@ -147,6 +186,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const host = env.HOST || '127.0.0.1';
   const storage = storageConfig(env, dataDir, problems);
+  const trustProxy = trustProxyOf(env, problems);
+  // Read before the check below, so a bad limit is reported with the rest.
+  const rateLimit = {
+    windowMs: positiveInt(env, 'RATE_LIMIT_WINDOW_MS', 15 * 60_000, problems),
+    perIp: positiveInt(env, 'RATE_LIMIT_PER_IP', 300, problems),
+    perEmail: positiveInt(env, 'RATE_LIMIT_PER_EMAIL', 10, problems),
+  };
+  const maxEventLoopDelayMs = positiveInt(env, 'MAX_EVENT_LOOP_DELAY_MS', 1_000, problems);
   if (problems.length) throw new ConfigError(problems);
 
   mkdirSync(dataDir, { recursive: true });
@@ -162,13 +209,11 @@ export function loadConfig(env: Env = process.env): Config {
     seed: seed as 'demo' | 'none',
     demoPassword,
     recaptchaSecret: env.RECAPTCHA_SECRET || null,
-    rateLimit: {
-      windowMs: positiveInt(env, 'RATE_LIMIT_WINDOW_MS', 15 * 60_000, problems),
-      perIp: positiveInt(env, 'RATE_LIMIT_PER_IP', 300, problems),
-      perEmail: positiveInt(env, 'RATE_LIMIT_PER_EMAIL', 10, problems),
-    },
+    rateLimit,
     webDir: resolve(env.WEB_DIR || 'dist'),
     logLevel: env.LOG_LEVEL || 'info',
     storage,
+    trustProxy,
+    maxEventLoopDelayMs,
   };
 }

@@ -1,38 +1,67 @@
 import type { FastifyInstance } from 'fastify';
 import { completeClosedReviews } from './services/review-auto-complete.ts';
 import { abortAbandonedUploads } from './services/uploads.ts';
+import { sweepOrphanObjects } from './services/orphan-cleanup.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Periodic work of this instance; each job is safe to run on every instance at once. Returns a stop function. */
-export function startBackgroundJobs(app: FastifyInstance): () => void {
-  const run = async () => {
+/**
+ * Periodic work of this instance; each job is safe to run on every instance at once. Returns a
+ * stop function that clears the timers and waits for a run in progress to end, so shutdown
+ * never closes the database under a job.
+ */
+export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  const track = (job: () => Promise<void>) => () => {
+    if (stopped) return;
+    const run = job().finally(() => inFlight.delete(run));
+    inFlight.add(run);
+  };
+
+  const completeReviews = track(async () => {
     try {
       const completed = await completeClosedReviews(app.ctx.db);
       if (completed) app.log.info({ completed }, 'review windows closed: projects approved');
     } catch (error) {
       app.log.error({ err: error }, 'review auto-complete failed');
     }
-  };
-  void run();
-  const timer = setInterval(() => void run(), MINUTE);
+  });
+  completeReviews();
+  const timer = setInterval(completeReviews, MINUTE);
 
   // Multipart uploads left for more than 7 days are aborted; expired upload reservations and
   // credentials are dropped. First run a minute after start, when storage is connected.
-  const sweepUploads = async () => {
+  const sweepUploads = track(async () => {
     try {
       const swept = await abortAbandonedUploads(app.ctx);
       if (swept.aborted || swept.reservations || swept.credentials) app.log.info(swept, 'abandoned uploads aborted, expired reservations and credentials removed');
     } catch (error) {
       app.log.error({ err: error }, 'abandoned upload sweep failed');
     }
-  };
-  const firstSweep = setTimeout(() => void sweepUploads(), MINUTE);
-  const sweeps = setInterval(() => void sweepUploads(), HOUR);
-  return () => {
+    await sweepOrphanObjects(app);
+  });
+  const firstSweep = setTimeout(sweepUploads, MINUTE);
+  const sweeps = setInterval(sweepUploads, HOUR);
+
+  // Rate-limit counters whose window has ended are only read as zero; dropping them keeps the
+  // table as small as the traffic of one window.
+  const sweepLimits = track(async () => {
+    try {
+      await app.ctx.limiter.sweep();
+    } catch (error) {
+      app.log.error({ err: error }, 'rate limit sweep failed');
+    }
+  });
+  const limitSweeps = setInterval(sweepLimits, 5 * MINUTE);
+
+  return async () => {
+    stopped = true;
     clearInterval(timer);
     clearTimeout(firstSweep);
     clearInterval(sweeps);
+    clearInterval(limitSweeps);
+    await Promise.allSettled([...inFlight]);
   };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { connectDatabase } from './db/connect.ts';
 import { migrateToLatest } from './migrations/index.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
@@ -7,9 +8,17 @@ import { startBackgroundJobs } from './jobs.ts';
 import { connectStorage } from './storage/setup.ts';
 import { startMediaWorker } from './media/worker.ts';
 
+/** How long shutdown may take before the process exits anyway (orchestrators wait about 30 s). */
+const SHUTDOWN_GRACE_MS = 25_000;
+
+let lock: DataDirLock | null = null;
+
 /** `npm start`: configuration, database, migrations, demo data on first start, listen. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // The embedded database and object store live in DATA_DIR and neither locks its files: a
+  // second server on the same directory would corrupt them, so it refuses to start.
+  if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);
   const db = await connectDatabase(config);
   await migrateToLatest(db);
   let demoPassword: string | null = null;
@@ -34,23 +43,49 @@ async function main(): Promise<void> {
   if (config.seed === 'demo') {
     lines.push('  Demo accounts:');
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.role.padEnd(10)} ${account.email}`);
+    // Shown once on the console by design (README): it is the only way to learn a generated one.
     if (demoPassword) lines.push(`  Demo password: ${demoPassword}${config.demoPassword ? '' : '  (generated now and shown once; set DEMO_PASSWORD to choose it)'}`);
     else lines.push('  Demo password: the one shown on the first start (or DEMO_PASSWORD then).');
   }
   console.log(lines.join('\n') + '\n');
 
-  const stop = async () => {
-    stopJobs();
-    await stopMedia();
-    await app.close();
-    await db.destroy();
-    process.exit(0);
+  /**
+   * SIGTERM/SIGINT: stop the periodic jobs (waiting for a run in progress) and the media worker
+   * (running jobs are aborted and handed back to the queue, their leases released, so another
+   * instance takes them at once), then close the server: it stops accepting connections,
+   * answers 503 to new requests on open keep-alive connections, finishes the requests in flight
+   * and the background tasks they started (mails), then the database closes and the data
+   * directory is unlocked. Past SHUTDOWN_GRACE_MS the process exits anyway.
+   */
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    setTimeout(() => {
+      app.log.error({ graceMs: SHUTDOWN_GRACE_MS }, 'shutdown took too long; exiting now');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    try {
+      await stopJobs();
+      await stopMedia();
+      await app.close();
+      await db.destroy();
+      lock?.release();
+      app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+  console.error(known ? error.message : error);
+  lock?.release();
   process.exit(1);
 });

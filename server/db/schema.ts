@@ -54,6 +54,8 @@ export interface UsersTable {
   profilePictureUrl: string | null;
   /** Editor drive link. */
   assetsPath: string | null;
+  /** Raised to end every session of the user (migration 0007); tokens carry the version they were signed with. */
+  sessionVersion: Generated<number>;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

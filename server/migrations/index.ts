@@ -5,6 +5,8 @@ import * as projectTimers from './0002-project-timers.ts';
 import * as organizationsUsers from './0003-organizations-users.ts';
 import * as uploads from './0004-uploads.ts';
 import * as mediaJobs from './0005-media-jobs.ts';
+import * as rateLimits from './0006-rate-limits.ts';
+import * as sessionVersion from './0007-session-version.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +15,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003-organizations-users': organizationsUsers,
   '0004-uploads': uploads,
   '0005-media-jobs': mediaJobs,
+  '0006-rate-limits': rateLimits,
+  '0007-session-version': sessionVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

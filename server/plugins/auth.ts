@@ -4,6 +4,7 @@ import { isStaffRole } from '../../src/domain/roles.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../http-error.ts';
 import { usersRepo } from '../repositories/users.ts';
+import type { TokenClaims } from '../services/tokens.ts';
 
 export interface AuthContext {
   user: UserRow;
@@ -19,9 +20,16 @@ function bearer(request: FastifyRequest): string | null {
 
 /**
  * The signed-in user. The user row is read on every call, so a disabled or deleted user's
- * token stops working at once, and so does an impersonation whose admin lost access.
+ * token stops working at once, and so does an impersonation whose admin lost access. A token
+ * signed before the user's (or the impersonating admin's) last password change, reset,
+ * disable or delete carries an older session version and is refused too.
  */
 export async function authenticate(request: FastifyRequest): Promise<AuthContext> {
+  return (await authenticateSession(request)).auth;
+}
+
+/** authenticate, plus the token's claims (the refresh keeps its sign-in time). */
+export async function authenticateSession(request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
   const token = bearer(request);
   if (!token) throw unauthorized();
   const { ctx } = request.server;
@@ -29,12 +37,12 @@ export async function authenticate(request: FastifyRequest): Promise<AuthContext
   if (!claims) throw unauthorized();
   const users = usersRepo(ctx.db);
   const user = await users.findById(claims.userId);
-  if (!user || !user.isEnabled) throw unauthorized();
+  if (!user || !user.isEnabled || user.sessionVersion !== claims.sessionVersion) throw unauthorized();
   if (claims.impersonatorId !== null) {
     const admin = await users.findById(claims.impersonatorId);
-    if (!admin || !admin.isEnabled || !isStaffRole(admin.role)) throw unauthorized();
+    if (!admin || !admin.isEnabled || !isStaffRole(admin.role) || admin.sessionVersion !== claims.impersonatorSessionVersion) throw unauthorized();
   }
-  return { user, impersonatorId: claims.impersonatorId };
+  return { auth: { user, impersonatorId: claims.impersonatorId }, claims };
 }
 
 /** Like authenticate, and the user's role must be one of `roles` (403 otherwise). */

@@ -112,18 +112,39 @@ export function organizationAdminRepo(db: Db) {
     async update(id: number, changes: Updateable<OrganizationsTable>): Promise<void> {
       await db.updateTable('organizations').set(changes).where('id', '=', id).where('deletedAt', 'is', null).execute();
     },
-    /** Credits and the storage quota change together (one form, A§7). */
-    async updateCredits(id: number, credits: Updateable<CreditsTable>, storageTb: number): Promise<void> {
-      await db.transaction().execute(async (tx) => {
-        await tx.updateTable('credits').set(credits).where('organizationId', '=', id).execute();
+    /**
+     * Credits and the storage quota change together (one form, A§7). The new total applies only
+     * if it still covers the credits used *now*: a project sent to editing meanwhile may have
+     * used one since the caller read them. One conditional UPDATE decides under the row lock, so
+     * the check constraint is never the one to refuse (that would be a 500). Answers the used
+     * credits when refused, undefined when saved.
+     */
+    async updateCredits(id: number, credits: Updateable<CreditsTable> & { activeCredits: number }, storageTb: number): Promise<{ usedCredits: number } | undefined> {
+      return db.transaction().execute(async (tx) => {
+        const updated = await tx
+          .updateTable('credits')
+          .set(credits)
+          .where('organizationId', '=', id)
+          .where('usedCredits', '<=', credits.activeCredits)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) {
+          const row = await tx.selectFrom('credits').select('usedCredits').where('organizationId', '=', id).executeTakeFirst();
+          return { usedCredits: row?.usedCredits ?? 0 };
+        }
         await tx.updateTable('organizations').set({ storageTb }).where('id', '=', id).execute();
+        return undefined;
       });
     },
     /** Soft-deletes the organization and its users, whose sessions end at once and whose e-mails become free. */
     async softDelete(id: number, now: Date): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await tx.updateTable('organizations').set({ deletedAt: now }).where('id', '=', id).execute();
-        await tx.updateTable('users').set({ deletedAt: now }).where('organizationId', '=', id).where('deletedAt', 'is', null).execute();
+        await tx
+          .updateTable('users')
+          .set((eb) => ({ deletedAt: now, sessionVersion: eb('sessionVersion', '+', 1) }))
+          .where('organizationId', '=', id)
+          .where('deletedAt', 'is', null)
+          .execute();
       });
     },
     async recordImpersonation(adminId: number, organizationId: number): Promise<void> {

@@ -16,9 +16,15 @@ export function organizationsRepo(db: Db) {
         .executeTakeFirst();
       return row !== undefined;
     },
-    /** Creates the organization with an empty credits row and makes `ownerId` its owner. */
-    async createWithOwner(name: string, ownerId: number): Promise<OrganizationRow> {
+    /**
+     * Creates the organization with an empty credits row and makes `ownerId` its owner.
+     * Undefined when the owner already has an organization: the owner's row is locked first,
+     * so parallel calls by one owner queue on it and only the first creates one (issue 9).
+     */
+    async createWithOwner(name: string, ownerId: number): Promise<OrganizationRow | undefined> {
       return db.transaction().execute(async (tx) => {
+        const owner = await tx.selectFrom('users').select('organizationId').where('id', '=', ownerId).forUpdate().executeTakeFirst();
+        if (!owner || owner.organizationId !== null) return undefined;
         const organization = await tx.insertInto('organizations').values({ name: name.trim() }).returningAll().executeTakeFirstOrThrow();
         await tx.insertInto('credits').values({ organizationId: organization.id, startDate: null, endDate: null, renewDate: null }).execute();
         await tx.updateTable('users').set({ organizationId: organization.id, role: 'OWNER' }).where('id', '=', ownerId).execute();

@@ -9,6 +9,8 @@ function detailsQuery(db: Db) {
   return db
     .selectFrom('projects as p')
     .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+    // A deleted organization's projects go with it, for staff too (issue 9).
+    .where('o.deletedAt', 'is', null)
     .innerJoin('users as u', 'u.id', 'p.userId')
     .leftJoin('users as e', 'e.id', 'p.editorId')
     .selectAll('p')
@@ -51,9 +53,26 @@ export function projectsRepo(db: Db) {
     async details(id: number): Promise<ProjectDetails | undefined> {
       return detailsQuery(db).where('p.id', '=', id).executeTakeFirst();
     },
-    async listForOrganization(organizationId: number, statuses: readonly ProjectStatus[]): Promise<ProjectDetails[]> {
-      if (statuses.length === 0) return [];
-      return detailsQuery(db).where('p.organizationId', '=', organizationId).where('p.status', 'in', statuses).orderBy('p.createdAt', 'desc').orderBy('p.id', 'desc').execute();
+    /** One page of the organization's projects in `statuses`, newest first, and how many there are in all. */
+    async listForOrganization(organizationId: number, statuses: readonly ProjectStatus[], start: number, limit: number): Promise<{ rows: ProjectDetails[]; total: number }> {
+      if (statuses.length === 0) return { rows: [], total: 0 };
+      const rows = await detailsQuery(db)
+        .where('p.organizationId', '=', organizationId)
+        .where('p.status', 'in', statuses)
+        .orderBy('p.createdAt', 'desc')
+        .orderBy('p.id', 'desc')
+        .offset(start)
+        .limit(limit)
+        .execute();
+      const counted = await db
+        .selectFrom('projects as p')
+        .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+        .where('o.deletedAt', 'is', null)
+        .where('p.organizationId', '=', organizationId)
+        .where('p.status', 'in', statuses)
+        .select((eb) => eb.fn.countAll<string | number>().as('count'))
+        .executeTakeFirstOrThrow();
+      return { rows, total: Number(counted.count) };
     },
     async create(values: Insertable<ProjectsTable>): Promise<number> {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();

@@ -34,7 +34,8 @@ export function userAdminRepo(db: Db) {
         .execute();
     },
     async softDelete(id: number, now: Date): Promise<void> {
-      await db.updateTable('users').set({ deletedAt: now }).where('id', '=', id).execute();
+      // The session version goes up too, so a token kept from before cannot outlive the account.
+      await db.updateTable('users').set((eb) => ({ deletedAt: now, sessionVersion: eb('sessionVersion', '+', 1) })).where('id', '=', id).execute();
     },
     /** A§8: an editor with assigned projects that are not deleted cannot be deleted. */
     async editorHasProjects(editorId: number): Promise<boolean> {

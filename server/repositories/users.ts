@@ -22,5 +22,18 @@ export function usersRepo(db: Db) {
     async update(id: number, changes: UserUpdate): Promise<void> {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();
     },
+    /**
+     * Applies `changes` and raises the session version in one statement, ending every token
+     * signed before (issue 9). Answers the new version, for the token of whoever stays signed in.
+     */
+    async updateEndingSessions(id: number, changes: UserUpdate = {}): Promise<number> {
+      const row = await db
+        .updateTable('users')
+        .set((eb) => ({ ...changes, sessionVersion: eb('sessionVersion', '+', 1) }))
+        .where('id', '=', id)
+        .returning('sessionVersion')
+        .executeTakeFirst();
+      return row?.sessionVersion ?? 0;
+    },
   };
 }

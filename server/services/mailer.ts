@@ -8,7 +8,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /** Links the message carries; logged for the outbox so a developer can follow them. */
+  /**
+   * Links the message carries. Never logged: they hold single-use codes (recovery, invitation)
+   * that are as good as a password; a developer finds them in the outbox file.
+   */
   links: string[];
 }
 
@@ -40,7 +43,7 @@ export function createMailer(options: { smtpUrl: string | null; outboxDir: strin
       sequence += 1;
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(4, '0')}.eml`);
       await writeFile(file, info.message as Buffer);
-      log.info({ to: message.to, subject: message.subject, file, links: message.links }, 'mail written to outbox');
+      log.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox');
     },
   };
 }

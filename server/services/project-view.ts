@@ -1,4 +1,7 @@
 import type { Project } from '../../src/domain/contract/projects.ts';
+import { STAFF_ONLY_FIELDS, VERSION_FIELDS, customerSeesVersion } from '../../src/domain/customer-view.ts';
+import { isCustomerRole } from '../../src/domain/roles.ts';
+import type { AuthContext } from '../plugins/auth.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
 
 const DAY_MS = 86_400_000;
@@ -11,8 +14,24 @@ export function reviewDaysLeft(row: Pick<ProjectDetails, 'status' | 'reviewPerio
   return Math.max(0, Math.ceil((end - now) / DAY_MS));
 }
 
-/** The project as both portals read it (C§3, A§3). */
-export function toProject(row: ProjectDetails): Project {
+/**
+ * The project as a portal reads it (C§3, A§3). `audience` 'customer' leaves out what a
+ * customer may not see (src/domain/customer-view.ts); without it, the staff view.
+ */
+export function toProject(row: ProjectDetails, audience: 'customer' | 'staff' = 'staff'): Project {
+  const project = fullProject(row);
+  if (audience === 'staff') return project;
+  for (const field of STAFF_ONLY_FIELDS) project[field] = null;
+  if (!customerSeesVersion(row.status)) for (const field of VERSION_FIELDS) project[field] = null;
+  return project;
+}
+
+/** The project as `auth` may read it: an impersonating admin reads it as the customer does. */
+export function projectFor(auth: AuthContext, row: ProjectDetails): Project {
+  return toProject(row, isCustomerRole(auth.user.role) ? 'customer' : 'staff');
+}
+
+function fullProject(row: ProjectDetails): Project {
   return {
     id: row.id,
     name: row.name,

@@ -1,27 +1,118 @@
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/connect.ts';
+
+/** A counter after a hit (or a read): how many in the current window, and how long it still runs. */
+export interface WindowCount {
+  count: number;
+  /** Milliseconds until the window ends (0 when no window is running). */
+  ttlMs: number;
+}
+
+interface CountRow {
+  count: number;
+  ttl: number;
+}
+
 /**
- * Fixed-window counters kept in this process. With several instances each keeps its own
- * count, so the effective limit is per instance (docs/decisions.md).
+ * Fixed-window counters kept in the database (table rate_limits, migration 0006), so every
+ * instance of the server counts the same attempts: a limit is a limit for the whole service,
+ * not per process. The window's end uses the database's clock, never an instance's.
  */
 export class RateLimiter {
-  readonly #windows = new Map<string, { count: number; resetAt: number }>();
-  readonly #windowMs: number;
-  constructor(windowMs: number) {
-    this.#windowMs = windowMs;
+  readonly #db: Db;
+  readonly windowMs: number;
+
+  constructor(db: Db, windowMs: number) {
+    this.#db = db;
+    this.windowMs = windowMs;
   }
 
-  /** Counts one attempt for `key`; false once more than `limit` fall in the current window. */
-  hit(key: string, limit: number, now = Date.now()): boolean {
-    if (this.#windows.size > 50_000) this.#sweep(now);
-    const window = this.#windows.get(key);
-    if (!window || window.resetAt <= now) {
-      this.#windows.set(key, { count: 1, resetAt: now + this.#windowMs });
-      return true;
+  /** Counts one for `key` in one atomic statement (no read-then-write race between instances). */
+  async hit(key: string, windowMs = this.windowMs): Promise<WindowCount> {
+    const window = sql`${windowMs}::double precision * interval '1 millisecond'`;
+    const { rows } = await sql<CountRow>`
+      insert into rate_limits as r (key, count, reset_at) values (${key}, 1, now() + ${window})
+      on conflict (key) do update set
+        count = case when r.reset_at <= now() then 1 else r.count + 1 end,
+        reset_at = case when r.reset_at <= now() then now() + ${window} else r.reset_at end
+      returning count, greatest(extract(epoch from (reset_at - now())) * 1000, 0)::float8 as ttl`.execute(this.#db);
+    return toCount(rows[0]);
+  }
+
+  /** The current count of `key` without counting (0 once its window has ended). */
+  async read(key: string): Promise<WindowCount> {
+    const { rows } = await sql<CountRow>`
+      select count, greatest(extract(epoch from (reset_at - now())) * 1000, 0)::float8 as ttl
+      from rate_limits where key = ${key} and reset_at > now()`.execute(this.#db);
+    return toCount(rows[0]);
+  }
+
+  /** Takes back one hit (an attempt that turned out to be a success does not count). */
+  async forgive(key: string): Promise<void> {
+    await sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`.execute(this.#db);
+  }
+
+  /** Forgets `key` (a success ends the run of failures of this source). */
+  async clear(key: string): Promise<void> {
+    await sql`delete from rate_limits where key = ${key}`.execute(this.#db);
+  }
+
+  /** Drops counters whose window ended; returns how many. Run periodically (server/jobs.ts). */
+  async sweep(): Promise<number> {
+    const result = await sql`delete from rate_limits where reset_at <= now()`.execute(this.#db);
+    return Number(result.numAffectedRows ?? 0);
+  }
+
+  /**
+   * The store class @fastify/rate-limit instantiates (it calls `new Store(options)`, so the
+   * database reaches it through this closure). Each route gets a child keyed by its method and
+   * URL, so one route's requests never use up another route's limit. A database error lets the
+   * request through (`skipOnError`): the limit is a guard, not a reason to refuse service.
+   */
+  pluginStore(log: FastifyBaseLogger): new (options: unknown) => PluginStore {
+    return pluginStoreClass(this, log);
+  }
+}
+
+function pluginStoreClass(limiter: RateLimiter, log: FastifyBaseLogger): new (options: unknown) => PluginStore {
+  return class DbStore implements PluginStore {
+    readonly #namespace: string;
+    constructor(_options: unknown, namespace = 'route') {
+      this.#namespace = namespace;
     }
-    window.count += 1;
-    return window.count <= limit;
-  }
+    incr(key: string, callback: StoreCallback, timeWindow: number): void {
+      limiter.hit(`${this.#namespace}:${key}`, timeWindow).then(
+        (count) => callback(null, { current: count.count, ttl: count.ttlMs }),
+        (error: unknown) => {
+          log.error({ err: error }, 'rate limit store failed; request let through');
+          callback(error as Error, { current: 0, ttl: 0 });
+        },
+      );
+    }
+    read(key: string, callback: StoreCallback): void {
+      limiter.read(`${this.#namespace}:${key}`).then(
+        (count) => callback(null, { current: count.count, ttl: count.ttlMs }),
+        (error: unknown) => callback(error as Error, { current: 0, ttl: 0 }),
+      );
+    }
+    child(routeOptions: { routeInfo?: { method?: string | string[]; url?: string } }): PluginStore {
+      const info = routeOptions.routeInfo ?? {};
+      const method = Array.isArray(info.method) ? info.method.join(',') : (info.method ?? '');
+      return new DbStore(routeOptions, `route:${method} ${info.url ?? ''}`);
+    }
+  };
+}
 
-  #sweep(now: number): void {
-    for (const [key, window] of this.#windows) if (window.resetAt <= now) this.#windows.delete(key);
-  }
+type StoreCallback = (error: Error | null, result: { current: number; ttl: number }) => void;
+
+interface PluginStore {
+  incr(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+  read(key: string, callback: StoreCallback, timeWindow: number, max: number): void;
+  child(routeOptions: unknown): PluginStore;
+}
+
+function toCount(row: CountRow | undefined): WindowCount {
+  if (!row) return { count: 0, ttlMs: 0 };
+  return { count: Number(row.count), ttlMs: Math.ceil(Number(row.ttl)) };
 }

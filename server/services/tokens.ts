@@ -1,35 +1,76 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { TOKEN_LIFETIME_DAYS } from '../../src/domain/constants.ts';
 
+/**
+ * A session ends this long after its sign-in whatever the refreshes (issue 9): a stolen token
+ * cannot be kept alive forever by refreshing it. The person signs in again.
+ */
+export const SESSION_MAX_DAYS = 30;
+const DAY_SECONDS = 86_400;
+
 export interface TokenClaims {
   userId: number;
   /** The admin who is signed in as this user's organization. */
   impersonatorId: number | null;
+  /**
+   * The user's session version when the session began: bumping the version on the user row
+   * (password change, reset, disable, delete) ends every token signed before.
+   */
+  sessionVersion: number;
+  /** The impersonating admin's session version, so the admin's revocation ends it too. */
+  impersonatorSessionVersion: number | null;
+  /** When the person signed in (seconds since the epoch); kept through refreshes. */
+  signedInAt: number;
 }
 
+/** What a new token carries; `signedInAt` is now for a new session, the old value for a refresh. */
+export type NewTokenClaims = Omit<TokenClaims, 'signedInAt' | 'impersonatorSessionVersion'> & {
+  impersonatorSessionVersion?: number | null;
+  signedInAt?: number;
+};
+
 export interface TokenService {
-  sign(claims: TokenClaims): Promise<string>;
-  /** Null for a bad signature, an expired token or a malformed one. */
+  sign(claims: NewTokenClaims): Promise<string>;
+  /** Null for a bad signature, an expired token, a session past its absolute lifetime or a malformed one. */
   verify(token: string): Promise<TokenClaims | null>;
 }
 
-export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFETIME_DAYS * 86_400): TokenService {
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * HS256 session tokens. `lifetimeSeconds` is one token's life (refreshed by the client);
+ * `maxSessionSeconds` the absolute life of the session the token belongs to.
+ */
+export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFETIME_DAYS * DAY_SECONDS, maxSessionSeconds = SESSION_MAX_DAYS * DAY_SECONDS): TokenService {
   const key = new TextEncoder().encode(secret);
   return {
-    async sign({ userId, impersonatorId }) {
-      const jwt = new SignJWT(impersonatorId ? { imp: impersonatorId } : {})
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(String(userId))
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + lifetimeSeconds);
-      return jwt.sign(key);
+    async sign({ userId, impersonatorId, sessionVersion, impersonatorSessionVersion = null, signedInAt = nowSeconds() }) {
+      const payload: Record<string, number> = { sv: sessionVersion, sat: signedInAt };
+      if (impersonatorId) {
+        payload.imp = impersonatorId;
+        payload.isv = impersonatorSessionVersion ?? 0;
+      }
+      // A refresh never reaches past the session's end.
+      const expires = Math.min(nowSeconds() + lifetimeSeconds, signedInAt + maxSessionSeconds);
+      return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setSubject(String(userId)).setIssuedAt().setExpirationTime(expires).sign(key);
     },
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isSafeInteger(userId)) return null;
-        return { userId, impersonatorId: typeof payload.imp === 'number' ? payload.imp : null };
+        // Tokens signed before session versions existed carry neither claim: every user
+        // started at version 0, and their session counts from the token's issue time.
+        const signedInAt = typeof payload.sat === 'number' ? payload.sat : typeof payload.iat === 'number' ? payload.iat : 0;
+        if (signedInAt + maxSessionSeconds <= nowSeconds()) return null;
+        const impersonatorId = typeof payload.imp === 'number' ? payload.imp : null;
+        return {
+          userId,
+          impersonatorId,
+          sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
+          impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0,
+          signedInAt,
+        };
       } catch {
         return null;
       }

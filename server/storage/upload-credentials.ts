@@ -4,6 +4,7 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
+import { credentialStillAllowed, type CredentialStanding } from '../../src/domain/upload-standing.ts';
 import type { CredentialResolver, S3Principal } from './embedded-s3/index.ts';
 
 /**
@@ -53,13 +54,37 @@ export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): Upload
   };
 }
 
+/** A credential with what it depends on: its user and its project as they are now. */
+async function credentialRow(db: Db, accessKeyId: string): Promise<(CredentialStanding & { expiresAt: Date }) | undefined> {
+  const row = await db
+    .selectFrom('storageCredentials as c')
+    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'c.userId').on('u.deletedAt', 'is', null))
+    .leftJoin('projects as p', (join) => join.onRef('p.id', '=', 'c.projectId').on('p.deletedAt', 'is', null))
+    .leftJoin('organizations as o', (join) => join.onRef('o.id', '=', 'p.organizationId').on('o.deletedAt', 'is', null))
+    .select(['c.allowedPrefix', 'c.expiresAt', 'c.projectId', 'u.role', 'u.isEnabled', 'u.organizationId as userOrganizationId', 'p.status', 'o.id as organizationId'])
+    .where('c.accessKeyId', '=', accessKeyId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    projectId: row.projectId,
+    allowedPrefix: row.allowedPrefix,
+    expiresAt: row.expiresAt,
+    user: row.role && row.isEnabled !== null ? { role: row.role, isEnabled: row.isEnabled, organizationId: row.userOrganizationId } : null,
+    project: row.status && row.organizationId !== null ? { status: row.status, organizationId: row.organizationId } : null,
+  };
+}
+
+/**
+ * How long a look-up stands. Revocation (issue 9) takes effect at the next look-up, so this is
+ * also the longest a revoked credential keeps working.
+ */
 const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
 
 /**
  * The embedded store's principals: the server's own key pair (unrestricted) and the
- * temporary ones issued above (their prefix, their expiry). Looked up once per key id every
- * 30 s, not on every part a browser sends.
+ * temporary ones issued above (their prefix, their expiry, and whether their user and project
+ * still allow the upload). Looked up once per key id every 30 s, not on every part a browser sends.
  */
 export function embeddedCredentialResolver(db: Db, storage: StorageConfig): CredentialResolver {
   const cache = new Map<string, { principal: S3Principal | null; at: number }>();
@@ -70,8 +95,11 @@ export function embeddedCredentialResolver(db: Db, storage: StorageConfig): Cred
       const now = Date.now();
       const hit = cache.get(accessKeyId);
       if (hit && now - hit.at < CACHE_MS) return hit.principal;
-      const row = await db.selectFrom('storageCredentials').select(['allowedPrefix', 'expiresAt']).where('accessKeyId', '=', accessKeyId).executeTakeFirst();
-      const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt: row.expiresAt, uploadOnly: true } : null;
+      const row = await credentialRow(db, accessKeyId);
+      // A credential whose user or project no longer allows the upload is expired from now
+      // on (ExpiredToken): the worker asks for new credentials and hears why not (issue 9).
+      const expiresAt = row && !credentialStillAllowed(row) ? new Date(Math.min(now, row.expiresAt.getTime())) : row?.expiresAt;
+      const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt, uploadOnly: true } : null;
       if (cache.size >= CACHE_MAX) cache.clear();
       cache.set(accessKeyId, { principal, at: now });
       return principal;

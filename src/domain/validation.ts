@@ -32,6 +32,8 @@ export const FIELD_MESSAGES = {
   lengthInvalid: 'Choose one of the listed lengths.',
   linkInvalid: 'Not a valid URL',
   trackingTooLong: 'The tracking id must be at most 100 characters.',
+  textNul: 'Text cannot contain the NUL character (\\u0000).',
+  jsonTooDeep: 'The request body is nested too deeply.',
 } as const;
 
 export const LIMITS = {
@@ -162,4 +164,39 @@ export function collectErrors<K extends string>(errors: Record<K, string | undef
     if (errors[key]) out[key] = errors[key];
   }
   return out;
+}
+
+/**
+ * Every text the product stores: PostgreSQL refuses the NUL character in text, so it is refused
+ * here, as bad input, before it can reach the database (where it would be a server error).
+ */
+export const storableTextRule: Rule = (value) => (value.includes('\u0000') ? FIELD_MESSAGES.textNul : undefined);
+
+/** Deepest nesting of arrays and objects a request body may have; real bodies use 3 or 4. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Checks JSON text before it is parsed: nesting deeper than `maxDepth` (a body nested thousands
+ * of levels deep overflows the stack of whatever walks it) and the NUL character in any string
+ * (escaped as \u0000, or raw). One pass, no recursion, so the check itself cannot overflow.
+ * Returns the message to answer with, or undefined. Malformed JSON is left to the parser.
+ */
+export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0) return FIELD_MESSAGES.textNul;
+    if (inString) {
+      if (code === 0x5c /* \ */) {
+        if (text.startsWith('u0000', i + 1)) return FIELD_MESSAGES.textNul;
+        i += 1; // the escaped character, whatever it is, cannot end the string
+      } else if (code === 0x22 /* " */) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {
+      depth += 1;
+      if (depth > maxDepth) return FIELD_MESSAGES.jsonTooDeep;
+    } else if (code === 0x5d /* ] */ || code === 0x7d /* } */) depth -= 1;
+  }
+  return undefined;
 }

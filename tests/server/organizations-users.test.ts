@@ -248,7 +248,8 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect(moved.json().fields.organizationId).toBe(USER_MESSAGES.otherOrganization);
     });
 
-    it('disables and enables a user, whose session stops and resumes at once', async () => {
+    // Issue 9 changed this: disabling ends the sessions for good; after enabling, the user signs in again.
+    it('disables and enables a user, whose session stops at once and does not come back', async () => {
       const body = newUserBody();
       await call('POST', '/users', as.OWNER, body);
       const session = { authorization: `Bearer ${(await acceptInvite(body.email)).json().token}` };
@@ -259,7 +260,8 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect((await call('GET', '/me', session)).statusCode).toBe(401);
       const on = await call('PATCH', `/users/${id}`, as.OWNER, { isEnabled: 1 });
       expect(on.json().isEnabled).toBe(1);
-      expect((await call('GET', '/me', session)).statusCode).toBe(200);
+      expect((await call('GET', '/me', session)).statusCode).toBe(401);
+      expect((await call('GET', '/me', await signIn(server.app, body.email, 'invited-pass-1'))).statusCode).toBe(200);
       const bad = await call('PATCH', `/users/${id}`, as.OWNER, { isEnabled: 'yes' });
       expect(bad.statusCode).toBe(400);
       expect(bad.json().fields.isEnabled).toBe(USER_MESSAGES.enabledInvalid);
@@ -607,7 +609,7 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const id = await freshEditor();
       await server.db.updateTable('users').set({ role: 'ADMIN', passwordHash: null }).where('id', '=', id).execute();
       // A throwaway admin, so the shared demo admin stays enabled.
-      const token = await server.app.ctx.tokens.sign({ userId: id, impersonatorId: null });
+      const token = await server.app.ctx.tokens.sign({ userId: id, impersonatorId: null, sessionVersion: 0 });
       const login = await call('GET', `/organizations/${demoId}/admin/login`, { authorization: `Bearer ${token}` });
       const session = { authorization: `Bearer ${login.json().token}` };
       expect((await call('GET', '/me', session)).statusCode).toBe(200);

@@ -43,10 +43,17 @@ export async function readOutbox(dataDir: string): Promise<OutboxMessage[]> {
   return messages;
 }
 
-/** The newest /change-password link sent to `email`. */
-export async function changePasswordLink(dataDir: string, email: string): Promise<URL> {
-  const messages = (await readOutbox(dataDir)).filter((m) => m.to.includes(email));
-  const link = messages.at(-1)?.links.find((l) => l.includes('/change-password?'));
-  if (!link) throw new Error(`no change-password link for ${email} in the outbox`);
-  return new URL(link);
+/**
+ * The newest /change-password link sent to `email`. Recovery mails are sent after the answer
+ * (so its timing says nothing about the account): the link is waited for, up to `waitMs`.
+ */
+export async function changePasswordLink(dataDir: string, email: string, waitMs = 5_000): Promise<URL> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const messages = (await readOutbox(dataDir)).filter((m) => m.to.includes(email));
+    const link = messages.at(-1)?.links.find((l) => l.includes('/change-password?'));
+    if (link) return new URL(link);
+    if (Date.now() >= deadline) throw new Error(`no change-password link for ${email} in the outbox`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DeliverableBodyStruct, LinkBodyStruct, type Link, type LinkBody, type MediaJob } from '../../../src/domain/contract/media.ts';
 import { baseName, derivedKey, proxyName, type MediaFile } from '../../../src/domain/media.ts';
-import { isStaffRole } from '../../../src/domain/roles.ts';
+import { customerSeesVersion } from '../../../src/domain/customer-view.ts';
+import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
 import { parseAssetType, uploadDecision, uploadPrefix } from '../../../src/domain/uploads.ts';
 import { HttpError, badRequest, conflict, forbidden, notFound, parse } from '../../http-error.ts';
 import { FINAL_KINDS, enqueueFinalVideoMedia, finalVideoState, type PieceState } from '../../media/pipeline.ts';
@@ -10,6 +11,7 @@ import { ffmpegState } from '../../media/worker.ts';
 import { authenticate } from '../../plugins/auth.ts';
 import { projectsRepo, type ProjectDetails } from '../../repositories/projects.ts';
 import { usersRepo } from '../../repositories/users.ts';
+import { requireAcceptedContent } from '../../services/file-content.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { toProject } from '../../services/project-view.ts';
 import { browserPresigner } from '../../storage/setup.ts';
@@ -43,7 +45,7 @@ function assertUnder(key: string, prefix: string): void {
 }
 
 /** The object a links request names, and the name to save it under. */
-async function resolveLinkTarget(app: FastifyInstance, project: ProjectDetails, body: LinkBody): Promise<{ key: string; name: string; size: number | null }> {
+async function resolveLinkTarget(app: FastifyInstance, project: ProjectDetails, body: LinkBody, seesFinal: boolean): Promise<{ key: string; name: string; size: number | null }> {
   const db = app.ctx.db;
   const assets = () => db.selectFrom('assets').selectAll().where('projectId', '=', project.id).where('deletedAt', 'is', null);
   const wantsProxy = body.variant === 'proxy' || (body.variant === undefined && (body.name?.endsWith('_proxy.mp4') ?? false));
@@ -59,8 +61,8 @@ async function resolveLinkTarget(app: FastifyInstance, project: ProjectDetails, 
   }
   if (!body.name) throw badRequest('Name the file or the asset to download.', { fields: { name: 'Name the file or the asset to download.' } });
   const name = body.name;
-  // The final video: its own name, or its `_proxy.mp4` (upload type deliverable).
-  if (project.finalVideoPath && (body.uploadType === 'deliverable' || body.type === undefined)) {
+  // The final video: its own name, or its `_proxy.mp4` (upload type deliverable); for those who may see it.
+  if (seesFinal && project.finalVideoPath && (body.uploadType === 'deliverable' || body.type === undefined)) {
     const finalName = baseName(project.finalVideoPath);
     if (name === finalName) return { key: project.finalVideoPath, name: finalName, size: project.finalVideoSize };
     if (name === proxyName(finalName)) {
@@ -120,6 +122,8 @@ export default async function mediaRoutes(app: FastifyInstance) {
     assertUnder(key, uploadPrefix(project.id, 'deliverable'));
     const head = await ctx.storage.headObject(key);
     if (!head) throw badRequest(MEDIA_MESSAGES.objectMissing, { fields: { path: MEDIA_MESSAGES.objectMissing } });
+    // Issue 9: the final video is a real video container too (C§5's rule for clips), whatever its name.
+    await requireAcceptedContent(ctx.storage, key, head.size, 'DELIVERABLE');
     const same = project.finalVideoPath === key;
     const repo = projectsRepo(ctx.db);
     await repo.update(project.id, {
@@ -141,7 +145,9 @@ export default async function mediaRoutes(app: FastifyInstance) {
     const project = await visibleProject(ctx, auth, idParam(request.params));
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const body = parse(LinkBodyStruct, { ...raw, ...(raw.type !== undefined && { type: parseAssetType(raw.type) ?? raw.type }) });
-    const target = await resolveLinkTarget(app, project, body);
+    // The final video is the editors' work in progress until staff send it to review.
+    const seesFinal = !isCustomerRole(auth.user.role) || customerSeesVersion(project.status);
+    const target = await resolveLinkTarget(app, project, body, seesFinal);
     const link = await browserPresigner(app, request).presignGet(target.key, DOWNLOAD_SECONDS, target.name);
     return { link, name: target.name, size: target.size, expiresAt: new Date(Date.now() + DOWNLOAD_SECONDS * 1000).toISOString() };
   });
@@ -175,7 +181,10 @@ export default async function mediaRoutes(app: FastifyInstance) {
     if (!claims) throw notFound();
     const user = await usersRepo(ctx.db).findById(claims.userId);
     if (!user || !user.isEnabled) throw notFound();
-    return visibleProject(ctx, { user, impersonatorId: null }, claims.projectId);
+    const project = await visibleProject(ctx, { user, impersonatorId: null }, claims.projectId);
+    // Every file here belongs to the final video: a customer's link works only from review on.
+    if (isCustomerRole(user.role) && !customerSeesVersion(project.status)) throw notFound();
+    return project;
   }
 
   const FILES: Record<string, MediaFile> = { 'preview.mp4': 'preview', 'stream.m3u8': 'stream', 'thumbnail.jpg': 'thumbnail', 'hd.mp4': 'hd', 'low-res.mp4': 'lowRes' };

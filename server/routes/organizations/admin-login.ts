@@ -19,6 +19,6 @@ export default async function adminLoginRoute(app: FastifyInstance) {
     if (!owner?.isEnabled) throw conflict(ORGANIZATION_MESSAGES.noOwner);
     await organizationAdminRepo(app.ctx.db).recordImpersonation(admin.id, id);
     request.log.info({ adminId: admin.id, organizationId: id, ownerId: owner.id }, 'admin signed in as organization');
-    return { token: await app.ctx.tokens.sign({ userId: owner.id, impersonatorId: admin.id }), organizationId: id };
+    return { token: await app.ctx.tokens.sign({ userId: owner.id, impersonatorId: admin.id, sessionVersion: owner.sessionVersion, impersonatorSessionVersion: admin.sessionVersion }), organizationId: id };
   });
 }

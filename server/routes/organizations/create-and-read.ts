@@ -24,6 +24,8 @@ export default async function organizationRoutes(app: FastifyInstance) {
     const organization = await organizations.createWithOwner(name, user.id).catch((error: unknown) => {
       throw isUniqueViolation(error) ? exists() : error;
     });
+    // Another request of the same owner created one meanwhile.
+    if (!organization) throw conflict(MESSAGES.alreadyInOrganization);
     reply.code(201);
     return { id: organization.id };
   });

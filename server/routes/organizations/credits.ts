@@ -3,7 +3,7 @@ import { UpdateCreditsBodyStruct, type CreditDetail } from '../../../src/domain/
 import { todayIso } from '../../../src/domain/credits.ts';
 import { ORGANIZATION_MESSAGES } from '../../../src/domain/organization-rules.ts';
 import { nextRenewDate } from '../../../src/domain/subscription.ts';
-import { badRequest, notFound, parse } from '../../http-error.ts';
+import { badRequest, conflict, notFound, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
 import { organizationAdminRepo } from '../../repositories/organization-admin.ts';
 import { organizationsRepo } from '../../repositories/organizations.ts';
@@ -40,11 +40,16 @@ export default async function organizationCreditsRoutes(app: FastifyInstance) {
       throw badRequest(message, { fields: { credits: message } });
     }
     const plan = { startDate: body.startDate, endDate: body.endDate, intervalMonths: body.interval, renewable: body.renewable };
-    await organizationAdminRepo(app.ctx.db).updateCredits(
+    const refused = await organizationAdminRepo(app.ctx.db).updateCredits(
       id,
       { ...plan, activeCredits: body.credits, creditsPerInterval: body.creditsPerInterval, renewDate: nextRenewDate(plan, todayIso()) },
       body.storage,
     );
+    // Credits were used between the read above and the write: the same rule, now a conflict.
+    if (refused) {
+      const message = ORGANIZATION_MESSAGES.creditsBelowUsed(refused.usedCredits);
+      throw conflict(message, { fields: { credits: message } });
+    }
     request.log.info({ organizationId: id, credits: body.credits }, 'credits updated');
     return { data: { credits: await readCredits(app.ctx.db, id) } };
   });

@@ -65,7 +65,9 @@ export default async function dashboardRoute(app: FastifyInstance) {
         'p.pausedAt',
         'p.totalPausedMinutes',
       ])
-      .where('p.status', 'in', TAB_STATUSES[tab]);
+      .where('p.status', 'in', TAB_STATUSES[tab])
+      // A deleted organization's projects went with it (issue 9).
+      .where('o.deletedAt', 'is', null);
     select = timerIds
       ? select.where('p.id', 'in', timerIds)
       : select.orderBy(sql`${sortExpression(sort as Exclude<DashboardSort, 'timer'>)} ${direction}, p.id ${direction}`).offset(start).limit(limit);

@@ -1,30 +1,36 @@
 import type { FastifyInstance } from 'fastify';
-import { ProjectListQueryStruct } from '../../../src/domain/contract/projects.ts';
+import { PROJECT_PAGE_DEFAULT, ProjectListQueryStruct } from '../../../src/domain/contract/projects.ts';
 import { CUSTOMER_VISIBLE } from '../../../src/domain/project-rules.ts';
-import { PROJECT_STATUSES } from '../../../src/domain/project-status.ts';
+import { BOARD_SECTIONS, PROJECT_STATUSES, type ProjectStatus } from '../../../src/domain/project-status.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import { notFound, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
+import { organizationsRepo } from '../../repositories/organizations.ts';
 import { projectsRepo } from '../../repositories/projects.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { toProject } from '../../services/project-view.ts';
+import { projectFor } from '../../services/project-view.ts';
 import { idParam } from '../params.ts';
 
 export default async function projectReadRoutes(app: FastifyInstance) {
   app.get('/projects/:id', async (request) => {
     const auth = await authenticate(request);
-    return toProject(await visibleProject(app.ctx, auth, idParam(request.params)));
+    return projectFor(auth, await visibleProject(app.ctx, auth, idParam(request.params)));
   });
 
-  // C§7: data.projects, optionally only Archived or Approved (the content library).
+  // C§7: data.projects, optionally only Archived or Approved (the content library) or one
+  // section of the board; paged (issue 9: a thousand projects made a 1.1 MB answer).
   app.get('/organizations/:id/projects', async (request) => {
     const auth = await authenticate(request);
     const organizationId = idParam(request.params);
-    const { type } = parse(ProjectListQueryStruct, request.query);
+    const { type, section, start = 0, limit = PROJECT_PAGE_DEFAULT } = parse(ProjectListQueryStruct, request.query);
     const staff = isStaffRole(auth.user.role);
     if (!staff && auth.user.organizationId !== organizationId) throw notFound();
-    const statuses = type === 'Archived' ? ['ARCHIVED' as const] : type === 'Approved' ? ['APPROVED' as const] : staff ? PROJECT_STATUSES : CUSTOMER_VISIBLE;
-    const rows = await projectsRepo(app.ctx.db).listForOrganization(organizationId, statuses);
-    return { data: { projects: rows.map(toProject) } };
+    // Staff of a deleted organization find nothing to list: it is gone for them too.
+    if (staff && !(await organizationsRepo(app.ctx.db).findById(organizationId))) throw notFound();
+    const visible = staff ? PROJECT_STATUSES : CUSTOMER_VISIBLE;
+    const wanted: readonly ProjectStatus[] = type === 'Archived' ? ['ARCHIVED'] : type === 'Approved' ? ['APPROVED'] : section ? BOARD_SECTIONS[section] : visible;
+    const statuses = wanted.filter((status) => visible.includes(status));
+    const { rows, total } = await projectsRepo(app.ctx.db).listForOrganization(organizationId, statuses, start, limit);
+    return { data: { projects: rows.map((row) => projectFor(auth, row)), total } };
   });
 }

@@ -7,7 +7,7 @@ import { authenticate } from '../../plugins/auth.ts';
 import { duplicateProject } from '../../services/project-duplicate.ts';
 import { requireAllowed, visibleProject } from '../../services/project-access.ts';
 import { runTransition, sendToEditing } from '../../services/project-transitions.ts';
-import { toProject } from '../../services/project-view.ts';
+import { projectFor } from '../../services/project-view.ts';
 import { idParam } from '../params.ts';
 
 async function target(request: FastifyRequest) {
@@ -31,7 +31,7 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
   for (const [path, action] of Object.entries(SIMPLE)) {
     app.post(`/projects/:id/${path}`, async (request) => {
       const { auth, project } = await target(request);
-      return toProject(await runTransition(app.ctx, auth, project, action));
+      return projectFor(auth, await runTransition(app.ctx, auth, project, action));
     });
   }
 
@@ -39,9 +39,9 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
   // staff send the edit to review.
   app.post('/projects/:id/submit', async (request) => {
     const { auth, project } = await target(request);
-    if (isStaffRole(auth.user.role)) return toProject(await runTransition(app.ctx, auth, project, 'send-to-review'));
-    if (project.status === 'IN_REVIEW') return toProject(await runTransition(app.ctx, auth, project, 'submit-revision'));
-    return toProject(await sendToEditing(app.ctx, auth, project));
+    if (isStaffRole(auth.user.role)) return projectFor(auth, await runTransition(app.ctx, auth, project, 'send-to-review'));
+    if (project.status === 'IN_REVIEW') return projectFor(auth, await runTransition(app.ctx, auth, project, 'submit-revision'));
+    return projectFor(auth, await sendToEditing(app.ctx, auth, project));
   });
 
   app.post('/projects/:id/duplicate', async (request, reply) => {
@@ -56,7 +56,7 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
     const { editorId } = parse(AssignEditorBodyStruct, request.body);
     const editor = await app.ctx.db.selectFrom('users').select('id').where('id', '=', editorId).where('role', '=', 'EDITOR').where('isEnabled', '=', true).where('deletedAt', 'is', null).executeTakeFirst();
     if (!editor) throw badRequest('Choose an enabled editor.', { fields: { editorId: 'Choose an enabled editor.' } });
-    return toProject(await runTransition(app.ctx, auth, project, 'assign-editor', { editorId }));
+    return projectFor(auth, await runTransition(app.ctx, auth, project, 'assign-editor', { editorId }));
   });
 
   app.put('/projects/:id/review_period', async (request) => {
@@ -65,7 +65,7 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
     if (!Number.isInteger(reviewPeriod) || reviewPeriod < 0 || reviewPeriod > 3650) {
       throw badRequest('The review period is a whole number of days, 0 or more.', { fields: { reviewPeriod: 'Digits only, 0 or more.' } });
     }
-    return toProject(await runTransition(app.ctx, auth, project, 'set-review-period', { reviewPeriod }));
+    return projectFor(auth, await runTransition(app.ctx, auth, project, 'set-review-period', { reviewPeriod }));
   });
 
 }

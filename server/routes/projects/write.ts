@@ -5,7 +5,7 @@ import { badRequest, conflict, forbidden, notFound, parse } from '../../http-err
 import { authenticate } from '../../plugins/auth.ts';
 import { NEW_PROJECT_BLANKS, projectsRepo } from '../../repositories/projects.ts';
 import { requireAllowed, visibleProject } from '../../services/project-access.ts';
-import { toProject } from '../../services/project-view.ts';
+import { projectFor } from '../../services/project-view.ts';
 import { idParam } from '../params.ts';
 
 const BRIEF_KEYS = ['audience', 'goal', 'finalVideoLength', 'brief'] as const;
@@ -55,7 +55,7 @@ export default async function projectWriteRoutes(app: FastifyInstance) {
     };
     const repo = projectsRepo(app.ctx.db);
     if (!(await repo.update(project.id, changes, project.status))) throw conflict('The project changed meanwhile. Reload and try again.');
-    return toProject((await repo.details(project.id))!);
+    return projectFor(auth, (await repo.details(project.id))!);
   });
 
   app.delete('/projects/:id', async (request, reply) => {

@@ -3,14 +3,15 @@ import { RegisterBodyStruct } from '../../../src/domain/contract/auth.ts';
 import { MESSAGES } from '../../../src/domain/messages.ts';
 import { conflict, parse } from '../../http-error.ts';
 import { usersRepo } from '../../repositories/users.ts';
-import { limitAttempts, requireHuman } from '../../services/abuse-guard.ts';
+import { perIpRouteLimit, requireHuman } from '../../services/abuse-guard.ts';
 import { hashSecret } from '../../services/passwords.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
 export default async function registerRoute(app: FastifyInstance) {
-  app.post('/register', async (request, reply) => {
+  // Registration is limited per address (the flood guard) and by the bot check; there is no
+  // secret to guess, so no per-account counter.
+  app.post('/register', { config: perIpRouteLimit(app.ctx.config) }, async (request, reply) => {
     const body = parse(RegisterBodyStruct, request.body);
-    limitAttempts(request, 'register', body.email);
     await requireHuman(request, body.code);
     const users = usersRepo(app.ctx.db);
     const taken = () => conflict(MESSAGES.emailAlreadyRegistered, { fields: { email: MESSAGES.emailAlreadyRegistered } });
@@ -33,6 +34,6 @@ export default async function registerRoute(app: FastifyInstance) {
         throw isUniqueViolation(error) ? taken() : error;
       });
     reply.code(201);
-    return { token: await app.ctx.tokens.sign({ userId: user.id, impersonatorId: null }), organizationId: null };
+    return { token: await app.ctx.tokens.sign({ userId: user.id, impersonatorId: null, sessionVersion: user.sessionVersion }), organizationId: null };
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Me } from '../../../src/domain/contract/me.ts';
-import { authenticate } from '../../plugins/auth.ts';
+import { authenticate, authenticateSession } from '../../plugins/auth.ts';
 import { organizationsRepo } from '../../repositories/organizations.ts';
 
 export default async function meRoutes(app: FastifyInstance) {
@@ -21,8 +21,10 @@ export default async function meRoutes(app: FastifyInstance) {
     };
   });
 
+  // A new expiry for the same session: the sign-in time and the session versions stay, so a
+  // refresh neither outlives the session's absolute lifetime nor survives a revocation.
   app.put('/me/refresh-token', async (request) => {
-    const { user, impersonatorId } = await authenticate(request);
-    return { token: await app.ctx.tokens.sign({ userId: user.id, impersonatorId }) };
+    const { auth, claims } = await authenticateSession(request);
+    return { token: await app.ctx.tokens.sign({ ...claims, userId: auth.user.id }) };
   });
 }

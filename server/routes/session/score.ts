@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { object, optional, string } from 'superstruct';
 import { parse } from '../../http-error.ts';
-import { limitAttempts } from '../../services/abuse-guard.ts';
+import { perIpRouteLimit } from '../../services/abuse-guard.ts';
 
 const ScoreQueryStruct = object({ token: optional(string()) });
 
 export default async function scoreRoute(app: FastifyInstance) {
-  app.get('/score', async (request) => {
+  app.get('/score', { config: perIpRouteLimit(app.ctx.config) }, async (request) => {
     const { token } = parse(ScoreQueryStruct, request.query);
-    limitAttempts(request, 'score');
     return { score: await app.ctx.botCheck.score(token ?? '') };
   });
 }

@@ -34,7 +34,9 @@ export default async function updateUserRoutes(app: FastifyInstance) {
       if (details.profilePictureUrl !== undefined) changes.profilePictureUrl = blankToNull(details.profilePictureUrl);
     }
     if (changes.email) await assertEmailFree(app.ctx, changes.email, target.id);
-    await users.update(target.id, changes).catch((error: unknown) => {
+    // Disabling ends the user's sessions for good: re-enabling later does not revive old tokens.
+    const write = enabling && changes.isEnabled === false ? users.updateEndingSessions(target.id, changes) : users.update(target.id, changes);
+    await write.catch((error: unknown) => {
       throw isUniqueViolation(error) ? emailUsed() : error;
     });
     return userDto((await users.findById(target.id))!);

@@ -87,37 +87,54 @@ export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyRe
   const { key } = ctx.target;
   assertKeyAllowed(ctx, key);
   const upload = await uploadFor(ctx);
-  const { body } = await receiveSmallBody(ctx.body, { headers: ctx.request.headers, contentSha256: ctx.auth.contentSha256, maxSize: MAX_XML_BODY_BYTES });
-  const parts = validateRequestedParts(upload, parseCompleteRequest(body), await ctx.uploads.listParts(upload.uploadId));
-  const condition = writeCondition(ctx);
-  // Checked up front for a proper 412, and again when committing in case the key changed meanwhile.
-  condition?.(await ctx.objects.head(key));
-  return answerWhenDone(ctx, async () => {
-    const temp = ctx.objects.newTempPath();
-    await ctx.uploads.assemble(upload.uploadId, parts, temp);
-    const checksum = multipartChecksum(upload, parts);
-    const meta = await ctx.objects.commit(key, temp, {
-      size: parts.reduce((total, part) => total + part.size, 0),
-      etag: multipartEtag(parts),
-      lastModified: new Date().toISOString(),
-      contentType: upload.contentType,
-      headers: upload.headers,
-      userMetadata: upload.userMetadata,
-      partsCount: parts.length,
-      ...(checksum && { checksum }),
-    }, condition).catch(async (error: unknown) => {
-      await rm(temp, { force: true });
-      throw error;
-    });
-    await ctx.uploads.remove(upload.uploadId);
-    return xmlRoot('CompleteMultipartUploadResult', [
-      textElement('Location', `${ctx.request.protocol}://${ctx.request.host}${ctx.target.rawPath}`),
-      textElement('Bucket', ctx.options.bucket),
-      textElement('Key', key),
-      textElement('ETag', meta.etag),
-      checksumXml(meta.checksum),
-      textElement('ChecksumType', meta.checksum?.type),
-    ]);
-  }, `/${ctx.options.bucket}/${key}`);
+  // Exactly one completion of an upload runs; the others answer NoSuchUpload (404) before the
+  // streamed 200 begins, as the upload is becoming an object. Claimed before anything is
+  // read, and the upload looked up again once held: a completion that just finished removed it.
+  const noSuchUpload = () => new S3Error('NoSuchUpload', undefined, { UploadId: upload.uploadId });
+  const release = ctx.uploads.claim(upload.uploadId);
+  if (!release) throw noSuchUpload();
+  let parts: PartRecord[];
+  let condition: ReturnType<typeof writeCondition>;
+  try {
+    if (!(await ctx.uploads.get(upload.uploadId))) throw noSuchUpload();
+    const { body } = await receiveSmallBody(ctx.body, { headers: ctx.request.headers, contentSha256: ctx.auth.contentSha256, maxSize: MAX_XML_BODY_BYTES });
+    parts = validateRequestedParts(upload, parseCompleteRequest(body), await ctx.uploads.listParts(upload.uploadId));
+    condition = writeCondition(ctx);
+    // Checked up front for a proper 412, and again when committing in case the key changed meanwhile.
+    condition?.(await ctx.objects.head(key));
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return answerWhenDone(ctx, () => assembleAndCommit(ctx, upload, parts, condition).finally(release), `/${ctx.options.bucket}/${key}`);
+}
+
+async function assembleAndCommit(ctx: S3Context, upload: UploadRecord, parts: PartRecord[], condition: ReturnType<typeof writeCondition>): Promise<string> {
+  const { key } = ctx.target;
+  const temp = ctx.objects.newTempPath();
+  await ctx.uploads.assemble(upload.uploadId, parts, temp);
+  const checksum = multipartChecksum(upload, parts);
+  const meta = await ctx.objects.commit(key, temp, {
+    size: parts.reduce((total, part) => total + part.size, 0),
+    etag: multipartEtag(parts),
+    lastModified: new Date().toISOString(),
+    contentType: upload.contentType,
+    headers: upload.headers,
+    userMetadata: upload.userMetadata,
+    partsCount: parts.length,
+    ...(checksum && { checksum }),
+  }, condition).catch(async (error: unknown) => {
+    await rm(temp, { force: true });
+    throw error;
+  });
+  await ctx.uploads.remove(upload.uploadId);
+  return xmlRoot('CompleteMultipartUploadResult', [
+    textElement('Location', `${ctx.request.protocol}://${ctx.request.host}${ctx.target.rawPath}`),
+    textElement('Bucket', ctx.options.bucket),
+    textElement('Key', key),
+    textElement('ETag', meta.etag),
+    checksumXml(meta.checksum),
+    textElement('ChecksumType', meta.checksum?.type),
+  ]);
 }
 

@@ -162,6 +162,9 @@ export async function listParts(ctx: S3Context): Promise<FastifyReply> {
 export async function abortMultipartUpload(ctx: S3Context): Promise<FastifyReply> {
   assertKeyAllowed(ctx, ctx.target.key);
   const upload = await uploadFor(ctx);
+  // A completion holding the upload is turning it into an object: removing its parts now
+  // would break that completion, and the upload is as good as gone.
+  if (ctx.uploads.isClaimed(upload.uploadId)) throw new S3Error('NoSuchUpload', undefined, { UploadId: upload.uploadId });
   await ctx.uploads.remove(upload.uploadId);
   return ctx.reply.code(204).send();
 }

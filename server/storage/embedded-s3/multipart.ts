@@ -54,6 +54,14 @@ export interface MultipartFiles {
   assemble(uploadId: string, parts: PartRecord[], tempPath: string): Promise<void>;
   /** True when there was an upload to remove. */
   remove(uploadId: string): Promise<boolean>;
+  /**
+   * Takes the upload for one CompleteMultipartUpload: the release function, or null when
+   * another completion holds it. Concurrent completions of one upload would otherwise all
+   * assemble it, and the losers read parts the winner already removed.
+   */
+  claim(uploadId: string): (() => void) | null;
+  /** True while a completion holds the upload. */
+  isClaimed(uploadId: string): boolean;
 }
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -168,5 +176,19 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
     return true;
   };
 
-  return { create, get, putPart, listParts, listUploads, assemble, remove };
+  // In memory: one process owns a data directory, so the process is where completions meet.
+  const claimed = new Set<string>();
+  const claim = (uploadId: string): (() => void) | null => {
+    if (claimed.has(uploadId)) return null;
+    claimed.add(uploadId);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      claimed.delete(uploadId);
+    };
+  };
+  const isClaimed = (uploadId: string): boolean => claimed.has(uploadId);
+
+  return { create, get, putPart, listParts, listUploads, assemble, remove, claim, isClaimed };
 }

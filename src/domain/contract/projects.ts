@@ -73,9 +73,21 @@ export const ProjectStruct = object({
 });
 export type Project = Infer<typeof ProjectStruct>;
 
-export const ProjectListStruct = object({ data: object({ projects: array(ProjectStruct) }) });
+/** `total`: how many projects match the query in all (the page is `start`…`start + limit`). */
+export const ProjectListStruct = object({ data: object({ projects: array(ProjectStruct), total: optional(number()) }) });
 
-export const ProjectListQueryStruct = object({ type: optional(enums(['Archived', 'Approved'])) });
+/** Pages of GET organizations/{id}/projects: 100 by default, 200 at most (issue 9: it was unbounded). */
+export const PROJECT_PAGE_DEFAULT = 100;
+export const PROJECT_PAGE_MAX = 200;
+export const BOARD_SECTION_KEYS = ['needsReview', 'editing', 'assembly'] as const;
+export type BoardSectionKey = (typeof BOARD_SECTION_KEYS)[number];
+export const ProjectListQueryStruct = object({
+  type: optional(enums(['Archived', 'Approved'])),
+  /** One section of the customer board (C§2), paged on its own. */
+  section: optional(enums(BOARD_SECTION_KEYS)),
+  start: optional(queryInt(0)),
+  limit: optional(queryInt(1, PROJECT_PAGE_MAX)),
+});
 
 /** Staff dashboard: GET projects. */
 export const DASHBOARD_SORTS = ['timer', 'name', 'organization', 'status', 'createdAt', 'version'] as const;

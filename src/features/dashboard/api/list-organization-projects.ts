@@ -1,6 +1,5 @@
-import { ProjectListStruct } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import { listAllOrganizationProjects } from '@/lib/organization-projects.ts';
 
 export async function listOrganizationProjects(organizationId: number) {
-  return (await api('GET', `/organizations/${organizationId}/projects`, { struct: ProjectListStruct })).data.projects;
+  return listAllOrganizationProjects(organizationId);
 }

@@ -1,10 +1,7 @@
-import { ProjectListStruct } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import { listAllOrganizationProjects } from '@/lib/organization-projects.ts';
 
 /** ARCHIVED plus APPROVED projects (C§2 content library). */
 export async function listLibrary(organizationId: number) {
-  const [archived, approved] = await Promise.all(
-    (['Archived', 'Approved'] as const).map((type) => api('GET', `/organizations/${organizationId}/projects`, { query: { type }, struct: ProjectListStruct })),
-  );
-  return [...approved!.data.projects, ...archived!.data.projects].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const [archived, approved] = await Promise.all((['Archived', 'Approved'] as const).map((type) => listAllOrganizationProjects(organizationId, { type })));
+  return [...approved!, ...archived!].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }

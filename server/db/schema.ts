@@ -97,6 +97,8 @@ export interface ProjectsTable {
   finalVideoPreview: string | null;
   finalVideoPath: string | null;
   finalVideoSize: number | null;
+  /** Staff sent this version to review: only then does the customer see it (migration 0008). */
+  versionReleased: Generated<boolean>;
   /** Business-clock minute at which a running timer reaches 00:00 (null when not running). */
   slaDeadline: ColumnType<number | null, number | null | undefined, number | null>;
   /** Minutes a frozen timer shows. */
@@ -124,6 +126,10 @@ export interface StorageCredentialsTable {
   projectId: number;
   allowedPrefix: string;
   expiresAt: Date;
+  /** The session that asked for them (migration 0008): the credentials end with it. */
+  sessionVersion: Generated<number>;
+  impersonatorId: number | null;
+  impersonatorSessionVersion: number | null;
   createdAt: CreatedAt;
 }
 

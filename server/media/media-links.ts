@@ -1,57 +1,90 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MEDIA_FILES } from '../../src/domain/media.ts';
+import type { SessionClaims } from '../../src/domain/session-standing.ts';
 import type { AppContext } from '../context.ts';
 
 /**
  * Media links: the final video's fields of a project (`finalVideoPreview`, `finalVideoThumbnail`,
  * `hdUrl`, `lowResUrl`) are stored as object keys and leave the server as stable app URLs,
  * `/api/v1/media/{token}/{file}`. A `<video>`, an `<img>` or a new tab cannot send the bearer
- * token, so the URL carries a signed capability: project, user and expiry, HMAC-signed with a
- * key derived from JWT_SECRET (every instance accepts it). The link route re-reads the user
- * and the project on every request, so a disabled user or a project that left the customer's
- * sight stops working at once, and hands out a presigned URL of a few minutes (hours for
- * streaming), never the object itself.
+ * token, so the URL carries a signed capability: project, user, the session it was minted
+ * for (the user's session version; when impersonating, the admin's id and version) and expiry,
+ * HMAC-signed with a key derived from JWT_SECRET (every instance accepts it). The link route
+ * re-reads the user, the admin and the project on every request, so a link ends with its
+ * session (password reset, disable, delete, the impersonating admin's revocation: issue 9) and
+ * when the project leaves the customer's sight, and it hands out a presigned URL of a few
+ * minutes (hours for streaming), never the object itself.
  *
- * The expiry is rounded to the hour, so the same page reloaded gives the same URLs: the
- * player does not restart when the project is fetched again.
+ * The expiry is rounded to the hour, so the same session reloading the page gets the same
+ * URLs: the player does not restart when the project is fetched again.
+ *
+ * Token: `{projectId}.{userId}.{sessionVersion}[.{impersonatorId}.{impersonatorSessionVersion}].{expires, base 36}.{signature}`.
  */
 
 export const MEDIA_LINK_HOURS = 12;
 const HOUR_MS = 3_600_000;
 
-export interface MediaToken {
+/** Whose session a link is minted for: a session token's claims fit as they are. */
+export type MediaSession = SessionClaims & { userId: number };
+
+export interface MediaToken extends MediaSession {
   projectId: number;
-  userId: number;
   /** Unix seconds. */
   expires: number;
 }
 
-function keyOf(secret: string): Buffer {
-  return createHmac('sha256', secret).update('cutdesk media links v1').digest();
+/**
+ * v2 since links carry the session: a v1 signature never verifies as a v2 token, so no link
+ * minted before can pass for one bound to a session.
+ */
+function keyOf(secret: string, version: 'v1' | 'v2' = 'v2'): Buffer {
+  return createHmac('sha256', secret).update(`cutdesk media links ${version}`).digest();
 }
 
 function signature(key: Buffer, body: string): string {
   return createHmac('sha256', key).update(body).digest('base64url').slice(0, 32);
 }
 
-export function signMediaToken(secret: string, projectId: number, userId: number, now = Date.now()): string {
+/** A token minted for the same session within the same hour is the same token. */
+export function signMediaToken(secret: string, projectId: number, session: MediaSession, now = Date.now()): string {
   const expires = Math.floor((Math.ceil(now / HOUR_MS) * HOUR_MS + MEDIA_LINK_HOURS * HOUR_MS) / 1000);
-  const body = `${projectId}.${userId}.${expires.toString(36)}`;
+  const impersonation = session.impersonatorId === null ? '' : `.${session.impersonatorId}.${session.impersonatorSessionVersion ?? 0}`;
+  const body = `${projectId}.${session.userId}.${session.sessionVersion}${impersonation}.${expires.toString(36)}`;
   return `${body}.${signature(keyOf(secret), body)}`;
 }
 
+function signedBy(key: Buffer, body: string, given: string): boolean {
+  const expected = Buffer.from(signature(key, body));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+const TOKEN = /^(\d{1,10})\.(\d{1,10})\.(\d{1,10})(?:\.(\d{1,10})\.(\d{1,10}))?\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/;
+/** Links minted before they carried the session (project.user.expires); they live 13 h at most. */
+const V1_TOKEN = /^(\d{1,10}\.\d{1,10}\.[0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/;
+
 /** The token's claims, 'expired', or null when it is not one of ours. */
 export function verifyMediaToken(secret: string, token: string, now = Date.now()): MediaToken | 'expired' | null {
-  const match = /^(\d{1,10})\.(\d{1,10})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/.exec(token);
-  if (!match) return null;
-  const body = `${match[1]}.${match[2]}.${match[3]}`;
-  const expected = Buffer.from(signature(keyOf(secret), body));
-  const given = Buffer.from(match[4]!);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
-  const expires = parseInt(match[3]!, 36);
+  const match = TOKEN.exec(token);
+  if (!match) {
+    // A v1 link cannot be tied to a session, so it is not honoured; it answers "expired,
+    // reload the page" (410) rather than 404, as the page that holds it was fine a moment ago.
+    const v1 = V1_TOKEN.exec(token);
+    return v1 && signedBy(keyOf(secret, 'v1'), v1[1]!, v1[2]!) ? 'expired' : null;
+  }
+  const [, projectId, userId, sessionVersion, impersonatorId, impersonatorSessionVersion, expiresText, given] = match;
+  if (!signedBy(keyOf(secret), token.slice(0, token.length - given!.length - 1), given!)) return null;
+  const expires = parseInt(expiresText!, 36);
   if (expires * 1000 < now) return 'expired';
-  return { projectId: Number(match[1]), userId: Number(match[2]), expires };
+  return {
+    projectId: Number(projectId),
+    userId: Number(userId),
+    sessionVersion: Number(sessionVersion),
+    impersonatorId: impersonatorId === undefined ? null : Number(impersonatorId),
+    impersonatorSessionVersion: impersonatorSessionVersion === undefined ? null : Number(impersonatorSessionVersion),
+    expires,
+  };
 }
 
 export function mediaUrl(prefix: string, token: string, file: keyof typeof MEDIA_FILES): string {
@@ -123,7 +156,8 @@ export function mediaLinksHook(ctx: AppContext, apiPrefix: string) {
     if (!header?.startsWith('Bearer ')) return payload;
     const claims = await ctx.tokens.verify(header.slice(7).trim());
     if (!claims) return payload;
-    return mapProjectsIn(payload, apiPrefix, (projectId) => signMediaToken(ctx.config.jwtSecret, projectId, claims.userId));
+    // Minted for this session: the links end with it (issue 9).
+    return mapProjectsIn(payload, apiPrefix, (projectId) => signMediaToken(ctx.config.jwtSecret, projectId, claims));
   };
 }
 

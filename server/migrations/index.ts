@@ -7,6 +7,7 @@ import * as uploads from './0004-uploads.ts';
 import * as mediaJobs from './0005-media-jobs.ts';
 import * as rateLimits from './0006-rate-limits.ts';
 import * as sessionVersion from './0007-session-version.ts';
+import * as releasedVersions from './0008-released-versions-bound-credentials.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-media-jobs': mediaJobs,
   '0006-rate-limits': rateLimits,
   '0007-session-version': sessionVersion,
+  '0008-released-versions-bound-credentials': releasedVersions,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

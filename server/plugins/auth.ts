@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RoleName } from '../../src/domain/roles.ts';
-import { isStaffRole } from '../../src/domain/roles.ts';
+import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../http-error.ts';
 import { usersRepo } from '../repositories/users.ts';
@@ -37,11 +37,8 @@ export async function authenticateSession(request: FastifyRequest): Promise<{ au
   if (!claims) throw unauthorized();
   const users = usersRepo(ctx.db);
   const user = await users.findById(claims.userId);
-  if (!user || !user.isEnabled || user.sessionVersion !== claims.sessionVersion) throw unauthorized();
-  if (claims.impersonatorId !== null) {
-    const admin = await users.findById(claims.impersonatorId);
-    if (!admin || !admin.isEnabled || !isStaffRole(admin.role) || admin.sessionVersion !== claims.impersonatorSessionVersion) throw unauthorized();
-  }
+  const admin = claims.impersonatorId === null ? null : await users.findById(claims.impersonatorId);
+  if (!user || !sessionStillStands(claims, user, admin ?? null)) throw unauthorized();
   return { auth: { user, impersonatorId: claims.impersonatorId }, claims };
 }
 

@@ -112,6 +112,7 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
           reviewStartedAt: inReview ? new Date(now - DAY) : null,
           reviewPeriod: inReview ? 7 : 0,
           noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
+          versionReleased: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status),
           reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,
           collaborationLink: null,
           assetsLink: null,

@@ -26,7 +26,8 @@ function freezeTimer(project: ProjectDetails, now: Date): Changes {
 const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now: Date) => Changes>> = {
   'send-to-editing': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0 }),
   // A revision starts a new 48-hour window.
-  'submit-revision': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0, reviewStartedAt: null }),
+  // The customer's version is withdrawn until the next one is sent to review.
+  'submit-revision': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0, reviewStartedAt: null, versionReleased: false }),
   approve: () => ({}),
   archive: freezeTimer,
   hide: freezeTimer,
@@ -34,7 +35,8 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
   pause: (_p, now) => ({ pausedAt: now }),
   // Paused business minutes are added back, so the timer resumes where it stopped.
   resume: (p, now) => ({ pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now) : 0) }),
-  'send-to-review': (p, now) => ({ ...freezeTimer(p, now), noReviews: p.noReviews + 1, reviewStartedAt: now }),
+  // From here the customer sees this version (src/domain/customer-view.ts).
+  'send-to-review': (p, now) => ({ ...freezeTimer(p, now), noReviews: p.noReviews + 1, reviewStartedAt: now, versionReleased: true }),
   'restore-to-review': (_p, now) => ({ reviewStartedAt: now }),
 };
 

@@ -22,7 +22,7 @@ export function toProject(row: ProjectDetails, audience: 'customer' | 'staff' = 
   const project = fullProject(row);
   if (audience === 'staff') return project;
   for (const field of STAFF_ONLY_FIELDS) project[field] = null;
-  if (!customerSeesVersion(row.status)) for (const field of VERSION_FIELDS) project[field] = null;
+  if (!customerSeesVersion(row.status, row.versionReleased)) for (const field of VERSION_FIELDS) project[field] = null;
   return project;
 }
 

@@ -17,6 +17,7 @@ import {
 } from '../../src/domain/uploads.ts';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
 import { derivedKey } from '../../src/domain/media.ts';
+import type { SessionClaims } from '../../src/domain/session-standing.ts';
 import type { AppContext } from '../context.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { AssetRow } from '../db/schema.ts';
@@ -47,11 +48,22 @@ export function requireAssetChange(auth: AuthContext, project: ProjectDetails): 
   requireAllowed('change-assets', auth, project);
 }
 
-export async function issueUploadCredentials(app: FastifyInstance, request: FastifyRequest, auth: AuthContext, project: ProjectDetails, uploadType: UploadType): Promise<UploadCredentials> {
+/**
+ * `session` is the caller's token claims (authenticateSession): the credentials are bound to
+ * that session and end with it (issue 9), not an hour later.
+ */
+export async function issueUploadCredentials(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  auth: AuthContext,
+  session: SessionClaims,
+  project: ProjectDetails,
+  uploadType: UploadType,
+): Promise<UploadCredentials> {
   requireUploadAllowed(auth, project, uploadType);
   const { ctx } = app;
   const prefix = uploadPrefix(project.id, uploadType);
-  const issued = await ctx.uploadCredentials.issue({ userId: auth.user.id, projectId: project.id, prefix, lifetimeSeconds: CREDENTIALS_LIFETIME_SECONDS });
+  const issued = await ctx.uploadCredentials.issue({ userId: auth.user.id, projectId: project.id, prefix, lifetimeSeconds: CREDENTIALS_LIFETIME_SECONDS, session });
   const storage = ctx.config.storage;
   return {
     accessKeyId: issued.accessKeyId,

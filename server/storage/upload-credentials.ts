@@ -4,6 +4,7 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
+import { type SessionClaims } from '../../src/domain/session-standing.ts';
 import { credentialStillAllowed, type CredentialStanding } from '../../src/domain/upload-standing.ts';
 import type { CredentialResolver, S3Principal } from './embedded-s3/index.ts';
 
@@ -26,6 +27,11 @@ export interface CredentialRequest {
   /** Every key the credentials may write starts with this. */
   prefix: string;
   lifetimeSeconds: number;
+  /**
+   * The session asking (its token's claims): embedded credentials end with it, like the token
+   * (issue 9). STS credentials cannot be ended early; see stsCredentialIssuer.
+   */
+  session: SessionClaims;
 }
 
 export interface UploadCredentialIssuer {
@@ -45,23 +51,56 @@ function derive(serverSecret: string, accessKeyId: string) {
 
 export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): UploadCredentialIssuer {
   return {
-    async issue({ userId, projectId, prefix, lifetimeSeconds }) {
+    async issue({ userId, projectId, prefix, lifetimeSeconds, session }) {
       const accessKeyId = `${TEMPORARY_PREFIX}${randomBytes(10).toString('hex').toUpperCase()}`;
       const expiration = new Date(Date.now() + lifetimeSeconds * 1000);
-      await db.insertInto('storageCredentials').values({ accessKeyId, userId, projectId, allowedPrefix: prefix, expiresAt: expiration }).execute();
+      await db
+        .insertInto('storageCredentials')
+        .values({
+          accessKeyId,
+          userId,
+          projectId,
+          allowedPrefix: prefix,
+          expiresAt: expiration,
+          sessionVersion: session.sessionVersion,
+          impersonatorId: session.impersonatorId,
+          // Only with an impersonator: the look-up compares it only then.
+          impersonatorSessionVersion: session.impersonatorId === null ? null : session.impersonatorSessionVersion,
+        })
+        .execute();
       return { accessKeyId, ...derive(storage.secretAccessKey, accessKeyId), expiration };
     },
   };
 }
 
-/** A credential with what it depends on: its user and its project as they are now. */
+/**
+ * A credential with what it depends on: the session that asked for it, and its user, the
+ * impersonating admin (if any) and its project as they are now. One query per look-up.
+ */
 async function credentialRow(db: Db, accessKeyId: string): Promise<(CredentialStanding & { expiresAt: Date }) | undefined> {
   const row = await db
     .selectFrom('storageCredentials as c')
     .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'c.userId').on('u.deletedAt', 'is', null))
+    .leftJoin('users as a', (join) => join.onRef('a.id', '=', 'c.impersonatorId').on('a.deletedAt', 'is', null))
     .leftJoin('projects as p', (join) => join.onRef('p.id', '=', 'c.projectId').on('p.deletedAt', 'is', null))
     .leftJoin('organizations as o', (join) => join.onRef('o.id', '=', 'p.organizationId').on('o.deletedAt', 'is', null))
-    .select(['c.allowedPrefix', 'c.expiresAt', 'c.projectId', 'u.role', 'u.isEnabled', 'u.organizationId as userOrganizationId', 'p.status', 'o.id as organizationId'])
+    .select([
+      'c.allowedPrefix',
+      'c.expiresAt',
+      'c.projectId',
+      'c.sessionVersion',
+      'c.impersonatorId',
+      'c.impersonatorSessionVersion',
+      'u.role',
+      'u.isEnabled',
+      'u.organizationId as userOrganizationId',
+      'u.sessionVersion as userSessionVersion',
+      'a.role as adminRole',
+      'a.isEnabled as adminIsEnabled',
+      'a.sessionVersion as adminSessionVersion',
+      'p.status',
+      'o.id as organizationId',
+    ])
     .where('c.accessKeyId', '=', accessKeyId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -69,35 +108,48 @@ async function credentialRow(db: Db, accessKeyId: string): Promise<(CredentialSt
     projectId: row.projectId,
     allowedPrefix: row.allowedPrefix,
     expiresAt: row.expiresAt,
-    user: row.role && row.isEnabled !== null ? { role: row.role, isEnabled: row.isEnabled, organizationId: row.userOrganizationId } : null,
+    session: { sessionVersion: row.sessionVersion, impersonatorId: row.impersonatorId, impersonatorSessionVersion: row.impersonatorSessionVersion },
+    user:
+      row.role && row.isEnabled !== null && row.userSessionVersion !== null
+        ? { role: row.role, isEnabled: row.isEnabled, organizationId: row.userOrganizationId, sessionVersion: row.userSessionVersion }
+        : null,
+    impersonator:
+      row.adminRole && row.adminIsEnabled !== null && row.adminSessionVersion !== null
+        ? { role: row.adminRole, isEnabled: row.adminIsEnabled, sessionVersion: row.adminSessionVersion }
+        : null,
     project: row.status && row.organizationId !== null ? { status: row.status, organizationId: row.organizationId } : null,
   };
 }
 
 /**
- * How long a look-up stands. Revocation (issue 9) takes effect at the next look-up, so this is
- * also the longest a revoked credential keeps working.
+ * How long a look-up stands. Revocation (issue 9: the project's status, the user's or the
+ * impersonating admin's session ending) takes effect at the next look-up, so this is also the
+ * longest a revoked credential keeps working: the documented bound, traded for one query per
+ * key id per 30 s instead of one per multipart part.
  */
 const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
 
 /**
  * The embedded store's principals: the server's own key pair (unrestricted) and the
- * temporary ones issued above (their prefix, their expiry, and whether their user and project
- * still allow the upload). Looked up once per key id every 30 s, not on every part a browser sends.
+ * temporary ones issued above (their prefix, their expiry, and whether their session, user
+ * and project still allow the upload). Looked up once per key id every 30 s, not on every part
+ * a browser sends. `clock` is the cache's clock (tests move it instead of waiting 30 s); the
+ * default reads Date.now at each call, not a reference taken once, so a faked Date counts too.
  */
-export function embeddedCredentialResolver(db: Db, storage: StorageConfig): CredentialResolver {
+export function embeddedCredentialResolver(db: Db, storage: StorageConfig, clock: () => number = () => Date.now()): CredentialResolver {
   const cache = new Map<string, { principal: S3Principal | null; at: number }>();
   return {
     async lookup(accessKeyId) {
       if (accessKeyId === storage.accessKeyId) return { secretAccessKey: storage.secretAccessKey };
       if (!accessKeyId.startsWith(TEMPORARY_PREFIX)) return null;
-      const now = Date.now();
+      const now = clock();
       const hit = cache.get(accessKeyId);
       if (hit && now - hit.at < CACHE_MS) return hit.principal;
       const row = await credentialRow(db, accessKeyId);
-      // A credential whose user or project no longer allows the upload is expired from now
-      // on (ExpiredToken): the worker asks for new credentials and hears why not (issue 9).
+      // A credential whose session ended, or whose user or project no longer allows the upload,
+      // is expired from now on (ExpiredToken): the worker asks for new credentials and hears
+      // why not (401 for an ended session, 409/403 for the project; issue 9).
       const expiresAt = row && !credentialStillAllowed(row) ? new Date(Math.min(now, row.expiresAt.getTime())) : row?.expiresAt;
       const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt, uploadOnly: true } : null;
       if (cache.size >= CACHE_MAX) cache.clear();
@@ -133,6 +185,13 @@ function xmlField(xml: string, name: string): string | undefined {
 /**
  * STS AssumeRole over its query API, signed by the SDK's SigV4 signer. Works with AWS STS and
  * with S3-compatible services that offer AssumeRole (MinIO, Ceph RGW).
+ *
+ * Unlike the embedded store's, these credentials cannot be revoked one by one: the S3 service
+ * checks them without asking us, so `request.session` is not consulted. They are short-lived
+ * instead: CREDENTIALS_LIFETIME_SECONDS (1 h; STS's floor is 15 min). A password reset, a
+ * disable or the impersonating admin's revocation therefore stops new credentials at once
+ * (the token is refused) but leaves issued ones working until they expire, at most 1 h, and
+ * only under the one project's upload prefix (sessionPolicy).
  */
 export function stsCredentialIssuer(storage: StorageConfig, fetchImpl: typeof fetch = fetch): UploadCredentialIssuer {
   const endpoint = new URL(storage.stsEndpoint ?? `https://sts.${storage.region}.amazonaws.com/`);

@@ -27,6 +27,7 @@ export const USER_MESSAGES = {
   pictureInvalid: 'The picture must be a JPEG, PNG, GIF or BMP image of at most 100 KB.',
   phoneTooLong: 'The phone number must be at most 30 characters.',
   enabledInvalid: 'isEnabled must be true or false (1 or 0).',
+  impersonating: "Signed in as the customer, staff cannot add or change the customer's users: the owner does that.",
 } as const;
 
 /**
@@ -55,11 +56,17 @@ export function mayCreateRole(actor: RoleName, role: RoleName): boolean {
 const allow: ManageDecision = { allowed: true };
 const deny = (status: 403 | 404, message: string): ManageDecision => ({ allowed: false, status, message });
 
-export function decideUserAction(actor: Person, target: Person, action: UserAction): ManageDecision {
+/**
+ * May `actor` do `action` to `target`? `impersonated`: staff act through a Log In As session.
+ * They may look at the customer's users but change none of them: an added user or a changed
+ * e-mail would be an account of the admin's that outlives the impersonation and their access.
+ */
+export function decideUserAction(actor: Person, target: Person, action: UserAction, impersonated = false): ManageDecision {
   const isCustomer = actor.role === 'OWNER' || actor.role === 'USER';
   // For a customer, another organization's users (and staff) do not exist.
   if (isCustomer && (target.organizationId === null || target.organizationId !== actor.organizationId)) return deny(404, USER_MESSAGES.notFound);
   if (actor.role === 'USER' || actor.role === 'EDITOR') return deny(403, USER_MESSAGES.role);
+  if (impersonated) return deny(403, USER_MESSAGES.impersonating);
   if (target.id === actor.id) return action === 'edit' ? allow : deny(403, USER_MESSAGES.self);
   if (actor.role === 'OWNER') return target.role === 'USER' ? allow : deny(403, USER_MESSAGES.role);
   return MANAGED_STAFF[actor.role]?.includes(target.role) ? allow : deny(403, USER_MESSAGES.role);

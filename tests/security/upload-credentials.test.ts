@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { usersRepo } from '../../server/repositories/users.ts';
+import { issueAccessLink } from '../../server/services/access-links.ts';
 import { deleteOrphanObjects, s3ObjectLister } from '../../server/services/orphan-cleanup.ts';
 import { embeddedCredentialResolver } from '../../server/storage/upload-credentials.ts';
 import { mp4Bytes } from '../support/file-fixtures.ts';
-import { DATABASES, signIn, startTestServer, type TestServer } from '../server/harness.ts';
+import { DATABASES, DEMO_PASSWORD, signIn, startTestServer, type TestServer } from '../server/harness.ts';
 
 /**
  * Issue 9: upload credentials outlive their reason. A credential stops working once its user
- * is disabled or deleted or its project leaves the status that allowed the upload (at the
- * store's next credential look-up, at most 30 s later); objects nobody registered are deleted
- * after the grace, so they cannot hold storage outside the quota.
+ * is disabled or deleted, the session that got it ends (password reset, the impersonating
+ * admin's revocation) or its project leaves the status that allowed the upload (at the store's
+ * next credential look-up, at most 30 s later); objects nobody registered are deleted after the
+ * grace, so they cannot hold storage outside the quota.
  */
 
 type Headers = { authorization: string };
@@ -20,6 +23,8 @@ const DAY = 86_400_000;
 /** Past the store's 30 s credential cache: the next request looks the credential up again. */
 const AFTER_CACHE_MS = 31_000;
 let counter = 0;
+const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
+const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
 
 describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
   let server: TestServer;
@@ -28,7 +33,7 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
   let organizationId: number;
   const clients: S3Client[] = [];
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, headers: Partial<Headers> = {}, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, headers: Partial<Headers> = {}, payload?: unknown) =>
     server.app.inject({ method, url: `/api/v1${path}`, payload: payload as object, headers: { ...headers, host: new URL(server.baseUrl!).host } });
 
   async function credentials(headers: Headers, projectId: number, uploadType?: string): Promise<Credentials> {
@@ -60,6 +65,45 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + AFTER_CACHE_MS);
   };
+
+  /** Completes a password recovery as the e-mailed link would; answers the new session's token. */
+  async function resetPassword(email: string, newPassword: string): Promise<Headers> {
+    const user = (await usersRepo(server.db).findByEmail(email))!;
+    const link = new URL(await issueAccessLink(server.app.ctx, user, 'recovery', 3_600_000));
+    const response = await call('PUT', '/password-recover-complete', {}, { email, recoveryCode: link.searchParams.get('code'), newPassword });
+    expect(response.statusCode, response.body).toBe(200);
+    return bearer(response.json<{ token: string }>().token);
+  }
+
+  /** A new owner (own organization, one OPENED project), so the demo owner's sessions stay as they are. */
+  async function newOwner(): Promise<{ email: string; session: Headers; organizationId: number; projectId: number }> {
+    const email = `${unique('reset')}@example.com`;
+    const registered = await call('POST', '/register', {}, { email, password: 'first-password', firstName: 'Re', lastName: 'Set', phone: '5551234' });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const session = bearer(registered.json<{ token: string }>().token);
+    const organization = await call('POST', '/organizations', session, { name: unique('Reset Org') });
+    expect(organization.statusCode, organization.body).toBe(201);
+    const id = organization.json<{ id: number }>().id;
+    const project = await call('POST', `/organizations/${id}/projects`, session, BRIEF);
+    expect(project.statusCode, project.body).toBe(201);
+    return { email, session, organizationId: id, projectId: project.json<{ id: number }>().id };
+  }
+
+  /** A throwaway admin with a session of their own, so the demo admin's sessions stay as they are. */
+  async function newAdmin(): Promise<{ id: number; email: string; session: Headers }> {
+    const email = `${unique('admin')}@example.com`;
+    const superadmin = await signIn(server.app, 'superadmin@demo.cutdesk.test');
+    const created = await call('POST', '/users', superadmin, { email, firstName: 'Ada', lastName: 'Admin', role: 'Admin' });
+    expect(created.statusCode, created.body).toBe(201);
+    return { id: created.json<{ id: number }>().id, email, session: await resetPassword(email, DEMO_PASSWORD) };
+  }
+
+  const impersonate = async (admin: Headers, id: number) => {
+    const response = await call('GET', `/organizations/${id}/admin/login`, admin);
+    expect(response.statusCode, response.body).toBe(200);
+    return bearer(response.json<{ token: string }>().token);
+  };
+  const expired = async (accessKeyId: string) => (await lookUpFresh(accessKeyId))!.expiresAt!.getTime() <= Date.now();
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });
@@ -101,9 +145,76 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     await expect(put(creds, 'disabled.mp4')).rejects.toMatchObject({ name: 'ExpiredToken' });
     vi.useRealTimers();
     expect((await call('PATCH', `/users/${memberId}`, owner, { isEnabled: 1 })).statusCode).toBe(200);
-    expect((await lookUpFresh(again.accessKeyId))!.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+    // Disabling ended the session for good, and its credentials with it: enabling again revives neither.
+    expect(await expired(again.accessKeyId)).toBe(true);
+    const { sessionVersion } = await server.db.selectFrom('users').select('sessionVersion').where('id', '=', memberId).executeTakeFirstOrThrow();
+    const renewed = await credentials(bearer(await server.app.ctx.tokens.sign({ userId: memberId, impersonatorId: null, sessionVersion })), projectId);
+    expect(await expired(renewed.accessKeyId)).toBe(false);
     expect((await call('DELETE', `/users/${memberId}`, owner)).statusCode).toBe(204);
-    expect((await lookUpFresh(again.accessKeyId))!.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await expired(renewed.accessKeyId)).toBe(true);
+  });
+
+  it('credentials end with the session that got them: password reset', async () => {
+    const member = await newOwner();
+    const creds = await credentials(member.session, member.projectId);
+    await put(creds, 'before-reset.mp4');
+    const fresh = await resetPassword(member.email, 'second-password');
+    expect((await call('GET', '/me', member.session)).statusCode).toBe(401);
+    expect(await expired(creds.accessKeyId)).toBe(true);
+    passCache();
+    await expect(put(creds, 'after-reset.mp4')).rejects.toMatchObject({ name: 'ExpiredToken' });
+    // The worker asks for new ones with the old token and is told to sign in; the new session uploads.
+    expect((await call('POST', '/uploads/credentials', member.session, { projectId: member.projectId })).statusCode).toBe(401);
+    await put(await credentials(fresh, member.projectId), 'new-session.mp4');
+  });
+
+  it('a revocation reaches the store at the next look-up: within the 30 s cache, not later', async () => {
+    const member = await newOwner();
+    const creds = await credentials(member.session, member.projectId);
+    let clock = Date.now();
+    const resolver = embeddedCredentialResolver(server.db, server.config.storage, () => clock);
+    expect((await resolver.lookup(creds.accessKeyId))!.expiresAt!.getTime()).toBeGreaterThan(clock);
+    await resetPassword(member.email, 'second-password');
+    clock += 29_000;
+    // The documented bound: the cached look-up still stands...
+    expect((await resolver.lookup(creds.accessKeyId))!.expiresAt!.getTime()).toBeGreaterThan(clock);
+    clock += 1_000;
+    // ...and the next one sees the ended session.
+    expect((await resolver.lookup(creds.accessKeyId))!.expiresAt!.getTime()).toBeLessThanOrEqual(clock);
+  });
+
+  it("…and with the impersonating admin's revocation", async () => {
+    const member = await newOwner();
+    const admin = await newAdmin();
+    const superadmin = await signIn(server.app, 'superadmin@demo.cutdesk.test');
+    // The owner's own credentials are not the admin's: they outlive the admin's revocation.
+    const ownCreds = await credentials(member.session, member.projectId);
+
+    // The admin's password reset ends the impersonation and the credentials it got.
+    const first = await credentials(await impersonate(admin.session, member.organizationId), member.projectId);
+    await put(first, 'impersonated.mp4');
+    const adminSession = await resetPassword(admin.email, 'admin-second-password');
+    expect(await expired(first.accessKeyId)).toBe(true);
+
+    // Disabling the admin too: through the store, past the cache.
+    const second = await credentials(await impersonate(adminSession, member.organizationId), member.projectId);
+    expect(await expired(second.accessKeyId)).toBe(false);
+    expect((await call('PATCH', `/users/${admin.id}`, superadmin, { isEnabled: 0 })).statusCode).toBe(200);
+    expect(await expired(second.accessKeyId)).toBe(true);
+    passCache();
+    await expect(put(second, 'admin-disabled.mp4')).rejects.toMatchObject({ name: 'ExpiredToken' });
+    await put(ownCreds, 'owner-still-uploads.mp4');
+    vi.useRealTimers();
+
+    // An admin no longer staff, or deleted, ends it as well.
+    const other = await newAdmin();
+    const third = await credentials(await impersonate(other.session, member.organizationId), member.projectId);
+    await server.db.updateTable('users').set({ role: 'USER' }).where('id', '=', other.id).execute();
+    expect(await expired(third.accessKeyId)).toBe(true);
+    await server.db.updateTable('users').set({ role: 'ADMIN' }).where('id', '=', other.id).execute();
+    expect(await expired(third.accessKeyId)).toBe(false);
+    expect((await call('DELETE', `/users/${other.id}`, superadmin)).statusCode).toBe(204);
+    expect(await expired(third.accessKeyId)).toBe(true);
   });
 
   it('deliverable credentials stop working once the project is deleted', async () => {

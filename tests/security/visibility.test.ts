@@ -91,8 +91,11 @@ describe.each(DATABASES)('visibility on $name', ({ url }) => {
     expect(renamed.json()).toMatchObject({ finalVideoPath: null, editorAssetsLink: null });
 
     // Nor can they fetch it another way: a download link, or a media link of their own.
-    const userIdOf = async (email: string) => (await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
-    const mediaAs = async (email: string) => call('GET', `/media/${signMediaToken(server.config.jwtSecret, projectId, await userIdOf(email))}/thumbnail.jpg`);
+    const sessionOf = async (email: string) => {
+      const user = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', email).executeTakeFirstOrThrow();
+      return { userId: user.id, sessionVersion: user.sessionVersion, impersonatorId: null, impersonatorSessionVersion: null };
+    };
+    const mediaAs = async (email: string) => call('GET', `/media/${signMediaToken(server.config.jwtSecret, projectId, await sessionOf(email))}/thumbnail.jpg`);
     for (const name of ['1-cut.mp4', '1-cut_proxy.mp4']) expect((await call('POST', `/projects/${projectId}/links`, owner, { name })).statusCode).toBe(404);
     expect((await call('POST', `/projects/${projectId}/links`, superadmin, { name: '1-cut.mp4' })).statusCode).toBe(200);
     expect((await mediaAs('owner@demo.cutdesk.test')).statusCode).toBe(404);

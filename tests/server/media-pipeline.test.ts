@@ -20,8 +20,9 @@ const withFfmpeg = await hasFfmpeg();
 describe('media tokens', () => {
   it('verify their signature and expiry, and stay the same within an hour', () => {
     const now = Date.UTC(2026, 10, 21, 10, 5);
-    const token = signMediaToken('secret-secret-secret-secret-secret', 7, 3, now);
-    expect(signMediaToken('secret-secret-secret-secret-secret', 7, 3, now + 20 * 60_000)).toBe(token);
+    const session = { userId: 3, sessionVersion: 0, impersonatorId: null, impersonatorSessionVersion: null };
+    const token = signMediaToken('secret-secret-secret-secret-secret', 7, session, now);
+    expect(signMediaToken('secret-secret-secret-secret-secret', 7, session, now + 20 * 60_000)).toBe(token);
     expect(verifyMediaToken('secret-secret-secret-secret-secret', token, now)).toMatchObject({ projectId: 7, userId: 3 });
     expect(verifyMediaToken('another-secret-another-secret-xx', token, now)).toBeNull();
     expect(verifyMediaToken('secret-secret-secret-secret-secret', token.replace(/^7\./, '8.'), now)).toBeNull();
@@ -86,7 +87,7 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     const registered = (await response.json()) as Project;
     expect(registered.finalVideoPath).toBe(`projects/${projectId}/final/cut-v1.mp4`);
     expect(registered.finalVideoSize).toBe(source.length);
-    expect(registered.finalVideoPreview).toMatch(new RegExp(`^/api/v1/media/${projectId}\\.\\d+\\.[0-9a-z]+\\.[A-Za-z0-9_-]{32}/preview\\.mp4$`));
+    expect(registered.finalVideoPreview).toMatch(new RegExp(`^/api/v1/media/${projectId}\\.\\d+\\.\\d+\\.[0-9a-z]+\\.[A-Za-z0-9_-]{32}/preview\\.mp4$`));
     expect(registered.hdUrl).toBeNull();
     expect(registered.lowResUrl).toBeNull();
     const jobs = await server.db.selectFrom('mediaJobs').select(['kind', 'status']).where('projectId', '=', projectId).execute();

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { sessionPolicy, stsCredentialIssuer } from '../../server/storage/upload-credentials.ts';
 
+/** STS credentials cannot be bound to the session (see stsCredentialIssuer): it is passed, and not sent. */
+const session = { sessionVersion: 2, impersonatorId: null, impersonatorSessionVersion: null };
+
 /** The production path: STS AssumeRole with a session policy, against a local stand-in for STS. */
 describe('STS upload credentials', () => {
   const received: { headers: IncomingMessage['headers']; body: string }[] = [];
@@ -47,7 +50,7 @@ describe('STS upload credentials', () => {
       status: 200,
       body: `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIATEMP</AccessKeyId><SecretAccessKey>temp/secret+key</SecretAccessKey><SessionToken>token&amp;more</SessionToken><Expiration>2026-11-21T12:00:00Z</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>`,
     };
-    const issued = await stsCredentialIssuer(storage()).issue({ userId: 4, projectId: 12, prefix: 'projects/12/raw/', lifetimeSeconds: 3600 });
+    const issued = await stsCredentialIssuer(storage()).issue({ userId: 4, projectId: 12, prefix: 'projects/12/raw/', lifetimeSeconds: 3600, session });
     expect(issued).toEqual({ accessKeyId: 'ASIATEMP', secretAccessKey: 'temp/secret+key', sessionToken: 'token&more', expiration: new Date('2026-11-21T12:00:00Z') });
     const { headers, body } = received.at(-1)!;
     expect(String(headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIASERVER\/\d{8}\/eu-central-1\/sts\/aws4_request, SignedHeaders=.*host.*, Signature=[0-9a-f]{64}$/);
@@ -59,7 +62,7 @@ describe('STS upload credentials', () => {
 
   it("fails with STS's own error", async () => {
     answer = { status: 403, body: '<ErrorResponse><Error><Code>AccessDenied</Code><Message>not authorized to perform sts:AssumeRole</Message></Error></ErrorResponse>' };
-    await expect(stsCredentialIssuer(storage()).issue({ userId: 1, projectId: 1, prefix: 'projects/1/raw/', lifetimeSeconds: 3600 })).rejects.toThrow(/AccessDenied.*sts:AssumeRole/);
+    await expect(stsCredentialIssuer(storage()).issue({ userId: 1, projectId: 1, prefix: 'projects/1/raw/', lifetimeSeconds: 3600, session })).rejects.toThrow(/AccessDenied.*sts:AssumeRole/);
   });
 
   it('is required configuration with an external S3 endpoint', () => {

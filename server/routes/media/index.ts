@@ -3,6 +3,7 @@ import { DeliverableBodyStruct, LinkBodyStruct, type Link, type LinkBody, type M
 import { baseName, derivedKey, proxyName, type MediaFile } from '../../../src/domain/media.ts';
 import { customerSeesVersion } from '../../../src/domain/customer-view.ts';
 import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
+import { sessionStillStands } from '../../../src/domain/session-standing.ts';
 import { parseAssetType, uploadDecision, uploadPrefix } from '../../../src/domain/uploads.ts';
 import { HttpError, badRequest, conflict, forbidden, notFound, parse } from '../../http-error.ts';
 import { FINAL_KINDS, enqueueFinalVideoMedia, finalVideoState, type PieceState } from '../../media/pipeline.ts';
@@ -146,7 +147,7 @@ export default async function mediaRoutes(app: FastifyInstance) {
     const raw = (request.body ?? {}) as Record<string, unknown>;
     const body = parse(LinkBodyStruct, { ...raw, ...(raw.type !== undefined && { type: parseAssetType(raw.type) ?? raw.type }) });
     // The final video is the editors' work in progress until staff send it to review.
-    const seesFinal = !isCustomerRole(auth.user.role) || customerSeesVersion(project.status);
+    const seesFinal = !isCustomerRole(auth.user.role) || customerSeesVersion(project.status, project.versionReleased);
     const target = await resolveLinkTarget(app, project, body, seesFinal);
     const link = await browserPresigner(app, request).presignGet(target.key, DOWNLOAD_SECONDS, target.name);
     return { link, name: target.name, size: target.size, expiresAt: new Date(Date.now() + DOWNLOAD_SECONDS * 1000).toISOString() };
@@ -173,17 +174,23 @@ export default async function mediaRoutes(app: FastifyInstance) {
     return { data: { jobs, ffmpeg: ffmpegState() === 'missing' ? 'missing' : 'available' } };
   });
 
-  /** The project of a media link, for its user as they are now. */
+  /**
+   * The project of a media link, for its session as it is now: the link ends with the session it
+   * was minted for (the user's password reset, disable or delete; the impersonating admin's
+   * revocation), like the session's token (issue 9). 404, as for any link that is not valid.
+   */
   async function linkTarget(request: FastifyRequest): Promise<ProjectDetails> {
     const { token } = request.params as { token: string };
     const claims = verifyMediaToken(ctx.config.jwtSecret, token);
     if (claims === 'expired') throw new HttpError(410, MEDIA_MESSAGES.expired);
     if (!claims) throw notFound();
-    const user = await usersRepo(ctx.db).findById(claims.userId);
-    if (!user || !user.isEnabled) throw notFound();
-    const project = await visibleProject(ctx, { user, impersonatorId: null }, claims.projectId);
+    const users = usersRepo(ctx.db);
+    const user = await users.findById(claims.userId);
+    const admin = claims.impersonatorId === null ? null : ((await users.findById(claims.impersonatorId)) ?? null);
+    if (!user || !sessionStillStands(claims, user, admin)) throw notFound();
+    const project = await visibleProject(ctx, { user, impersonatorId: claims.impersonatorId }, claims.projectId);
     // Every file here belongs to the final video: a customer's link works only from review on.
-    if (isCustomerRole(user.role) && !customerSeesVersion(project.status)) throw notFound();
+    if (isCustomerRole(user.role) && !customerSeesVersion(project.status, project.versionReleased)) throw notFound();
     return project;
   }
 

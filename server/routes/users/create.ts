@@ -9,7 +9,8 @@ import { createInvitedUser, sendInvite, userDto } from '../../services/user-admi
 export default async function createUserRoute(app: FastifyInstance) {
   // C§7: the owner adds a User to the organization; A§7: staff add an Editor (or, for a superadmin, an Admin).
   app.post('/users', async (request, reply): Promise<User> => {
-    const { user: actor } = await authenticate(request);
+    const { user: actor, impersonatorId } = await authenticate(request);
+    if (impersonatorId !== null) throw forbidden(USER_MESSAGES.impersonating);
     const raw = parse(RoleOnlyStruct, request.body).role;
     const role = raw === undefined ? (actor.role === 'OWNER' ? 'USER' : 'EDITOR') : typeof raw === 'string' ? parseRoleName(raw) : null;
     if (!role) throw badRequest(USER_MESSAGES.roleInvalid, { fields: { role: USER_MESSAGES.roleInvalid } });

@@ -19,7 +19,7 @@ export async function targetUser(ctx: AppContext, request: FastifyRequest, actio
   const target = await usersRepo(ctx.db).findById(id);
   // Routes for one role (users/{id}/editor, asset-path) do not know other users.
   if (!target || (onlyRole && target.role !== onlyRole)) throw notFound();
-  const decision = decideUserAction(auth.user, target, action);
+  const decision = decideUserAction(auth.user, target, action, auth.impersonatorId !== null);
   if (!decision.allowed) throw new HttpError(decision.status, decision.message);
   return { auth, target };
 }

@@ -65,7 +65,7 @@ export function SettingsPage() {
       )}
       {active === 'users' ? (
         <div className="settings-grid settings-main" role="tabpanel" aria-label="Users & credits">
-          <UsersCard users={users} meId={me.id} canManage={isOwner} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={() => void reload()} />
+          <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={() => void reload()} />
           <div className="settings-side">
             <CreditsCard credits={credits} />
             {!isOwner && credits?.status === 'INACTIVE' && <p className="side-note">{CREDIT_MESSAGES.userContactOwner}</p>}

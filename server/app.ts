@@ -20,6 +20,7 @@ import registerRoute from './routes/registration/register.ts';
 import loginRoute from './routes/session/login.ts';
 import meRoutes from './routes/session/me.ts';
 import scoreRoute from './routes/session/score.ts';
+import clientConfigRoute from './routes/session/client-config.ts';
 import userRoutes from './routes/users/index.ts';
 import { localBotCheck, recaptchaBotCheck } from './services/bot-check.ts';
 import { createMailer } from './services/mailer.ts';
@@ -89,7 +90,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
     db,
     tokens: createTokenService(config.jwtSecret),
     mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log }),
-    botCheck: config.recaptchaSecret ? recaptchaBotCheck(config.recaptchaSecret) : localBotCheck,
+    botCheck: config.recaptchaSecret ? recaptchaBotCheck(config.recaptchaSecret, config.recaptchaVerifyUrl) : localBotCheck,
     limiter,
   };
   app.decorate('ctx', ctx);
@@ -106,6 +107,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         loginRoute,
         meRoutes,
         scoreRoute,
+        clientConfigRoute,
         registerRoute,
         passwordRecoveryRoutes,
         organizationRoutes,

@@ -21,6 +21,10 @@ export interface Config {
   demoPassword: string | null;
   /** reCAPTCHA v3 secret; when absent the embedded scorer answers. */
   recaptchaSecret: string | null;
+  /** reCAPTCHA v3 site key the web app runs with; set together with the secret. */
+  recaptchaSiteKey: string | null;
+  /** Where tokens are verified (Google's siteverify; a local stand-in in tests). */
+  recaptchaVerifyUrl: string;
   rateLimit: { windowMs: number; perIp: number; perEmail: number };
   /** Directory holding the built PWA. */
   webDir: string;
@@ -194,6 +198,10 @@ export function loadConfig(env: Env = process.env): Config {
     perEmail: positiveInt(env, 'RATE_LIMIT_PER_EMAIL', 10, problems),
   };
   const maxEventLoopDelayMs = positiveInt(env, 'MAX_EVENT_LOOP_DELAY_MS', 1_000, problems);
+  // With a secret the server requires real tokens: the web app must be able to get them.
+  if (Boolean(env.RECAPTCHA_SECRET) !== Boolean(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together: set both (reCAPTCHA v3) or neither (embedded bot check)');
+  if (env.RECAPTCHA_SITE_KEY && !/^[\w-]{10,100}$/.test(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SITE_KEY must be a reCAPTCHA v3 site key (letters, digits, - and _)');
+  if (env.RECAPTCHA_VERIFY_URL && !/^https?:\/\/[^/]/.test(env.RECAPTCHA_VERIFY_URL)) problems.push('RECAPTCHA_VERIFY_URL must be an http(s) address');
   if (problems.length) throw new ConfigError(problems);
 
   mkdirSync(dataDir, { recursive: true });
@@ -209,6 +217,8 @@ export function loadConfig(env: Env = process.env): Config {
     seed: seed as 'demo' | 'none',
     demoPassword,
     recaptchaSecret: env.RECAPTCHA_SECRET || null,
+    recaptchaSiteKey: env.RECAPTCHA_SITE_KEY || null,
+    recaptchaVerifyUrl: env.RECAPTCHA_VERIFY_URL || 'https://www.google.com/recaptcha/api/siteverify',
     rateLimit,
     webDir: resolve(env.WEB_DIR || 'dist'),
     logLevel: env.LOG_LEVEL || 'info',

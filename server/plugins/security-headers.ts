@@ -35,11 +35,25 @@ export function storageOrigins(config: Pick<Config, 'storage'>): string[] {
  * script), nothing may frame the app, and the page may reach only this server and the object
  * store. So a slip that lets text into the page cannot run code that reads the session token.
  */
-export function contentSecurityPolicy(config: Pick<Config, 'storage' | 'publicUrl'>): Record<string, string[]> {
+/**
+ * reCAPTCHA v3, when configured: Google's script, its frame and its calls (Google's own CSP
+ * advice, narrowed to the /recaptcha/ paths). Without a site key nothing of Google's may load.
+ */
+function recaptchaSources(config: Pick<Config, 'recaptchaSiteKey'>): { script: string[]; frame: string[]; connect: string[] } {
+  if (!config.recaptchaSiteKey) return { script: [], frame: [], connect: [] };
+  return {
+    script: ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'],
+    frame: ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'],
+    connect: ['https://www.google.com/recaptcha/'],
+  };
+}
+
+export function contentSecurityPolicy(config: Pick<Config, 'storage' | 'publicUrl' | 'recaptchaSiteKey'>): Record<string, string[]> {
   const storage = storageOrigins(config);
+  const recaptcha = recaptchaSources(config);
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", ...recaptcha.script],
     // React sets style attributes and jsPDF/html2canvas add style elements; styles cannot read the token.
     'style-src': ["'self'", "'unsafe-inline'"],
     // data: for small inline images and fonts, blob: for previews made in the page.
@@ -48,11 +62,11 @@ export function contentSecurityPolicy(config: Pick<Config, 'storage' | 'publicUr
     // hls.js feeds the video element through MediaSource (blob:); previews play from storage.
     'media-src': ["'self'", 'blob:', ...storage],
     // Uploads and downloads go straight to the object store.
-    'connect-src': ["'self'", ...storage],
+    'connect-src': ["'self'", ...storage, ...recaptcha.connect],
     // The upload and media workers, the service workers; hls.js may start a worker from a blob.
     'worker-src': ["'self'", 'blob:'],
     // The streamed-download service worker answers a hidden same-origin frame.
-    'frame-src': ["'self'"],
+    'frame-src': ["'self'", ...recaptcha.frame],
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],

@@ -128,7 +128,7 @@ describe.each(DATABASES)('rate limits on $name', ({ url }) => {
 describe('bot check with a reCAPTCHA secret', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(null, { env: { RECAPTCHA_SECRET: 'test-secret' } });
+    server = await startTestServer(null, { env: { RECAPTCHA_SECRET: 'test-secret', RECAPTCHA_SITE_KEY: 'test-site-key-0123' } });
   });
   afterAll(async () => server?.close());
 

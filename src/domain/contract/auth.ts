@@ -40,3 +40,10 @@ export const RecoverCompleteBodyStruct = object({
 export type RecoverCompleteBody = Infer<typeof RecoverCompleteBodyStruct>;
 
 export const ScoreStruct = object({ score: number() });
+
+/**
+ * `GET client-config` (no token): what the web app needs before anyone signs in. `recaptchaSiteKey`
+ * is set when the server verifies bot-check tokens with reCAPTCHA v3; null with the embedded scorer.
+ */
+export const ClientConfigStruct = object({ recaptchaSiteKey: nullable(string()) });
+export type ClientConfig = Infer<typeof ClientConfigStruct>;

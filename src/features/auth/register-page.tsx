@@ -12,7 +12,7 @@ import {
   registerPhoneRule,
 } from '@/domain/validation.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
-import { BOT_CHECK_TOKEN, passesBotCheck } from '@/lib/bot-check.ts';
+import { botCheckToken, passesBotCheck } from '@/lib/bot-check.ts';
 import { clearSession } from '@/lib/session-state.ts';
 import { landingFor, loadMe, startSession } from '@/lib/session.ts';
 import { Button } from '@/ui/button.tsx';
@@ -70,7 +70,7 @@ function AccountStep({ onDone }: { onDone: () => void }) {
     try {
       if (!(await passesBotCheck())) return setError(MESSAGES.botCheckFailed);
       const { values: v } = form;
-      const session = await register({ email: v.email.trim(), password: v.password, firstName: v.firstName, lastName: v.lastName, phone: v.phone, role: 'Owner', code: BOT_CHECK_TOKEN });
+      const session = await register({ email: v.email.trim(), password: v.password, firstName: v.firstName, lastName: v.lastName, phone: v.phone, role: 'Owner', code: await botCheckToken('register') });
       await startSession(session);
       onDone();
     } catch (e) {

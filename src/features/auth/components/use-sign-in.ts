@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { MESSAGES } from '@/domain/messages.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { passesBotCheck, BOT_CHECK_TOKEN } from '@/lib/bot-check.ts';
+import { botCheckToken, passesBotCheck } from '@/lib/bot-check.ts';
 import { landingFor, signIn } from '@/lib/session.ts';
 
 /** Bot check, login, personal info, then the landing page of the user's portal. */
@@ -18,7 +18,7 @@ export function useSignIn() {
         setError(MESSAGES.botCheckFailed);
         return false;
       }
-      const me = await signIn(email, password, BOT_CHECK_TOKEN);
+      const me = await signIn(email, password, await botCheckToken('login'));
       navigate(landingFor(me), { replace: true });
       return true;
     } catch (e) {

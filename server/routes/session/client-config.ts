@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import type { ClientConfig } from '../../../src/domain/contract/auth.ts';
+
+/** What the web app needs before sign-in: public values only (a site key is public by design). */
+export default async function clientConfigRoute(app: FastifyInstance) {
+  const answer: ClientConfig = { recaptchaSiteKey: app.ctx.config.recaptchaSiteKey };
+  app.get('/client-config', async (_request, reply) => {
+    // Changes only with a restart; a short cache spares a call on every sign-in page.
+    reply.header('Cache-Control', 'public, max-age=300');
+    return answer;
+  });
+}

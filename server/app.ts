@@ -36,6 +36,7 @@ import assetRoutes from './routes/uploads/assets.ts';
 import uploadCredentialRoutes from './routes/uploads/credentials.ts';
 import { closeStorage, registerStorage } from './storage/setup.ts';
 import mediaRoutes from './routes/media/index.ts';
+import billingRoutes from './routes/billing/index.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -120,6 +121,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         uploadCredentialRoutes,
         assetRoutes,
         mediaRoutes,
+        billingRoutes,
       ];
       for (const routes of routeModules) {
         await api.register(routes);

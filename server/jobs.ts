@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { completeClosedReviews } from './services/review-auto-complete.ts';
 import { abortAbandonedUploads } from './services/uploads.ts';
 import { sweepOrphanObjects } from './services/orphan-cleanup.ts';
+import { loadBillingConfig } from './billing/config.ts';
+import { runBillingRenewals } from './billing/renewals.ts';
+import { createPaymentProvider } from './billing/setup.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -56,12 +59,28 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
   });
   const limitSweeps = setInterval(sweepLimits, 5 * MINUTE);
 
+  // Monthly credit grants, yearly charges with their retries, lapsed subscriptions: every
+  // change is a conditional UPDATE, so all instances may run it (server/billing/renewals.ts).
+  const billingProvider = createPaymentProvider(app.ctx.db, loadBillingConfig(process.env));
+  const renewBilling = track(async () => {
+    try {
+      const report = await runBillingRenewals(app.ctx.db, billingProvider, new Date(), app.log);
+      if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
+    } catch (error) {
+      app.log.error({ err: error }, 'billing renewals failed');
+    }
+  });
+  const firstRenewal = setTimeout(renewBilling, MINUTE);
+  const renewals = setInterval(renewBilling, HOUR);
+
   return async () => {
     stopped = true;
     clearInterval(timer);
     clearTimeout(firstSweep);
     clearInterval(sweeps);
     clearInterval(limitSweeps);
+    clearTimeout(firstRenewal);
+    clearInterval(renewals);
     await Promise.allSettled([...inFlight]);
   };
 }

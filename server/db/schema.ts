@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
+import type { BillingTables } from '../billing/schema.ts';
 
 /** Columns as the app sees them (CamelCasePlugin maps them to snake_case in SQL). */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -173,7 +174,7 @@ export interface ImpersonationsTable {
   createdAt: CreatedAt;
 }
 
-export interface Database {
+export interface Database extends BillingTables {
   organizations: OrganizationsTable;
   credits: CreditsTable;
   users: UsersTable;

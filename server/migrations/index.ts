@@ -8,6 +8,7 @@ import * as mediaJobs from './0005-media-jobs.ts';
 import * as rateLimits from './0006-rate-limits.ts';
 import * as sessionVersion from './0007-session-version.ts';
 import * as releasedVersions from './0008-released-versions-bound-credentials.ts';
+import * as billing from './0009-billing.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-rate-limits': rateLimits,
   '0007-session-version': sessionVersion,
   '0008-released-versions-bound-credentials': releasedVersions,
+  '0009-billing': billing,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,59 @@
+/**
+ * What the billing service needs from a payment gateway (issue 11). Two implementations: the
+ * embedded test gateway (default, server/billing/embedded-gateway.ts) and Stripe
+ * (server/billing/stripe-provider.ts). Amounts are integer cents; a card is only ever a token
+ * (`pm_…`) here, never its number.
+ */
+export type ProviderName = 'embedded' | 'stripe';
+
+/** What we may keep about a card: enough to show "Visa •••• 4242, 12/30". */
+export interface CardDetails {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface ChargeRequest {
+  customerId: string;
+  paymentMethodId: string;
+  amount: number;
+  currency: string;
+  /** The same key always yields the same charge: a retried request never charges twice. */
+  idempotencyKey: string;
+  description: string;
+  /** Renewals run without the customer present (Stripe: off_session). */
+  offSession: boolean;
+}
+
+export type ChargeResult =
+  | { status: 'succeeded'; paymentId: string }
+  | { status: 'declined'; paymentId: string | null; code: string; message: string }
+  /** The bank wants the cardholder to confirm (3-D Secure); the service cancels and reports it. */
+  | { status: 'requires_action'; paymentId: string };
+
+export interface PaymentProvider {
+  readonly name: ProviderName;
+  createCustomer(input: { organizationId: number; name: string; email: string | null }): Promise<string>;
+  /** Links a tokenized card to the customer and answers its display details. */
+  attachPaymentMethod(customerId: string, paymentMethodId: string): Promise<CardDetails>;
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+  refund(paymentId: string, idempotencyKey: string): Promise<void>;
+  /** Cancels a payment that did not complete (one waiting for the cardholder's confirmation). */
+  cancel(paymentId: string): Promise<void>;
+}
+
+/** The token names no card of this customer (unknown, someone else's, removed). */
+export class PaymentMethodUnusable extends Error {}
+
+/** The card was refused when it was attached (Stripe checks cards on attach too). */
+export class CardDeclined extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** The gateway did not answer or failed on its side; the same idempotency key may be retried. */
+export class GatewayUnavailable extends Error {}

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CreateSubscriptionBodyStruct } from '../../../src/domain/contract/billing.ts';
+import { todayIso } from '../../../src/domain/credits.ts';
+import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
+import { loadBillingConfig, type BillingConfig } from '../../billing/config.ts';
+import type { PaymentProvider } from '../../billing/payment-provider.ts';
+import { billingService } from '../../billing/service.ts';
+import { createPaymentProvider } from '../../billing/setup.ts';
+import { StripeProvider } from '../../billing/stripe-provider.ts';
+import { handleStripeEvent } from '../../billing/webhooks.ts';
+import { badRequest, forbidden, notFound, parse } from '../../http-error.ts';
+import { authenticate, type AuthContext } from '../../plugins/auth.ts';
+import { perIpRouteLimit } from '../../services/abuse-guard.ts';
+import { assertOrganizationVisible } from '../../services/staff-access.ts';
+import { idParam } from '../params.ts';
+
+export interface BillingRoutesOptions {
+  /** The gateway; by default the one STRIPE_SECRET_KEY selects (the embedded one without it). */
+  provider?: PaymentProvider;
+  /** Default: read from the environment (server/billing/config.ts). */
+  billingConfig?: BillingConfig;
+  /** Tests move the calendar; the server uses the real one. */
+  now?: () => Date;
+}
+
+/**
+ * Issue 11's calls (docs/api.md "Subscriptions and billing"): plans, coupon check, the embedded
+ * gateway's card form, the organization's subscription and Stripe's webhook.
+ */
+export default async function billingRoutes(app: FastifyInstance, options: BillingRoutesOptions = {}) {
+  const config = options.billingConfig ?? loadBillingConfig(process.env);
+  const provider = options.provider ?? createPaymentProvider(app.ctx.db, config);
+  const now = options.now ?? (() => new Date());
+  const service = billingService({ db: app.ctx.db, provider, log: app.log });
+  const today = () => todayIso(now());
+
+  // Public (C§7: payment-plans is one of the calls without a token).
+  app.get('/payment-plans', async () => service.plans());
+
+  // Rate limited per address: coupon codes must not be guessable by trying them all.
+  app.get('/payment-plans/coupons/:code', { config: perIpRouteLimit(app.ctx.config) }, async (request) => {
+    const { user } = await authenticate(request);
+    if (!isCustomerRole(user.role) || user.organizationId === null) throw forbidden();
+    const code = (request.params as { code?: string }).code ?? '';
+    return service.checkCoupon(user.organizationId, code, today());
+  });
+
+  // The embedded gateway's card form; with Stripe, Stripe.js tokenizes and this call does not exist.
+  if (provider.name === 'embedded') {
+    // Rate limited per address: a card form is where stolen numbers get tried out.
+    app.post('/payment-methods', { config: perIpRouteLimit(app.ctx.config) }, async (request, reply) => {
+      const { user } = await requireOwner(request, null);
+      const result = await service.addCard(user.organizationId!, (request.body ?? {}) as Record<string, unknown>, today());
+      reply.code(201);
+      return result;
+    });
+  }
+
+  app.get('/organizations/:id/subscriptions', async (request) => {
+    const auth = await authenticate(request);
+    const id = idParam(request.params);
+    assertOrganizationVisible(auth, id);
+    // Billing addresses and phones are the owner's (and staff's) business, not every user's.
+    const withDetails = auth.user.role === 'OWNER' || isStaffRole(auth.user.role);
+    return service.list(id, withDetails);
+  });
+
+  app.post('/organizations/:id/subscriptions', async (request, reply) => {
+    const id = idParam(request.params);
+    const { user } = await requireOwner(request, id);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    // Missing blocks are checked as empty ones, so every field gets its own message.
+    const input = parse(CreateSubscriptionBodyStruct, { ...body, billing: body.billing ?? {}, shipping: body.shipping ?? {} });
+    const header = request.headers['idempotency-key'];
+    const headerKey = typeof header === 'string' ? header : null;
+    if (headerKey !== null && !/^[\w-]{8,100}$/.test(headerKey)) throw badRequest('The Idempotency-Key header must be 8 to 100 letters, digits, - or _.');
+    const organization = await app.ctx.db.selectFrom('organizations').select('name').where('id', '=', id).executeTakeFirst();
+    if (!organization) throw notFound();
+    const { subscription, replayed } = await service.purchase({
+      organizationId: id,
+      organizationName: organization.name,
+      ownerEmail: user.email,
+      paymentPlanId: input.paymentPlanId,
+      paymentMethodId: input.paymentMethodId,
+      coupon: input.coupon ?? null,
+      billing: input.billing,
+      shipping: input.shipping,
+      idempotencyKey: headerKey ?? input.idempotencyKey ?? null,
+      today: today(),
+    });
+    reply.code(replayed ? 200 : 201);
+    return subscription;
+  });
+
+  app.delete('/organizations/:id/subscriptions', async (request, reply) => {
+    const id = idParam(request.params);
+    await requireOwner(request, id);
+    await service.cancel(id, today());
+    return reply.code(204).send();
+  });
+
+  const webhookSecret = config.stripe?.webhookSecret ?? null;
+  if (provider instanceof StripeProvider && webhookSecret) {
+    await app.register(async (webhook) => {
+      // The signature covers the exact bytes Stripe sent: keep them instead of parsed JSON.
+      webhook.removeContentTypeParser('application/json');
+      webhook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      webhook.post('/billing/stripe-webhook', async (request) => {
+        const signature = request.headers['stripe-signature'];
+        if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw badRequest('Missing Stripe signature.');
+        let event;
+        try {
+          event = provider.constructEvent(request.body, signature, webhookSecret);
+        } catch {
+          throw badRequest('Invalid Stripe signature.');
+        }
+        await handleStripeEvent(app.ctx.db, event, request.log);
+        return { received: true };
+      });
+    });
+  }
+}
+
+/**
+ * The owner of organization `id` (of their own organization when `id` is null), signed in as
+ * themselves: C§6 "the owner buys subscriptions". Another organization does not exist (404);
+ * a user, or staff acting through an impersonation, may not (403).
+ */
+async function requireOwner(request: FastifyRequest, id: number | null): Promise<AuthContext> {
+  const auth = await authenticate(request);
+  if (id !== null) assertOrganizationVisible(auth, id);
+  if (auth.user.role !== 'OWNER' || auth.impersonatorId !== null || auth.user.organizationId === null) throw forbidden();
+  return auth;
+}

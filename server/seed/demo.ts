@@ -7,6 +7,7 @@ import type { Db } from '../db/connect.ts';
 import type { OrganizationsTable } from '../db/schema.ts';
 import { hashSecret } from '../services/passwords.ts';
 import { projectsRepo } from '../repositories/projects.ts';
+import { seedBillingDemo } from '../billing/seed.ts';
 
 export const DEMO_ORGANIZATION = 'Demo Studio';
 
@@ -125,6 +126,7 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
     await seedCustomersAndTeam(tx, passwordHash, organization.id, now);
   });
   await projectsRepo(db).refreshSlaKeys();
+  await seedBillingDemo(db);
   return demoPassword;
 }
 

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,16 +49,8 @@ describe('security headers', () => {
     expect(csp.has('upgrade-insecure-requests')).toBe(false);
   });
 
-  it('serves a page whose every script is a file of this origin (no inline script to allow)', () => {
-    const html = readFileSync(resolve(WEB_DIR, 'index.html'), 'utf8');
-    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
-    expect(scripts.length).toBeGreaterThan(0);
-    for (const [, attributes, body] of scripts) {
-      expect(attributes).toMatch(/\ssrc="\/[^"]+"/);
-      expect(body!.trim()).toBe('');
-    }
-    expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers either
-  });
+  // That the built page has no inline script (so script-src 'self' holds) is checked where the
+  // app is built and served: e2e/security-headers.spec.ts.
 
   it('leaves the object store at /s3 with its own headers', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/s3/cutdesk-media/some/key', headers: { origin: 'http://localhost:5173' } });

@@ -30,7 +30,7 @@ let releaseLock: (() => void) | null = null;
  * uploads when the first tab closes.
  */
 function resumeWhenFirst(forEngine: UploadEngine, userId: number): void {
-  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  const locks = (navigator as WorkerNavigator & { locks?: LockManager }).locks;
   if (!locks) {
     void forEngine.start();
     return;

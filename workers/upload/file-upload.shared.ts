@@ -1,0 +1,415 @@
+import {
+  UPLOAD_MESSAGES,
+  isRetryable,
+  needsNewCredentials,
+  percentOf,
+  planParts,
+  retryDelay,
+  sanitizeFileName,
+  secondsLeft,
+  uploadPrefix,
+  type PlannedPart,
+  type UploadType,
+} from '@/domain/uploads.ts';
+import { NO_MEMORY_CODE } from '@/domain/contract/uploads.ts';
+import { forEachConcurrently, partRecords, reconcileParts, type SlotPool } from '../multipart.shared.ts';
+import { S3RequestError, type S3Client } from '../s3-client.shared.ts';
+import { ApiFailure, type ServerApi } from '../server-api.shared.ts';
+import { TransportError } from '../transport.shared.ts';
+import type { FileSystemFileHandleLike, UploadRecord } from '../upload-store.shared.ts';
+import { ACTIVE_STATUSES, STATUS_OF, needsOf, type Phase, type StopReason } from './phase.shared.ts';
+import { FileProgress, storedBytesOf, type SpeedMeter } from './progress-meter.shared.ts';
+import type { UploadRecords } from './upload-records.shared.ts';
+import type { UploadItemView } from './types.shared.ts';
+
+/**
+ * One file's upload (ARCHITECTURE §4): its phase, its record, and the steps from check-name to
+ * registration. The bytes go in one PUT under 20 MiB, else in 20,971,520-byte parts sent in
+ * the scheduler's shared slots, each tried up to 20 times 200 ms apart; every finished part is
+ * recorded in IndexedDB, and a multipart upload resumes from the parts the store lists.
+ */
+
+/** What a file's upload needs from the engine around it. */
+export interface UploadContext {
+  api: ServerApi;
+  s3(projectId: number, uploadType: UploadType): S3Client;
+  /** The store refused the credentials: the next request fetches new ones. */
+  forgetCredentials(projectId: number, uploadType: UploadType): void;
+  records: UploadRecords;
+  /** Part slots shared by every file. */
+  slots: SlotPool;
+  /** Parts of this file in flight at most (they still wait for a shared slot). */
+  parallel: number;
+  attempts: number;
+  /** Pause between attempts; undefined: A§4's 200 ms. */
+  retryDelayMs: number | undefined;
+  sleep(ms: number): Promise<void>;
+  now(): number;
+  isOnline(): boolean;
+  /** Something to show changed: at once (a phase), or throttled (progress). */
+  announce(now?: boolean): void;
+}
+
+interface Outcome {
+  phase: Phase;
+  error: string | null;
+}
+
+export function sameFile(record: Pick<UploadRecord, 'fileName' | 'size' | 'lastModified'>, file: { name: string; size: number; lastModified: number }): boolean {
+  return record.fileName === file.name && record.size === file.size && record.lastModified === file.lastModified;
+}
+
+function failureOf(error: unknown): { status: number; code: string | undefined; aborted: boolean } {
+  if (error instanceof TransportError) return { status: 0, code: undefined, aborted: error.aborted };
+  if (error instanceof S3RequestError) return { status: error.status, code: error.code, aborted: false };
+  if (error instanceof ApiFailure) return { status: error.status, code: undefined, aborted: false };
+  return { status: -1, code: undefined, aborted: false };
+}
+
+export class FileUpload {
+  readonly record: UploadRecord;
+  file: Blob | null;
+  phase: Phase;
+  assetId: number | null = null;
+  readonly progress: FileProgress;
+  private readonly context: UploadContext;
+  /** The running attempt's controller; aborted with a StopReason. */
+  private controller: AbortController | null = null;
+
+  constructor(record: UploadRecord, file: Blob | null, context: UploadContext, total: SpeedMeter) {
+    this.record = record;
+    this.file = file;
+    this.phase = file ? 'queued' : 'needs-file';
+    this.context = context;
+    this.progress = new FileProgress(storedBytesOf(record), total);
+  }
+
+  get uid(): string {
+    return this.record.uid;
+  }
+
+  get hasFile(): boolean {
+    return this.file !== null;
+  }
+
+  get createdAt(): number {
+    return this.record.createdAt;
+  }
+
+  /** Sets the phase (and the record's status and error with it) in one step. */
+  settle(phase: Phase, error: string | null = null): void {
+    this.phase = phase;
+    this.record.status = STATUS_OF[phase];
+    this.record.error = error;
+  }
+
+  requeue(): void {
+    this.settle('queued');
+  }
+
+  /** The file given again (picked or dropped); the caller stores the record. */
+  attach(file: File, handle?: FileSystemFileHandleLike): void {
+    this.file = file;
+    if (handle) this.record.handle = handle;
+    this.requeue();
+  }
+
+  /** Gets the file of a stored upload back through its handle, when the browser still allows it. */
+  async reopen(openHandle: (handle: FileSystemFileHandleLike) => Promise<File>): Promise<void> {
+    const handle = this.record.handle;
+    if (!handle) {
+      this.settle('needs-file');
+      return;
+    }
+    try {
+      const file = await openHandle(handle);
+      if (!sameFile(this.record, file)) {
+        this.settle('needs-file', UPLOAD_MESSAGES.notSameFile);
+        return;
+      }
+      this.file = file;
+      this.requeue();
+    } catch {
+      // NotAllowedError: access must be granted again, with a click (browser restart).
+      this.settle('needs-permission');
+    }
+  }
+
+  /** Stops the running requests; the run ends with the phase the reason leads to. */
+  stop(reason: StopReason): void {
+    this.controller?.abort(reason);
+  }
+
+  /** Removed by the user: nothing more is stored or shown, even by a run still stopping. */
+  cancel(): void {
+    this.phase = 'cancelled';
+    this.stop('cancel');
+  }
+
+  /**
+   * One run, from where the record stands to done or to the phase its failure leads to, stored
+   * before it is set. False when the run ended cancelled or closed: nothing more to show.
+   */
+  async run(): Promise<boolean> {
+    const controller = new AbortController();
+    this.controller = controller;
+    this.settle('uploading');
+    let next: Outcome;
+    try {
+      await this.context.records.save(this.record);
+      this.context.announce(true);
+      await this.upload();
+      // Stored first, announced after: a reload never finds a record the list no longer shows.
+      await this.context.records.forget(this.uid);
+      next = { phase: 'done', error: null };
+      this.progress.setStored(this.record.size);
+    } catch (error) {
+      next = this.outcomeOf(error, controller.signal);
+      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close') await this.context.records.saveOutcome(this.record, STATUS_OF[next.phase], next.error);
+    }
+    this.progress.dropInflight();
+    this.controller = null;
+    // A cancelled upload left the list while its requests were stopping: nothing more to show.
+    if (this.phase === 'cancelled' || controller.signal.reason === 'close') return false;
+    this.settle(next.phase === 'paused' && this.context.isOnline() ? 'queued' : next.phase, next.error);
+    return true;
+  }
+
+  view(now: number, online: boolean): UploadItemView {
+    const record = this.record;
+    const status = STATUS_OF[this.phase];
+    const needs = needsOf(this.phase);
+    const loaded = this.phase === 'done' ? record.size : this.progress.loaded(record.size);
+    const speed = this.phase === 'uploading' ? this.progress.speed.bytesPerSecond(now) : 0;
+    return {
+      uid: record.uid,
+      projectId: record.projectId,
+      type: record.type,
+      uploadType: record.uploadType,
+      fileName: record.fileName,
+      name: record.name ?? sanitizeFileName(record.fileName),
+      key: record.key,
+      size: record.size,
+      lastModified: record.lastModified,
+      status,
+      paused: this.phase === 'paused' || (!online && ACTIVE_STATUSES.includes(status)),
+      loaded,
+      percent: percentOf(loaded, record.size),
+      speed,
+      secondsLeft: status === 'done' ? 0 : secondsLeft(record.size - loaded, speed),
+      error: record.error ?? (needs === 'file' ? UPLOAD_MESSAGES.needsFile : needs === 'permission' ? UPLOAD_MESSAGES.needsPermission : null),
+      needs,
+      hasHandle: Boolean(record.handle),
+      assetId: this.assetId,
+    };
+  }
+
+  // ——— The steps ———
+
+  private get signal(): AbortSignal {
+    return this.controller!.signal;
+  }
+
+  private get s3(): S3Client {
+    return this.context.s3(this.record.projectId, this.record.uploadType);
+  }
+
+  private async upload(): Promise<void> {
+    const record = this.record;
+    if (!record.key) {
+      if (record.uploadType === 'asset') {
+        const checked = await this.attempt(() => this.context.api.checkName(record.projectId, record.type, record.fileName));
+        record.name = checked.name;
+        record.key = checked.location;
+      } else {
+        record.name = sanitizeFileName(record.fileName);
+        record.key = `${uploadPrefix(record.projectId, 'deliverable')}${this.context.now()}-${record.name}`;
+      }
+      await this.context.records.save(record);
+    }
+    try {
+      await this.transfer(this.file!);
+    } catch (error) {
+      // A retried PUT or Complete whose first attempt went through (its answer was lost) finds
+      // the object stored or the upload gone: when the object is whole, only registration is left.
+      const gone = error instanceof S3RequestError && (error.code === 'PreconditionFailed' || error.code === 'NoSuchUpload');
+      if (!gone || !(await this.registerIfStored())) throw error;
+      return;
+    }
+    if (record.uploadType === 'asset' && this.assetId === null) await this.register();
+  }
+
+  private async register(): Promise<void> {
+    const record = this.record;
+    const path = record.key!;
+    const asset = await this.attempt(() => this.context.api.registerAsset(record.projectId, { name: record.name ?? sanitizeFileName(record.fileName), path, type: record.type, size: record.size }));
+    this.assetId = asset.id;
+  }
+
+  /** The bytes: one PUT, or the multipart upload from where the store stands. */
+  private async transfer(file: Blob): Promise<void> {
+    const record = this.record;
+    const plan = planParts(record.size);
+    if (record.completed) {
+      this.progress.setStored(record.size);
+    } else if (plan.mode === 'single') {
+      await this.putWhole(file);
+    } else {
+      await this.sendMultipart(plan.partSize, plan.parts);
+    }
+  }
+
+  private async putWhole(file: Blob): Promise<void> {
+    const record = this.record;
+    const key = record.key!;
+    const s3 = this.s3;
+    await this.context.slots.run(
+      () =>
+        this.attempt((signal) => {
+          this.progress.restart(1);
+          return s3.putObject(key, file, record.contentType, { signal, onUploadProgress: (loaded) => this.reportProgress(1, loaded) });
+        }),
+      record.uid,
+    );
+    this.progress.restart(1);
+    this.progress.setStored(record.size);
+    record.completed = true;
+    await this.context.records.save(record);
+  }
+
+  private async sendMultipart(partSize: number, parts: PlannedPart[]): Promise<void> {
+    const record = this.record;
+    const key = record.key!;
+    const s3 = this.s3;
+    record.partSize = partSize;
+    record.partCount = parts.length;
+    let done = new Map(record.parts.map((part) => [part.PartNumber, part.ETag] as const));
+    if (record.uploadId) {
+      const uploadId = record.uploadId;
+      const listed = await this.attempt((signal) => s3.listParts(key, uploadId, { signal }));
+      if (listed === null && (await this.registerIfStored())) return;
+      done = listed === null ? new Map() : reconcileParts(parts, record.parts, listed).done;
+      if (listed === null) record.uploadId = null;
+    }
+    if (!record.uploadId) {
+      record.uploadId = await this.attempt((signal) => s3.createMultipartUpload(key, record.contentType, { signal }));
+      done = new Map();
+    }
+    const uploadId = record.uploadId;
+    await this.recordParts(parts, done);
+    await this.sendParts(parts, done);
+    const complete = () => this.attempt((signal) => s3.completeMultipartUpload(key, uploadId, partRecords(done).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag })), { signal }));
+    try {
+      await complete();
+    } catch (error) {
+      // A part the store does not hold as recorded: reconcile once more and send what is missing.
+      if (!(error instanceof S3RequestError && (error.code === 'InvalidPart' || error.code === 'InvalidPartOrder'))) throw error;
+      const listed = await this.attempt((signal) => s3.listParts(key, uploadId, { signal }));
+      if (listed === null) throw error;
+      done = reconcileParts(parts, record.parts, listed).done;
+      await this.recordParts(parts, done);
+      await this.sendParts(parts, done);
+      await complete();
+    }
+    // From here a reload goes straight to registration.
+    record.completed = true;
+    await this.context.records.save(record);
+  }
+
+  /** The parts the store holds become the record's, and the bytes shown. */
+  private async recordParts(parts: PlannedPart[], done: Map<number, string>): Promise<void> {
+    this.record.parts = partRecords(done);
+    this.progress.setStored(parts.filter((part) => done.has(part.partNumber)).reduce((sum, part) => sum + part.size, 0));
+    await this.context.records.save(this.record);
+  }
+
+  /**
+   * The multipart upload is gone (completed before the tab died, or aborted): when the object
+   * is stored whole, registering it is all that was left to do.
+   */
+  private async registerIfStored(): Promise<boolean> {
+    const record = this.record;
+    if (record.uploadType !== 'asset' || !record.key) return false;
+    try {
+      await this.register();
+    } catch (error) {
+      if (error instanceof ApiFailure && error.status === 400) return false;
+      throw error;
+    }
+    this.progress.setStored(record.size);
+    record.completed = true;
+    return true;
+  }
+
+  /** The missing parts, in the scheduler's shared slots; IndexedDB is written after every part. */
+  private async sendParts(parts: PlannedPart[], done: Map<number, string>): Promise<void> {
+    const record = this.record;
+    const key = record.key!;
+    const uploadId = record.uploadId!;
+    const s3 = this.s3;
+    const file = this.file!;
+    const missing = parts.filter((part) => !done.has(part.partNumber));
+    await forEachConcurrently(missing, this.context.parallel, (part) =>
+      this.context.slots.run(async () => {
+        // A slot can come free long after it was asked for: the upload may be stopped by now.
+        this.checkpoint();
+        const etag = await this.attempt((signal) => {
+          this.progress.restart(part.partNumber);
+          return s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), { signal, onUploadProgress: (loaded) => this.reportProgress(part.partNumber, loaded) });
+        });
+        this.progress.partStored(part.partNumber, part.size);
+        done.set(part.partNumber, etag);
+        record.parts = partRecords(done);
+        await this.context.records.save(record);
+        this.context.announce();
+      }, record.uid),
+    );
+  }
+
+  private reportProgress(partNumber: number, loaded: number): void {
+    if (this.progress.report(partNumber, loaded)) this.context.announce();
+  }
+
+  /**
+   * One request with A§4's policy: up to `attempts` tries, 200 ms apart, for network trouble,
+   * 5xx, throttling and expired credentials (new ones are fetched first). Offline pauses
+   * instead of spending attempts; other answers fail at once.
+   */
+  private async attempt<T>(request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = this.signal;
+    for (let attempt = 1; ; attempt += 1) {
+      this.checkpoint();
+      try {
+        return await request(signal);
+      } catch (error) {
+        const { status, code, aborted } = failureOf(error);
+        if (aborted || signal.aborted) throw error instanceof TransportError ? error : new TransportError('aborted', true);
+        this.checkpoint();
+        const renew = needsNewCredentials(status, code);
+        if (renew) this.context.forgetCredentials(this.record.projectId, this.record.uploadType);
+        if (!renew && !isRetryable(status, code)) throw error;
+        if (attempt >= this.context.attempts) throw error;
+        await this.context.sleep(this.context.retryDelayMs ?? retryDelay(attempt));
+      }
+    }
+  }
+
+  /** Goes no further once stopped; with the network gone the upload pauses rather than spending attempts. */
+  private checkpoint(): void {
+    if (!this.context.isOnline()) this.stop('pause');
+    if (this.signal.aborted) throw new TransportError('aborted', true);
+  }
+
+  /** The phase a failed run leads to, with the message the person reads. */
+  private outcomeOf(error: unknown, signal: AbortSignal): Outcome {
+    const reason = signal.aborted ? (signal.reason as StopReason) : null;
+    if (reason === 'cancel') return { phase: 'cancelled', error: null };
+    const { aborted, status } = failureOf(error);
+    if (reason === 'pause' || (aborted && !this.context.isOnline())) return { phase: 'paused', error: null };
+    if (error instanceof ApiFailure && error.code === NO_MEMORY_CODE) return { phase: 'refused', error: UPLOAD_MESSAGES.noMoreMemory };
+    if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) return { phase: 'refused', error: error.message };
+    const retryable = status === 0 || status >= 500 || status === 408 || status === 429;
+    if (retryable) return { phase: 'failed', error: UPLOAD_MESSAGES.failedAfterRetries };
+    return { phase: 'refused', error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,73 @@
+import type { AssetType, UploadType } from '@/domain/uploads.ts';
+import type { FileSystemFileHandleLike, UploadStatus } from '../upload-store.shared.ts';
+
+/** What the page sends the upload engine and what it shows back (re-exported by upload-engine.shared.ts). */
+
+export interface UploadTarget {
+  projectId: number;
+  type: AssetType;
+  /** 'asset' (default): a raw file, registered as an asset. 'deliverable': a final video (staff), not registered here. */
+  uploadType?: UploadType;
+}
+
+export interface FileEntry {
+  file: File;
+  handle?: FileSystemFileHandleLike;
+}
+
+export type Needs = 'file' | 'permission' | null;
+
+export interface UploadItemView {
+  uid: string;
+  projectId: number;
+  type: AssetType;
+  uploadType: UploadType;
+  fileName: string;
+  /** Final name (after check-name), else the sanitised one. */
+  name: string;
+  key: string | null;
+  size: number;
+  lastModified: number;
+  status: UploadStatus;
+  /** Waiting for the network to come back. */
+  paused: boolean;
+  loaded: number;
+  percent: number;
+  /** Bytes per second. */
+  speed: number;
+  secondsLeft: number | null;
+  error: string | null;
+  /** What the user must give to resume: the file again, or access to it. */
+  needs: Needs;
+  /** True when a File System Access handle is kept for this upload. */
+  hasHandle: boolean;
+  /** The registered asset, once done. */
+  assetId: number | null;
+}
+
+export interface UploadTotals {
+  files: number;
+  active: number;
+  size: number;
+  loaded: number;
+  percent: number;
+  speed: number;
+  secondsLeft: number | null;
+}
+
+export interface UploadSnapshot {
+  items: UploadItemView[];
+  totals: UploadTotals;
+  online: boolean;
+}
+
+export interface EnqueueResult {
+  /** Uids of the new uploads. */
+  accepted: string[];
+  /** Uids of incomplete uploads the files were matched to (same name, size and date): resumed. */
+  resumed: string[];
+  /** Names of files this zone does not take (C§5 accept rules). */
+  rejected: string[];
+  /** 'no-memory' when the batch does not fit in the remaining storage: nothing was queued. */
+  refused: 'no-memory' | null;
+}

@@ -1,13 +1,80 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const FEATURES = ['auth', 'projects', 'project', 'library', 'settings', 'misc', 'dashboard', 'customers', 'editors', 'onboarding', 'admin-project', 'organization', 'admin-settings'];
+const src = fileURLToPath(new URL('./src', import.meta.url));
+/** Every folder of src/features is a feature: a new one is fenced off from the others without editing this file. */
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 
-/** ARCHITECTURE §2 borders, as lint rules. */
+/**
+ * docs/architecture.md's borders, as lint rules. They work on resolved paths (the `@/` alias and
+ * relative imports resolve to the same file), so `../../features/x` cannot slip past a rule
+ * written for `@/features/x`. Zones: `target` is the importing file, `from` what it may not import.
+ */
+const borders = [
+  {
+    target: './src/domain',
+    from: ['./src/app', './src/features', './src/shared', './src/ui', './src/lib', './workers', './server', './scripts', './bench', './tests', './e2e'],
+    message: 'src/domain imports nothing outside itself.',
+  },
+  {
+    target: './src/ui',
+    from: ['./src/app', './src/features', './src/shared', './src/lib', './workers', './server'],
+    message: 'src/ui imports only src/domain and src/ui.',
+  },
+  {
+    target: './src/lib',
+    from: ['./src/app', './src/features', './src/shared', './src/ui', './workers', './server'],
+    message: 'src/lib imports only src/domain and src/lib.',
+  },
+  {
+    target: './src/shared',
+    from: ['./src/app', './src/features', './server'],
+    message: 'src/shared imports only src/domain, src/ui, src/lib and src/shared.',
+  },
+  {
+    // The worker facades (shared/uploads, shared/media) start the workers and take their
+    // comlink API types; nothing else of the web app talks to workers/ directly.
+    target: ['./src/shared/!(uploads|media)/**', './src/shared/*.ts', './src/ui', './src/lib', './src/features', './src/app'],
+    from: './workers',
+    message: 'Only the worker facades in src/shared/uploads and src/shared/media import workers/.',
+  },
+  ...FEATURES.map((feature) => ({
+    target: `./src/features/${feature}`,
+    from: './src/features',
+    except: [`./${feature}`],
+    message: 'Features do not import each other: move what several need to src/shared.',
+  })),
+  {
+    target: './src/features',
+    from: ['./src/app', './server'],
+    message: 'Features import src/shared, src/ui, src/lib and src/domain; src/app composes them.',
+  },
+  {
+    target: './src/app',
+    from: './server',
+    message: 'The web app does not import the server.',
+  },
+  {
+    target: './workers',
+    from: ['./src', './server'],
+    except: ['./domain'],
+    message: 'workers/ import src/domain and their own files only.',
+  },
+  {
+    target: './server',
+    from: ['./src', './workers'],
+    except: ['./domain'],
+    message: 'server/ imports src/domain and nothing else of src/.',
+  },
+];
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'data/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'data/**', 'public/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,36 +85,43 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.{ts,tsx,js}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // import-x/no-cycle reads the imported files too: parse TypeScript, not only .js.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ alias: { '@': [src] }, extensions: ['.ts', '.tsx', '.js', '.json'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: borders }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
+    // Packages the layers may not use; the paths between layers are import-x/no-restricted-paths above.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/domain/**', 'src/lib/state.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'jotai', message: "Take atoms and hooks from '@/lib/state.ts', the one module that wraps jotai." }] }] },
+  },
+  {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/*', '../*/**', '!../domain/**', 'react', 'react-dom', 'node:*'], message: 'src/domain imports nothing outside itself.' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', 'jotai', 'node:*'], message: 'src/domain is plain TypeScript: no React, no state library, no Node.' }] }],
     },
   },
-  ...FEATURES.map((feature) => ({
-    files: [`src/features/${feature}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: FEATURES.filter((f) => f !== feature).map((f) => `@/features/${f}/**`), message: 'Features do not import each other.' }] },
-      ],
-    },
-  })),
+  {
+    // Node runs these files as they are (type stripping): it knows no `@/` alias.
+    files: ['server/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@/*'], message: 'Node resolves no alias: import src/domain by a relative path.' }] }] },
+  },
   {
     files: ['workers/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@/features/*', '@/app/*', '@/ui/*', 'react', 'react-dom'], message: 'Workers do not import UI.' }] }] },
-  },
-  {
-    files: ['server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/src/app/**', '**/src/features/**', '**/src/ui/**', '**/src/lib/**', '@/*'], message: 'The server imports src/domain and nothing else from src/.' }] },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', 'jotai'], message: 'Workers do not import UI.' }] }] },
   },
 );

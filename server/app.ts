@@ -37,6 +37,7 @@ import uploadCredentialRoutes from './routes/uploads/credentials.ts';
 import { closeStorage, registerStorage } from './storage/setup.ts';
 import mediaRoutes from './routes/media/index.ts';
 import billingRoutes from './routes/billing/index.ts';
+import apiReferenceRoutes from './routes/api-reference.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -122,6 +123,7 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
         assetRoutes,
         mediaRoutes,
         billingRoutes,
+        apiReferenceRoutes,
       ];
       for (const routes of routeModules) {
         await api.register(routes);
@@ -150,7 +152,10 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
   // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
   const status = (error as FastifyError).statusCode;
   if (status && status >= 400 && status < 500) return reply.code(status).send({ message: error.message });
-  request.log.error({ err: error }, 'unhandled error');
+  // Name, message, code and stack only: a database error carries the statement's parameters
+  // (a customer's address, an e-mail), which have no place in a log.
+  const { name, message, stack } = error;
+  request.log.error({ err: { type: name, message, code: (error as { code?: unknown }).code, stack } }, 'unhandled error');
   return reply.code(500).send({ message: MESSAGES.generic });
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CHARGE_RETRY_DAYS, chargeAttemptDate, monthlyGrantDue, termDates } from '../../src/domain/billing.ts';
-import { todayIso } from '../../src/domain/credits.ts';
+import { businessToday } from '../../src/domain/business-calendar.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import { billingDb, type BillingDb } from './db.ts';
@@ -39,7 +39,7 @@ const STALE_PENDING_MS = 15 * 60_000;
  */
 export async function runBillingRenewals(database: Db | BillingDb, provider: PaymentProvider, now: Date, log: FastifyBaseLogger = silentLog): Promise<RenewalReport> {
   const db = billingDb(database);
-  const today = todayIso(now);
+  const today = businessToday(now);
   const report: RenewalReport = { granted: 0, renewed: 0, failed: 0, ended: 0, resumed: 0 };
   report.granted = await grantMonthlyCredits(db, today);
   const due = await db.selectFrom('subscriptions').selectAll().where('status', 'in', ['active', 'past_due']).where('renewableAt', '<=', today).orderBy('id').execute();
@@ -64,9 +64,10 @@ export async function runBillingRenewals(database: Db | BillingDb, provider: Pay
 async function grantMonthlyCredits(db: BillingDb, today: string): Promise<number> {
   const rows = await db
     .selectFrom('credits')
-    .select(['organizationId', 'startDate', 'endDate', 'creditsPerInterval', 'intervalMonths', 'renewable', 'renewDate'])
-    .where('renewable', '=', true)
-    .where('renewDate', '<=', today)
+    .innerJoin('organizations as o', (join) => join.onRef('o.id', '=', 'credits.organizationId').on('o.deletedAt', 'is', null))
+    .select(['credits.organizationId', 'credits.startDate', 'credits.endDate', 'credits.creditsPerInterval', 'credits.intervalMonths', 'credits.renewable', 'credits.renewDate'])
+    .where('credits.renewable', '=', true)
+    .where('credits.renewDate', '<=', today)
     .execute();
   let granted = 0;
   for (const row of rows) {
@@ -90,7 +91,10 @@ async function grantMonthlyCredits(db: BillingDb, today: string): Promise<number
 }
 
 async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: SubscriptionRow, today: string, log: FastifyBaseLogger): Promise<'renewed' | 'failed' | 'ended' | null> {
-  if (subscription.isCancelled) {
+  // A deleted organization's subscription was cancelled with it (organization-admin softDelete);
+  // asked again here so its card is never charged, whatever deleted the organization.
+  const organization = await db.selectFrom('organizations').select('deletedAt').where('id', '=', subscription.organizationId).executeTakeFirst();
+  if (subscription.isCancelled || !organization || organization.deletedAt !== null) {
     const ended = await db.transaction().execute(async (tx) => {
       await lockOrganization(tx, subscription.organizationId);
       return endSubscription(tx, subscription.id, subscription.organizationId, null);
@@ -124,7 +128,7 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
       failure = charge.status === 'declined' ? charge.message : 'The bank asked for a confirmation nobody could give.';
     }
   }
-  return db.transaction().execute(async (tx) => {
+  const outcome = await db.transaction().execute(async (tx): Promise<'renewed' | 'failed' | 'ended' | 'refund' | null> => {
     await lockOrganization(tx, subscription.organizationId);
     // The run's view of the subscription must still hold, or another run got here first.
     const claim = tx
@@ -135,10 +139,16 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
       .where('renewalFailures', '=', subscription.renewalFailures);
     if (failure === null) {
       const claimed = await claim
+        // A cancellation that landed while the card was being charged wins: no new term.
+        .where('isCancelled', '=', false)
         .set({ status: 'active', startDate: next.startDate, renewableAt: next.renewableAt, renewalFailures: 0, amount, failureMessage: null, updatedAt: new Date() })
         .returning('id')
         .executeTakeFirst();
-      if (!claimed) return null;
+      if (!claimed) {
+        const current = await tx.selectFrom('subscriptions').select('isCancelled').where('id', '=', subscription.id).executeTakeFirst();
+        // Cancelled meanwhile: the payment just taken goes back, after this transaction.
+        return current?.isCancelled && paymentId ? 'refund' : null;
+      }
       await applyPaidTerm(tx, {
         subscriptionId: subscription.id,
         organizationId: subscription.organizationId,
@@ -179,6 +189,12 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
     }
     return 'failed';
   });
+  if (outcome !== 'refund') return outcome;
+  // A cancellation landed while the card was being charged: it wins, and the payment is given
+  // back (once, by its own key; outside the transaction, as the gateway may use the database).
+  await provider.refund(paymentId!, `cutdesk-subscription-${subscription.id}-renewal-${subscription.renewableAt}-refund`);
+  log.info({ subscriptionId: subscription.id }, 'renewal charged while the subscription was being cancelled: refunded');
+  return null;
 }
 
 async function resumeStalePurchases(db: BillingDb, provider: PaymentProvider, now: Date, log: FastifyBaseLogger): Promise<number> {

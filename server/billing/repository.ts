@@ -107,8 +107,3 @@ export async function subscriptionByKey(db: BillingDb, organizationId: number, i
 export async function subscriptionById(db: BillingDb | BillingTx, id: number): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
 }
-
-/** The organization's running subscription (active, or past due while its retries last). */
-export async function liveSubscription(db: BillingDb | BillingTx, organizationId: number): Promise<SubscriptionRow | undefined> {
-  return db.selectFrom('subscriptions').selectAll().where('organizationId', '=', organizationId).where('status', 'in', ['active', 'past_due']).executeTakeFirst();
-}

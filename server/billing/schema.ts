@@ -150,4 +150,3 @@ export interface BillingTables {
 export type PaymentPlanRow = Selectable<PaymentPlansTable>;
 export type CouponRow = Selectable<CouponsTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
-export type InvoiceRow = Selectable<InvoicesTable>;

@@ -356,15 +356,6 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
 
       const plan = await findPlan(db, input.paymentPlanId);
       if (!plan || plan.retired) throw badRequest(BILLING_MESSAGES.planUnavailable, { fields: { paymentPlanId: BILLING_MESSAGES.planUnavailable } });
-      let couponId: number | null = null;
-      let amount = plan.pricePerYear;
-      if (input.coupon?.trim()) {
-        const coupon = isCouponCodeShape(input.coupon) ? await findCoupon(db, input.coupon) : undefined;
-        const redeemed = coupon ? await couponRedeemedBy(db, coupon.id, input.organizationId) : false;
-        if (!coupon || couponProblem(coupon, input.today, redeemed)) throw couponRefused();
-        couponId = coupon.id;
-        amount = discountedPrice(plan.pricePerYear, coupon);
-      }
       // Refused before the gateway is asked anything; reserve() below decides for good.
       const organization = await db.selectFrom('organizations').select('renewableAt').where('id', '=', input.organizationId).executeTakeFirst();
       if (organization?.renewableAt && organization.renewableAt.toISOString().slice(0, 10) > input.today) {
@@ -377,6 +368,17 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
       const owner = await paymentMethodOwner(db, input.paymentMethodId);
       const unusable = () => badRequest(BILLING_MESSAGES.paymentMethodInvalid, { fields: { paymentMethodId: BILLING_MESSAGES.paymentMethodInvalid } });
       if (owner !== undefined ? owner !== input.organizationId : provider.name === 'embedded') throw unusable();
+      // The coupon last: its answer must not tell a guesser anything the checks above would
+      // refuse anyway (the route is rate limited per address too).
+      let couponId: number | null = null;
+      let amount = plan.pricePerYear;
+      if (input.coupon?.trim()) {
+        const coupon = isCouponCodeShape(input.coupon) ? await findCoupon(db, input.coupon) : undefined;
+        const redeemed = coupon ? await couponRedeemedBy(db, coupon.id, input.organizationId) : false;
+        if (!coupon || couponProblem(coupon, input.today, redeemed)) throw couponRefused();
+        couponId = coupon.id;
+        amount = discountedPrice(plan.pricePerYear, coupon);
+      }
 
       const customerId = await customerFor(input.organizationId, input.organizationName, input.ownerEmail);
       const card = await provider.attachPaymentMethod(customerId, input.paymentMethodId).catch((error: unknown) => {
@@ -435,4 +437,3 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
   };
 }
 
-export type BillingService = ReturnType<typeof billingService>;

@@ -192,6 +192,5 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type CreditsRow = Selectable<CreditsTable>;
-export type ProjectRow = Selectable<ProjectsTable>;
 export type AssetRow = Selectable<AssetsTable>;
 export type MediaJobRow = Selectable<MediaJobsTable>;

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { MEDIA_FILES } from '../../src/domain/media.ts';
 import type { SessionClaims } from '../../src/domain/session-standing.ts';
 import type { AppContext } from '../context.ts';
@@ -161,4 +161,3 @@ export function mediaLinksHook(ctx: AppContext, apiPrefix: string) {
   };
 }
 
-export type { FastifyInstance };

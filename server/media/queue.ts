@@ -188,7 +188,6 @@ export function jobQueue(db: Db) {
   };
 }
 
-export type JobQueue = ReturnType<typeof jobQueue>;
 
 function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import { BYTES_PER_TB } from '../../src/domain/constants.ts';
-import { QUOTA_TOLERANCE_BYTES, type AssetType } from '../../src/domain/uploads.ts';
+import { usedSpaceCeiling, type AssetType } from '../../src/domain/uploads.ts';
 import type { Db } from '../db/connect.ts';
 import type { AssetRow } from '../db/schema.ts';
 
@@ -53,15 +52,22 @@ export function assetsRepo(db: Db) {
     },
     /**
      * Adds `bytes` to the used space unless that passes the quota (plus the C§5 tolerance);
-     * false when it would. One conditional UPDATE: concurrent calls queue on the row lock and
-     * each re-checks the condition against the committed total, so none can overshoot.
+     * false when it would. The ceiling is src/domain/uploads.ts's `usedSpaceCeiling` of the
+     * organization's storage, read under the row lock (the caller's transaction holds it to
+     * the end), and the UPDATE is conditional on that same storage and on the ceiling:
+     * concurrent calls queue on the row lock and each re-checks against the committed total,
+     * so none can overshoot, and a storage changed meanwhile cannot be checked against a
+     * stale ceiling.
      */
     async addUsedSpace(organizationId: number, bytes: number): Promise<boolean> {
+      const organization = await db.selectFrom('organizations').select('storageTb').where('id', '=', organizationId).forUpdate().executeTakeFirst();
+      if (!organization) return false;
       const result = await db
         .updateTable('organizations')
         .set({ usedSpace: sql`used_space + ${bytes}::bigint` })
         .where('id', '=', organizationId)
-        .where(sql<boolean>`used_space + ${bytes}::bigint <= round(storage_tb * ${BYTES_PER_TB}::double precision) + ${QUOTA_TOLERANCE_BYTES}::bigint`)
+        .where('storageTb', '=', organization.storageTb)
+        .where(sql<boolean>`used_space + ${bytes}::bigint <= ${usedSpaceCeiling(organization.storageTb)}::bigint`)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

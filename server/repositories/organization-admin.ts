@@ -139,6 +139,10 @@ export function organizationAdminRepo(db: Db) {
     async softDelete(id: number, now: Date): Promise<void> {
       await db.transaction().execute(async (tx) => {
         await tx.updateTable('organizations').set({ deletedAt: now }).where('id', '=', id).execute();
+        // A closed customer is never charged again nor granted credits: its subscription is
+        // cancelled (it lapses at its term) and its credits stop renewing.
+        await tx.updateTable('subscriptions').set({ isCancelled: true, updatedAt: now }).where('organizationId', '=', id).where('status', 'in', ['pending', 'active', 'past_due']).execute();
+        await tx.updateTable('credits').set({ renewable: false }).where('organizationId', '=', id).execute();
         await tx
           .updateTable('users')
           .set((eb) => ({ deletedAt: now, sessionVersion: eb('sessionVersion', '+', 1) }))

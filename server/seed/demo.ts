@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { businessDate } from '../../src/domain/business-calendar.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
@@ -20,7 +21,8 @@ export const DEMO_ACCOUNTS: { email: string; role: RoleName; firstName: string; 
 ];
 
 const DAY = 86_400_000;
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** Dates in the business calendar (src/domain/business-calendar.ts), as the product reads them. */
+const isoDate = (ms: number) => businessDate(ms);
 
 const PROJECTS: { name: string; status: ProjectStatus; brief: string }[] = [
   { name: 'Spring launch teaser', status: 'OPENED', brief: 'A 30-second teaser for the spring collection, upbeat music, product close-ups.' },

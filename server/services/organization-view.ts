@@ -1,6 +1,7 @@
 import type { CreditDetail, OrganizationRow, StaffOrganization } from '../../src/domain/contract/customers.ts';
 import type { Organization } from '../../src/domain/contract/organizations.ts';
-import { creditStatus, todayIso } from '../../src/domain/credits.ts';
+import { businessToday } from '../../src/domain/business-calendar.ts';
+import { creditStatus } from '../../src/domain/credits.ts';
 import { subscriptionStatus } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import type { CreditsRow, OrganizationRow as OrganizationTableRow } from '../db/schema.ts';
@@ -61,6 +62,6 @@ export function creditDetailDto(organization: OrganizationTableRow, credits: Cre
     activeCredits: credits.activeCredits,
     usedCredits: credits.usedCredits,
     storage: organization.storageTb,
-    status: creditStatus(credits.startDate, credits.endDate, todayIso()),
+    status: creditStatus(credits.startDate, credits.endDate, businessToday()),
   };
 }

@@ -4,7 +4,7 @@ import { CreateProjectBodyStruct } from '../../src/domain/contract/projects.ts';
 import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
 import type { ProjectAction } from '../../src/domain/project-rules.ts';
 import { businessMinutesBetween, isSlaRunning } from '../../src/domain/sla-timer.ts';
-import { todayIso } from '../../src/domain/credits.ts';
+import { businessToday } from '../../src/domain/business-calendar.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectsTable } from '../db/schema.ts';
@@ -37,7 +37,8 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
   resume: (p, now) => ({ pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now) : 0) }),
   // From here the customer sees this version (src/domain/customer-view.ts).
   'send-to-review': (p, now) => ({ ...freezeTimer(p, now), noReviews: p.noReviews + 1, reviewStartedAt: now, versionReleased: true }),
-  'restore-to-review': (_p, now) => ({ reviewStartedAt: now }),
+  // Back in review: the current cut is the customer's to see (a new one delivered after approval too).
+  'restore-to-review': (_p, now) => ({ reviewStartedAt: now, versionReleased: true }),
 };
 
 /** Runs `action` on `project` through the shared state machine; returns the new details. */
@@ -53,7 +54,7 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
 
 /** Consumes one active credit of the organization inside `db` (a transaction); false when none is left. */
 async function consumeCredit(db: Db, organizationId: number): Promise<boolean> {
-  const today = todayIso();
+  const today = businessToday();
   const result = await db
     .updateTable('credits')
     .set((eb) => ({ usedCredits: eb('usedCredits', '+', 1) }))

@@ -1,18 +1,11 @@
 import type { Project } from '../../src/domain/contract/projects.ts';
 import { STAFF_ONLY_FIELDS, VERSION_FIELDS, customerSeesVersion } from '../../src/domain/customer-view.ts';
+import { reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { isCustomerRole } from '../../src/domain/roles.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
 
-const DAY_MS = 86_400_000;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/** Whole days left in the review window; 0 means no timer (C§2). */
-export function reviewDaysLeft(row: Pick<ProjectDetails, 'status' | 'reviewPeriod' | 'reviewStartedAt'>, now = Date.now()): number {
-  if (row.status !== 'IN_REVIEW' || row.reviewPeriod <= 0 || !row.reviewStartedAt) return 0;
-  const end = row.reviewStartedAt.getTime() + row.reviewPeriod * DAY_MS;
-  return Math.max(0, Math.ceil((end - now) / DAY_MS));
-}
 
 /**
  * The project as a portal reads it (C§3, A§3). `audience` 'customer' leaves out what a

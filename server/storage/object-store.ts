@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand,
-  CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand,
-  HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand, S3Client, UploadPartCopyCommand,
+  AbortMultipartUploadCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand,
+  HeadBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand, S3Client,
 } from '@aws-sdk/client-s3';
 import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -27,10 +26,6 @@ export interface ObjectStoreConfig {
   sessionToken?: string;
   /** Path-style URLs (`<endpoint>/<bucket>/<key>`): required by the embedded store and most non-AWS services. */
   forcePathStyle?: boolean;
-  /** Objects larger than this are copied part by part (S3 refuses single copies above 5 GiB). */
-  multipartCopyThresholdBytes?: number;
-  /** Part size of a multipart copy; grown automatically to stay within 10,000 parts. */
-  multipartCopyPartBytes?: number;
 }
 
 export interface ObjectHead {
@@ -89,8 +84,6 @@ export interface ObjectStore {
   deleteObject(key: string): Promise<void>;
   /** Deletes in batches of 1,000; per-key failures are reported, not thrown. */
   deleteObjects(keys: string[]): Promise<DeleteObjectsResult>;
-  /** Server-side copy within the bucket, keeping type and metadata. */
-  copyObject(fromKey: string, toKey: string): Promise<{ etag: string }>;
   /**
    * A GET URL valid for `expiresSeconds`, naming a passive type for the key and `inline` only
    * for what the player shows; with downloadName (or any other type) the browser saves it.
@@ -108,10 +101,6 @@ export interface ObjectStore {
   destroy(): void;
 }
 
-const S3_MAX_COPY_BYTES = 5 * 1024 ** 3;
-const DEFAULT_COPY_PART_BYTES = 512 * 1024 ** 2;
-const MAX_PARTS = 10_000;
-const COPY_CONCURRENCY = 4;
 const STREAM_PART_BYTES = 8 * 1024 ** 2;
 const DELETE_BATCH = 1000;
 const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
@@ -131,11 +120,6 @@ function httpStatus(error: unknown): number | undefined {
 function isNotFound(error: unknown, codes: string[]): boolean {
   const name = errorName(error);
   return (name !== undefined && codes.includes(name)) || httpStatus(error) === 404;
-}
-
-/** x-amz-copy-source: `bucket/key`, each key segment URL-encoded (slashes kept). */
-function copySource(bucket: string, key: string): string {
-  return `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** RFC 6266 attachment with an ASCII fallback and the exact UTF-8 name. */
@@ -166,8 +150,6 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
-  const copyThreshold = config.multipartCopyThresholdBytes ?? S3_MAX_COPY_BYTES;
-  const copyPartBytes = config.multipartCopyPartBytes ?? DEFAULT_COPY_PART_BYTES;
 
   const headObject = async (key: string): Promise<ObjectHead | null> => {
     try {
@@ -230,67 +212,6 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
       }
     }
     return result;
-  };
-
-  /** Copies above S3's single-copy limit: UploadPartCopy over byte ranges, a few in flight. */
-  const copyInParts = async (fromKey: string, toKey: string, source: ObjectHead): Promise<{ etag: string }> => {
-    const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: fromKey }));
-    const { UploadId } = await client.send(new CreateMultipartUploadCommand({
-      Bucket: bucket,
-      Key: toKey,
-      ContentType: source.contentType,
-      ...(head.Metadata && { Metadata: head.Metadata }),
-      ...(head.ContentDisposition !== undefined && { ContentDisposition: head.ContentDisposition }),
-      ...(head.CacheControl !== undefined && { CacheControl: head.CacheControl }),
-    }));
-    if (!UploadId) throw new Error(`CreateMultipartUpload for ${toKey} returned no UploadId`);
-    const partBytes = Math.max(copyPartBytes, Math.ceil(source.size / MAX_PARTS));
-    const partCount = Math.ceil(source.size / partBytes);
-    const etags: string[] = new Array<string>(partCount);
-    try {
-      let next = 0;
-      const worker = async (): Promise<void> => {
-        while (next < partCount) {
-          const index = next;
-          next += 1;
-          const start = index * partBytes;
-          const end = Math.min(source.size, start + partBytes) - 1;
-          const part = await client.send(new UploadPartCopyCommand({
-            Bucket: bucket,
-            Key: toKey,
-            UploadId,
-            PartNumber: index + 1,
-            CopySource: copySource(bucket, fromKey),
-            CopySourceRange: `bytes=${start}-${end}`,
-            CopySourceIfMatch: `"${source.etag}"`,
-          }));
-          etags[index] = part.CopyPartResult?.ETag ?? '';
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, partCount) }, worker));
-      const done = await client.send(new CompleteMultipartUploadCommand({
-        Bucket: bucket,
-        Key: toKey,
-        UploadId,
-        MultipartUpload: { Parts: etags.map((ETag, index) => ({ ETag, PartNumber: index + 1 })) },
-      }));
-      return { etag: unquote(done.ETag) };
-    } catch (error) {
-      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: toKey, UploadId })).catch(() => undefined);
-      throw error;
-    }
-  };
-
-  const copyObject = async (fromKey: string, toKey: string): Promise<{ etag: string }> => {
-    const source = await headObject(fromKey);
-    if (!source) {
-      const error = new Error(`The copy source ${fromKey} does not exist.`);
-      error.name = 'NoSuchKey';
-      throw error;
-    }
-    if (source.size > copyThreshold) return copyInParts(fromKey, toKey, source);
-    const result = await client.send(new CopyObjectCommand({ Bucket: bucket, Key: toKey, CopySource: copySource(bucket, fromKey) }));
-    return { etag: unquote(result.CopyObjectResult?.ETag) };
   };
 
   const presignGet = async (key: string, expiresSeconds: number, downloadName?: string): Promise<string> => {
@@ -386,7 +307,6 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     getObjectStream,
     deleteObject,
     deleteObjects,
-    copyObject,
     presignGet,
     listParts,
     abortMultipartUpload,

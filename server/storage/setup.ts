@@ -21,7 +21,6 @@ function notConnected(bucket: string): ObjectStore {
     getObjectStream: fail,
     deleteObject: fail,
     deleteObjects: fail,
-    copyObject: fail,
     presignGet: fail,
     listParts: fail,
     abortMultipartUpload: fail,

@@ -1,9 +1,9 @@
-import { Provider } from 'jotai';
+import { Provider } from '@/lib/state.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { appStore } from '@/lib/session-state.ts';
 import { restoreSession } from '@/lib/session.ts';
-import { installUploads } from '@/lib/uploads/upload-client.ts';
+import { installUploads } from '@/shared/uploads/upload-client.ts';
 import '@/ui/theme.css';
 import { registerServiceWorker } from './pwa.ts';
 import { AppRoutes } from './routes.tsx';

@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import type { ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { decideRoute } from '@/domain/route-guard.ts';
@@ -24,7 +24,7 @@ import { CreateProjectPage } from '@/features/projects/create-project-page.tsx';
 import { ProjectsPage } from '@/features/projects/projects-page.tsx';
 import { SettingsPage } from '@/features/settings/settings-page.tsx';
 import { meAtom } from '@/lib/session-state.ts';
-import { useIsMobile } from '@/lib/use-window-width.ts';
+import { useIsMobile } from '@/ui/use-window-width.ts';
 import { CustomerShell } from './shells/customer-shell.tsx';
 import { StaffShell } from './shells/staff-shell.tsx';
 

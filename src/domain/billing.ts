@@ -245,9 +245,6 @@ export function displayedStatus(state: BillingState, isCancelled: boolean): 'act
 export const BILLING_FIELDS = ['name', 'company', 'phone', 'phone2', 'email', 'address', 'city', 'code', 'country'] as const;
 export const SHIPPING_FIELDS = ['name', 'company', 'phone', 'address', 'city', 'code', 'country'] as const;
 export type BillingField = (typeof BILLING_FIELDS)[number];
-export type ShippingField = (typeof SHIPPING_FIELDS)[number];
-export type BillingDetails = Record<BillingField, string>;
-export type ShippingDetails = Record<ShippingField, string>;
 
 /** C§5: each field required with its own message; the country must be chosen from the list. */
 export const BILLING_FIELD_MESSAGES = {

@@ -62,9 +62,6 @@ export function siblingMediaUrl(url: string, file: MediaFile): string | null {
   return match ? `${match[1]}${MEDIA_FILES[file]}` : null;
 }
 
-/** C§4 / A§4: availability is checked again every 5 s while the video is being processed. */
-export { VIDEO_RETRY_MS } from './constants.ts';
-
 /** How the media link answers a `Range: bytes=0-0` check. */
 export type MediaAvailability = 'ready' | 'processing' | 'missing';
 

@@ -1,3 +1,4 @@
+import type { LinkField } from './contract/projects.ts';
 import type { ProjectStatus } from './project-status.ts';
 import { isCustomerRole, isManagerRole, isStaffRole, type RoleName } from './roles.ts';
 
@@ -42,6 +43,7 @@ export const RULE_MESSAGES = {
   notInStatus: (action: string, label: string) => `This project cannot be ${action} while it is ${label}.`,
   role: 'You do not have permission to do this.',
   needsPreview: 'Upload the final video before sending the project to review.',
+  editorAssetsLink: 'Editors cannot change the organization assets link.',
 } as const;
 
 const DISPLAY: Record<ProjectStatus, string> = {
@@ -154,4 +156,19 @@ export function decide(action: ProjectAction, role: RoleName, facts: ProjectFact
 /** Convenience for the UI: true when the action would be allowed. */
 export function can(action: ProjectAction, role: RoleName, facts: ProjectFacts): boolean {
   return decide(action, role, facts).allowed;
+}
+
+/**
+ * A§2, A§8: staff edit a project's four links (any status); customers none; an EDITOR every
+ * link but the organization-assets one. The server refuses with 403, the UI disables the row.
+ */
+export function decideLinkEdit(role: RoleName, field: LinkField): Decision {
+  if (!isStaffRole(role)) return { allowed: false, status: 403, message: RULE_MESSAGES.role };
+  if (role === 'EDITOR' && field === 'assetsLink') return { allowed: false, status: 403, message: RULE_MESSAGES.editorAssetsLink };
+  return allow();
+}
+
+/** Convenience for the UI: may `role` edit this link of a project? */
+export function canEditLink(role: RoleName, field: LinkField): boolean {
+  return decideLinkEdit(role, field).allowed;
 }

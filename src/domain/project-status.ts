@@ -42,5 +42,3 @@ export const BOARD_SECTIONS = {
   editing: ['WAITING_FOR_EDITOR', 'IN_EDITING', 'PAUSED'],
   assembly: ['OPENED'],
 } as const satisfies Record<string, readonly ProjectStatus[]>;
-
-export const LIBRARY_STATUSES: readonly ProjectStatus[] = ['ARCHIVED', 'APPROVED'];

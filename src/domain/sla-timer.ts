@@ -6,12 +6,13 @@
  * project page, the organization page and the server. It uses only ECMAScript `Intl` for the
  * time zone (no DOM, no Node APIs), so the browser, the upload worker and Node agree.
  */
+import { BUSINESS_TIME_ZONE } from './business-calendar.ts';
 import type { ProjectStatus } from './project-status.ts';
 
 /** The SLA budget: 48 hours of business time. */
 export const SLA_MINUTES = 48 * 60;
-/** Business days are whole calendar days, Monday to Friday, in this time zone. */
-export const SLA_TIME_ZONE = 'America/New_York';
+/** Business days are whole calendar days, Monday to Friday, in the business calendar's zone. */
+export const SLA_TIME_ZONE = BUSINESS_TIME_ZONE;
 
 /** Statuses in which the timer counts down; every other status shows a frozen value. */
 export const SLA_RUNNING_STATUSES: readonly ProjectStatus[] = ['WAITING_FOR_EDITOR', 'IN_EDITING'];

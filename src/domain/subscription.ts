@@ -3,7 +3,8 @@ import { EXPIRY_WARNING_DAYS } from './constants.ts';
 /**
  * Subscription and credit-period rules of A§4 and A§9: the subscription status an
  * organization shows, the expiry warning, the renew date and how a credit period is named.
- * Dates are `YYYY-MM-DD` text; `today` is passed in so the caller decides the calendar.
+ * Dates are `YYYY-MM-DD` text; `today` is passed in: `businessToday(now)` of
+ * src/domain/business-calendar.ts, the one calendar of the product.
  */
 export type SubscriptionStatus = 'inactive' | 'canceled' | 'active';
 

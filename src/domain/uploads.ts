@@ -18,8 +18,6 @@ export const PARALLEL_PARTS = 6;
 /** A§4: a failed request is tried up to 20 times, 200 ms apart, before the file becomes incomplete. */
 export const MAX_ATTEMPTS = 20;
 export const RETRY_DELAY_MS = 200;
-/** A§4: after the transfer, a 2 s pause before the uploading flag clears. */
-export const UPLOAD_SETTLE_MS = 2_000;
 /** S3's limits: at most 10,000 parts, each at least 5 MiB (except the last). */
 export const MAX_PARTS = 10_000;
 export const MIN_PART_SIZE = 5 * MiB;
@@ -31,6 +29,7 @@ export const CREDENTIALS_REFRESH_MARGIN_MS = 5 * 60_000;
 /**
  * C§5 "plus a tiny tolerance": rounding between TB and bytes must never refuse a file that
  * fits, so a batch may exceed the remaining space by at most 1 MiB.
+ * @alias the same number as MiB, named for what it means here.
  */
 export const QUOTA_TOLERANCE_BYTES = MiB;
 /** Longest stored file name, extension included (S3 keys stop at 1,024 bytes). */
@@ -208,18 +207,21 @@ export function quotaBytes(storageTb: number): number {
   return Math.round(storageTb * BYTES_PER_TB);
 }
 
-export function remainingBytes({ storageTb, usedSpace }: StorageFigures): number {
-  return Math.max(0, quotaBytes(storageTb) - usedSpace);
-}
-
-/** C§5: a batch is refused when its total exceeds the remaining storage plus the tolerance. */
-export function quotaAllows(totalBytes: number, figures: StorageFigures, pendingBytes = 0): boolean {
-  return totalBytes + pendingBytes <= remainingBytes(figures) + QUOTA_TOLERANCE_BYTES;
-}
-
-/** The largest used space registration may reach (the server's check, same tolerance). */
+/**
+ * The largest used space an organization may reach: its quota plus the C§5 tolerance. The one
+ * quota rule: the worker's check below and the server's conditional UPDATE
+ * (server/repositories/assets.ts `addUsedSpace`) both compare against it.
+ */
 export function usedSpaceCeiling(storageTb: number): number {
   return quotaBytes(storageTb) + QUOTA_TOLERANCE_BYTES;
+}
+
+/**
+ * C§5: a batch is refused when its total exceeds the remaining storage plus the tolerance,
+ * that is when the used space, the uploads still pending and the batch pass `usedSpaceCeiling`.
+ */
+export function quotaAllows(totalBytes: number, figures: StorageFigures, pendingBytes = 0): boolean {
+  return figures.usedSpace + pendingBytes + totalBytes <= usedSpaceCeiling(figures.storageTb);
 }
 
 // ——— Retry policy ———

@@ -33,6 +33,7 @@ export const FIELD_MESSAGES = {
   linkInvalid: 'Not a valid URL',
   trackingTooLong: 'The tracking id must be at most 100 characters.',
   textNul: 'Text cannot contain the NUL character (\\u0000).',
+  textIllFormed: 'Text cannot contain a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF).',
   jsonTooDeep: 'The request body is nested too deeply.',
 } as const;
 
@@ -170,15 +171,21 @@ export function collectErrors<K extends string>(errors: Record<K, string | undef
  * Every text the product stores: PostgreSQL refuses the NUL character in text, so it is refused
  * here, as bad input, before it can reach the database (where it would be a server error).
  */
-export const storableTextRule: Rule = (value) => (value.includes('\u0000') ? FIELD_MESSAGES.textNul : undefined);
+export const storableTextRule: Rule = (value) => (value.includes('\u0000') ? FIELD_MESSAGES.textNul : value.isWellFormed() ? undefined : FIELD_MESSAGES.textIllFormed);
 
 /** Deepest nesting of arrays and objects a request body may have; real bodies use 3 or 4. */
 export const MAX_JSON_DEPTH = 32;
 
+/** The UTF-16 unit of the `\\uXXXX` escape at `at`, or null when it is not one. */
+function escapedUnit(text: string, at: number): number | null {
+  const hex = text.slice(at + 2, at + 6);
+  return /^[0-9a-fA-F]{4}$/.test(hex) ? parseInt(hex, 16) : null;
+}
+
 /**
  * Checks JSON text before it is parsed: nesting deeper than `maxDepth` (a body nested thousands
  * of levels deep overflows the stack of whatever walks it) and the NUL character in any string
- * (escaped as \u0000, or raw). One pass, no recursion, so the check itself cannot overflow.
+ * (escaped as \u0000, or raw), and a lone UTF-16 surrogate (PostgreSQL refuses both). One pass, no recursion, so the check itself cannot overflow.
  * Returns the message to answer with, or undefined. Malformed JSON is left to the parser.
  */
 export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string | undefined {
@@ -190,7 +197,17 @@ export function jsonTextProblem(text: string, maxDepth = MAX_JSON_DEPTH): string
     if (inString) {
       if (code === 0x5c /* \ */) {
         if (text.startsWith('u0000', i + 1)) return FIELD_MESSAGES.textNul;
-        i += 1; // the escaped character, whatever it is, cannot end the string
+        const unit = text[i + 1] === 'u' ? escapedUnit(text, i) : null;
+        if (unit !== null && unit >= 0xd800 && unit <= 0xdfff) {
+          // PostgreSQL (text, jsonb) refuses a lone surrogate: a high one must be followed by a low one.
+          const low = unit <= 0xdbff && text[i + 6] === '\\' && text[i + 7] === 'u' ? escapedUnit(text, i + 6) : null;
+          if (low === null || low < 0xdc00 || low > 0xdfff) return FIELD_MESSAGES.textIllFormed;
+          i += 11;
+        } else i += unit === null ? 1 : 5; // the escaped character, whatever it is, cannot end the string
+      } else if (code >= 0xd800 && code <= 0xdfff) {
+        const next = text.charCodeAt(i + 1);
+        if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return FIELD_MESSAGES.textIllFormed;
+        i += 1;
       } else if (code === 0x22 /* " */) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x5b /* [ */ || code === 0x7b /* { */) {

@@ -12,12 +12,6 @@ export function formatDate(value: string | null | undefined, fallback = '—'): 
   return Number.isNaN(date.getTime()) ? fallback : DATE.format(date);
 }
 
-/** Today as `YYYY-MM-DD` in the viewer's calendar (for the date rules of src/domain). */
-export function localToday(now: Date = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 export function fullName(person: { firstName: string; lastName: string } | null | undefined): string {
   return person ? `${person.firstName} ${person.lastName}`.trim() : '';
 }

@@ -1,4 +1,4 @@
-import { atom, createStore } from 'jotai';
+import { atom, createStore } from './state.ts';
 import type { Me } from '@/domain/contract/me.ts';
 import { readStored, writeStored } from './local-store.ts';
 

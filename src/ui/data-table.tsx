@@ -138,3 +138,18 @@ export function MoreButton({ visible, busy, onClick, children }: { visible: bool
     </div>
   );
 }
+
+/** A plain table's header cell (tables laid out by hand, like the dashboard's) that sorts by `column`; clicking the active column toggles the direction. */
+export function SortableHeader<C extends string>({ column, label, sort, order, onSort }: { column: C; label: string; sort: C; order: SortOrder; onSort: (column: C, order: SortOrder) => void }) {
+  const active = sort === column;
+  return (
+    <th aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" className={`sort-button ${active ? 'active' : ''}`} onClick={() => onSort(column, active && order === 'asc' ? 'desc' : 'asc')}>
+        {label}
+        <span className="sort-arrow" aria-hidden>
+          {active ? (order === 'asc' ? '▲' : '▼') : '↕'}
+        </span>
+      </button>
+    </th>
+  );
+}

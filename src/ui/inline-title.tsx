@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import type { PageTitle } from '@/lib/page-title.ts';
+
+/** A page's title shown in the top bar, editable in place when `onSubmit` is set (C§2). */
+export interface PageTitle {
+  title: string;
+  /** Returns nothing on success (editing ends) or an error text (shown; editing stays open). */
+  onSubmit?: (value: string) => Promise<string | undefined>;
+  validate?: (value: string) => string | undefined;
+}
 
 /** Click the title, edit, accept (✓ or Enter) or cancel (✕ or Escape). Locked when no onSubmit. */
 export function InlineTitle({ title, onSubmit, validate }: PageTitle) {

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { MODAL_WIDTH } from '@/domain/constants.ts';
+import { MODAL_WIDTH } from './constants.ts';
 
 interface Props {
   title: string;

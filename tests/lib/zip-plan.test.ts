@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../src/domain/contract/uploads.ts';
-import { zipPlan } from '../../src/lib/media/zip-plan.ts';
+import { zipPlan } from '../../src/shared/media/zip-plan.ts';
 
 const asset = (id: number, type: Asset['type']['name'], name: string, size: number, previewPath: string | null, path = `projects/1/raw/x/${name}`): Asset => ({
   id, name, size, type: { name: type }, path, previewPath, createdAt: '2026-11-21T00:00:00Z', deletedAt: null, url: null, previewUrl: null,

@@ -23,6 +23,17 @@ describe('the text rules (src/domain/validation.ts)', () => {
     expect(storableTextRule('fine')).toBeUndefined();
   });
 
+  it('finds a lone UTF-16 surrogate, escaped or raw, and lets real pairs through', () => {
+    expect(jsonTextProblem('{"name":"A\\ud800B"}')).toBe(FIELD_MESSAGES.textIllFormed);
+    expect(jsonTextProblem('{"name":"A\\udc00"}')).toBe(FIELD_MESSAGES.textIllFormed);
+    expect(jsonTextProblem('{"name":"\\ud83d\\ude00 ok"}')).toBeUndefined();
+    expect(jsonTextProblem('{"name":"\\ud83d\\u0041"}')).toBe(FIELD_MESSAGES.textIllFormed);
+    expect(jsonTextProblem('{"name":"\\\\ud800"}')).toBeUndefined(); // an escaped backslash, then text
+    expect(jsonTextProblem('{"name":"A\ud800B"}')).toBe(FIELD_MESSAGES.textIllFormed);
+    expect(jsonTextProblem(JSON.stringify({ name: 'emoji 😀 fine' }))).toBeUndefined();
+    expect(storableTextRule('A\ud800')).toBe(FIELD_MESSAGES.textIllFormed);
+  });
+
   it('measures nesting without recursion, ignoring brackets inside strings', () => {
     expect(jsonTextProblem(nested(MAX_JSON_DEPTH))).toBeUndefined();
     expect(jsonTextProblem(nested(MAX_JSON_DEPTH + 1))).toBe(FIELD_MESSAGES.jsonTooDeep);
@@ -54,6 +65,14 @@ describe.each(DATABASES)('bad input on $name', ({ url }) => {
     expect(patched.statusCode).toBe(400);
     const login = await send('POST', '/login', JSON.stringify({ email: 'owner@demo.cutdesk.test', password: 'x\u0000' }));
     expect(login.statusCode).toBe(400);
+  });
+
+  it('answers 400 to a lone surrogate in a body (PostgreSQL refuses it in text and jsonb)', async () => {
+    const patched = await send('PATCH', `/projects/${projectId}`, '{"brief":"a brief \\ud800 here"}', owner);
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().message).toBe(FIELD_MESSAGES.textIllFormed);
+    const registered = await send('POST', '/register', '{"email":"s@example.com","password":"secret123","firstName":"A\\udc00","lastName":"B","phone":"5551234"}');
+    expect(registered.statusCode).toBe(400);
   });
 
   it('answers 400 to a NUL in a path parameter or a query value', async () => {

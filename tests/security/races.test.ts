@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { todayIso } from '../../src/domain/credits.ts';
+import { businessToday } from '../../src/domain/business-calendar.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from '../server/harness.ts';
 
 /**
@@ -52,7 +52,7 @@ describe.each(DATABASES)('races on $name', ({ url }) => {
     const owner = await newOwner();
     const created = await call('POST', '/organizations', owner, { name: unique('Credit Race') });
     const organizationId = created.json<{ id: number }>().id;
-    const today = todayIso();
+    const today = businessToday();
     const plan = (credits: number) => ({ startDate: today, endDate: '2099-12-31', renewable: false, credits, interval: 1, creditsPerInterval: 0, storage: 1 });
     expect((await call('PUT', `/organizations/${organizationId}/credits`, superadmin, plan(30))).statusCode).toBe(200);
     const brief = { audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Fast cuts.' };
@@ -81,7 +81,7 @@ describe.each(DATABASES)('races on $name', ({ url }) => {
   it('a lowering below the credits already used is the form\'s 400 on the credits field', async () => {
     const owner = await newOwner();
     const organizationId = (await call('POST', '/organizations', owner, { name: unique('Credit Conflict') })).json<{ id: number }>().id;
-    const plan = (credits: number) => ({ startDate: todayIso(), endDate: '2099-12-31', renewable: false, credits, interval: 1, creditsPerInterval: 0, storage: 1 });
+    const plan = (credits: number) => ({ startDate: businessToday(), endDate: '2099-12-31', renewable: false, credits, interval: 1, creditsPerInterval: 0, storage: 1 });
     expect((await call('PUT', `/organizations/${organizationId}/credits`, superadmin, plan(5))).statusCode).toBe(200);
     // Below the used credits as read: the form's own 400.
     await server.db.updateTable('credits').set({ usedCredits: 3 }).where('organizationId', '=', organizationId).execute();

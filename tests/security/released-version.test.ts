@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, signIn, startTestServer, type TestServer } from '../server/harness.ts';
+import { mp4Bytes } from '../support/file-fixtures.ts';
 
 /**
  * Issue 9, second attack: the customer sees a final video only once staff sent it to review.
@@ -21,7 +22,7 @@ describe.each(DATABASES)('released versions on $name', ({ url }) => {
   const call = (method: 'GET' | 'POST', path: string, headers: Headers, payload?: object) => server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
 
   beforeAll(async () => {
-    server = await startTestServer(url);
+    server = await startTestServer(url, { storage: true });
     admin = await signIn(server.app, 'admin@demo.cutdesk.test');
     owner = await signIn(server.app, 'owner@demo.cutdesk.test');
     organizationId = (await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
@@ -61,6 +62,26 @@ describe.each(DATABASES)('released versions on $name', ({ url }) => {
     expect((await call('POST', `/projects/${id}/links`, owner, { name: '1-cut.mp4' })).statusCode).toBe(404);
     // Staff still see their work.
     expect((await call('GET', `/projects/${id}`, admin)).json()).toMatchObject({ finalVideoPath: `projects/${id}/final/1-cut.mp4` });
+  });
+
+  it('a new cut delivered after approval waits for restore-to-review; one delivered during review replaces the reviewed one', async () => {
+    const id = await projectInEditing('Recut after approval');
+    expect((await call('POST', `/projects/${id}/submit`, admin)).statusCode).toBe(200);
+    const deliver = async (name: string) => {
+      await server.app.ctx.storage.putObject(`projects/${id}/final/${name}`, mp4Bytes(4096), 'video/mp4');
+      const registered = await call('POST', `/projects/${id}/deliverable`, admin, { path: `projects/${id}/final`, name });
+      expect(registered.statusCode, registered.body).toBe(200);
+    };
+    // During review: the new cut is the one under review.
+    await deliver('2-cut.mp4');
+    expect(await read(id)).toMatchObject({ finalVideoPath: `projects/${id}/final/2-cut.mp4` });
+    // Approved, then a recut: not the customer's until staff restore the project to review.
+    expect((await call('POST', `/projects/${id}/approve`, owner)).statusCode).toBe(200);
+    await deliver('3-recut.mp4');
+    expect(await read(id)).toMatchObject(VERSION_NULLS);
+    expect((await call('POST', `/projects/${id}/links`, owner, { name: '3-recut.mp4' })).statusCode).toBe(404);
+    expect((await call('POST', `/projects/${id}/restore_to_review`, admin)).statusCode).toBe(200);
+    expect(await read(id)).toMatchObject({ finalVideoPath: `projects/${id}/final/3-recut.mp4` });
   });
 
   it('a version sent to review stays visible through hide and restore; a revision round withdraws it until the next one is sent', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, termDates } from '../../src/domain/billing.ts';
-import { todayIso } from '../../src/domain/credits.ts';
+import { businessToday } from '../../src/domain/business-calendar.ts';
 import { loadBillingConfig } from '../../server/billing/config.ts';
 import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
@@ -210,7 +210,7 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     const owner = await newOwner(server.app, 'Stripe renewal');
     const bought = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, purchaseBody('pm_card_renew'));
     expect(bought.statusCode).toBe(201);
-    const { renewableAt } = termDates(todayIso(), 12);
+    const { renewableAt } = termDates(businessToday(), 12);
     await runBillingRenewals(db, provider, new Date(`${renewableAt}T06:00:00Z`));
     const renewal = intents().find((r) => r.headers['idempotency-key'] === `cutdesk-subscription-${bought.json<{ id: number }>().id}-renewal-${renewableAt}-attempt-0`);
     expect(renewal?.body.get('off_session')).toBe('true');

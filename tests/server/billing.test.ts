@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_FIELD_MESSAGES, BILLING_FIELDS, BILLING_MESSAGES, SHIPPING_FIELDS, termDates } from '../../src/domain/billing.ts';
-import { todayIso } from '../../src/domain/credits.ts';
+import { businessToday } from '../../src/domain/business-calendar.ts';
 import { addMonths } from '../../src/domain/subscription.ts';
 import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { EmbeddedGateway } from '../../server/billing/embedded-gateway.ts';
@@ -18,7 +18,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
   let server: TestServer;
   let db: BillingDb;
   const gateway = () => new EmbeddedGateway(server.db);
-  const today = todayIso();
+  const today = businessToday();
   let starter: { id: number; pricePerYear: number; monthlyCredits: number; storage: number; kitType: string };
   const as: Record<'OWNER' | 'USER' | 'ADMIN' | 'BEA', Headers> = {} as never;
   let demoId: number;
@@ -330,6 +330,20 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       expect(free.response.json()).toMatchObject({ status: 'active', amount: 0, invoices: [{ amount: 0, status: 'paid' }] });
       expect(await db.selectFrom('gatewayCharges').select('id').where('paymentMethodId', '=', free.pm).execute()).toHaveLength(0);
     });
+    it('checks the coupon only after the subscription and the card, and limits purchases per address', async () => {
+      const { organizationId, headers, pm } = await subscribedOwner();
+      // Subscribed already: any coupon, good or bad, gets the same 409 (nothing to learn from it).
+      for (const coupon of ['NO-SUCH-CODE', 'WELCOME10']) {
+        const answer = await call('POST', `/organizations/${organizationId}/subscriptions`, headers, purchaseBody(pm, { coupon }));
+        expect(answer.statusCode).toBe(409);
+      }
+      // Without a usable card: the card's 400 whatever the coupon.
+      const fresh = await newOwner(server.app);
+      const unusable = await call('POST', `/organizations/${fresh.organizationId}/subscriptions`, fresh.headers, purchaseBody('pm_doesnotexist', { coupon: 'NO-SUCH-CODE' }));
+      expect(unusable.statusCode).toBe(400);
+      expect(unusable.json().fields).toHaveProperty('paymentMethodId');
+      expect(unusable.json().fields).not.toHaveProperty('coupon');
+    });
   });
 
   describe('cancel', () => {
@@ -480,6 +494,43 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       // Then the owner may buy again.
       const card = await addCard(headers);
       expect((await call('POST', `/organizations/${organizationId}/subscriptions`, headers, purchaseBody(card))).statusCode).toBe(201);
+    });
+
+    it('never charges a deleted organization again: its subscription is cancelled with it', async () => {
+      const { organizationId, pm } = await subscribedOwner();
+      expect((await call('DELETE', `/organizations/${organizationId}`, as.ADMIN)).statusCode).toBe(204);
+      expect((await call('GET', `/organizations/${organizationId}/subscriptions`, as.ADMIN)).statusCode).toBe(404);
+      const { renewableAt } = termDates(today, 12);
+      await runBillingRenewals(db, gateway(), day(renewableAt));
+      await runBillingRenewals(db, gateway(), day(addMonths(renewableAt, 12)));
+      expect(await db.selectFrom('gatewayCharges').select('id').where('paymentMethodId', '=', pm).execute()).toHaveLength(1);
+      const state = await orgState(organizationId);
+      expect(state.subscriptions[0]!.status).toBe('ended');
+      expect(state.credits.renewable).toBe(false);
+    });
+
+    it('a cancellation that lands while the renewal charge is under way wins, and the charge is refunded', async () => {
+      const { organizationId, headers } = await subscribedOwner();
+      const { renewableAt } = termDates(today, 12);
+      // A gateway whose charge answers only after the owner has cancelled (a slow Stripe call).
+      const real = gateway();
+      let refunded: string | null = null;
+      const slow = Object.assign(Object.create(real) as typeof real, {
+        charge: async (input: Parameters<typeof real.charge>[0]) => {
+          const result = await real.charge(input);
+          expect((await call('DELETE', `/organizations/${organizationId}/subscriptions`, headers)).statusCode).toBe(204);
+          return result;
+        },
+        refund: async (paymentId: string) => {
+          refunded = paymentId;
+          return real.refund(paymentId);
+        },
+      });
+      await runBillingRenewals(db, slow, day(renewableAt));
+      const state = await orgState(organizationId);
+      expect(state.subscriptions[0]).toMatchObject({ isCancelled: true, renewableAt });
+      expect(state.invoices.filter((i) => i.status === 'paid')).toHaveLength(1);
+      expect(refunded).not.toBeNull();
     });
 
     it('finishes a purchase interrupted after the charge, without charging again', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
 import { RULE_MESSAGES } from '../../src/domain/project-rules.ts';
+import { REVIEW_DAY_MS, REVIEW_WINDOW_MESSAGES, reviewClosesAt, reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
 import { completeClosedReviews } from '../../server/services/review-auto-complete.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
@@ -111,7 +112,9 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: 'https://frame.example/x' })).json().collaborationLink).toBe('https://frame.example/x');
       expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: null })).json().collaborationLink).toBeNull();
       expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: 'ftp://nope' })).json().fields.reviewLink).toBe(FIELD_MESSAGES.linkInvalid);
-      expect((await call('PATCH', `/projects/${id}`, editor, { assetsLink: 'https://drive.example/a' })).statusCode).toBe(403);
+      const editorAssets = await call('PATCH', `/projects/${id}`, editor, { assetsLink: 'https://drive.example/a' });
+      expect(editorAssets.statusCode).toBe(403);
+      expect(editorAssets.json().message).toBe(RULE_MESSAGES.editorAssetsLink);
       expect((await call('PATCH', `/projects/${id}`, editor, { editorAssetsLink: 'https://drive.example/e' })).statusCode).toBe(200);
       expect((await call('PATCH', `/projects/${id}`, owner, { reviewLink: 'https://x.example' })).statusCode).toBe(403);
     });
@@ -233,6 +236,22 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       await server.db.updateTable('projects').set({ reviewStartedAt: new Date(Date.now() - 4 * 86_400_000) }).where('id', '=', id).execute();
       expect(await completeClosedReviews(server.db)).toBe(1);
       expect(await completeClosedReviews(server.db)).toBe(0);
+      expect((await call('GET', `/projects/${id}`, owner)).json().status.name).toBe('APPROVED');
+    });
+
+    it('closes the review window exactly where the domain says, and refuses a period out of range with its message', async () => {
+      const id = await idOf('Quarterly highlights');
+      expect((await call('POST', `/projects/${id}/restore_to_review`, admin)).json().status.name).toBe('IN_REVIEW');
+      const tooLong = await call('PUT', `/projects/${id}/review_period`, admin, { reviewPeriod: 3651 });
+      expect(tooLong.statusCode).toBe(400);
+      expect(tooLong.json()).toMatchObject({ message: REVIEW_WINDOW_MESSAGES.tooLong, fields: { reviewPeriod: REVIEW_WINDOW_MESSAGES.tooLong } });
+      const reviewStartedAt = new Date(Date.now() - 2 * REVIEW_DAY_MS - 3_600_000);
+      await server.db.updateTable('projects').set({ reviewStartedAt, reviewPeriod: 3 }).where('id', '=', id).execute();
+      const window = { status: 'IN_REVIEW' as const, reviewPeriod: 3, reviewStartedAt };
+      expect((await call('GET', `/projects/${id}`, admin)).json().reviewDaysLeft).toBe(reviewDaysLeft(window));
+      const closesAt = reviewClosesAt(window)!;
+      expect(await completeClosedReviews(server.db, new Date(closesAt.getTime() - 1))).toBe(0);
+      expect(await completeClosedReviews(server.db, closesAt)).toBe(1);
       expect((await call('GET', `/projects/${id}`, owner)).json().status.name).toBe('APPROVED');
     });
 

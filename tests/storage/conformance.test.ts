@@ -5,7 +5,7 @@ import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand,
   CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetBucketLocationCommand, GetObjectCommand,
   HeadBucketCommand, HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectsCommand, ListObjectsV2Command,
-  ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand,
+  ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand, UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -355,6 +355,29 @@ describe('delete and copy', () => {
     const replaced = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: k('copy/replaced.bin') }));
     expect(replaced.ContentType).toBe('application/x-test');
     expect(replaced.Metadata).toEqual({ b: '2' });
+  });
+
+  it('UploadPartCopy copies byte ranges into a multipart upload (copies above 5 GiB)', async () => {
+    const source = k('copy/big source.bin');
+    const data = randomBytes(6 * MiB);
+    const put = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: source, Body: data, ContentType: 'video/quicktime' }));
+    const key = k('copy/big copy.bin');
+    const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key, ContentType: 'video/quicktime' }));
+    const ranges = [[0, 5 * MiB - 1], [5 * MiB, data.length - 1]] as const;
+    const parts = [];
+    for (const [index, [start, end]] of ranges.entries()) {
+      const part = await client.send(new UploadPartCopyCommand({
+        Bucket: target.bucket, Key: key, UploadId, PartNumber: index + 1,
+        CopySource: `${target.bucket}/${source.split('/').map(encodeURIComponent).join('/')}`,
+        CopySourceRange: `bytes=${start}-${end}`, CopySourceIfMatch: put.ETag,
+      }));
+      parts.push({ ETag: part.CopyPartResult?.ETag, PartNumber: index + 1 });
+    }
+    const done = await client.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+    expect(done.ETag).toMatch(/-2"$/);
+    const head = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key }));
+    expect(head).toMatchObject({ ContentLength: data.length, ContentType: 'video/quicktime' });
+    expect(sha256(await getBytes(key))).toBe(sha256(data));
   });
 
   it('CopyObject fails for a missing source (NoSuchKey) and for a copy onto itself without REPLACE', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CreateSubscriptionBodyStruct } from '../../../src/domain/contract/billing.ts';
-import { todayIso } from '../../../src/domain/credits.ts';
+import { businessToday } from '../../../src/domain/business-calendar.ts';
 import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
 import { loadBillingConfig, type BillingConfig } from '../../billing/config.ts';
 import type { PaymentProvider } from '../../billing/payment-provider.ts';
@@ -32,7 +32,7 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
   const provider = options.provider ?? createPaymentProvider(app.ctx.db, config);
   const now = options.now ?? (() => new Date());
   const service = billingService({ db: app.ctx.db, provider, log: app.log });
-  const today = () => todayIso(now());
+  const today = () => businessToday(now());
 
   // Public (C§7: payment-plans is one of the calls without a token).
   app.get('/payment-plans', async () => service.plans());
@@ -60,12 +60,15 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
     const auth = await authenticate(request);
     const id = idParam(request.params);
     assertOrganizationVisible(auth, id);
+    // A deleted organization is gone for staff too (its subscription was cancelled with it).
+    const organization = await app.ctx.db.selectFrom('organizations').select('id').where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+    if (!organization) throw notFound();
     // Billing addresses and phones are the owner's (and staff's) business, not every user's.
     const withDetails = auth.user.role === 'OWNER' || isStaffRole(auth.user.role);
     return service.list(id, withDetails);
   });
 
-  app.post('/organizations/:id/subscriptions', async (request, reply) => {
+  app.post('/organizations/:id/subscriptions', { config: perIpRouteLimit(app.ctx.config) }, async (request, reply) => {
     const id = idParam(request.params);
     const { user } = await requireOwner(request, id);
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -74,7 +77,7 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
     const header = request.headers['idempotency-key'];
     const headerKey = typeof header === 'string' ? header : null;
     if (headerKey !== null && !/^[\w-]{8,100}$/.test(headerKey)) throw badRequest('The Idempotency-Key header must be 8 to 100 letters, digits, - or _.');
-    const organization = await app.ctx.db.selectFrom('organizations').select('name').where('id', '=', id).executeTakeFirst();
+    const organization = await app.ctx.db.selectFrom('organizations').select('name').where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
     if (!organization) throw notFound();
     const { subscription, replayed } = await service.purchase({
       organizationId: id,

@@ -133,7 +133,10 @@ export default async function mediaRoutes(app: FastifyInstance) {
       // Where the preview will be: the project has a final video from now on (send to review
       // is allowed); the media link says "being processed" until the preview exists.
       finalVideoPreview: derivedKey(key, 'proxy'),
-      ...(!same && { finalVideoThumbnail: null, hdUrl: null, lowResUrl: null }),
+      // A new cut is the customer's only through review: replacing the one under review (IN_REVIEW)
+      // shows the new one in that review; after it (APPROVED, ARCHIVED) it waits for
+      // "restore to review" (A§), so a finished project never shows an unreviewed cut.
+      ...(!same && { finalVideoThumbnail: null, hdUrl: null, lowResUrl: null, versionReleased: project.status === 'IN_REVIEW' }),
     });
     await enqueueFinalVideoMedia(ctx, project.id, key);
     request.log.info({ projectId: project.id, key, size: head.size }, 'final video registered; media jobs queued');

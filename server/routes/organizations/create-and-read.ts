@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { StaffOrganization } from '../../../src/domain/contract/customers.ts';
 import { CreateOrganizationBodyStruct, type Organization } from '../../../src/domain/contract/organizations.ts';
-import { creditStatus, todayIso } from '../../../src/domain/credits.ts';
+import { businessToday } from '../../../src/domain/business-calendar.ts';
+import { creditStatus } from '../../../src/domain/credits.ts';
 import { MESSAGES } from '../../../src/domain/messages.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -51,7 +52,7 @@ export default async function organizationRoutes(app: FastifyInstance) {
         interval: credits.intervalMonths,
         renewable: credits.renewable,
         renewDate: credits.renewDate,
-        status: creditStatus(credits.startDate, credits.endDate, todayIso()),
+        status: creditStatus(credits.startDate, credits.endDate, businessToday()),
       },
       storage: organization.storageTb,
       usedSpace: organization.usedSpace,

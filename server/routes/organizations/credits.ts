@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { UpdateCreditsBodyStruct, type CreditDetail } from '../../../src/domain/contract/customers.ts';
-import { todayIso } from '../../../src/domain/credits.ts';
+import { businessToday } from '../../../src/domain/business-calendar.ts';
 import { ORGANIZATION_MESSAGES } from '../../../src/domain/organization-rules.ts';
 import { nextRenewDate } from '../../../src/domain/subscription.ts';
 import { badRequest, conflict, notFound, parse } from '../../http-error.ts';
@@ -42,7 +42,7 @@ export default async function organizationCreditsRoutes(app: FastifyInstance) {
     const plan = { startDate: body.startDate, endDate: body.endDate, intervalMonths: body.interval, renewable: body.renewable };
     const refused = await organizationAdminRepo(app.ctx.db).updateCredits(
       id,
-      { ...plan, activeCredits: body.credits, creditsPerInterval: body.creditsPerInterval, renewDate: nextRenewDate(plan, todayIso()) },
+      { ...plan, activeCredits: body.credits, creditsPerInterval: body.creditsPerInterval, renewDate: nextRenewDate(plan, businessToday()) },
       body.storage,
     );
     // Credits were used between the read above and the write: the same rule, now a conflict.

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AssignEditorBodyStruct, ReviewPeriodBodyStruct } from '../../../src/domain/contract/projects.ts';
 import type { ProjectAction } from '../../../src/domain/project-rules.ts';
+import { reviewPeriodProblem } from '../../../src/domain/review-window.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import { badRequest, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
@@ -62,9 +63,8 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
   app.put('/projects/:id/review_period', async (request) => {
     const { auth, project } = await target(request);
     const { reviewPeriod } = parse(ReviewPeriodBodyStruct, request.body);
-    if (!Number.isInteger(reviewPeriod) || reviewPeriod < 0 || reviewPeriod > 3650) {
-      throw badRequest('The review period is a whole number of days, 0 or more.', { fields: { reviewPeriod: 'Digits only, 0 or more.' } });
-    }
+    const problem = reviewPeriodProblem(reviewPeriod);
+    if (problem) throw badRequest(problem, { fields: { reviewPeriod: problem } });
     return projectFor(auth, await runTransition(app.ctx, auth, project, 'set-review-period', { reviewPeriod }));
   });
 

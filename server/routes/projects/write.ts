@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { CreateProjectBodyStruct, LINK_FIELDS, UpdateProjectBodyStruct } from '../../../src/domain/contract/projects.ts';
+import { decideLinkEdit } from '../../../src/domain/project-rules.ts';
 import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
-import { badRequest, conflict, forbidden, notFound, parse } from '../../http-error.ts';
+import { HttpError, badRequest, conflict, forbidden, notFound, parse } from '../../http-error.ts';
 import { authenticate } from '../../plugins/auth.ts';
 import { NEW_PROJECT_BLANKS, projectsRepo } from '../../repositories/projects.ts';
 import { requireAllowed, visibleProject } from '../../services/project-access.ts';
@@ -43,10 +44,10 @@ export default async function projectWriteRoutes(app: FastifyInstance) {
     if (briefChanges.length === 0 && linkChanges.length === 0 && body.name === undefined) throw badRequest('Nothing to change.');
     if (body.name !== undefined) requireAllowed('rename', auth, project);
     if (briefChanges.length) requireAllowed('edit-brief', auth, project);
-    if (linkChanges.length) {
-      if (!isStaffRole(auth.user.role)) throw forbidden();
-      // A§6: an editor cannot edit the organization-assets link.
-      if (auth.user.role === 'EDITOR' && linkChanges.includes('assetsLink')) throw forbidden();
+    // A§2, A§8: staff only, and an editor not the organization-assets link (src/domain/project-rules.ts).
+    for (const key of linkChanges) {
+      const decision = decideLinkEdit(auth.user.role, key);
+      if (!decision.allowed) throw new HttpError(decision.status, decision.message);
     }
     const changes = {
       ...(body.name !== undefined ? { name: body.name.trim() } : {}),

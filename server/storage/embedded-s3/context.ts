@@ -54,10 +54,6 @@ export function assertUnrestricted(ctx: S3Context): void {
   if (ctx.auth.principal.allowedPrefix !== undefined) throw new S3Error('AccessDenied');
 }
 
-export function formatIsoDate(iso: string): string {
-  return new Date(iso).toISOString();
-}
-
 export function sendXml(ctx: S3Context, document: string, status = 200): FastifyReply {
   return ctx.reply.code(status).type('application/xml').send(document);
 }

@@ -4,4 +4,4 @@
  * objects as files under `root`.
  */
 export { embeddedS3Plugin } from './routes.ts';
-export type { CredentialResolver, EmbeddedS3Options, S3Principal } from './types.ts';
+export type { CredentialResolver, S3Principal } from './types.ts';

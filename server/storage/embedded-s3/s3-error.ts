@@ -89,7 +89,3 @@ export class S3Error extends Error {
     this.headers = headers;
   }
 }
-
-export function isS3Error(error: unknown): error is S3Error {
-  return error instanceof S3Error;
-}

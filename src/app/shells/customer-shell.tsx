@@ -1,9 +1,9 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatTb } from '@/domain/bytes.ts';
 import { tbToBytes } from '@/domain/bytes.ts';
-import { pageTitleAtom } from '@/lib/page-title.ts';
+import { pageTitleAtom } from '@/shared/project/page-title.ts';
 import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
 import { endImpersonation, landingFor, loadTopBarInfo, logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';

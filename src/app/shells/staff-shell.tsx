@@ -1,7 +1,7 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { pageTitleAtom } from '@/lib/page-title.ts';
+import { pageTitleAtom } from '@/shared/project/page-title.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';

@@ -1,23 +1,23 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
-import { VIDEO_RETRY_MS } from '@/domain/constants.ts';
+import { VIDEO_RETRY_MS } from '@/ui/constants.ts';
 import { can } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fullName } from '@/lib/format.ts';
 import { meAtom } from '@/lib/session-state.ts';
-import { useProjectPage } from '@/lib/use-project-page.ts';
+import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { Button } from '@/ui/button.tsx';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
-import { FinalVideo } from '@/ui/final-video.tsx';
-import { BriefPdfButton, ZipDownloadButtons } from '@/ui/project-downloads.tsx';
-import { getProject } from './api/get-project.ts';
+import { FinalVideo } from '@/shared/media/final-video.tsx';
+import { BriefPdfButton, ZipDownloadButtons } from '@/shared/media/project-downloads.tsx';
+import { getProject } from '@/shared/project/api/get-project.ts';
 import { runProjectAction, type StaffProjectAction } from './api/project-action.ts';
-import { updateProject } from './api/update-project.ts';
+import { updateProject } from '@/shared/project/api/update-project.ts';
 import { AssetsPanel } from './components/assets-panel.tsx';
 import { FinalVideoUpload } from './components/final-video-upload.tsx';
 import { LinkRows } from './components/link-rows.tsx';
@@ -128,7 +128,7 @@ export function AdminProjectPage() {
                 <span className="muted-label">Review time left</span> <strong>{project.reviewDaysLeft} days</strong>
               </p>
             )}
-            <LinkRows project={project} isEditor={me.role.name === 'EDITOR'} onSaved={setProject} />
+            <LinkRows project={project} role={me.role.name} onSaved={setProject} />
           </section>
           <section className="card brief-panel" aria-label="Brief">
             <h2>Brief</h2>

@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useState } from 'react';
 import { meAtom } from '@/lib/session-state.ts';
 import { PageHeader } from '@/ui/empty-state.tsx';

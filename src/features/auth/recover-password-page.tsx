@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { Link } from 'wouter';
-import { AUTHOR_NAME, RECOVER_SUBMIT_DELAY_MS } from '@/domain/constants.ts';
+import { AUTHOR_NAME, RECOVER_SUBMIT_DELAY_MS } from '@/ui/constants.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { collectErrors, emailRule } from '@/domain/validation.ts';
 import { Button } from '@/ui/button.tsx';

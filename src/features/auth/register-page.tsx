@@ -12,6 +12,7 @@ import {
   registerPhoneRule,
 } from '@/domain/validation.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
 import { botCheckToken, passesBotCheck } from '@/lib/bot-check.ts';
 import { clearSession } from '@/lib/session-state.ts';
 import { landingFor, loadMe, startSession } from '@/lib/session.ts';
@@ -74,9 +75,8 @@ function AccountStep({ onDone }: { onDone: () => void }) {
       await startSession(session);
       onDone();
     } catch (e) {
-      const fields = e instanceof ApiError ? e.fields : {};
       // C§8: a registration failure is shown as the e-mail being in use, unless a field says otherwise.
-      form.setServerErrors(Object.keys(fields).length ? fields : { email: MESSAGES.emailAlreadyRegistered });
+      form.setServerErrors(fieldErrors<AccountField>(e) ?? { email: MESSAGES.emailAlreadyRegistered });
       if (e instanceof ApiError && e.status === 429) setError(errorMessage(e));
     } finally {
       setBusy(false);

@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ORGANIZATIONS_PAGE_SIZE, type OrganizationRow, type OrganizationSort } from '@/domain/contract/customers.ts';

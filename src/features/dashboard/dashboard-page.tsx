@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { DashboardRow, DashboardSort } from '@/domain/contract/projects.ts';
@@ -11,7 +11,7 @@ import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
 import { LinkCell, StaffStatusPill } from '@/ui/project-cells.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
-import { SortableHeader, type SortOrder } from '@/ui/sortable-header.tsx';
+import { SortableHeader, type SortOrder } from '@/ui/data-table.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { changeStatus, type StatusAction } from './api/change-status.ts';
 import { listDashboard, type DashboardTab } from './api/list-dashboard.ts';

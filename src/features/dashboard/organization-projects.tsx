@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';

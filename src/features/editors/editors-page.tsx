@@ -4,6 +4,7 @@ import { USER_MESSAGES } from '@/domain/user-management.ts';
 import { optionalLinkRule } from '@/domain/organization-rules.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { fieldError } from '@/lib/form-errors.ts';
 import { formatDate, fullName } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { Avatar } from '@/ui/brand.tsx';
@@ -83,7 +84,7 @@ export function EditorsPage() {
             try {
               replace(await setEditorDrive(e.id, value));
             } catch (err) {
-              return err instanceof ApiError ? (err.fields.path ?? err.message) : MESSAGES.generic;
+              return fieldError(err, 'path');
             }
           }}
         />

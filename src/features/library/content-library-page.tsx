@@ -1,13 +1,13 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { downloadItems } from '@/lib/download-menu.ts';
+import { downloadItems } from '@/shared/media/download-menu.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
 import { ProjectCard } from '@/ui/project-card.tsx';
-import { duplicateProject } from './api/duplicate-project.ts';
+import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
 import { listLibrary } from './api/list-library.ts';
 
 /** /user/content-library: approved and archived videos, with the count in the title. */

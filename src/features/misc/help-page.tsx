@@ -1,4 +1,4 @@
-import { SUPPORT_EMAIL } from '@/domain/constants.ts';
+import { SUPPORT_EMAIL } from '@/ui/constants.ts';
 import { Logo } from '@/ui/brand.tsx';
 
 /** The contact page the menus open in a new tab. */

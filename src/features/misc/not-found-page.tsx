@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DEFAULT_NOT_FOUND_COLOUR } from '@/domain/constants.ts';
+import { DEFAULT_NOT_FOUND_COLOUR } from '@/ui/constants.ts';
 import { Clapboard } from '@/ui/brand.tsx';
 
 /** Hue of #93D35A, so the slider starts at the default colour. */

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { useIsMobile } from '@/lib/use-window-width.ts';
+import { useIsMobile } from '@/ui/use-window-width.ts';
 import { Clapboard } from '@/ui/brand.tsx';
 
 export function NotMobilePage() {

@@ -1,17 +1,17 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { CreditDetail, StaffOrganization } from '@/domain/contract/customers.ts';
 import { optionalLinkRule, parseReviewPeriod, reviewPeriodRule, trackingCodeRule } from '@/domain/organization-rules.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { isSubscriptionActive, type SubscriptionStatus } from '@/domain/subscription.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { fieldError } from '@/lib/form-errors.ts';
 import { formatDate, fullName } from '@/lib/format.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { EditableField } from '@/ui/editable-field.tsx';
 import { EmptyState, PageHeader } from '@/ui/empty-state.tsx';
-import { getCredits } from './api/get-credits.ts';
+import { getCredits } from '@/shared/organization/api/get-credits.ts';
 import { getOrganization } from './api/get-organization.ts';
 import { updateOrganization, type OrganizationField } from './api/update-organization.ts';
 import { CreditsPanel } from './components/credits-panel.tsx';
@@ -69,7 +69,7 @@ export function OrganizationPage({ id, renderProjects }: Props) {
       const saved = await updateOrganization(id, field);
       setOrganization((o) => (o ? { ...o, assetsLink: saved.assetsLink, trackingCode: saved.trackingCode, projectReviewPeriod: saved.projectReviewPeriod } : o));
     } catch (e) {
-      return e instanceof ApiError ? (e.fields[name] ?? e.message) : errorMessage(e);
+      return fieldError(e, name);
     }
   };
   const subscriptionActive = isSubscriptionActive(organization.renewableAt, organization.isCancelled);

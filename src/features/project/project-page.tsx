@@ -1,11 +1,11 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useState } from 'react';
 import { useParams } from 'wouter';
 import { meAtom } from '@/lib/session-state.ts';
-import { useProjectPage } from '@/lib/use-project-page.ts';
+import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
-import { getProject } from './api/get-project.ts';
-import { updateProject } from './api/update-project.ts';
+import { getProject } from '@/shared/project/api/get-project.ts';
+import { updateProject } from '@/shared/project/api/update-project.ts';
 
 const renameProject = (id: number, name: string) => updateProject(id, { name });
 import { AssetSections, type AssetState } from './components/asset-sections.tsx';

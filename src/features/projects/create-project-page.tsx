@@ -1,9 +1,10 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useState } from 'react';
 import { useLocation } from 'wouter';
 import { FINAL_VIDEO_LENGTHS } from '@/domain/constants.ts';
 import { FIELD_MESSAGES, audienceRule, collectErrors, projectNameRule, requiredRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { Button } from '@/ui/button.tsx';
 import { SelectField, TextAreaField } from '@/ui/choice-fields.tsx';
@@ -50,7 +51,8 @@ export function CreateProjectPage() {
       const { id } = await createProject(me!.organizationId!, form.values);
       navigate(`/user/project/${id}`);
     } catch (e) {
-      if (e instanceof ApiError && Object.keys(e.fields).length) form.setServerErrors(e.fields);
+      const fields = fieldErrors<Field>(e);
+      if (fields) form.setServerErrors(fields);
       setError(errorMessage(e));
     } finally {
       setBusy(false);

@@ -1,10 +1,10 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
 import { BOARD_SECTIONS } from '@/domain/project-status.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { downloadItems } from '@/lib/download-menu.ts';
+import { downloadItems } from '@/shared/media/download-menu.ts';
 import { writeStored } from '@/lib/local-store.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
@@ -13,7 +13,7 @@ import { PageHeader, Spinner } from '@/ui/empty-state.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { ProjectCard } from '@/ui/project-card.tsx';
 import { deleteProject } from './api/delete-project.ts';
-import { duplicateProject } from './api/duplicate-project.ts';
+import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
 import { listProjects } from './api/list-projects.ts';
 
 const SECTIONS = [

@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useState } from 'react';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import type { Organization } from '@/domain/contract/organizations.ts';
@@ -9,7 +9,7 @@ import { meAtom } from '@/lib/session-state.ts';
 import { loadMe, loadTopBarInfo } from '@/lib/session.ts';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
-import { getCredits } from './api/get-credits.ts';
+import { getCredits } from '@/shared/organization/api/get-credits.ts';
 import { getOrganization } from './api/get-organization.ts';
 import { listUsers } from './api/list-users.ts';
 import { CreditsCard } from './components/credits-card.tsx';

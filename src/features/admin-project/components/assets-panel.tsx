@@ -6,7 +6,7 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Menu } from '@/ui/menu.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
-import { listAssets } from '../api/list-assets.ts';
+import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 
 type Filter = 'all' | 'INTERVIEW_CLIP' | 'BROLL_CLIP' | 'ASSET';
 const FILTERS: { id: Filter; label: string }[] = [

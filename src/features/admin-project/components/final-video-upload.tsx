@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { STAFF_UPLOAD_BLOCKED } from '@/domain/project-rules.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { registerDeliverable } from '@/lib/media/deliverable.ts';
-import { enqueueUploads } from '@/lib/uploads/upload-client.ts';
-import { useUploads } from '@/lib/uploads/use-uploads.ts';
+import { registerDeliverable } from '@/shared/media/api/register-deliverable.ts';
+import { enqueueUploads } from '@/shared/uploads/upload-client.ts';
+import { useUploads } from '@/shared/uploads/use-uploads.ts';
 import { Button } from '@/ui/button.tsx';
 
 /** A§4: after the transfer completes, a 2 s pause, then the uploading flag clears. */

@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { LinkField, Project } from '@/domain/contract/projects.ts';
+import { decideLinkEdit } from '@/domain/project-rules.ts';
+import type { RoleName } from '@/domain/roles.ts';
 import { linkRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { fieldError } from '@/lib/form-errors.ts';
 import { EditableField } from '@/ui/editable-field.tsx';
-import { updateProject } from '../api/update-project.ts';
+import { updateProject } from '@/shared/project/api/update-project.ts';
 
 const ROWS: { field: LinkField; label: string }[] = [
   { field: 'assetsLink', label: 'Organization assets' },
@@ -12,8 +14,11 @@ const ROWS: { field: LinkField; label: string }[] = [
   { field: 'editorAssetsLink', label: 'Editor files' },
 ];
 
-/** The four link rows of A§2, each with copy (1 s confirmation) and open in a new tab. */
-export function LinkRows({ project, isEditor, onSaved }: { project: Project; isEditor: boolean; onSaved: (p: Project) => void }) {
+/**
+ * The four link rows of A§2, each with copy (1 s confirmation) and open in a new tab; a row
+ * `role` may not edit (src/domain/project-rules.ts `decideLinkEdit`) is disabled with the reason.
+ */
+export function LinkRows({ project, role, onSaved }: { project: Project; role: RoleName; onSaved: (p: Project) => void }) {
   const [copied, setCopied] = useState<LinkField | null>(null);
   const copy = async (field: LinkField, value: string) => {
     await navigator.clipboard.writeText(value).catch(() => undefined);
@@ -24,6 +29,7 @@ export function LinkRows({ project, isEditor, onSaved }: { project: Project; isE
     <div className="link-rows">
       {ROWS.map(({ field, label }) => {
         const value = project[field];
+        const edit = decideLinkEdit(role, field);
         return (
           <div className="link-row" key={field}>
             <EditableField
@@ -32,14 +38,14 @@ export function LinkRows({ project, isEditor, onSaved }: { project: Project; isE
               inputMode="url"
               placeholder="https://…"
               minSavingMs={1_000}
-              disabled={isEditor && field === 'assetsLink'}
-              disabledHint="Editors cannot change the organization assets link."
+              disabled={!edit.allowed}
+              disabledHint={edit.allowed ? undefined : edit.message}
               validate={(text) => (text ? linkRule(text) : undefined)}
               onSave={async (text) => {
                 try {
                   onSaved(await updateProject(project.id, { [field]: text || null }));
                 } catch (e) {
-                  return e instanceof ApiError ? (e.fields[field] ?? e.message) : errorMessage(e);
+                  return fieldError(e, field);
                 }
               }}
             />

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
+import { businessToday } from '@/domain/business-calendar.ts';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
 import { expiryWarning } from '@/domain/subscription.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { formatDate, localToday, plural } from '@/lib/format.ts';
+import { formatDate, plural } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { listByExpiry } from '../api/list-expiring.ts';
@@ -14,7 +15,7 @@ export function ExpiringCredits() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     listByExpiry()
-      .then((all) => setRows(all.filter((r) => expiryWarning(r.endDate, localToday()))))
+      .then((all) => setRows(all.filter((r) => expiryWarning(r.endDate, businessToday()))))
       .catch((e: unknown) => {
         console.error('credits list failed to load', e);
         setRows([]);
@@ -36,7 +37,7 @@ export function ExpiringCredits() {
       key: 'left',
       header: 'Remaining',
       cell: (r) => {
-        const w = expiryWarning(r.endDate, localToday())!;
+        const w = expiryWarning(r.endDate, businessToday())!;
         return <Badge tone={w.expired ? 'danger' : 'warning'}>{w.expired ? 'Expired' : plural(w.daysLeft, 'day')}</Badge>;
       },
     },

@@ -2,7 +2,8 @@ import { useCallback, useState } from 'react';
 import type { User } from '@/domain/contract/users.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { collectErrors, emailRule, settingsNameRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -28,8 +29,8 @@ export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User |
     try {
       onSaved(await saveStaffUser(user?.id ?? null, { email: v.email.trim(), firstName: v.firstName.trim(), lastName: v.lastName.trim(), phone: v.phone.trim() }, role));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) form.setServerErrors({ email: MESSAGES.userEmailUsed });
-      else if (e instanceof ApiError && Object.keys(e.fields).length) form.setServerErrors(e.fields);
+      const fields = fieldErrors<Field>(e, { email: MESSAGES.userEmailUsed });
+      if (fields) form.setServerErrors(fields);
       else setError(errorMessage(e));
     } finally {
       setBusy(false);

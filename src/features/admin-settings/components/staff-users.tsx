@@ -11,9 +11,9 @@ import { PersonCell } from '@/ui/person-cell.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { Menu, type MenuItem } from '@/ui/menu.tsx';
-import { deleteUser } from '../api/delete-user.ts';
+import { deleteUser } from '@/shared/users/api/delete-user.ts';
 import { listStaff } from '../api/list-staff.ts';
-import { resendInvite } from '../api/resend-invite.ts';
+import { resendInvite } from '@/shared/users/api/resend-invite.ts';
 import { setEnabled } from '../api/set-enabled.ts';
 import { StaffUserModal } from './staff-user-modal.tsx';
 

@@ -1,15 +1,16 @@
+import { businessToday } from '@/domain/business-calendar.ts';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
 import { formatTb, tbToBytes } from '@/domain/bytes.ts';
 import { creditStatus } from '@/domain/credits.ts';
 import { creditPeriodLabel } from '@/domain/subscription.ts';
-import { formatDate, localToday } from '@/lib/format.ts';
+import { formatDate } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 
 const SUBSCRIPTION_TONE = { active: 'success', canceled: 'warning', inactive: 'neutral' } as const;
 
 /** The expanded part of a customers row: plan, credits, storage and onboarding at a glance. */
 export function CustomerDetails({ row }: { row: OrganizationRow }) {
-  const status = creditStatus(row.startDate, row.endDate, localToday());
+  const status = creditStatus(row.startDate, row.endDate, businessToday());
   return (
     <div className="row-details">
       <dl className="kv kv-grid">

@@ -1,10 +1,11 @@
+import { businessToday } from '@/domain/business-calendar.ts';
 import { expiryWarning } from '@/domain/subscription.ts';
-import { formatDate, localToday, plural } from '@/lib/format.ts';
+import { formatDate, plural } from '@/lib/format.ts';
 import { Icon } from '@/ui/icons.tsx';
 
 /** "Credits expire on" with the A§2 warning when fewer than 91 days remain. */
 export function ExpiryCell({ endDate }: { endDate: string | null }) {
-  const warning = expiryWarning(endDate, localToday());
+  const warning = expiryWarning(endDate, businessToday());
   return (
     <span className="expiry-cell">
       {formatDate(endDate)}

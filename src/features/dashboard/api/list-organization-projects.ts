@@ -1,4 +1,4 @@
-import { listAllOrganizationProjects } from '@/lib/organization-projects.ts';
+import { listAllOrganizationProjects } from '@/shared/project/api/list-organization-projects.ts';
 
 export async function listOrganizationProjects(organizationId: number) {
   return listAllOrganizationProjects(organizationId);

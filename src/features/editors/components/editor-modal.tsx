@@ -2,7 +2,8 @@ import { useCallback, useState } from 'react';
 import type { User } from '@/domain/contract/users.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { collectErrors, emailRule, settingsNameRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -17,8 +18,9 @@ type Field = 'firstName' | 'lastName' | 'email' | 'phone';
 const validate = (v: Record<Field, string>) => collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
 
 /**
- * A§2 add-editor modal; editing switches to the finish-profile wording. A failed save shows the
- * used-e-mail message (A§8), which clears on the next key pressed in the e-mail field.
+ * A§2 add-editor modal; editing switches to the finish-profile wording. An e-mail already in use
+ * (409) shows the used-e-mail message (A§8), which clears on the next key pressed in the e-mail
+ * field; other refusals show the server's field messages (src/lib/form-errors.ts).
  */
 export function EditorModal({ editor, onClose, onSaved }: { editor: User | null; onClose: () => void; onSaved: (editor: User) => void }) {
   const form = useForm<Field>({ firstName: editor?.firstName ?? '', lastName: editor?.lastName ?? '', email: editor?.email ?? '', phone: editor?.phone ?? '' }, useCallback(validate, []));
@@ -36,13 +38,10 @@ export function EditorModal({ editor, onClose, onSaved }: { editor: User | null;
     try {
       onSaved(editor ? await updateEditor(editor.id, fields) : await createEditor(fields));
     } catch (e) {
-      const fieldErrors = e instanceof ApiError ? e.fields : {};
-      const { email: _email, ...others } = fieldErrors;
-      if (Object.keys(others).length) {
-        form.setServerErrors(others);
-        if (others.profilePictureUrl) setError(others.profilePictureUrl);
-      } else if (e instanceof ApiError && (e.status === 409 || e.status === 400)) {
-        form.setServerErrors({ email: MESSAGES.userEmailUsed });
+      const fields = fieldErrors<Field | 'profilePictureUrl'>(e, { email: MESSAGES.userEmailUsed });
+      if (fields) {
+        form.setServerErrors(fields);
+        if (fields.profilePictureUrl) setError(fields.profilePictureUrl);
       } else setError(errorMessage(e));
     } finally {
       setBusy(false);

@@ -1,4 +1,4 @@
-import { listAllOrganizationProjects } from '@/lib/organization-projects.ts';
+import { listAllOrganizationProjects } from '@/shared/project/api/list-organization-projects.ts';
 
 /** ARCHIVED plus APPROVED projects (C§2 content library). */
 export async function listLibrary(organizationId: number) {

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
 import { optionalLinkRule, trackingCodeRule } from '@/domain/organization-rules.ts';
 import { isSubscriptionActive } from '@/domain/subscription.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { fieldError } from '@/lib/form-errors.ts';
 import { formatDate } from '@/lib/format.ts';
 import { Button } from '@/ui/button.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
@@ -10,7 +10,6 @@ import { EditableField } from '@/ui/editable-field.tsx';
 import { updateOrganization } from '../api/update-organization.ts';
 import { SubscriptionBadge } from './subscription-badge.tsx';
 
-const fieldError = (e: unknown, field: string) => (e instanceof ApiError ? (e.fields[field] ?? e.message) : errorMessage(e));
 
 /** A§2 onboarding tabs 0 and 1: editable assets link and tracking id; Complete unless already completed. */
 export function OnboardingTable({ rows, loading, completed, onChanged, onComplete }: { rows: OrganizationRow[]; loading: boolean; completed: boolean; onChanged: (row: OrganizationRow) => void; onComplete: (row: OrganizationRow) => void }) {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { businessDate, businessToday } from '@/domain/business-calendar.ts';
 import type { TrialUser } from '@/domain/contract/users.ts';
 import { daysBetween } from '@/domain/subscription.ts';
-import { formatDate, fullName, localToday, plural } from '@/lib/format.ts';
+import { formatDate, fullName, plural } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { Icon } from '@/ui/icons.tsx';
@@ -33,7 +34,7 @@ function CopyLink({ link }: { link: string }) {
 
 /** A§2 onboarding tab 2: trial users with their trial's end and the sign-in link to send them. */
 export function TrialTable({ rows, loading }: { rows: TrialUser[]; loading: boolean }) {
-  const today = localToday();
+  const today = businessToday();
   const columns: Column<TrialUser>[] = [
     {
       key: 'organization',
@@ -50,10 +51,10 @@ export function TrialTable({ rows, loading }: { rows: TrialUser[]; loading: bool
       key: 'expiration',
       header: 'Expiration',
       cell: (t) => {
-        const left = daysBetween(today, t.codeExpiration.slice(0, 10));
+        const left = daysBetween(today, businessDate(t.codeExpiration));
         return (
           <span className="expiry-cell">
-            {formatDate(t.codeExpiration)}
+            {formatDate(businessDate(t.codeExpiration))}
             {left < 0 ? <Badge tone="danger">Expired</Badge> : <Badge tone={left < 4 ? 'warning' : 'info'}>{left === 0 ? 'Ends today' : `${plural(left, 'day')} left`}</Badge>}
           </span>
         );

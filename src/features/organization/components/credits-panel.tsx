@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
+import { businessToday } from '@/domain/business-calendar.ts';
 import type { CreditDetail, UpdateCreditsBody } from '@/domain/contract/customers.ts';
 import { ORGANIZATION_MESSAGES } from '@/domain/organization-rules.ts';
 import { creditPeriodLabel, expiryWarning, isIsoDate } from '@/domain/subscription.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
-import { formatDate, localToday, plural } from '@/lib/format.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
+import { formatDate, plural } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { Button } from '@/ui/button.tsx';
 import { Icon } from '@/ui/icons.tsx';
@@ -44,7 +46,7 @@ export function CreditsPanel({ organizationId, credits, editable, onSaved }: { o
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => setDraft(toDraft(credits)), [credits]);
 
-  const warning = expiryWarning(credits.endDate, localToday());
+  const warning = expiryWarning(credits.endDate, businessToday());
   const set = (key: Field) => (value: string) => {
     setDraft((d) => ({ ...d, [key]: value }));
     setErrors((e) => ({ ...e, [key]: undefined }));
@@ -71,7 +73,8 @@ export function CreditsPanel({ organizationId, credits, editable, onSaved }: { o
       onSaved(await updateCredits(organizationId, body));
       setUpdated(true);
     } catch (e) {
-      if (e instanceof ApiError && Object.keys(e.fields).length) setErrors(e.fields as Partial<Record<Field, string>>);
+      const fields = fieldErrors<Field>(e);
+      if (fields) setErrors(fields);
       else setFailure(errorMessage(e));
     } finally {
       setBusy(false);

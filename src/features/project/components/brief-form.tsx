@@ -2,12 +2,13 @@ import { useCallback, useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { FINAL_VIDEO_LENGTHS } from '@/domain/constants.ts';
 import { FIELD_MESSAGES, audienceRule, collectErrors, requiredRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { SelectField, TextAreaField } from '@/ui/choice-fields.tsx';
 import { TextField } from '@/ui/text-field.tsx';
 import { useForm } from '@/ui/use-form.ts';
-import { updateProject } from '../api/update-project.ts';
+import { updateProject } from '@/shared/project/api/update-project.ts';
 
 type Field = 'audience' | 'goal' | 'finalVideoLength' | 'brief';
 
@@ -37,7 +38,7 @@ export function BriefForm({ project, onSaved }: { project: Project; onSaved: (p:
       onSaved(await updateProject(project.id, form.values));
       setMessage({ ok: true, text: 'Brief saved.' });
     } catch (e) {
-      if (e instanceof ApiError) form.setServerErrors(e.fields);
+      form.setServerErrors(fieldErrors<Field>(e) ?? {});
       setMessage({ ok: false, text: errorMessage(e) });
     } finally {
       setBusy(false);

@@ -1,4 +1,4 @@
-import { useAtomValue } from 'jotai';
+import { useAtomValue } from '@/lib/state.ts';
 import { useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { CREDIT_MESSAGES, MESSAGES } from '@/domain/messages.ts';

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft } from '@/domain/uploads.ts';
-import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/lib/uploads/upload-client.ts';
+import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/shared/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
 

@@ -2,12 +2,13 @@ import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 
 import type { Project } from '@/domain/contract/projects.ts';
 import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
-import { NO_MEMORY_MESSAGE_MS } from '@/domain/constants.ts';
+import { NO_MEMORY_MESSAGE_MS } from '@/ui/constants.ts';
 import { ACCEPT_OF_TYPE, ASSET_TYPE_LABELS, UPLOAD_MESSAGES, acceptAttribute, canDeleteAllAssets, type AssetType } from '@/domain/uploads.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { deleteAllAssets, deleteAsset } from '@/lib/uploads/assets-api.ts';
-import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/lib/uploads/file-pick.ts';
-import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/lib/uploads/upload-client.ts';
+import { deleteAllAssets } from '@/shared/uploads/api/delete-all-assets.ts';
+import { deleteAsset } from '@/shared/uploads/api/delete-asset.ts';
+import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/shared/uploads/file-pick.ts';
+import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/shared/uploads/upload-client.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { UploadsPreview } from './uploads-preview.tsx';

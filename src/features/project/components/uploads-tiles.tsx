@@ -1,7 +1,7 @@
 import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { formatSpeed, formatTimeLeft, type AcceptKind } from '@/domain/uploads.ts';
-import type { UploadItemView } from '@/lib/uploads/upload-client.ts';
+import type { UploadItemView } from '@/shared/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
 
 /** One line on where an upload stands. */

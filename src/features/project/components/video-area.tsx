@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
-import { VIDEO_RETRY_MS } from '@/domain/constants.ts';
-import { FinalVideo } from '@/ui/final-video.tsx';
+import { VIDEO_RETRY_MS } from '@/ui/constants.ts';
+import { FinalVideo } from '@/shared/media/final-video.tsx';
 import { Icon } from '@/ui/icons.tsx';
 
 /**

@@ -1,6 +1,7 @@
+import { businessToday } from '@/domain/business-calendar.ts';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import { creditPeriodLabel, expiryWarning } from '@/domain/subscription.ts';
-import { formatDate, localToday, plural } from '@/lib/format.ts';
+import { formatDate, plural } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { Icon } from '@/ui/icons.tsx';
 
@@ -14,7 +15,7 @@ export function CreditsCard({ credits }: { credits: CreditDetail | null }) {
       </section>
     );
   }
-  const warning = expiryWarning(credits.endDate, localToday());
+  const warning = expiryWarning(credits.endDate, businessToday());
   const active = credits.status === 'ACTIVE';
   return (
     <section className="card credits-card" aria-label="Credits" data-testid="credits-card">

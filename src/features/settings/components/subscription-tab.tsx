@@ -1,7 +1,7 @@
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import type { Organization } from '@/domain/contract/organizations.ts';
 import { formatTb, tbToBytes } from '@/domain/bytes.ts';
-import { SUPPORT_EMAIL } from '@/domain/constants.ts';
+import { SUPPORT_EMAIL } from '@/ui/constants.ts';
 import { creditPeriodLabel } from '@/domain/subscription.ts';
 import { formatDate } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';

@@ -2,7 +2,8 @@ import { useCallback, useState } from 'react';
 import type { User } from '@/domain/contract/users.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { collectErrors, confirmEmailRule, emailRule, settingsNameRule, settingsPhoneRule } from '@/domain/validation.ts';
-import { ApiError, errorMessage } from '@/lib/api-client.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { fieldErrors } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -58,11 +59,10 @@ export function UserFormModal({ organizationId, user, onClose, onSaved }: { orga
     try {
       onSaved(user ? await updateUser(user.id, organizationId, fields) : await createUser(organizationId, fields));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
-        setEmailUsed(true);
-        form.setServerErrors({ email: MESSAGES.userEmailUsed });
-      } else if (e instanceof ApiError && Object.keys(e.fields).length) {
-        form.setServerErrors(e.fields);
+      const fields = fieldErrors<Field>(e, { email: MESSAGES.userEmailUsed });
+      if (fields) {
+        setEmailUsed(fields.email === MESSAGES.userEmailUsed);
+        form.setServerErrors(fields);
       } else setError(errorMessage(e));
     } finally {
       setBusy(false);

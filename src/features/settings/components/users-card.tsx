@@ -9,8 +9,8 @@ import { PersonCell } from '@/ui/person-cell.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { Menu } from '@/ui/menu.tsx';
-import { deleteUser } from '../api/delete-user.ts';
-import { resendInvite } from '../api/resend-invite.ts';
+import { deleteUser } from '@/shared/users/api/delete-user.ts';
+import { resendInvite } from '@/shared/users/api/resend-invite.ts';
 import { setUserEnabled } from '../api/set-user-enabled.ts';
 
 type Action = 'invite' | 'disable' | 'enable' | 'delete';

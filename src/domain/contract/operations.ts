@@ -1,0 +1,365 @@
+import { enums, literal, object, string } from 'superstruct';
+import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
+import { PROJECT_STATUSES } from '../project-status.ts';
+import { ROLES } from '../roles.ts';
+import { ASSET_TYPES, UPLOAD_TYPES } from '../uploads.ts';
+import { ClientConfigStruct, LoginBodyStruct, RecoverBodyStruct, RecoverCompleteBodyStruct, RegisterBodyStruct, ScoreStruct, SessionStruct, TokenStruct } from './auth.ts';
+import { CreateSubscriptionBodyStruct } from './billing.ts';
+import {
+  AdminLoginStruct,
+  CreditsAnswerStruct,
+  OrganizationFieldsStruct,
+  OrganizationListQueryStruct,
+  OrganizationRowListStruct,
+  StaffOrganizationStruct,
+  UpdateCreditsBodyStruct,
+  UpdateOrganizationBodyStruct,
+} from './customers.ts';
+import { Id } from './fields.ts';
+import type { AnyStruct } from './json-schema.ts';
+import { MeStruct } from './me.ts';
+import { DeliverableBodyStruct, LinkBodyStruct, LinkStruct, MediaJobListStruct } from './media.ts';
+import { CreateOrganizationBodyStruct, IdResponseStruct, OrganizationStruct } from './organizations.ts';
+import {
+  AssignEditorBodyStruct,
+  CreateProjectBodyStruct,
+  DashboardPageStruct,
+  DashboardQueryStruct,
+  ProjectListQueryStruct,
+  ProjectListStruct,
+  ProjectStruct,
+  ReviewPeriodBodyStruct,
+  UpdateProjectBodyStruct,
+} from './projects.ts';
+import { AssetDeleteAllQueryStruct, AssetListQueryStruct, AssetListStruct, AssetStruct, CheckNameQueryStruct, CheckNameStruct, RegisterAssetBodyStruct, UploadCredentialsBodyStruct, UploadCredentialsStruct } from './uploads.ts';
+import {
+  AssetPathBodyStruct,
+  CustomerUserBodyStruct,
+  OrganizationUsersQueryStruct,
+  SetEnabledBodyStruct,
+  StaffUserBodyStruct,
+  TrialUserListStruct,
+  TrialUsersQueryStruct,
+  UserListStruct,
+  UserStruct,
+  UsersQueryStruct,
+} from './users.ts';
+
+/**
+ * Every call of the API (base path /api/v1), declared once: the OpenAPI document and the HTML
+ * reference (GET /api/v1/openapi.json, /api/v1/reference) are generated from this list and the
+ * contract structs, and tests/server/api-reference.test.ts fails when a route the server
+ * registers has no entry here, or an entry names no route. Adding a route: add its entry below.
+ *
+ * `who` uses the roles of docs/api.md: M = SUPERADMIN or ADMIN, S = any staff, O = owner of the
+ * organization, C = any member of it, V = anyone who may see the project; "anyone" needs no token.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** An answer: its meaning, and its body (a struct, or alternatives) when it has a JSON one. */
+export interface Answer {
+  description: string;
+  body?: AnyStruct | readonly AnyStruct[];
+  /** A body that is not JSON (a redirect, a playlist). */
+  contentType?: string;
+}
+
+export interface Operation {
+  method: HttpMethod;
+  /** Under /api/v1, path parameters in braces: `/organizations/{id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  /** Who may call it, in the roles of docs/api.md. */
+  who: string;
+  /** `bearer`: `Authorization: Bearer <token>`; `none`: no token; `link`: the signed link is the credential. */
+  auth: 'bearer' | 'none' | 'link' | 'stripe-signature';
+  /** Path parameters other than ids (ids default to the `Id` struct). */
+  params?: Record<string, AnyStruct>;
+  query?: AnyStruct;
+  /** The JSON body, or its alternatives (which one applies is in `notes`). */
+  body?: AnyStruct | readonly AnyStruct[];
+  /** Status → answer; a string is an error answer (`{ message, code?, fields? }`) with that meaning. */
+  responses: Record<number, Answer | string>;
+  /** Limited per address (429 past the limit). */
+  rateLimited?: boolean;
+  /** Registered only in some configurations. */
+  onlyWhen?: 'embedded-gateway' | 'stripe-webhook';
+  notes?: string;
+}
+
+/** Value sets of the domain, so custom checks that accept exactly one of them read as enums. */
+export const ENUM_CANDIDATES: readonly (readonly string[])[] = [ROLES, ASSET_TYPES, ['Asset', 'InterviewClip', 'BRollClip'], UPLOAD_TYPES, PROJECT_STATUSES, FINAL_VIDEO_LENGTHS, ['APPROVED'], ['editor', 'admin', 'superadmin', 'staff']];
+
+export const TAGS: { name: string; description: string }[] = [
+  { name: 'Session', description: 'Sign-in, registration, password recovery and the signed-in user.' },
+  { name: 'Organizations', description: 'Organizations, their credits and users (C§7, A§7).' },
+  { name: 'Users', description: 'Users of both portals: invite, list, edit, enable, delete.' },
+  { name: 'Projects', description: 'Projects, the staff dashboard and the project state machine (C§4, A§4).' },
+  { name: 'Uploads and assets', description: 'Upload credentials and the raw files of a project (issue 4).' },
+  { name: 'Media and delivery', description: 'The final video, download links and media links (issue 6).' },
+  { name: 'Billing', description: 'Plans, coupons, cards and subscriptions (issue 11).' },
+  { name: 'Reference', description: 'This reference, generated from the contract structs.' },
+];
+
+const ok = (description: string, body?: AnyStruct | readonly AnyStruct[]): Answer => ({ description, ...(body ? { body } : {}) });
+const NOT_FOUND = 'Missing, or another organization’s.';
+const FORBIDDEN = 'The role may not (an impersonation token counts as the owner and is refused on M/S calls).';
+const STATUS_CONFLICT = 'Not allowed in the project’s status (the message says why).';
+
+const FILE = enums(['preview.mp4', 'stream.m3u8', 'thumbnail.jpg', 'hd.mp4', 'low-res.mp4']);
+const text = string();
+const StatusStruct = object({ status: enums(['ok']) });
+
+/** The seven staff transitions that are one call each (A§7). */
+const TRANSITIONS: [string, string, string][] = [
+  ['approve', 'C', 'Approve the edit in review (IN_REVIEW → APPROVED).'],
+  ['archive', 'M', 'Complete an approved project with a final video (→ ARCHIVED); 403 otherwise.'],
+  ['hide', 'M', 'Delete for staff (→ HIDDEN).'],
+  ['restore', 'M', 'Restore a hidden project (HIDDEN → ARCHIVED).'],
+  ['pause', 'M', 'Pause the SLA timer (IN_EDITING → PAUSED).'],
+  ['resume', 'M', 'Resume (PAUSED → IN_EDITING).'],
+  ['restore_to_review', 'M', 'Back to review (APPROVED → IN_REVIEW).'],
+];
+
+export const OPERATIONS: readonly Operation[] = [
+  // Session
+  { method: 'GET', path: '/health', tag: 'Session', summary: 'Liveness: the database answers.', who: 'anyone', auth: 'none', responses: { 200: ok('Up.', StatusStruct) } },
+  { method: 'GET', path: '/client-config', tag: 'Session', summary: 'What the web app needs before sign-in (the reCAPTCHA site key or null).', who: 'anyone', auth: 'none', responses: { 200: ok('Public settings.', ClientConfigStruct) } },
+  {
+    method: 'POST', path: '/login', tag: 'Session', summary: 'Sign in.', who: 'anyone', auth: 'none', body: LoginBodyStruct, rateLimited: true,
+    responses: { 200: ok('A session token.', SessionStruct), 401: 'Wrong e-mail or password, or a disabled account (the login-failure text).' },
+  },
+  { method: 'GET', path: '/me', tag: 'Session', summary: 'The signed-in user.', who: 'any signed-in user', auth: 'bearer', responses: { 200: ok('The user.', MeStruct) } },
+  {
+    method: 'PUT', path: '/me/refresh-token', tag: 'Session', summary: 'A new expiry for the same session.', who: 'any signed-in user', auth: 'bearer',
+    notes: 'The sign-in time is kept: never past 30 days after sign-in, then 401 and a new sign-in.',
+    responses: { 200: ok('The new token.', TokenStruct) },
+  },
+  {
+    method: 'POST', path: '/register', tag: 'Session', summary: 'Register an owner.', who: 'anyone', auth: 'none', body: RegisterBodyStruct, rateLimited: true,
+    responses: { 201: ok('Signed in, no organization yet (organizationId null).', SessionStruct), 409: 'The e-mail is used (`fields.email`).' },
+  },
+  { method: 'GET', path: '/score', tag: 'Session', summary: 'Bot-check score of a token.', who: 'anyone', auth: 'none', query: object({ token: text }), rateLimited: true, responses: { 200: ok('The score.', ScoreStruct) } },
+  {
+    method: 'PUT', path: '/password-recover', tag: 'Session', summary: 'Mail a recovery link.', who: 'anyone', auth: 'none', body: RecoverBodyStruct, rateLimited: true,
+    responses: { 204: ok('Always, whether or not the e-mail has an account.') },
+  },
+  {
+    method: 'PUT', path: '/password-recover-complete', tag: 'Session', summary: 'Set a new password with a recovery or invitation code.', who: 'anyone', auth: 'none', body: RecoverCompleteBodyStruct, rateLimited: true,
+    notes: 'Every older token of the user stops working (401); the answer’s token is the one that stays signed in.',
+    responses: { 200: ok('Signed in.', SessionStruct), 400: 'Invalid input, or a bad code (`code: 100`).' },
+  },
+
+  // Organizations
+  {
+    method: 'POST', path: '/organizations', tag: 'Organizations', summary: 'Name the new owner’s organization (registration step 1).', who: 'an owner without one', auth: 'bearer', body: CreateOrganizationBodyStruct,
+    responses: { 201: ok('Created.', IdResponseStruct), 403: 'Not an owner.', 409: 'The name is used, or the caller already has an organization.' },
+  },
+  {
+    method: 'GET', path: '/organizations', tag: 'Organizations', summary: 'Customers and onboarding lists.', who: 'M', auth: 'bearer', query: OrganizationListQueryStruct,
+    responses: { 200: ok('A page of rows.', OrganizationRowListStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'GET', path: '/organizations/{id}', tag: 'Organizations', summary: 'One organization.', who: 'C, S', auth: 'bearer',
+    notes: 'Customers get the customer answer; staff also get the row fields plus project, asset and user counts.',
+    responses: { 200: ok('The organization.', [OrganizationStruct, StaffOrganizationStruct]), 404: NOT_FOUND },
+  },
+  {
+    method: 'PATCH', path: '/organizations/{id}', tag: 'Organizations', summary: 'Change exactly one field: state, assetsLink, trackingCode or projectReviewPeriod.', who: 'M', auth: 'bearer', body: UpdateOrganizationBodyStruct,
+    notes: '`assetsLink` null/"" clears; `trackingCode` needs an active subscription.',
+    responses: { 200: ok('The editable fields as saved.', OrganizationFieldsStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'Onboarding already complete, or no active subscription for a tracking code.' },
+  },
+  { method: 'DELETE', path: '/organizations/{id}', tag: 'Organizations', summary: 'Soft-delete the organization and its users.', who: 'M', auth: 'bearer', responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND } },
+  {
+    method: 'GET', path: '/organizations/{id}/admin/login', tag: 'Organizations', summary: 'Sign in as the organization’s owner (impersonation).', who: 'M', auth: 'bearer',
+    responses: { 200: ok('A token for the owner that names the admin.', AdminLoginStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'No enabled owner.' },
+  },
+  { method: 'GET', path: '/organizations/{id}/credits', tag: 'Organizations', summary: 'The organization’s credits.', who: 'C, S', auth: 'bearer', responses: { 200: ok('The credits.', CreditsAnswerStruct), 404: NOT_FOUND } },
+  {
+    method: 'PUT', path: '/organizations/{id}/credits', tag: 'Organizations', summary: 'Set credits, term and storage.', who: 'M', auth: 'bearer', body: UpdateCreditsBodyStruct,
+    responses: { 200: ok('The credits as saved.', CreditsAnswerStruct), 400: 'Invalid input; credits below the used ones (`fields.credits`).', 403: FORBIDDEN, 404: NOT_FOUND, 409: 'Projects used credits meanwhile (same message, `fields.credits`).' },
+  },
+  {
+    method: 'GET', path: '/organizations/{id}/users', tag: 'Organizations', summary: 'The organization’s users (deleted ones never).', who: 'C, S', auth: 'bearer', query: OrganizationUsersQueryStruct,
+    responses: { 200: ok('A page of users.', UserListStruct), 404: NOT_FOUND },
+  },
+
+  // Users
+  {
+    method: 'GET', path: '/users', tag: 'Users', summary: 'Staff users by role, newest first.', who: 'M (S for role=editor)', auth: 'bearer', query: UsersQueryStruct,
+    responses: { 200: ok('A page of users.', UserListStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'GET', path: '/users/trial', tag: 'Users', summary: 'Owners whose organization has no subscription yet.', who: 'M', auth: 'bearer', query: TrialUsersQueryStruct,
+    responses: { 200: ok('A page of trial users.', TrialUserListStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'POST', path: '/users', tag: 'Users', summary: 'Invite a user: an owner adds a User; staff add an Editor (a superadmin also an Admin).', who: 'O (role User), M (role Editor; Admin: superadmin only)', auth: 'bearer',
+    body: [CustomerUserBodyStruct, StaffUserBodyStruct], notes: 'CustomerUserBody for a User, StaffUserBody (`phone?` without the rule, `profilePictureUrl?`) for staff. The invitation is e-mailed.',
+    responses: { 201: ok('The user.', UserStruct), 403: FORBIDDEN, 409: 'The e-mail is used (`fields.email`).' },
+  },
+  {
+    method: 'PATCH', path: '/users/{id}', tag: 'Users', summary: 'Enable/disable a user, or change their details.', who: 'O for their users, M for editors (superadmin: admins), anyone for themselves (details only)', auth: 'bearer',
+    body: [SetEnabledBodyStruct, CustomerUserBodyStruct, StaffUserBodyStruct], notes: 'Either `{ isEnabled }` or the details as in POST users (CustomerUserBody or StaffUserBody by the user’s role). Disabling ends the user’s sessions.',
+    responses: { 200: ok('The user as saved.', UserStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'The e-mail is used.' },
+  },
+  { method: 'DELETE', path: '/users/{id}', tag: 'Users', summary: 'Soft-delete a user (never oneself).', who: 'as PATCH users/{id}', auth: 'bearer', responses: { 204: ok('Deleted.'), 403: 'Not allowed, or an editor with assigned projects.', 404: NOT_FOUND } },
+  {
+    method: 'DELETE', path: '/users/{id}/editor', tag: 'Users', summary: 'Soft-delete an editor.', who: 'M', auth: 'bearer',
+    responses: { 204: ok('Deleted.'), 403: '"You can not delete an editor who has assigned projects.", or not allowed.', 404: 'Not an editor, or missing.' },
+  },
+  { method: 'PATCH', path: '/users/{id}/invite-link', tag: 'Users', summary: 'Resend the invitation (the previous link stops working).', who: 'as DELETE users/{id}', auth: 'bearer', responses: { 204: ok('Sent.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'A disabled user.' } },
+  {
+    method: 'PATCH', path: '/users/{id}/asset-path', tag: 'Users', summary: 'The editor’s drive link (null/"" clears it).', who: 'M', auth: 'bearer', body: AssetPathBodyStruct,
+    responses: { 200: ok('The editor.', UserStruct), 403: FORBIDDEN, 404: 'Not an editor, or missing.' },
+  },
+
+  // Projects
+  {
+    method: 'GET', path: '/projects', tag: 'Projects', summary: 'Staff dashboard: active, completed (archived) or deleted (hidden) projects, sorted across pages.', who: 'S', auth: 'bearer', query: DashboardQueryStruct,
+    responses: { 200: ok('A page of rows (default 30).', DashboardPageStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'GET', path: '/organizations/{id}/projects', tag: 'Projects', summary: 'The organization’s projects, newest first.', who: 'C, S (a deleted organization: 404)', auth: 'bearer', query: ProjectListQueryStruct,
+    notes: '`type` (the content library) or `section` (one section of the customer board); `total` counts every project the query matches.',
+    responses: { 200: ok('A page of projects.', ProjectListStruct), 404: NOT_FOUND },
+  },
+  {
+    method: 'POST', path: '/organizations/{id}/projects', tag: 'Projects', summary: 'Create a project from a brief.', who: 'C of that organization', auth: 'bearer', body: CreateProjectBodyStruct,
+    responses: { 201: ok('Created (OPENED).', IdResponseStruct), 403: 'Staff.', 404: NOT_FOUND },
+  },
+  { method: 'GET', path: '/projects/{id}', tag: 'Projects', summary: 'One project.', who: 'V', auth: 'bearer', responses: { 200: ok('The project.', ProjectStruct), 404: NOT_FOUND } },
+  {
+    method: 'PATCH', path: '/projects/{id}', tag: 'Projects', summary: 'Rename, edit the brief (customers, OPENED only) or set one link (staff; editors not the assets link).', who: 'V', auth: 'bearer', body: UpdateProjectBodyStruct,
+    responses: { 200: ok('The project.', ProjectStruct), 400: 'Invalid input, or nothing to change.', 403: FORBIDDEN, 404: NOT_FOUND, 409: `${STATUS_CONFLICT} Also when the project changed meanwhile.` },
+  },
+  { method: 'DELETE', path: '/projects/{id}', tag: 'Projects', summary: 'Delete a project in assembly (→ DELETED).', who: 'C', auth: 'bearer', responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT } },
+  ...TRANSITIONS.map(([name, who, summary]): Operation => ({
+    method: 'POST', path: `/projects/{id}/${name}`, tag: 'Projects', summary, who, auth: 'bearer',
+    responses: { 200: ok('The project.', ProjectStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  })),
+  {
+    method: 'POST', path: '/projects/{id}/submit', tag: 'Projects', summary: 'Send to editing or ask for a revision (customer); send the edit to review (staff).', who: 'C, M', auth: 'bearer',
+    responses: { 200: ok('The project.', ProjectStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: `${STATUS_CONFLICT} Staff: a final video is needed first.` },
+  },
+  { method: 'POST', path: '/projects/{id}/duplicate', tag: 'Projects', summary: 'Copy the project (assets shared) as a new one in assembly.', who: 'C', auth: 'bearer', responses: { 201: ok('The copy.', IdResponseStruct), 403: FORBIDDEN, 404: NOT_FOUND } },
+  {
+    method: 'POST', path: '/projects/{id}/assign-editor', tag: 'Projects', summary: 'Assign an editor (WAITING_FOR_EDITOR → IN_EDITING).', who: 'M', auth: 'bearer', body: AssignEditorBodyStruct,
+    responses: { 200: ok('The project.', ProjectStruct), 400: 'Invalid input, or not an enabled editor (`fields.editorId`).', 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+  {
+    method: 'PUT', path: '/projects/{id}/review_period', tag: 'Projects', summary: 'Set the review period in whole days while IN_REVIEW.', who: 'M', auth: 'bearer', body: ReviewPeriodBodyStruct,
+    responses: { 200: ok('The project.', ProjectStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+
+  // Uploads and assets
+  {
+    method: 'POST', path: '/uploads/credentials', tag: 'Uploads and assets', summary: 'Credentials (1 h) that may write only under the project’s upload prefix.', who: 'C while OPENED (asset); M with uploadType deliverable unless OPENED, WAITING_FOR_EDITOR, DELETED, HIDDEN', auth: 'bearer', body: UploadCredentialsBodyStruct,
+    responses: { 200: ok('Credentials, bound to this session.', UploadCredentialsStruct), 403: 'The role, or the wrong upload type.', 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/assets', tag: 'Uploads and assets', summary: 'The project’s assets, with presigned GETs (6 h).', who: 'V', auth: 'bearer', query: AssetListQueryStruct,
+    responses: { 200: ok('The assets.', AssetListStruct), 404: NOT_FOUND },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/assets/check-name', tag: 'Uploads and assets', summary: 'A sanitised file name, unique in its folder, and the key to write (reserved 8 days).', who: 'C while OPENED', auth: 'bearer', query: CheckNameQueryStruct,
+    responses: { 200: ok('The name and location.', CheckNameStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+  {
+    method: 'POST', path: '/projects/{id}/assets', tag: 'Uploads and assets', summary: 'Register an uploaded object as an asset; queues its proxy and thumbnail.', who: 'C while OPENED', auth: 'bearer', body: RegisterAssetBodyStruct,
+    responses: {
+      200: ok('Registered already: the existing asset.', AssetStruct),
+      201: ok('The asset.', AssetStruct),
+      400: 'The object is missing, of another size, or outside `projects/{id}/raw/<type folder>/`.',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: 'Outside OPENED, or past the storage quota: `{ message: "There is no more memory.", code: 507 }` (the object is deleted).',
+    },
+  },
+  {
+    method: 'DELETE', path: '/projects/{id}/assets', tag: 'Uploads and assets', summary: 'Delete every asset of a type (none: every type).', who: 'C while OPENED, APPROVED or ARCHIVED', auth: 'bearer', query: AssetDeleteAllQueryStruct,
+    responses: { 204: ok('Deleted; bytes freed.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+  {
+    method: 'DELETE', path: '/projects/{id}/assets/{assetId}', tag: 'Uploads and assets', summary: 'Delete one asset; the object goes with its last record.', who: 'C while OPENED', auth: 'bearer',
+    responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+
+  // Media and delivery
+  {
+    method: 'POST', path: '/projects/{id}/deliverable', tag: 'Media and delivery', summary: 'Register the final video uploaded under `projects/{id}/final/`; queues the media work.', who: 'M', auth: 'bearer', body: DeliverableBodyStruct,
+    responses: { 200: ok('The project.', ProjectStruct), 400: 'Outside the folder, missing, or not a video.', 403: FORBIDDEN, 404: NOT_FOUND, 409: 'While OPENED, WAITING_FOR_EDITOR, DELETED or HIDDEN.' },
+  },
+  {
+    method: 'POST', path: '/projects/{id}/links', tag: 'Media and delivery', summary: 'A presigned GET of 15 minutes for an original, its proxy or the final video.', who: 'V', auth: 'bearer', body: LinkBodyStruct,
+    notes: 'Spec form: `name, type?, uploadType?` (`<name>_proxy.mp4` with `uploadType: "deliverable"` for a proxy); or `assetId, variant`.',
+    responses: { 200: ok('The link.', LinkStruct), 404: NOT_FOUND, 409: 'The proxy is not ready.' },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/media-jobs', tag: 'Media and delivery', summary: 'The media work of a project, failures with their error.', who: 'S', auth: 'bearer',
+    responses: { 200: ok('The jobs and whether ffmpeg is available.', MediaJobListStruct), 403: FORBIDDEN, 404: NOT_FOUND },
+  },
+  {
+    method: 'GET', path: '/media/{token}/{file}', tag: 'Media and delivery', summary: 'A media link of the final video (in project answers, signed for the caller, valid 12 hours).', who: 'the link’s holder', auth: 'link',
+    params: { token: text, file: FILE },
+    responses: {
+      200: { description: 'The HLS master playlist (`stream.m3u8`).', contentType: 'application/vnd.apple.mpegurl' },
+      302: ok('Redirect to a presigned URL.'),
+      404: 'Failed, missing, or not a valid link.',
+      410: 'Expired link.',
+      503: 'Being processed (`Retry-After: 5`).',
+    },
+  },
+  {
+    method: 'GET', path: '/media/{token}/stream/{variant}/playlist.m3u8', tag: 'Media and delivery', summary: 'A variant playlist of the HLS rendition, segments presigned.', who: 'the link’s holder', auth: 'link',
+    params: { token: text, variant: text },
+    responses: { 200: { description: 'The playlist.', contentType: 'application/vnd.apple.mpegurl' }, 404: 'Failed, missing, or not a valid link.', 410: 'Expired link.', 503: 'Being processed (`Retry-After: 5`).' },
+  },
+
+  // Billing
+  { method: 'GET', path: '/payment-plans', tag: 'Billing', summary: 'The plans, in display order: id, name, monthlyCredits, storage (TB), pricePerMonth, pricePerYear, currency, termMonths, kitType.', who: 'anyone', auth: 'none', responses: { 200: ok('The plans.') } },
+  {
+    method: 'GET', path: '/payment-plans/coupons/{code}', tag: 'Billing', summary: 'Check a coupon code for this organization: code, percentOff, amountOff, validUntil.', who: 'C (staff: 403)', auth: 'bearer', rateLimited: true, params: { code: text },
+    responses: { 200: ok('The coupon.'), 403: FORBIDDEN, 404: 'Unknown, retired, expired, exhausted or already used (`fields.coupon`).' },
+  },
+  {
+    method: 'POST', path: '/payment-methods', tag: 'Billing', summary: 'Tokenize a card with the embedded gateway: number, expMonth, expYear, cvc → paymentMethodId, brand, last4, expMonth, expYear.', who: 'O of their own organization', auth: 'bearer', rateLimited: true, onlyWhen: 'embedded-gateway',
+    notes: 'Not registered with Stripe (Stripe.js tokenizes). The number and CVC are never stored or logged.',
+    responses: { 201: ok('The payment method.'), 400: 'Every failing field at once: `fields.number`, `fields.expiry`, `fields.cvc`.', 403: FORBIDDEN },
+  },
+  {
+    method: 'GET', path: '/organizations/{id}/subscriptions', tag: 'Billing', summary: 'Subscriptions that ran, newest first, with invoices (billing and shipping for the owner and staff).', who: 'C, S', auth: 'bearer',
+    responses: { 200: ok('The subscriptions.'), 404: NOT_FOUND },
+  },
+  {
+    method: 'POST', path: '/organizations/{id}/subscriptions', tag: 'Billing', summary: 'Buy a plan: one transaction for the subscription, term, credits, storage, invoice, coupon and kit.', who: 'O (USER, staff, impersonation: 403)', auth: 'bearer', body: CreateSubscriptionBodyStruct,
+    notes: 'Header `Idempotency-Key` (8–100 of `A-Z a-z 0-9 - _`) takes precedence over `idempotencyKey`; the same key never charges twice.',
+    responses: {
+      200: ok('The same key again: the same subscription, no new charge.'),
+      201: ok('The subscription, with billing and shipping.'),
+      402: 'Declined; the reason in `message` and `fields.paymentMethodId`.',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: 'A subscription runs (also a cancelled one before its end) or another purchase is under way.',
+      503: 'The gateway does not answer (retry with the same key).',
+    },
+  },
+  {
+    method: 'DELETE', path: '/organizations/{id}/subscriptions', tag: 'Billing', summary: 'Cancel at the end of the term (nothing refunded).', who: 'O', auth: 'bearer',
+    responses: { 204: ok('Cancelled (again: 204).'), 403: FORBIDDEN, 404: 'Nothing to cancel: "Your organization has no subscription to cancel."' },
+  },
+  {
+    method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', summary: 'Stripe’s events, verified with `Stripe-Signature`.', who: 'Stripe', auth: 'stripe-signature', onlyWhen: 'stripe-webhook',
+    notes: 'Only with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. An event id already handled is acknowledged again, not handled twice.',
+    responses: { 200: ok('Received.', object({ received: literal(true) })), 400: 'Missing, wrong or stale signature.' },
+  },
+
+  // Reference
+  { method: 'GET', path: '/openapi.json', tag: 'Reference', summary: 'This API as an OpenAPI 3.1 document.', who: 'anyone', auth: 'none', responses: { 200: ok('The document.') } },
+  { method: 'GET', path: '/reference', tag: 'Reference', summary: 'This API as a browsable page.', who: 'anyone', auth: 'none', responses: { 200: { description: 'An HTML page.', contentType: 'text/html' } } },
+];
+
+/** Path parameters that are row ids. */
+export const ID_PARAMS: Record<string, AnyStruct> = { id: Id, assetId: Id };

@@ -1,0 +1,70 @@
+import { useState, type ReactNode } from 'react';
+import type { Project } from '@/domain/contract/projects.ts';
+import { siblingMediaUrl } from '@/domain/media.ts';
+import { useMediaAvailability } from '@/shared/media/availability.ts';
+import { Icon } from '@/ui/icons.tsx';
+import { Modal } from '@/ui/modal.tsx';
+import { VideoPlayer } from '@/ui/video-player.tsx';
+
+interface Props {
+  project: Pick<Project, 'finalVideoPreview' | 'finalVideoThumbnail' | 'noReviews'>;
+  /** C§4: a missing preview opens the no-media modal (customer); A§4: the no-video message (staff). */
+  audience: 'customer' | 'staff';
+  /** What shows when the project has no final video at all. */
+  placeholder: ReactNode;
+}
+
+function Note({ testId, title, children, version }: { testId: string; title: string; children?: ReactNode; version?: number }) {
+  return (
+    <div className="player-placeholder" data-testid={testId} role="status">
+      <Icon name="film" size={40} />
+      <strong>{title}</strong>
+      {children && <p>{children}</p>}
+      {version !== undefined && version > 0 && <span className="version">Version {String(version).padStart(2, '0')}</span>}
+    </div>
+  );
+}
+
+/**
+ * The final video of a project for either portal: the player once the video is available
+ * (HLS stream, MP4 beside it), "being processed" while the pipeline works on it (checked again
+ * every 5 s), and the spec's message when it is missing from storage.
+ */
+export function FinalVideo({ project, audience, placeholder }: Props) {
+  const preview = project.finalVideoPreview;
+  const availability = useMediaAvailability(preview);
+  const [modalClosed, setModalClosed] = useState<string | null>(null);
+  if (!preview) return <>{placeholder}</>;
+  if (availability === 'ready') {
+    return <VideoPlayer src={preview} hlsSrc={siblingMediaUrl(preview, 'stream')} poster={project.finalVideoThumbnail} version={project.noReviews} />;
+  }
+  if (availability === 'missing') {
+    if (audience === 'staff') {
+      return (
+        <Note testId="no-video" title="The video is not available" version={project.noReviews}>
+          The final video file was not found or could not be processed. Upload it again.
+        </Note>
+      );
+    }
+    return (
+      <>
+        <Note testId="video-missing" title="No media" version={project.noReviews}>
+          The video is not available right now.
+        </Note>
+        {modalClosed !== preview && (
+          <Modal title="No media" onClose={() => setModalClosed(preview)}>
+            <p data-testid="no-media-modal">We could not find the video of this project. Our team has been told; please check again later or contact support.</p>
+          </Modal>
+        )}
+      </>
+    );
+  }
+  if (availability === 'processing') {
+    return (
+      <Note testId="video-processing" title={audience === 'customer' ? 'Your video is being processed' : 'The video is being processed'} version={project.noReviews}>
+        It will be ready in a few minutes. This page checks again every few seconds.
+      </Note>
+    );
+  }
+  return <Note testId="video-checking" title="Loading the video…" version={project.noReviews} />;
+}

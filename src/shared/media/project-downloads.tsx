@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import type { Project } from '@/domain/contract/projects.ts';
+import type { ZipKind } from '@/domain/media.ts';
+import { formatFileSize } from '@/domain/bytes.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { downloadBriefPdf } from '@/shared/media/brief-pdf.ts';
+import { DownloadCancelled, downloadProjectZip, type ZipDownloadProgress } from '@/shared/media/zip-download.ts';
+import { Button } from '@/ui/button.tsx';
+
+/** A progress bar of a download made on this device. */
+export function DownloadProgressBar({ label, progress }: { label: string; progress: ZipDownloadProgress }) {
+  return (
+    <div className="download-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress.percent)}>
+      <div className="download-progress-track">
+        <div className="download-progress-fill" style={{ width: `${progress.percent}%` }} />
+      </div>
+      <span className="download-progress-text">
+        {progress.files} / {progress.totalFiles} files · {formatFileSize(progress.bytes)}
+        {progress.totalBytes ? ` of ${formatFileSize(progress.totalBytes)}` : ''} · {Math.round(progress.percent)}%
+      </span>
+    </div>
+  );
+}
+
+const LABELS: Record<ZipKind, string> = { raw: 'Download raw zip', proxy: 'Download proxy zip' };
+
+/**
+ * A§2 assets panel: "download proxy" and "download raw zip", with a progress bar. The zip is
+ * built on this device and streamed to disk (see src/lib/media/zip-download.ts).
+ */
+export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { projectId: number; kinds?: ZipKind[] }) {
+  const [running, setRunning] = useState<ZipKind | null>(null);
+  const [progress, setProgress] = useState<ZipDownloadProgress | null>(null);
+  const [message, setMessage] = useState<{ kind: 'error' | 'done'; text: string } | null>(null);
+  const start = async (kind: ZipKind) => {
+    setRunning(kind);
+    setMessage(null);
+    setProgress({ files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null });
+    try {
+      const result = await downloadProjectZip(projectId, kind, setProgress);
+      setMessage({ kind: 'done', text: `${result.name}: ${result.files} files${result.skipped ? `, ${result.skipped} without a proxy yet` : ''}.` });
+    } catch (error) {
+      if (!(error instanceof DownloadCancelled)) setMessage({ kind: 'error', text: error instanceof Error && !('status' in error) ? error.message : errorMessage(error) });
+    } finally {
+      setRunning(null);
+    }
+  };
+  return (
+    <div className="zip-downloads">
+      <div className="zip-downloads-buttons">
+        {kinds.map((kind) => (
+          <Button key={kind} variant="secondary" busy={running === kind} disabled={running !== null} onClick={() => void start(kind)}>
+            {LABELS[kind]}
+          </Button>
+        ))}
+      </div>
+      {running && progress && <DownloadProgressBar label={LABELS[running]} progress={progress} />}
+      {message && (
+        <p className={message.kind === 'error' ? 'form-error' : 'download-done'} role={message.kind === 'error' ? 'alert' : 'status'} data-testid="zip-download-message">
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A§2 brief panel: "download brief" → brief.pdf. */
+export function BriefPdfButton({ project }: { project: Project }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <Button
+        variant="secondary"
+        busy={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            await downloadBriefPdf(project);
+          } catch (e) {
+            setError(e instanceof Error ? e.message : errorMessage(e));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        Download brief
+      </Button>
+      {error && <p className="form-error" role="alert">{error}</p>}
+    </>
+  );
+}

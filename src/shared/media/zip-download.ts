@@ -1,0 +1,79 @@
+import * as Comlink from 'comlink';
+import { ZIP_FOLDERS, zipFileName, type ZipKind } from '@/domain/media.ts';
+import { listAssets } from '@/shared/uploads/api/list-assets.ts';
+import { requestDownloadLink } from './api/request-download-link.ts';
+import { mediaWorker } from './media-worker.ts';
+import { chooseSaveTarget, streamToDownload, type SaveTarget } from './save-target.ts';
+import { zipPlan } from './zip-plan.ts';
+
+
+export { DownloadCancelled } from './save-target.ts';
+
+export interface ZipDownloadProgress {
+  /** Files written so far, of `totalFiles`. */
+  files: number;
+  totalFiles: number;
+  /** Bytes of file data written so far, of `totalBytes` (null while a proxy's size is unknown). */
+  bytes: number;
+  totalBytes: number | null;
+  /** 0–100, by bytes when sizes are known, else by files. */
+  percent: number;
+  current: string | null;
+}
+
+export interface ZipDownloadResult {
+  name: string;
+  files: number;
+  bytes: number;
+  /** Assets left out because their proxy is not ready yet (proxy zips). */
+  skipped: number;
+  target: 'file' | 'stream';
+}
+
+export interface ZipDownloadOptions {
+  /** Where it goes; by default the save picker when the browser has one, else a streamed download. */
+  target?: SaveTarget;
+  signal?: AbortSignal;
+}
+
+/**
+ * Staff "download raw zip" / "download proxy zip": `project-{id}_raw_assets.zip` or
+ * `project-{id}_proxy_assets.zip`, built on this device by the media worker and streamed to
+ * disk. Call it from a click handler (the save picker needs the click). Rejects with
+ * DownloadCancelled when the user closes the picker or `signal` aborts.
+ */
+export async function downloadProjectZip(projectId: number, kind: ZipKind, onProgress: (progress: ZipDownloadProgress) => void, options: ZipDownloadOptions = {}): Promise<ZipDownloadResult> {
+  const name = zipFileName(projectId, kind);
+  // The picker first, while the click still counts as a user gesture.
+  const target = options.target ?? (await chooseSaveTarget(name));
+  const assets = await listAssets(projectId);
+  const { plan, skipped, totalBytes } = zipPlan(assets, kind);
+  const totalFiles = plan.filter((entry) => !entry.name.endsWith('/')).length;
+  let last = { files: 0, bytes: 0 };
+  const report = Comlink.proxy((progress: { entries: number; bytes: number; current: string | null }) => {
+    const files = Math.max(0, progress.entries - ZIP_FOLDERS.length);
+    last = { files, bytes: progress.bytes };
+    const percent = totalBytes ? (progress.bytes / totalBytes) * 100 : totalFiles ? (files / totalFiles) * 100 : 100;
+    onProgress({ files, totalFiles, bytes: progress.bytes, totalBytes, percent: Math.min(100, Math.round(percent * 10) / 10), current: progress.current });
+  });
+  const linkFor = Comlink.proxy(async (ref: string) => {
+    const [id, variant] = ref.split(':') as [string, 'original' | 'proxy'];
+    return (await requestDownloadLink(projectId, { assetId: Number(id), variant })).link;
+  });
+  const worker = mediaWorker();
+  const jobId = crypto.randomUUID();
+  const abort = () => void worker.cancel(jobId);
+  options.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    if (target.kind === 'file') {
+      await worker.zipToFile(jobId, target.handle, plan, linkFor, report);
+    } else {
+      const stream = await worker.zipToStream(jobId, plan, linkFor, report);
+      await streamToDownload(stream, name);
+    }
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+  }
+  onProgress({ files: totalFiles, totalFiles, bytes: last.bytes, totalBytes: totalBytes ?? last.bytes, percent: 100, current: null });
+  return { name, files: totalFiles, bytes: last.bytes, skipped, target: target.kind };
+}

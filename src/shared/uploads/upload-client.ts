@@ -1,0 +1,157 @@
+import * as Comlink from 'comlink';
+import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
+import type { UploadWorkerApi } from '../../../workers/upload.worker.ts';
+import { appStore, meAtom, tokenAtom } from '@/lib/session-state.ts';
+import { loadTopBarInfo } from '@/lib/session.ts';
+import { requestHandleAccess } from './file-pick.ts';
+
+/**
+ * The page's side of the upload worker: starts it for the signed-in user (which resumes what
+ * IndexedDB holds — C§4's upload at start), forwards the token and the network state,
+ * mirrors its snapshots for React, and asks before the page is left with uploads running.
+ */
+
+export type { EnqueueResult, UploadItemView, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
+
+export const EMPTY_SNAPSHOT: UploadSnapshot = { items: [], totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 }, online: true };
+
+let worker: Worker | null = null;
+let remote: Comlink.Remote<UploadWorkerApi> | null = null;
+let ready: Promise<void> | null = null;
+let sessionKey: string | null = null;
+let snapshot: UploadSnapshot = EMPTY_SNAPSHOT;
+const listeners = new Set<() => void>();
+let doneSeen = new Set<string>();
+
+function publish(next: UploadSnapshot): void {
+  snapshot = next;
+  const done = next.items.filter((item) => item.status === 'done').map((item) => item.uid);
+  // A registered file changes the organization's used storage shown in the top bar.
+  if (done.some((uid) => !doneSeen.has(uid))) {
+    const me = appStore.get(meAtom);
+    if (me) loadTopBarInfo(me).catch(() => undefined);
+  }
+  doneSeen = new Set(done);
+  for (const listener of listeners) listener();
+}
+
+export function subscribeUploads(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function uploadsSnapshot(): UploadSnapshot {
+  return snapshot;
+}
+
+function onBeforeUnload(event: BeforeUnloadEvent): void {
+  if (snapshot.totals.active === 0) return;
+  // C§5: leaving with uploads running asks first (browsers show their own wording).
+  event.preventDefault();
+  event.returnValue = '';
+}
+
+const forwardOnline = () => void remote?.setOnline(true);
+const forwardOffline = () => void remote?.setOnline(false);
+
+function stop(): void {
+  if (remote) void remote.stop();
+  worker?.terminate();
+  worker = null;
+  remote = null;
+  ready = null;
+  sessionKey = null;
+  publish(EMPTY_SNAPSHOT);
+}
+
+function startFor(userId: number, organizationId: number, token: string): Promise<void> {
+  const key = `${userId}:${organizationId}`;
+  if (ready && sessionKey === key) return ready;
+  if (sessionKey !== key) stop();
+  sessionKey = key;
+  worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
+  remote = Comlink.wrap<UploadWorkerApi>(worker);
+  const api = remote;
+  ready = api
+    .start({ userId, organizationId, token }, Comlink.proxy(publish))
+    .then(publish)
+    .catch((error: unknown) => {
+      console.error('the upload worker failed to start', error);
+      throw error;
+    });
+  return ready;
+}
+
+let installed = false;
+
+/**
+ * Keeps the upload worker in step with the session: started when someone signs in (uploads
+ * left unfinished come back), stopped on sign-out. Call once at start-up.
+ */
+export function installUploads(): void {
+  if (installed || typeof Worker === 'undefined') return;
+  installed = true;
+  const sync = () => {
+    const me = appStore.get(meAtom);
+    const token = appStore.get(tokenAtom);
+    if (!me || !token) {
+      if (remote) stop();
+      return;
+    }
+    void startFor(me.id, me.organizationId ?? 0, token).catch(() => undefined);
+    void remote?.setToken(token);
+  };
+  appStore.sub(meAtom, sync);
+  appStore.sub(tokenAtom, sync);
+  window.addEventListener('beforeunload', onBeforeUnload);
+  window.addEventListener('online', forwardOnline);
+  window.addEventListener('offline', forwardOffline);
+  sync();
+}
+
+async function api(): Promise<Comlink.Remote<UploadWorkerApi>> {
+  installUploads();
+  if (!ready) {
+    const me = appStore.get(meAtom);
+    const token = appStore.get(tokenAtom);
+    if (!me || !token) throw new Error('Sign in to upload.');
+    await startFor(me.id, me.organizationId ?? 0, token);
+  }
+  await ready;
+  return remote!;
+}
+
+/** Queues files for a zone; matching incomplete uploads resume instead. */
+export async function enqueueUploads(entries: FileEntry[], target: UploadTarget): Promise<EnqueueResult> {
+  return (await api()).enqueue(entries, target);
+}
+
+export async function cancelUpload(uid: string): Promise<void> {
+  await (await api()).cancel(uid);
+}
+
+export async function retryUpload(uid: string): Promise<void> {
+  await (await api()).retry(uid);
+}
+
+export async function dismissUpload(uid: string): Promise<void> {
+  await (await api()).dismiss(uid);
+}
+
+/** The user picked the file of an incomplete upload again; false when it is another file. */
+export async function resumeWithFile(uid: string, file: File, handle?: FileSystemFileHandle): Promise<boolean> {
+  return (await api()).provideFile(uid, file, handle);
+}
+
+/**
+ * One click to resume after a browser restart: access to the kept file handle is asked
+ * again (this needs the click's user activation), then the upload continues.
+ */
+export async function grantAndResume(uid: string): Promise<boolean> {
+  const remoteApi = await api();
+  const handle = (await remoteApi.handleOf(uid)) as FileSystemFileHandle | null;
+  if (!handle) return false;
+  const file = await requestHandleAccess(handle);
+  if (!file) return false;
+  return remoteApi.provideFile(uid, file, handle);
+}

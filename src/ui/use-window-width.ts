@@ -1,0 +1,12 @@
+import { useSyncExternalStore } from 'react';
+import { MOBILE_MAX_WIDTH } from './constants.ts';
+
+const subscribe = (onChange: () => void) => {
+  window.addEventListener('resize', onChange);
+  return () => window.removeEventListener('resize', onChange);
+};
+
+/** True while the window is 768 px wide or narrower; follows resizing. */
+export function useIsMobile(): boolean {
+  return useSyncExternalStore(subscribe, () => window.innerWidth <= MOBILE_MAX_WIDTH);
+}

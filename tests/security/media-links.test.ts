@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signMediaToken, verifyMediaToken } from '../../server/media/media-links.ts';
 import { usersRepo } from '../../server/repositories/users.ts';
-import { issueAccessLink } from '../../server/services/access-links.ts';
+import { bearer, resetPassword as resetPasswordOf } from './session-support.ts';
 import { DATABASES, DEMO_PASSWORD, signIn, startTestServer, type TestServer } from '../server/harness.ts';
 
 /**
@@ -17,7 +17,6 @@ const SECRET = 'secret-secret-secret-secret-secret';
 const HOUR = 3_600_000;
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
-const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
 
 describe('media tokens carry the session', () => {
   const now = Date.UTC(2026, 10, 23, 14, 5);
@@ -68,13 +67,7 @@ describe.each(DATABASES)('media links end with their session on $name', ({ url }
     await server?.close();
   });
 
-  async function resetPassword(email: string, newPassword: string): Promise<Headers> {
-    const user = (await usersRepo(server.db).findByEmail(email))!;
-    const link = new URL(await issueAccessLink(server.app.ctx, user, 'recovery', 3_600_000));
-    const response = await call('PUT', '/password-recover-complete', {}, { email, recoveryCode: link.searchParams.get('code'), newPassword });
-    expect(response.statusCode, response.body).toBe(200);
-    return bearer(response.json<{ token: string }>().token);
-  }
+  const resetPassword = (email: string, newPassword: string) => resetPasswordOf(server, email, newPassword);
 
   /** A new owner whose project's version is in review: the customer sees its media. */
   async function ownerWithReleasedVersion(): Promise<{ email: string; session: Headers; organizationId: number; projectId: number }> {

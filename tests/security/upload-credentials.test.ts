@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { usersRepo } from '../../server/repositories/users.ts';
-import { issueAccessLink } from '../../server/services/access-links.ts';
+import { bearer, resetPassword as resetPasswordOf } from './session-support.ts';
 import { deleteOrphanObjects, s3ObjectLister } from '../../server/services/orphan-cleanup.ts';
 import { embeddedCredentialResolver } from '../../server/storage/upload-credentials.ts';
 import { mp4Bytes } from '../support/file-fixtures.ts';
@@ -24,7 +23,6 @@ const DAY = 86_400_000;
 const AFTER_CACHE_MS = 31_000;
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
-const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
 
 describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
   let server: TestServer;
@@ -66,14 +64,7 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     vi.setSystemTime(Date.now() + AFTER_CACHE_MS);
   };
 
-  /** Completes a password recovery as the e-mailed link would; answers the new session's token. */
-  async function resetPassword(email: string, newPassword: string): Promise<Headers> {
-    const user = (await usersRepo(server.db).findByEmail(email))!;
-    const link = new URL(await issueAccessLink(server.app.ctx, user, 'recovery', 3_600_000));
-    const response = await call('PUT', '/password-recover-complete', {}, { email, recoveryCode: link.searchParams.get('code'), newPassword });
-    expect(response.statusCode, response.body).toBe(200);
-    return bearer(response.json<{ token: string }>().token);
-  }
+  const resetPassword = (email: string, newPassword: string) => resetPasswordOf(server, email, newPassword);
 
   /** A new owner (own organization, one OPENED project), so the demo owner's sessions stay as they are. */
   async function newOwner(): Promise<{ email: string; session: Headers; organizationId: number; projectId: number }> {

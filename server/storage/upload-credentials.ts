@@ -1,7 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { Hash } from '@smithy/hash-node';
-import { HttpRequest } from '@smithy/protocol-http';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
 import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { type SessionClaims } from '../../src/domain/session-standing.ts';
@@ -161,30 +159,41 @@ export function embeddedCredentialResolver(db: Db, storage: StorageConfig, clock
 
 // ——— STS (production) ———
 
+/** Whether the S3 service is AWS's own (it knows the conditional-write condition keys). */
+function isAwsS3(endpoint: string | null): boolean {
+  if (!endpoint) return false;
+  const host = new URL(endpoint).hostname;
+  return host.endsWith('.amazonaws.com') || host.endsWith('.amazonaws.com.cn');
+}
+
 /**
  * The session policy: the temporary credentials may run uploads (single and multipart) under
- * `prefix` and nothing else, whatever the role itself allows.
+ * `prefix` and nothing else, whatever the role itself allows. With `refuseOverwrites` (AWS S3)
+ * the requests that create an object — PutObject and CompleteMultipartUpload, the ones where
+ * `s3:ObjectCreationOperation` is true — are allowed only with `If-None-Match: *`
+ * (`s3:if-none-match`), so no upload can replace an existing object; CreateMultipartUpload and
+ * UploadPart, which take no conditional header, stay allowed by the second statement.
  */
-export function sessionPolicy(bucket: string, prefix: string): string {
+export function sessionPolicy(bucket: string, prefix: string, { refuseOverwrites }: { refuseOverwrites: boolean }): string {
+  const Resource = `arn:aws:s3:::${bucket}/${prefix}*`;
+  const Action = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'];
   return JSON.stringify({
     Version: '2012-10-17',
-    Statement: [
-      {
-        Effect: 'Allow',
-        Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'],
-        Resource: `arn:aws:s3:::${bucket}/${prefix}*`,
-      },
-    ],
+    Statement: refuseOverwrites
+      ? [
+          { Sid: 'CreateOnlyWhenAbsent', Effect: 'Allow', Action: 's3:PutObject', Resource, Condition: { StringEquals: { 's3:if-none-match': '*' } } },
+          { Sid: 'MultipartParts', Effect: 'Allow', Action: 's3:PutObject', Resource, Condition: { Bool: { 's3:ObjectCreationOperation': 'false' } } },
+          { Sid: 'MultipartHousekeeping', Effect: 'Allow', Action: Action.slice(1), Resource },
+        ]
+      : [{ Effect: 'Allow', Action, Resource }],
   });
 }
 
-function xmlField(xml: string, name: string): string | undefined {
-  return new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1]?.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
-}
-
 /**
- * STS AssumeRole over its query API, signed by the SDK's SigV4 signer. Works with AWS STS and
- * with S3-compatible services that offer AssumeRole (MinIO, Ceph RGW).
+ * STS AssumeRole through `@aws-sdk/client-sts`. Works with AWS STS and with S3-compatible
+ * services that offer AssumeRole (MinIO, Ceph RGW; `S3_STS_ENDPOINT`). The server's identity is
+ * S3_ACCESS_KEY_ID/S3_SECRET_ACCESS_KEY when configured, else the SDK's default credential chain
+ * (environment, shared config and SSO profiles, web identity, ECS task and EC2 instance roles).
  *
  * Unlike the embedded store's, these credentials cannot be revoked one by one: the S3 service
  * checks them without asking us, so `request.session` is not consulted. They are short-lived
@@ -193,44 +202,33 @@ function xmlField(xml: string, name: string): string | undefined {
  * (the token is refused) but leaves issued ones working until they expire, at most 1 h, and
  * only under the one project's upload prefix (sessionPolicy).
  */
-export function stsCredentialIssuer(storage: StorageConfig, fetchImpl: typeof fetch = fetch): UploadCredentialIssuer {
-  const endpoint = new URL(storage.stsEndpoint ?? `https://sts.${storage.region}.amazonaws.com/`);
-  const signer = new SignatureV4({
-    credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey },
+export function stsCredentialIssuer(storage: StorageConfig): UploadCredentialIssuer {
+  const sts = new STSClient({
     region: storage.region,
-    service: 'sts',
-    sha256: Hash.bind(null, 'sha256'),
+    ...(storage.stsEndpoint && { endpoint: storage.stsEndpoint }),
+    ...(storage.accessKeyId && storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
   });
+  const refuseOverwrites = isAwsS3(storage.endpoint);
   return {
     async issue({ userId, projectId, prefix, lifetimeSeconds }) {
-      const form = new URLSearchParams({
-        Action: 'AssumeRole',
-        Version: '2011-06-15',
-        RoleArn: storage.uploadRoleArn ?? '',
-        RoleSessionName: `cutdesk-u${userId}-p${projectId}`,
-        // STS allows 15 minutes to the role's maximum session.
-        DurationSeconds: String(Math.max(900, lifetimeSeconds)),
-        Policy: sessionPolicy(storage.bucket, prefix),
-      }).toString();
-      const request = new HttpRequest({
-        method: 'POST',
-        protocol: endpoint.protocol,
-        hostname: endpoint.hostname,
-        ...(endpoint.port && { port: Number(endpoint.port) }),
-        path: endpoint.pathname,
-        headers: { host: endpoint.host, 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-        body: form,
-      });
-      const signed = await signer.sign(request);
-      const response = await fetchImpl(endpoint, { method: 'POST', headers: signed.headers as Record<string, string>, body: form });
-      const xml = await response.text();
-      if (!response.ok) throw new Error(`STS AssumeRole failed (${response.status} ${xmlField(xml, 'Code') ?? ''}): ${xmlField(xml, 'Message') ?? xml.slice(0, 200)}`);
-      const accessKeyId = xmlField(xml, 'AccessKeyId');
-      const secretAccessKey = xmlField(xml, 'SecretAccessKey');
-      const sessionToken = xmlField(xml, 'SessionToken');
-      const expiration = xmlField(xml, 'Expiration');
-      if (!accessKeyId || !secretAccessKey || !sessionToken || !expiration) throw new Error('STS AssumeRole answered without credentials');
-      return { accessKeyId, secretAccessKey, sessionToken, expiration: new Date(expiration) };
+      let answer;
+      try {
+        answer = await sts.send(
+          new AssumeRoleCommand({
+            RoleArn: storage.uploadRoleArn ?? '',
+            RoleSessionName: `cutdesk-u${userId}-p${projectId}`,
+            // STS allows 15 minutes to the role's maximum session.
+            DurationSeconds: Math.max(900, lifetimeSeconds),
+            Policy: sessionPolicy(storage.bucket, prefix, { refuseOverwrites }),
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof STSServiceException)) throw error;
+        throw new Error(`STS AssumeRole failed (${error.$metadata.httpStatusCode ?? '?'} ${error.name}): ${error.message}`, { cause: error });
+      }
+      const { AccessKeyId, SecretAccessKey, SessionToken, Expiration } = answer.Credentials ?? {};
+      if (!AccessKeyId || !SecretAccessKey || !SessionToken || !Expiration) throw new Error('STS AssumeRole answered without credentials');
+      return { accessKeyId: AccessKeyId, secretAccessKey: SecretAccessKey, sessionToken: SessionToken, expiration: Expiration };
     },
   };
 }

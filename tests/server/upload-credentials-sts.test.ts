@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { sessionPolicy, stsCredentialIssuer } from '../../server/storage/upload-credentials.ts';
 
@@ -56,8 +56,56 @@ describe('STS upload credentials', () => {
     expect(String(headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIASERVER\/\d{8}\/eu-central-1\/sts\/aws4_request, SignedHeaders=.*host.*, Signature=[0-9a-f]{64}$/);
     const form = new URLSearchParams(body);
     expect(Object.fromEntries(form)).toMatchObject({ Action: 'AssumeRole', Version: '2011-06-15', RoleArn: 'arn:aws:iam::123456789012:role/cutdesk-upload', RoleSessionName: 'cutdesk-u4-p12', DurationSeconds: '3600' });
-    expect(JSON.parse(form.get('Policy')!)).toEqual(JSON.parse(sessionPolicy('media-bucket', 'projects/12/raw/')));
-    expect(JSON.parse(form.get('Policy')!).Statement[0]).toEqual({ Effect: 'Allow', Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], Resource: 'arn:aws:s3:::media-bucket/projects/12/raw/*' });
+    expect(JSON.parse(form.get('Policy')!)).toEqual(JSON.parse(sessionPolicy('media-bucket', 'projects/12/raw/', { refuseOverwrites: true })));
+    // The same three actions on the prefix only; on AWS a write that creates the object
+    // (PutObject, CompleteMultipartUpload) only with If-None-Match: *, so nothing is replaced.
+    const resource = 'arn:aws:s3:::media-bucket/projects/12/raw/*';
+    expect(JSON.parse(form.get('Policy')!)).toEqual({
+      Version: '2012-10-17',
+      Statement: [
+        { Sid: 'CreateOnlyWhenAbsent', Effect: 'Allow', Action: 's3:PutObject', Resource: resource, Condition: { StringEquals: { 's3:if-none-match': '*' } } },
+        { Sid: 'MultipartParts', Effect: 'Allow', Action: 's3:PutObject', Resource: resource, Condition: { Bool: { 's3:ObjectCreationOperation': 'false' } } },
+        { Sid: 'MultipartHousekeeping', Effect: 'Allow', Action: ['s3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], Resource: resource },
+      ],
+    });
+  });
+
+  it('decodes escaped text once (a double-escaped value stays escaped once)', async () => {
+    answer = {
+      status: 200,
+      body: `<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>ASIATEMP</AccessKeyId><SecretAccessKey>a&amp;lt;b</SecretAccessKey><SessionToken>tok&amp;amp;en&amp;quot;x&lt;y</SessionToken><Expiration>2026-11-21T12:00:00Z</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>`,
+    };
+    const issued = await stsCredentialIssuer(storage()).issue({ userId: 4, projectId: 12, prefix: 'projects/12/raw/', lifetimeSeconds: 3600, session });
+    expect(issued).toMatchObject({ secretAccessKey: 'a&lt;b', sessionToken: 'tok&amp;en&quot;x<y' });
+  });
+
+  it('keeps the policy free of AWS-only condition keys for other S3 services', async () => {
+    answer = {
+      status: 200,
+      body: `<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>ASIATEMP</AccessKeyId><SecretAccessKey>s</SecretAccessKey><SessionToken>t</SessionToken><Expiration>2026-11-21T12:00:00Z</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>`,
+    };
+    await stsCredentialIssuer({ ...storage(), endpoint: 'https://minio.example.com' }).issue({ userId: 4, projectId: 12, prefix: 'projects/12/raw/', lifetimeSeconds: 600, session });
+    const form = new URLSearchParams(received.at(-1)!.body);
+    expect(form.get('DurationSeconds')).toBe('900');
+    expect(JSON.parse(form.get('Policy')!)).toEqual({
+      Version: '2012-10-17',
+      Statement: [{ Effect: 'Allow', Action: ['s3:PutObject', 's3:AbortMultipartUpload', 's3:ListMultipartUploadParts'], Resource: 'arn:aws:s3:::media-bucket/projects/12/raw/*' }],
+    });
+  });
+
+  it("signs with the SDK's default credential chain when no keys are configured", async () => {
+    answer = {
+      status: 200,
+      body: `<AssumeRoleResponse><AssumeRoleResult><Credentials><AccessKeyId>ASIATEMP</AccessKeyId><SecretAccessKey>s</SecretAccessKey><SessionToken>t</SessionToken><Expiration>2026-11-21T12:00:00Z</Expiration></Credentials></AssumeRoleResult></AssumeRoleResponse>`,
+    };
+    vi.stubEnv('AWS_ACCESS_KEY_ID', 'AKIAFROMCHAIN');
+    vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'chain-secret-key-123');
+    try {
+      await stsCredentialIssuer({ ...storage(), accessKeyId: '', secretAccessKey: '' }).issue({ userId: 4, projectId: 12, prefix: 'projects/12/raw/', lifetimeSeconds: 3600, session });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(String(received.at(-1)!.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAFROMCHAIN\/\d{8}\/eu-central-1\/sts\/aws4_request, /);
   });
 
   it("fails with STS's own error", async () => {

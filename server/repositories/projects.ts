@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Expression, type Insertable, type SqlBool, type Updateable } from 'kysely';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
-import { slaSortKey } from '../../src/domain/sla-timer.ts';
+import { slaSortKey, type SlaInput } from '../../src/domain/sla-timer.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectsTable } from '../db/schema.ts';
 
@@ -48,6 +48,22 @@ export const NEW_PROJECT_BLANKS = {
 
 export type ProjectDetails = NonNullable<Awaited<ReturnType<ReturnType<typeof detailsQuery>['executeTakeFirst']>>>;
 
+/** The timer columns the SLA sort keys are computed from. */
+const SLA_INPUT_COLUMNS = ['id', 'status', 'latestSubmittedAt', 'pausedAt', 'totalPausedMinutes'] as const;
+
+/** Runs `work` in `db`'s transaction when it is one, else in a new transaction. */
+function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/** Stores the SLA sort keys computed by the domain from each row's timer fields (inside the caller's transaction). */
+async function storeSlaKeys(db: Db, rows: readonly (SlaInput & { id: number })[], now: Date): Promise<void> {
+  for (const row of rows) {
+    const key = slaSortKey(row, now);
+    await db.updateTable('projects').set({ slaDeadline: key.deadline, slaFrozen: key.frozen }).where('id', '=', row.id).execute();
+  }
+}
+
 export function projectsRepo(db: Db) {
   return {
     async details(id: number): Promise<ProjectDetails | undefined> {
@@ -80,13 +96,35 @@ export function projectsRepo(db: Db) {
     },
     /** Recomputes the stored SLA sort keys of projects `ids` (all when omitted) from their timer fields. */
     async refreshSlaKeys(ids?: number[]): Promise<void> {
-      let query = db.selectFrom('projects').select(['id', 'status', 'latestSubmittedAt', 'pausedAt', 'totalPausedMinutes']);
+      let query = db.selectFrom('projects').select(SLA_INPUT_COLUMNS);
       if (ids) query = query.where('id', 'in', ids.length ? ids : [0]);
-      const now = new Date();
-      for (const row of await query.execute()) {
-        const key = slaSortKey(row, now);
-        await db.updateTable('projects').set({ slaDeadline: key.deadline, slaFrozen: key.frozen }).where('id', '=', row.id).execute();
-      }
+      await storeSlaKeys(db, await query.execute(), new Date());
+    },
+    /**
+     * A status change: applies `changes` only if the project is still in `expected` status and
+     * stores its SLA sort keys in the same transaction, so no reader sees the new status with
+     * the old keys. False when the status moved meanwhile.
+     */
+    async transition(id: number, changes: Updateable<ProjectsTable>, expected: ProjectStatus, now: Date): Promise<boolean> {
+      return inTransaction(db, async (tx) => {
+        const row = await tx.updateTable('projects').set(changes).where('id', '=', id).where('status', '=', expected).returning(SLA_INPUT_COLUMNS).executeTakeFirst();
+        if (!row) return false;
+        await storeSlaKeys(tx, [row], now);
+        return true;
+      });
+    },
+    /**
+     * The set-based form for jobs: moves every project in `from` that `condition` selects to
+     * `changes` (one conditional UPDATE, so concurrent runs move each row once) and stores the
+     * moved rows' SLA keys in the same transaction. Returns how many moved.
+     */
+    async transitionWhere(from: readonly ProjectStatus[], changes: Updateable<ProjectsTable>, condition: Expression<SqlBool>, now: Date): Promise<number> {
+      if (from.length === 0) return 0;
+      return inTransaction(db, async (tx) => {
+        const moved = await tx.updateTable('projects').set(changes).where('status', 'in', from).where(condition).returning(SLA_INPUT_COLUMNS).execute();
+        await storeSlaKeys(tx, moved, now);
+        return moved.length;
+      });
     },
     /**
      * Applies `changes` only if the project is still in `expected` status: two racing

@@ -2,7 +2,8 @@ import type { Updateable } from 'kysely';
 import { create } from 'superstruct';
 import { CreateProjectBodyStruct } from '../../src/domain/contract/projects.ts';
 import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
-import type { ProjectAction } from '../../src/domain/project-rules.ts';
+import { decide, type ProjectAction } from '../../src/domain/project-rules.ts';
+import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { businessMinutesBetween, isSlaRunning } from '../../src/domain/sla-timer.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
 import type { AppContext } from '../context.ts';
@@ -22,13 +23,21 @@ function freezeTimer(project: ProjectDetails, now: Date): Changes {
   return isSlaRunning(project.status) ? { pausedAt: now } : {};
 }
 
+/**
+ * Side effects that do not depend on the row, so a job can apply them to many rows in one
+ * set-based UPDATE (the review auto-complete). Each is also its action's SIDE_EFFECTS entry.
+ */
+const SET_BASED_EFFECTS: Partial<Record<ProjectAction, (now: Date) => Changes>> = {
+  approve: () => ({}),
+};
+
 /** What each transition changes besides the status (timers, review counters). */
 const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now: Date) => Changes>> = {
   'send-to-editing': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0 }),
   // A revision starts a new 48-hour window.
   // The customer's version is withdrawn until the next one is sent to review.
   'submit-revision': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0, reviewStartedAt: null, versionReleased: false }),
-  approve: () => ({}),
+  approve: (_p, now) => SET_BASED_EFFECTS.approve!(now),
   archive: freezeTimer,
   hide: freezeTimer,
   restore: () => ({}),
@@ -47,9 +56,48 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
   const now = new Date();
   const changes: Changes = { ...SIDE_EFFECTS[action]?.(project, now), ...extra, ...(decision.next ? { status: decision.next } : {}) };
   const repo = projectsRepo(ctx.db);
-  if (!(await repo.update(project.id, changes, project.status))) throw changedMeanwhile();
-  await repo.refreshSlaKeys([project.id]);
+  if (!(await repo.transition(project.id, changes, project.status, now))) throw changedMeanwhile();
   return (await repo.details(project.id))!;
+}
+
+/**
+ * The system actor: the state machine (src/domain/project-rules.ts) names no system role, so a
+ * job acts as the customer would (C§4: a closed review window completes the project "as if
+ * the customer approved"). Customer roles the domain accepts for every customer action.
+ */
+const SYSTEM_AS_ROLE = 'OWNER' as const;
+
+interface SetBasedTransition {
+  /** The statuses the action may start from (asked of `decide` for each status). */
+  from: ProjectStatus[];
+  /** Status and side effects to set on every moved row. */
+  changes: Changes & { status: ProjectStatus };
+}
+
+/**
+ * `action` as the system runs it on many rows at once: where it may start and what it sets,
+ * both from the state machine (`decide`) and SIDE_EFFECTS. Throws when the action's target
+ * depends on facts of the row or it has row-dependent side effects (not set-based).
+ */
+export function setBasedTransition(action: ProjectAction, now: Date): SetBasedTransition {
+  const effects = SET_BASED_EFFECTS[action];
+  if (!effects) throw new Error(`${action} has row-dependent side effects; it cannot run set-based.`);
+  const from: ProjectStatus[] = [];
+  const targets = new Set<ProjectStatus | null>();
+  for (const status of PROJECT_STATUSES) {
+    // Every fact that could vary between rows, both ways: the target must not depend on them.
+    for (const hasFinalPreview of [false, true]) {
+      for (const hasEditor of [false, true]) {
+        const decision = decide(action, SYSTEM_AS_ROLE, { status, hasFinalPreview, hasEditor });
+        if (!decision.allowed) continue;
+        if (!from.includes(status)) from.push(status);
+        targets.add(decision.next);
+      }
+    }
+  }
+  const [next, ...others] = [...targets];
+  if (!next || others.length > 0) throw new Error(`${action} has no single target status; it cannot run set-based.`);
+  return { from, changes: { ...effects(now), status: next } };
 }
 
 /** Consumes one active credit of the organization inside `db` (a transaction); false when none is left. */
@@ -79,10 +127,9 @@ export async function sendToEditing(ctx: AppContext, auth: AuthContext, project:
   }
   const now = new Date();
   await ctx.db.transaction().execute(async (tx) => {
-    const moved = await projectsRepo(tx).update(project.id, { ...SIDE_EFFECTS['send-to-editing']!(project, now), status: decision.next! }, project.status);
+    const moved = await projectsRepo(tx).transition(project.id, { ...SIDE_EFFECTS['send-to-editing']!(project, now), status: decision.next! }, project.status, now);
     if (!moved) throw changedMeanwhile();
     if (!(await consumeCredit(tx, project.organizationId))) throw new HttpError(409, CREDIT_MESSAGES.noCredits, { code: 200 });
-    await projectsRepo(tx).refreshSlaKeys([project.id]);
   });
   return (await projectsRepo(ctx.db).details(project.id))!;
 }

@@ -17,7 +17,8 @@
  * `node bench/zip-client-zip.ts` — prints one JSON document. BENCH_ZIP_SETS_GIB=1,3 and
  * BENCH_ZIP_ROUNDS=3 change the sets and rounds.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { runChild as runMeasurement } from './child-process.ts';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm, stat, statfs } from 'node:fs/promises';
@@ -147,20 +148,10 @@ async function runChild(job: Job): Promise<void> {
 
 // ——— Parent ———
 
-function child(job: Job, timeoutMs: number): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [fileURLToPath(import.meta.url), JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
-    proc.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) return reject(new Error(`${job.writer} exited ${code}: ${stderr}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as Result);
-    });
-  });
+async function child(job: Job, timeoutMs: number): Promise<Result> {
+  const { code, line, stderr } = await runMeasurement(fileURLToPath(import.meta.url), job, timeoutMs);
+  if (code !== 0) throw new Error(`${job.writer} exited ${code}: ${stderr}`);
+  return JSON.parse(line) as Result;
 }
 
 const PYTHON_READ = `

@@ -6,12 +6,12 @@
  * largest set JSZip survives. Each measured run is a child process of its own, so its peak
  * RSS is its own.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generatedClip, startStore } from './zip/store.ts';
+import { runChild } from './child-process.ts';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -21,20 +21,7 @@ const CLIP = 256 * MiB;
 const JSZIP_SETS_MIB = [256, 512, 1024, 2048, 3072, 4608].map((mib) => Math.round((mib * TOTAL) / (3 * GiB)));
 const STORED = Math.max(TOTAL, JSZIP_SETS_MIB.at(-1)! * MiB);
 
-function child(script: string, arg: unknown, timeoutMs: number): Promise<{ code: number | null; line: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), JSON.stringify(arg)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
-    proc.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, line: stdout.trim().split('\n').pop() ?? '', stderr });
-    });
-  });
-}
+const child = (script: string, arg: unknown, timeoutMs: number) => runChild(fileURLToPath(new URL(script, import.meta.url)), arg, timeoutMs);
 
 const mb = (bytes: number) => Math.round(bytes / MiB);
 

@@ -3,22 +3,28 @@ import { API_BASE_PATH, buildOpenApiDocument } from '../../src/domain/contract/o
 
 /**
  * The API reference, generated from the contract (src/domain/contract/operations.ts and the
- * structs) once at start: GET openapi.json (OpenAPI 3.1) and GET reference, a static HTML page
- * made here from the same document (no script: the app's CSP runs only its own).
+ * structs): GET openapi.json (OpenAPI 3.1) and GET reference, a static HTML page made here from
+ * the same document (no script: the app's CSP runs only its own). Built on the first request
+ * and kept: generating takes a few hundred milliseconds that no start-up should pay.
  */
-export default async function apiReferenceRoutes(app: FastifyInstance) {
-  const document = buildOpenApiDocument();
-  const json = JSON.stringify(document);
-  const html = renderReference(document);
+let built: { json: string; html: string } | null = null;
+function reference(): { json: string; html: string } {
+  if (!built) {
+    const document = buildOpenApiDocument();
+    built = { json: JSON.stringify(document), html: renderReference(document) };
+  }
+  return built;
+}
 
+export default async function apiReferenceRoutes(app: FastifyInstance) {
   app.get('/openapi.json', async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300').type('application/json; charset=utf-8');
-    return reply.send(json);
+    return reply.send(reference().json);
   });
 
   app.get('/reference', async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300').type('text/html; charset=utf-8');
-    return reply.send(html);
+    return reply.send(reference().html);
   });
 }
 

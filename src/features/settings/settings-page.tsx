@@ -1,3 +1,4 @@
+import { USER_MESSAGES } from '@/domain/user-management.ts';
 import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useState } from 'react';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
@@ -65,7 +66,7 @@ export function SettingsPage() {
       )}
       {active === 'users' ? (
         <div className="settings-grid settings-main" role="tabpanel" aria-label="Users & credits">
-          <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={() => void reload()} />
+          <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} readOnlyReason={isOwner && me.impersonatedBy !== null ? USER_MESSAGES.impersonating : undefined} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={() => void reload()} />
           <div className="settings-side">
             <CreditsCard credits={credits} />
             {!isOwner && credits?.status === 'INACTIVE' && <p className="side-note">{CREDIT_MESSAGES.userContactOwner}</p>}

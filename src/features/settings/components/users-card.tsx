@@ -51,7 +51,7 @@ export function userStatus(user: User) {
 }
 
 /** C§2 users list: the owner resends invitations, disables, enables, edits and deletes users, each confirmed. */
-export function UsersCard({ users, meId, canManage, onAdd, onEdit, onChanged }: { users: User[] | null; meId: number; canManage: boolean; onAdd: () => void; onEdit: (user: User) => void; onChanged: () => void }) {
+export function UsersCard({ users, meId, canManage, readOnlyReason, onAdd, onEdit, onChanged }: { users: User[] | null; meId: number; canManage: boolean; readOnlyReason?: string; onAdd: () => void; onEdit: (user: User) => void; onChanged: () => void }) {
   const [pending, setPending] = useState<{ action: Action; user: User } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -95,6 +95,7 @@ export function UsersCard({ users, meId, canManage, onAdd, onEdit, onChanged }: 
         <div>
           <h2>Users</h2>
           <p className="card-sub">{users ? `${users.length} ${users.length === 1 ? 'member' : 'members'} in your organization` : 'Loading…'}</p>
+          {readOnlyReason && <p className="card-sub">{readOnlyReason}</p>}
         </div>
         {canManage && (
           <Button variant="success" onClick={onAdd}>

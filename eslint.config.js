@@ -121,6 +121,36 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@/*'], message: 'Node resolves no alias: import src/domain by a relative path.' }] }] },
   },
   {
+    // Services take plain arguments (the context's parts, the caller, ids, a logger), so a job, a
+    // script or a test calls them without a request. (Repeats the server's alias rule: flat config
+    // replaces a rule's options per file, it does not merge them.)
+    files: ['server/services/**/*.ts', 'server/repositories/**/*.ts', 'server/billing/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['@/*'], message: 'Node resolves no alias: import src/domain by a relative path.' }],
+          paths: [{ name: 'fastify', importNames: ['FastifyInstance', 'FastifyRequest', 'FastifyReply'], message: 'Services and repositories take plain arguments, not Fastify objects: the route unpacks the request.' }],
+        },
+      ],
+    },
+  },
+  {
+    // Thin routes (docs/architecture.md): a route parses, authorizes and calls a service; SQL and
+    // query building live in server/repositories.
+    files: ['server/routes/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|transaction)$/]',
+          message: 'No queries in routes: move them to server/repositories and call them through a service.',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'No SQL in routes: move it to server/repositories.' },
+      ],
+    },
+  },
+  {
     files: ['workers/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', 'jotai'], message: 'Workers do not import UI.' }] }] },
   },

@@ -1,5 +1,6 @@
 /** `npm run bench [name…]`: runs the benchmarks (all by default) and prints their figures. */
 import { benchApi } from './api.ts';
+import { benchFirstLoad } from './first-load.ts';
 import { benchUpload } from './upload.ts';
 import { benchZip } from './zip.ts';
 
@@ -7,6 +8,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   zip: benchZip,
   upload: benchUpload,
+  'first-load': benchFirstLoad,
 };
 
 const wanted = process.argv.slice(2).filter((name) => name in BENCHES);

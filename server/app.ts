@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { MESSAGES } from '../src/domain/messages.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
 import { HttpError } from './http-error.ts';
 import healthRoute from './routes/health.ts';
@@ -23,18 +23,21 @@ import scoreRoute from './routes/session/score.ts';
 import clientConfigRoute from './routes/session/client-config.ts';
 import userRoutes from './routes/users/index.ts';
 import { localBotCheck, recaptchaBotCheck } from './services/bot-check.ts';
-import { createMailer } from './services/mailer.ts';
 import { RateLimiter } from './services/rate-limiter.ts';
 import { TooManyRequests } from './services/abuse-guard.ts';
 import { registerBackground } from './background.ts';
 import { requestSerializer } from './log-redaction.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { dbPlugin } from './plugins/db.ts';
+import { jobsPlugin } from './plugins/jobs.ts';
+import { mailPlugin } from './plugins/mail.ts';
+import { storagePlugin } from './plugins/storage.ts';
 import { registerBadInputGuards } from './plugins/bad-input.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { createTokenService } from './services/tokens.ts';
 import assetRoutes from './routes/uploads/assets.ts';
 import uploadCredentialRoutes from './routes/uploads/credentials.ts';
-import { closeStorage, registerStorage } from './storage/setup.ts';
 import mediaRoutes from './routes/media/index.ts';
 import billingRoutes from './routes/billing/index.ts';
 import apiReferenceRoutes from './routes/api-reference.ts';
@@ -44,7 +47,16 @@ export const API_PREFIX = '/api/v1';
 
 export interface AppDeps {
   config: Config;
-  db: Db;
+  /**
+   * A database the caller opened and closes itself (tests, benchmarks). Without it the db
+   * plugin opens the configured one, migrates it and closes it with the app (`npm start`).
+   */
+  db?: Db;
+  /**
+   * Run this instance's background jobs and media worker once the server listens (`npm start`).
+   * Off by default: tests and benchmarks build apps that must not start them.
+   */
+  jobs?: boolean;
 }
 
 /**
@@ -61,8 +73,13 @@ export const SERVER_TIMEOUTS = {
   keepAliveTimeout: 65_000,
 } as const;
 
-/** The whole server as a Fastify instance, without listening (tests use inject). */
-export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance> {
+/**
+ * The whole server as a Fastify instance, without listening (tests use inject). Its parts are
+ * plugins (server/plugins/), registered in dependency order: db, storage, mail, then jobs; the
+ * server's close runs their hooks the other way round (jobs stop on preClose, then storage's
+ * clients and the database close on onClose), see main.ts's shutdown.
+ */
+export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Request logs carry the URL with its secret query values redacted (server/log-redaction.ts).
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
@@ -72,7 +89,9 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
     bodyLimit: 1_048_576,
     ...SERVER_TIMEOUTS,
   });
-  const limiter = new RateLimiter(db, config.rateLimit.windowMs);
+  // First: every other part reads or writes the database, and it closes last.
+  await app.register(dbPlugin, { config, db });
+  const limiter = new RateLimiter(app.db, config.rateLimit.windowMs);
   registerBackground(app);
   // Security headers on every answer but the object store's (/s3 keeps its own).
   await registerSecurityHeaders(app, config);
@@ -85,23 +104,22 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
     errorResponseBuilder: (_request, context) => new TooManyRequests(context.ttl / 1000),
   });
   // The embedded S3 endpoint (/s3) keeps its own body handling, CORS and errors, apart from the API.
-  const storageParts = await registerStorage(app, { storage: config.storage, dataDir: config.dataDir, db });
-  const ctx: AppContext = {
-    ...storageParts,
+  await app.register(storagePlugin, { config });
+  await app.register(mailPlugin, { config });
+  const ctx = contextOf(app, {
     config,
-    db,
     tokens: createTokenService(config.jwtSecret),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: join(config.dataDir, 'outbox'), from: config.mailFrom, log: app.log }),
     botCheck: config.recaptchaSecret ? recaptchaBotCheck(config.recaptchaSecret, config.recaptchaVerifyUrl) : localBotCheck,
     limiter,
-  };
+  });
   app.decorate('ctx', ctx);
-  app.addHook('onClose', async () => closeStorage(app));
   app.setErrorHandler(handleError);
+  if (jobs) await app.register(jobsPlugin);
 
   await app.register(
     async (api) => {
       registerBadInputGuards(api);
+      await api.register(authPlugin);
       // Projects leave with media links (signed app URLs) instead of object keys.
       api.addHook('preSerialization', mediaLinksHook(ctx, API_PREFIX));
       const routeModules = [

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { readBillingConfig, type BillingConfig } from './billing/config.ts';
 
 /** Everything the server reads from its environment, checked once at start. */
 export interface Config {
@@ -38,6 +39,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Load shedding: past this mean event-loop delay (ms) new app requests answer 503. */
   maxEventLoopDelayMs: number;
+  /** Payments: the embedded test gateway, or Stripe with STRIPE_SECRET_KEY (server/billing/config.ts). */
+  billing: BillingConfig;
 }
 
 export type TrustProxy = false | number | string[];
@@ -104,7 +107,9 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
   if (!/^[a-z0-9-]+$/.test(region)) problems.push('S3_REGION must look like us-east-1');
   const forcePathStyle = env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : true;
   if (endpoint) {
-    if (!env.S3_ACCESS_KEY_ID || !env.S3_SECRET_ACCESS_KEY) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required with S3_ENDPOINT');
+    // Without static keys the SDK's default credential chain answers (an instance or task role,
+    // web identity, a profile): the way AWS advises to run on its machines. Half a pair is a mistake.
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain');
     if (!env.S3_UPLOAD_ROLE_ARN) problems.push('S3_UPLOAD_ROLE_ARN is required with S3_ENDPOINT: browsers upload with temporary credentials from STS AssumeRole (see docs/operations.md)');
     if (env.S3_STS_ENDPOINT && !isUrl(env.S3_STS_ENDPOINT)) problems.push('S3_STS_ENDPOINT must be an http(s) address');
     return {
@@ -198,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
     perEmail: positiveInt(env, 'RATE_LIMIT_PER_EMAIL', 10, problems),
   };
   const maxEventLoopDelayMs = positiveInt(env, 'MAX_EVENT_LOOP_DELAY_MS', 1_000, problems);
+  const billing = readBillingConfig(env, problems);
   // With a secret the server requires real tokens: the web app must be able to get them.
   if (Boolean(env.RECAPTCHA_SECRET) !== Boolean(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together: set both (reCAPTCHA v3) or neither (embedded bot check)');
   if (env.RECAPTCHA_SITE_KEY && !/^[\w-]{10,100}$/.test(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SITE_KEY must be a reCAPTCHA v3 site key (letters, digits, - and _)');
@@ -225,5 +231,6 @@ export function loadConfig(env: Env = process.env): Config {
     storage,
     trustProxy,
     maxEventLoopDelayMs,
+    billing,
   };
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { completeClosedReviews } from './services/review-auto-complete.ts';
 import { abortAbandonedUploads } from './services/uploads.ts';
 import { sweepOrphanObjects } from './services/orphan-cleanup.ts';
-import { loadBillingConfig } from './billing/config.ts';
+import { serverStoreEndpoint } from './storage/setup.ts';
+import { billingNotices } from './billing/notices.ts';
 import { runBillingRenewals } from './billing/renewals.ts';
 import { createPaymentProvider } from './billing/setup.ts';
 
@@ -10,8 +11,9 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * Periodic work of this instance; each job is safe to run on every instance at once. Returns a
- * stop function that clears the timers and waits for a run in progress to end, so shutdown
+ * Periodic work of this instance; each job is safe to run on every instance at once. Started by
+ * the jobs plugin (server/plugins/jobs.ts) once the server listens and storage is connected;
+ * returns a stop function that clears the timers and waits for a run in progress to end, so shutdown
  * never closes the database under a job.
  */
 export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
@@ -43,7 +45,7 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
     } catch (error) {
       app.log.error({ err: error }, 'abandoned upload sweep failed');
     }
-    await sweepOrphanObjects(app);
+    await sweepOrphanObjects(app.ctx, serverStoreEndpoint(app), app.log);
   });
   const firstSweep = setTimeout(sweepUploads, MINUTE);
   const sweeps = setInterval(sweepUploads, HOUR);
@@ -61,10 +63,11 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
 
   // Monthly credit grants, yearly charges with their retries, lapsed subscriptions: every
   // change is a conditional UPDATE, so all instances may run it (server/billing/renewals.ts).
-  const billingProvider = createPaymentProvider(app.ctx.db, loadBillingConfig(process.env));
+  const billingProvider = createPaymentProvider(app.ctx.db, app.ctx.config.billing);
+  const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
   const renewBilling = track(async () => {
     try {
-      const report = await runBillingRenewals(app.ctx.db, billingProvider, new Date(), app.log);
+      const report = await runBillingRenewals(app.ctx.db, billingProvider, new Date(), { log: app.log, notices });
       if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
     } catch (error) {
       app.log.error({ err: error }, 'billing renewals failed');

@@ -9,10 +9,12 @@ const SECRET_PARAMETERS = /^(code|token|t|sig|signature|x-amz-signature|x-amz-cr
 
 // Media links carry their signed token as a path segment: /api/v1/media/<token>/<file>.
 const MEDIA_TOKEN = /(\/api\/v1\/media\/)[^/?]+/;
+// Coupon codes are path segments too, and a single-use or 100 % code is worth money to whoever reads logs.
+const COUPON_CODE = /(\/api\/v1\/(?:payment-plans\/coupons|admin\/coupons)\/)[^/?]+/;
 
 /** `url` with the values of secret query parameters (and media tokens) replaced by "[redacted]". */
 export function redactUrl(rawUrl: string): string {
-  const url = rawUrl.replace(MEDIA_TOKEN, '$1[redacted]');
+  const url = rawUrl.replace(MEDIA_TOKEN, '$1[redacted]').replace(COUPON_CODE, '$1[redacted]');
   const questionMark = url.indexOf('?');
   if (questionMark === -1) return url;
   const pairs = url.slice(questionMark + 1).split('&').map((pair) => {

@@ -1,12 +1,8 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
-import { connectDatabase } from './db/connect.ts';
-import { migrateToLatest } from './migrations/index.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
-import { startBackgroundJobs } from './jobs.ts';
 import { connectStorage } from './storage/setup.ts';
-import { startMediaWorker } from './media/worker.ts';
 
 /** How long shutdown may take before the process exits anyway (orchestrators wait about 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -19,18 +15,16 @@ async function main(): Promise<void> {
   // The embedded database and object store live in DATA_DIR and neither locks its files: a
   // second server on the same directory would corrupt them, so it refuses to start.
   if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);
-  const db = await connectDatabase(config);
-  await migrateToLatest(db);
+  // The db plugin opens and migrates the database (and closes it with the app); the jobs
+  // plugin starts the background jobs and the media worker once the server listens.
+  const app = await buildApp({ config, jobs: true });
   let demoPassword: string | null = null;
-  if (config.seed === 'demo' && (await isEmpty(db))) demoPassword = await seedDemo(db, config.demoPassword);
+  if (config.seed === 'demo' && (await isEmpty(app.db))) demoPassword = await seedDemo(app.db, config.demoPassword);
 
-  const app = await buildApp({ config, db });
-  const stopJobs = startBackgroundJobs(app);
   const address = await app.listen({ port: config.port, host: config.host });
-  // The embedded object store is served by this server: the server reaches it once listening.
+  // The embedded object store is served by this server: the storage plugin connects it once the
+  // server listens (and the jobs wait for it). A store that cannot be reached stops the start.
   await connectStorage(app);
-  // Media jobs read and write objects: they start once the store is reachable.
-  const stopMedia = startMediaWorker(app);
   const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
 
   const lines = [
@@ -50,12 +44,14 @@ async function main(): Promise<void> {
   console.log(lines.join('\n') + '\n');
 
   /**
-   * SIGTERM/SIGINT: stop the periodic jobs (waiting for a run in progress) and the media worker
-   * (running jobs are aborted and handed back to the queue, their leases released, so another
-   * instance takes them at once), then close the server: it stops accepting connections,
-   * answers 503 to new requests on open keep-alive connections, finishes the requests in flight
-   * and the background tasks they started (mails), then the database closes and the data
-   * directory is unlocked. Past SHUTDOWN_GRACE_MS the process exits anyway.
+   * SIGTERM/SIGINT: close the app. Its jobs plugin first (preClose) stops the periodic jobs
+   * (waiting for a run in progress) and the media worker (running jobs are aborted and handed
+   * back to the queue, their leases released, so another instance takes them at once); then the
+   * server stops accepting connections, answers 503 to new requests on open keep-alive
+   * connections, finishes the requests in flight and the background tasks they started (mails);
+   * then the storage clients and the database close (their plugins' onClose, in reverse order of
+   * registration), and the data directory is unlocked. Past SHUTDOWN_GRACE_MS the process exits
+   * anyway.
    */
   let stopping = false;
   const stop = async (signal: string) => {
@@ -67,10 +63,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_GRACE_MS).unref();
     try {
-      await stopJobs();
-      await stopMedia();
       await app.close();
-      await db.destroy();
       lock?.release();
       app.log.info('stopped');
       process.exit(0);

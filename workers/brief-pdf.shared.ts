@@ -1,4 +1,5 @@
 import { jsPDF } from 'jspdf';
+import { embedFonts, type PdfFonts } from './pdf-fonts.shared.ts';
 
 /**
  * The brief as `brief.pdf` (A§2): created by, name, audience, goal, length, brief. jsPDF's
@@ -19,23 +20,11 @@ export interface BriefPdfInput {
   generatedAt?: Date;
 }
 
-export interface BriefFonts {
-  regular: Uint8Array;
-  bold: Uint8Array;
-}
-
 const PAGE = { width: 595.28, height: 841.89 };
 const MARGIN = 56;
 const BODY_SIZE = 11;
 const LINE = BODY_SIZE * 1.45;
 const LABEL_WIDTH = 110;
-
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  const step = 0x8000;
-  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
-  return btoa(binary);
-}
 
 /** Replaces characters the font cannot draw (control characters) and normalises line ends. */
 function clean(text: string): string {
@@ -44,12 +33,9 @@ function clean(text: string): string {
 }
 
 /** The PDF's bytes. */
-export function buildBriefPdf(input: BriefPdfInput, fonts: BriefFonts): Uint8Array {
+export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFonts): Uint8Array {
   const doc = new jsPDF({ unit: 'pt', format: 'a4', compress: true });
-  doc.addFileToVFS('DejaVuSans.ttf', base64(fonts.regular));
-  doc.addFont('DejaVuSans.ttf', 'DejaVu', 'normal');
-  doc.addFileToVFS('DejaVuSans-Bold.ttf', base64(fonts.bold));
-  doc.addFont('DejaVuSans-Bold.ttf', 'DejaVu', 'bold');
+  embedFonts(doc, fonts);
   doc.setProperties({ title: `Brief — ${input.name}`, subject: 'Project brief', creator: 'Cutdesk' });
 
   const bottom = PAGE.height - MARGIN;

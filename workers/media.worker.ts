@@ -1,5 +1,7 @@
 import * as Comlink from 'comlink';
 import { buildBriefPdf, type BriefPdfInput } from './brief-pdf.shared.ts';
+import { loadPdfFonts } from './pdf-fonts.shared.ts';
+import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.shared.ts';
 import { zipStream, type ZipEntry, type ZipProgress } from './zip.shared.ts';
 
 /**
@@ -81,14 +83,13 @@ const api = {
   },
 
   async briefPdf(input: BriefPdfInput): Promise<Uint8Array> {
-    const [regular, bold] = await Promise.all(
-      [new URL('./fonts/DejaVuSans.ttf', import.meta.url), new URL('./fonts/DejaVuSans-Bold.ttf', import.meta.url)].map(async (url) => {
-        const response = await fetch(url);
-        if (!response.ok) throw new Error(`The PDF font could not be loaded (HTTP ${response.status}).`);
-        return new Uint8Array(await response.arrayBuffer());
-      }),
-    );
-    const pdf = buildBriefPdf(input, { regular: regular!, bold: bold! });
+    const pdf = buildBriefPdf(input, await loadPdfFonts());
+    return Comlink.transfer(pdf, [pdf.buffer]);
+  },
+
+  /** A subscription invoice (issue 11), with the same embedded font as the brief. */
+  async invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
+    const pdf = buildInvoicePdf(input, await loadPdfFonts());
     return Comlink.transfer(pdf, [pdf.buffer]);
   },
 };

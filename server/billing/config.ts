@@ -1,9 +1,10 @@
-import { ConfigError } from '../config.ts';
 import type { ProviderName } from './payment-provider.ts';
 
-/** The payment gateway, from the environment (README "Configuration"). */
+/** The payment gateway, from the environment (README "Configuration"); part of the loaded Config. */
 export interface BillingConfig {
   provider: ProviderName;
+  /** Stripe.js's key for the browser (`pk_test_…`/`pk_live_…`); null with the embedded gateway. */
+  publishableKey: string | null;
   stripe: {
     secretKey: string;
     /** Without it the webhook route answers 404: events cannot be trusted unsigned. */
@@ -15,20 +16,26 @@ export interface BillingConfig {
 }
 
 /**
- * STRIPE_SECRET_KEY selects Stripe; without it the embedded test gateway answers.
+ * STRIPE_SECRET_KEY selects Stripe, and then STRIPE_PUBLISHABLE_KEY is required (the browser
+ * tokenizes cards with Stripe.js); without it the embedded test gateway answers.
  * STRIPE_API_HOST/PORT/PROTOCOL point the SDK elsewhere (a local stand-in in tests).
- * Problems are listed without the values, so no key lands in a log.
+ * Problems are added to `problems` without the values, so no key lands in a log; loadConfig
+ * (server/config.ts) reports them with the rest.
  */
-export function loadBillingConfig(env: Record<string, string | undefined>): BillingConfig {
-  const problems: string[] = [];
+export function readBillingConfig(env: Record<string, string | undefined>, problems: string[]): BillingConfig {
   const secretKey = env.STRIPE_SECRET_KEY || null;
   const webhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
+  const publishableKey = env.STRIPE_PUBLISHABLE_KEY || null;
   if (!secretKey) {
-    if (webhookSecret || env.STRIPE_API_HOST) problems.push('STRIPE_WEBHOOK_SECRET and STRIPE_API_HOST need STRIPE_SECRET_KEY');
-    if (problems.length) throw new ConfigError(problems);
-    return { provider: 'embedded', stripe: null };
+    if (webhookSecret || env.STRIPE_API_HOST || publishableKey) problems.push('STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY and STRIPE_API_HOST need STRIPE_SECRET_KEY');
+    return { provider: 'embedded', publishableKey: null, stripe: null };
   }
-  if (!/^(sk|rk)_(test|live)_\w+$/.test(secretKey)) problems.push('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)');
+  const secretMode = /^(?:sk|rk)_(test|live)_\w+$/.exec(secretKey)?.[1];
+  if (!secretMode) problems.push('STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)');
+  const publishableMode = publishableKey ? /^pk_(test|live)_\w+$/.exec(publishableKey)?.[1] : undefined;
+  if (!publishableKey) problems.push('STRIPE_PUBLISHABLE_KEY is required with STRIPE_SECRET_KEY (the browser collects cards with Stripe.js)');
+  else if (!publishableMode) problems.push('STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_test_… or pk_live_…)');
+  else if (secretMode && publishableMode !== secretMode) problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY must both be test keys or both live keys');
   if (webhookSecret && !/^whsec_\w+$/.test(webhookSecret)) problems.push('STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)');
   const portText = env.STRIPE_API_PORT;
   const port = portText ? Number(portText) : null;
@@ -37,6 +44,5 @@ export function loadBillingConfig(env: Record<string, string | undefined>): Bill
   if (protocol !== null && protocol !== 'http' && protocol !== 'https') problems.push('STRIPE_API_PROTOCOL must be http or https');
   const host = env.STRIPE_API_HOST || null;
   if (host !== null && !/^[\w.-]+$/.test(host)) problems.push('STRIPE_API_HOST must be a host name or address, without scheme or port');
-  if (problems.length) throw new ConfigError(problems);
-  return { provider: 'stripe', stripe: { secretKey, webhookSecret, host, port, protocol: protocol as 'http' | 'https' | null } };
+  return { provider: 'stripe', publishableKey, stripe: { secretKey, webhookSecret, host, port, protocol: protocol as 'http' | 'https' | null } };
 }

@@ -4,6 +4,7 @@ import { businessToday } from '../../src/domain/business-calendar.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import { billingDb, type BillingDb } from './db.ts';
+import type { BillingNotices } from './notices.ts';
 import type { PaymentProvider } from './payment-provider.ts';
 import { findPlan } from './repository.ts';
 import type { SubscriptionRow } from './schema.ts';
@@ -21,6 +22,14 @@ export interface RenewalReport {
   ended: number;
   /** Purchases left pending by an interruption and finished now. */
   resumed: number;
+  /** Billing e-mails of earlier runs or requests that were still due (their send had failed). */
+  mailsRetried: number;
+}
+
+export interface RenewalOptions {
+  log?: FastifyBaseLogger;
+  /** Receipts and failed-renewal notices; without it no e-mail is sent (tests of the money only). */
+  notices?: BillingNotices | undefined;
 }
 
 const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent' } as unknown as FastifyBaseLogger;
@@ -37,21 +46,27 @@ const STALE_PENDING_MS = 15 * 60_000;
  * The yearly charge's idempotency key names the subscription, the renewal date and the
  * attempt, so even two instances charging at once make one payment.
  */
-export async function runBillingRenewals(database: Db | BillingDb, provider: PaymentProvider, now: Date, log: FastifyBaseLogger = silentLog): Promise<RenewalReport> {
+export async function runBillingRenewals(database: Db | BillingDb, provider: PaymentProvider, now: Date, options: RenewalOptions = {}): Promise<RenewalReport> {
   const db = billingDb(database);
+  const { log = silentLog, notices } = options;
   const today = businessToday(now);
-  const report: RenewalReport = { granted: 0, renewed: 0, failed: 0, ended: 0, resumed: 0 };
+  const report: RenewalReport = { granted: 0, renewed: 0, failed: 0, ended: 0, resumed: 0, mailsRetried: 0 };
   report.granted = await grantMonthlyCredits(db, today);
   const due = await db.selectFrom('subscriptions').selectAll().where('status', 'in', ['active', 'past_due']).where('renewableAt', '<=', today).orderBy('id').execute();
   for (const subscription of due) {
     try {
-      const outcome = await renewOne(db, provider, subscription, today, log);
-      if (outcome) report[outcome] += 1;
+      const result = await renewOne(db, provider, subscription, today, log);
+      if (!result) continue;
+      report[result.outcome] += 1;
+      // The receipt or the failed-payment notice, after the renewal's transaction committed.
+      if (result.invoiceId !== null) await notices?.send(result.invoiceId);
     } catch (error) {
       log.error({ err: error, subscriptionId: subscription.id }, 'subscription renewal failed');
     }
   }
-  report.resumed = await resumeStalePurchases(db, provider, now, log);
+  report.resumed = await resumeStalePurchases(db, provider, now, log, notices);
+  // E-mails whose first send failed (mail server down) or whose sender died meanwhile.
+  if (notices) report.mailsRetried = await notices.sendDue();
   return report;
 }
 
@@ -90,7 +105,9 @@ async function grantMonthlyCredits(db: BillingDb, today: string): Promise<number
   return granted;
 }
 
-async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: SubscriptionRow, today: string, log: FastifyBaseLogger): Promise<'renewed' | 'failed' | 'ended' | null> {
+type Renewal = { outcome: 'renewed' | 'failed' | 'ended'; invoiceId: number | null } | null;
+
+async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: SubscriptionRow, today: string, log: FastifyBaseLogger): Promise<Renewal> {
   // A deleted organization's subscription was cancelled with it (organization-admin softDelete);
   // asked again here so its card is never charged, whatever deleted the organization.
   const organization = await db.selectFrom('organizations').select('deletedAt').where('id', '=', subscription.organizationId).executeTakeFirst();
@@ -100,7 +117,7 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
       return endSubscription(tx, subscription.id, subscription.organizationId, null);
     });
     if (ended) log.info({ subscriptionId: subscription.id }, 'cancelled subscription ended at its term');
-    return ended ? 'ended' : null;
+    return ended ? { outcome: 'ended', invoiceId: null } : null;
   }
   const attemptDate = chargeAttemptDate(subscription.renewableAt, subscription.renewalFailures);
   if (attemptDate === null || attemptDate > today) return null;
@@ -128,7 +145,7 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
       failure = charge.status === 'declined' ? charge.message : 'The bank asked for a confirmation nobody could give.';
     }
   }
-  const outcome = await db.transaction().execute(async (tx): Promise<'renewed' | 'failed' | 'ended' | 'refund' | null> => {
+  const outcome = await db.transaction().execute(async (tx): Promise<Renewal | 'refund'> => {
     await lockOrganization(tx, subscription.organizationId);
     // The run's view of the subscription must still hold, or another run got here first.
     const claim = tx
@@ -149,7 +166,7 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
         // Cancelled meanwhile: the payment just taken goes back, after this transaction.
         return current?.isCancelled && paymentId ? 'refund' : null;
       }
-      await applyPaidTerm(tx, {
+      const { invoiceId } = await applyPaidTerm(tx, {
         subscriptionId: subscription.id,
         organizationId: subscription.organizationId,
         plan,
@@ -161,12 +178,12 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
         providerPaymentId: paymentId,
       });
       log.info({ subscriptionId: subscription.id, renewableAt: next.renewableAt }, 'subscription renewed');
-      return 'renewed';
+      return { outcome: 'renewed', invoiceId };
     }
     const failures = subscription.renewalFailures + 1;
     const claimed = await claim.set({ status: 'past_due', renewalFailures: failures, failureMessage: failure, updatedAt: new Date() }).returning('id').executeTakeFirst();
     if (!claimed) return null;
-    await tx
+    const invoice = await tx
       .insertInto('invoices')
       .values({
         number: `CD-F${subscription.id}-${subscription.renewableAt}-${failures}`,
@@ -180,14 +197,15 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
         providerPaymentId: null,
         paidAt: null,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     log.warn({ subscriptionId: subscription.id, failures }, 'subscription renewal payment failed');
     // Day 1, 3 and 7 retries used up: the subscription becomes inactive.
     if (failures > CHARGE_RETRY_DAYS.length) {
       await endSubscription(tx, subscription.id, subscription.organizationId, failure);
-      return 'ended';
+      return { outcome: 'ended', invoiceId: invoice.id };
     }
-    return 'failed';
+    return { outcome: 'failed', invoiceId: invoice.id };
   });
   if (outcome !== 'refund') return outcome;
   // A cancellation landed while the card was being charged: it wins, and the payment is given
@@ -197,14 +215,14 @@ async function renewOne(db: BillingDb, provider: PaymentProvider, subscription: 
   return null;
 }
 
-async function resumeStalePurchases(db: BillingDb, provider: PaymentProvider, now: Date, log: FastifyBaseLogger): Promise<number> {
+async function resumeStalePurchases(db: BillingDb, provider: PaymentProvider, now: Date, log: FastifyBaseLogger, notices: BillingNotices | undefined): Promise<number> {
   const stale = await db
     .selectFrom('subscriptions')
     .selectAll()
     .where('status', '=', 'pending')
     .where('createdAt', '<', new Date(now.getTime() - STALE_PENDING_MS))
     .execute();
-  const service = billingService({ db, provider, log });
+  const service = billingService({ db, provider, log, notices });
   let resumed = 0;
   for (const row of stale) {
     // Replays the charge with the purchase's own key: paid once at most, then recorded or failed.

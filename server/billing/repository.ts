@@ -107,3 +107,82 @@ export async function subscriptionByKey(db: BillingDb, organizationId: number, i
 export async function subscriptionById(db: BillingDb | BillingTx, id: number): Promise<SubscriptionRow | undefined> {
   return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+// ---- Staff: plans and coupons ----------------------------------------------------------------
+
+/** A plan as staff manage it: retired ones too, with the number of subscriptions running on it. */
+export interface StaffPlanRow extends PaymentPlan {
+  subscriptions: number;
+}
+
+/** Subscriptions that run on a plan: paid (or being retried), cancelled ones until their end included. */
+const LIVE_STATES = ['active', 'past_due'] as const;
+
+export async function listStaffPlans(db: BillingDb, id?: number): Promise<StaffPlanRow[]> {
+  let query = db
+    .selectFrom('paymentPlans as p')
+    .selectAll('p')
+    .select((eb) =>
+      eb
+        .selectFrom('subscriptions as s')
+        .select((sub) => sub.fn.countAll<string>().as('n'))
+        .whereRef('s.planId', '=', 'p.id')
+        .where('s.status', 'in', LIVE_STATES)
+        .as('subscriptions'),
+    )
+    .orderBy('p.sortOrder')
+    .orderBy('p.id');
+  if (id !== undefined) query = query.where('p.id', '=', id);
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...planFromRow(row), subscriptions: Number(row.subscriptions ?? 0) }));
+}
+
+/** What staff set on a plan: everything but its id. */
+export type PlanValues = Omit<PaymentPlan, 'id'>;
+
+/** A new plan goes after the others. */
+export async function insertPlan(db: BillingDb, values: PlanValues): Promise<number> {
+  const row = await db
+    .insertInto('paymentPlans')
+    .values((eb) => ({ ...values, sortOrder: eb.selectFrom('paymentPlans').select(sql<number>`coalesce(max(sort_order), 0) + 1`.as('next')) }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updatePlan(db: BillingDb, id: number, values: PlanValues): Promise<boolean> {
+  const result = await db.updateTable('paymentPlans').set(values).where('id', '=', id).executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function listCoupons(db: BillingDb): Promise<(Coupon & { id: number })[]> {
+  const rows = await db.selectFrom('coupons').selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(couponFromRow);
+}
+
+export interface CouponValues {
+  percentOff: number | null;
+  amountOff: number | null;
+  validUntil: string | null;
+  maxRedemptions: number | null;
+  retired: boolean;
+}
+
+/** Throws the database's unique violation when the code (in any case) exists. */
+export async function insertCoupon(db: BillingDb, code: string, values: CouponValues): Promise<void> {
+  await db.insertInto('coupons').values({ code, ...values }).execute();
+}
+
+/**
+ * Edits a coupon, unless a redemption taken meanwhile put it over the new maximum (undefined
+ * then, as for an unknown code): the check and the write are one statement.
+ */
+export async function updateCoupon(db: BillingDb, id: number, values: CouponValues): Promise<boolean> {
+  const result = await db
+    .updateTable('coupons')
+    .set(values)
+    .where('id', '=', id)
+    .where((eb) => (values.maxRedemptions === null ? eb.lit(true) : eb('timesRedeemed', '<=', values.maxRedemptions)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

@@ -100,6 +100,10 @@ export interface InvoicesTable {
   providerPaymentId: string | null;
   paidAt: Date | null;
   createdAt: CreatedAt;
+  /** Migration 0010: when its e-mail (receipt, or failed-renewal notice) was handed to the mailer. */
+  mailSentAt: Generated<Date | null>;
+  /** Migration 0010: an instance is sending its e-mail since then (a stale claim is taken again). */
+  mailClaimedAt: Generated<Date | null>;
 }
 
 export interface BillingEventsTable {

@@ -20,6 +20,7 @@ import type { Db } from '../db/connect.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http-error.ts';
 import { billingDb, type BillingDb } from './db.ts';
 import { EmbeddedGateway } from './embedded-gateway.ts';
+import type { BillingNotices } from './notices.ts';
 import { CardDeclined, GatewayUnavailable, PaymentMethodUnusable, type CardDetails, type PaymentProvider } from './payment-provider.ts';
 import {
   couponRedeemedBy,
@@ -37,6 +38,8 @@ import {
 } from './repository.ts';
 import type { SubscriptionRow } from './schema.ts';
 import { applyPaidTerm, lockOrganization } from './terms.ts';
+import { planView } from './catalog.ts';
+import type { PaymentPlanView } from '../../src/domain/contract/billing.ts';
 
 /** 402: the card was refused; the message is the gateway's reason (C§5 "card info must be valid"). */
 export const paymentRefused = (message: string) => new HttpError(402, message, { fields: { paymentMethodId: message } });
@@ -44,17 +47,6 @@ const gatewayDown = () => new HttpError(503, BILLING_MESSAGES.gatewayUnavailable
 const couponRefused = (status = 400) => new HttpError(status, BILLING_MESSAGES.couponInvalid, { fields: { coupon: BILLING_MESSAGES.couponInvalid } });
 const alreadySubscribed = () => conflict(BILLING_MESSAGES.createFailed);
 
-export interface PlanView {
-  id: number;
-  name: string;
-  monthlyCredits: number;
-  storage: number;
-  pricePerMonth: number;
-  pricePerYear: number;
-  currency: string;
-  termMonths: number;
-  kitType: string | null;
-}
 
 export interface SubscriptionView {
   id: number;
@@ -85,17 +77,6 @@ export interface PurchaseInput {
   today: string;
 }
 
-const planView = (plan: PaymentPlan): PlanView => ({
-  id: plan.id,
-  name: plan.name,
-  monthlyCredits: plan.monthlyCredits,
-  storage: plan.storageTb,
-  pricePerMonth: plan.pricePerMonth,
-  pricePerYear: plan.pricePerYear,
-  currency: plan.currency,
-  termMonths: plan.termMonths,
-  kitType: plan.kitType,
-});
 
 /** Only the form's own fields are kept: anything else sent along (a card number?) is dropped. */
 const picked = (values: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, String(values[field] ?? '').trim()]));
@@ -110,7 +91,20 @@ const picked = (values: Record<string, unknown>, fields: readonly string[]) => O
  * A request repeated with the same idempotency key replays the stored outcome, or finishes a
  * purchase interrupted between 2 and 3 (the gateway answers the same charge again).
  */
-export function billingService(deps: { db: Db | BillingDb; provider: PaymentProvider; log: FastifyBaseLogger }) {
+export interface BillingServiceDeps {
+  db: Db | BillingDb;
+  provider: PaymentProvider;
+  log: FastifyBaseLogger;
+  notices?: BillingNotices | undefined;
+  /**
+   * Runs work the answer need not wait for (the server's `app.background.run`: a receipt is
+   * sent after the reply, and shutdown waits for it). Without it (the billing job) the work is
+   * awaited in line.
+   */
+  later?: (name: string, task: () => Promise<unknown>) => void;
+}
+
+export function billingService(deps: BillingServiceDeps) {
   const db = billingDb(deps.db);
   const { provider, log } = deps;
 
@@ -157,10 +151,13 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
     });
   }
 
-  /** Step 3: one transaction, applied once even when two requests finish the same purchase. */
-  async function activate(row: SubscriptionRow, plan: PaymentPlan, paymentId: string | null): Promise<void> {
+  /**
+   * Step 3: one transaction, applied once even when two requests finish the same purchase.
+   * Answers the new invoice's id, or null when the other request recorded it.
+   */
+  async function activate(row: SubscriptionRow, plan: PaymentPlan, paymentId: string | null): Promise<number | null> {
     const dates = { startDate: row.startDate, endDate: row.renewableAt };
-    await db.transaction().execute(async (tx) => {
+    return db.transaction().execute(async (tx) => {
       await lockOrganization(tx, row.organizationId);
       const activated = await tx
         .updateTable('subscriptions')
@@ -169,8 +166,8 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
         .where('status', '=', 'pending')
         .returning('id')
         .executeTakeFirst();
-      if (!activated) return;
-      const { invoiceNumber } = await applyPaidTerm(tx, {
+      if (!activated) return null;
+      const { invoiceId, invoiceNumber } = await applyPaidTerm(tx, {
         subscriptionId: row.id,
         organizationId: row.organizationId,
         plan,
@@ -188,6 +185,7 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
         .where('kitOrdered', '=', false)
         .execute();
       log.info({ organizationId: row.organizationId, subscriptionId: row.id, invoiceNumber, amount: row.amount }, 'subscription bought');
+      return invoiceId;
     });
   }
 
@@ -231,8 +229,9 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
       }
       paymentId = charge.paymentId;
     }
+    let invoiceId: number | null;
     try {
-      await activate(row, plan, paymentId);
+      invoiceId = await activate(row, plan, paymentId);
     } catch (error) {
       // Paid but not recorded: give the money back rather than keep it for nothing.
       log.error({ err: error, subscriptionId: row.id }, 'subscription could not be recorded after payment; refunding');
@@ -244,7 +243,21 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
       await markFailed(row, BILLING_MESSAGES.createFailed);
       throw conflict(BILLING_MESSAGES.createFailed);
     }
+    // The receipt, now that the purchase is committed; a mail problem changes nothing above
+    // (an unsent receipt is given back to the billing job, which retries it).
+    const { notices } = deps;
+    if (invoiceId !== null && notices) {
+      if (deps.later) deps.later('billing receipt', () => notices.send(invoiceId));
+      else await notices.send(invoiceId);
+    }
     return (await subscriptionById(db, row.id))!;
+  }
+
+  async function sameOrder(earlier: SubscriptionRow, input: PurchaseInput): Promise<boolean> {
+    if (earlier.planId !== input.paymentPlanId || earlier.paymentMethodId !== input.paymentMethodId) return false;
+    const code = input.coupon?.trim() || null;
+    const couponId = code === null ? null : isCouponCodeShape(code) ? ((await findCoupon(db, code))?.id ?? -1) : -1;
+    return (earlier.couponId ?? null) === couponId;
   }
 
   async function customerFor(organizationId: number, name: string, email: string): Promise<string> {
@@ -310,7 +323,7 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
   return {
     provider,
 
-    async plans(): Promise<PlanView[]> {
+    async plans(): Promise<PaymentPlanView[]> {
       return (await listPlans(db)).map(planView);
     },
 
@@ -352,7 +365,12 @@ export function billingService(deps: { db: Db | BillingDb; provider: PaymentProv
     async purchase(input: PurchaseInput): Promise<{ subscription: SubscriptionView; replayed: boolean }> {
       const key = input.idempotencyKey ?? randomUUID();
       const earlier = input.idempotencyKey ? await subscriptionByKey(db, input.organizationId, key) : undefined;
-      if (earlier) return { subscription: await view(await finish(earlier), true), replayed: true };
+      if (earlier) {
+        // A key names one order: the same key with another plan, card or coupon is a client's
+        // mistake to be told, not an old order to be replayed as if it were the new one.
+        if (!(await sameOrder(earlier, input))) throw conflict(BILLING_MESSAGES.idempotencyKeyReused);
+        return { subscription: await view(await finish(earlier), true), replayed: true };
+      }
 
       const plan = await findPlan(db, input.paymentPlanId);
       if (!plan || plan.retired) throw badRequest(BILLING_MESSAGES.planUnavailable, { fields: { paymentPlanId: BILLING_MESSAGES.planUnavailable } });

@@ -31,7 +31,7 @@ const midnight = (iso: string) => new Date(`${iso}T00:00:00Z`);
  * renewableAt and storage, its credits (a new term starts with the first month's credits;
  * what was left of the previous term lapses with it) and the paid invoice.
  */
-export async function applyPaidTerm(tx: BillingTx, term: PaidTerm): Promise<{ invoiceNumber: string }> {
+export async function applyPaidTerm(tx: BillingTx, term: PaidTerm): Promise<{ invoiceId: number; invoiceNumber: string }> {
   await tx
     .updateTable('organizations')
     .set({ renewableAt: midnight(term.endDate), isCancelled: false, storageTb: term.plan.storageTb })
@@ -67,9 +67,9 @@ export async function applyPaidTerm(tx: BillingTx, term: PaidTerm): Promise<{ in
       providerPaymentId: term.providerPaymentId,
       paidAt: new Date(),
     })
-    .returning('number')
+    .returning(['id', 'number'])
     .executeTakeFirstOrThrow();
-  return { invoiceNumber: invoice.number };
+  return { invoiceId: invoice.id, invoiceNumber: invoice.number };
 }
 
 /** A subscription that ran out (cancelled at its term's end, or unpaid after every retry). */

@@ -9,6 +9,12 @@ import { billingDb } from './db.ts';
  * dashboard). Stripe delivers at least once, so each event id is handled once.
  */
 export async function handleStripeEvent(database: Db, event: Stripe.Event, log: FastifyBaseLogger): Promise<void> {
+  // Signed by Stripe, but only its shape makes it an event: anything else is acknowledged and
+  // dropped (a 500 would only make Stripe retry it for days).
+  if (!isEventShape(event)) {
+    log.warn('stripe webhook body without an event id and type: ignored');
+    return;
+  }
   const db = billingDb(database);
   await db.transaction().execute(async (tx) => {
     const fresh = await tx
@@ -18,7 +24,7 @@ export async function handleStripeEvent(database: Db, event: Stripe.Event, log: 
       .returning('providerEventId')
       .executeTakeFirst();
     if (!fresh) return;
-    if (event.type === 'charge.refunded') {
+    if (event.type === 'charge.refunded' && typeof event.data?.object === 'object' && event.data.object !== null) {
       const charge = event.data.object;
       const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
       // Only a full refund marks the invoice refunded; a partial one is a staff matter.
@@ -28,4 +34,10 @@ export async function handleStripeEvent(database: Db, event: Stripe.Event, log: 
     }
     log.info({ eventId: event.id, type: event.type }, 'stripe event received');
   });
+}
+
+function isEventShape(event: unknown): event is Stripe.Event {
+  if (typeof event !== 'object' || event === null) return false;
+  const { id, type } = event as { id?: unknown; type?: unknown };
+  return typeof id === 'string' && id.length > 0 && id.length <= 255 && typeof type === 'string' && type.length <= 255;
 }

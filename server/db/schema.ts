@@ -104,6 +104,8 @@ export interface ProjectsTable {
   slaDeadline: ColumnType<number | null, number | null | undefined, number | null>;
   /** Minutes a frozen timer shows. */
   slaFrozen: Generated<number>;
+  /** The status a staff-deleted (HIDDEN) project had before; Restore returns it there (migration 0011). */
+  statusBeforeHidden: ProjectStatus | null;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

@@ -185,6 +185,11 @@ export function jobQueue(db: Db) {
     async get(id: number): Promise<MediaJobRow | undefined> {
       return db.selectFrom('mediaJobs').selectAll().where('id', '=', id).executeTakeFirst();
     },
+
+    /** The project's newest `limit` jobs, newest first (staff read them with their errors). */
+    async listForProject(projectId: number, limit: number): Promise<MediaJobRow[]> {
+      return db.selectFrom('mediaJobs').selectAll().where('projectId', '=', projectId).orderBy('id', 'desc').limit(limit).execute();
+    },
   };
 }
 

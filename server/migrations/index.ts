@@ -9,6 +9,8 @@ import * as rateLimits from './0006-rate-limits.ts';
 import * as sessionVersion from './0007-session-version.ts';
 import * as releasedVersions from './0008-released-versions-bound-credentials.ts';
 import * as billing from './0009-billing.ts';
+import * as billingReceipts from './0010-billing-receipts.ts';
+import * as statusBeforeHidden from './0011-status-before-hidden.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +23,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-session-version': sessionVersion,
   '0008-released-versions-bound-credentials': releasedVersions,
   '0009-billing': billing,
+  '0010-billing-receipts': billingReceipts,
+  '0011-status-before-hidden': statusBeforeHidden,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,15 +1,51 @@
-import type { FastifyRequest } from 'fastify';
-import type { RoleName } from '../../src/domain/roles.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { isCustomerRole, isManagerRole, isStaffRole } from '../../src/domain/roles.ts';
 import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import type { UserRow } from '../db/schema.ts';
-import { forbidden, unauthorized } from '../http-error.ts';
+import { forbidden, notFound, unauthorized } from '../http-error.ts';
 import { usersRepo } from '../repositories/users.ts';
 import type { TokenClaims } from '../services/tokens.ts';
+import type { AppContext } from '../context.ts';
+import { idParam } from '../routes/params.ts';
 
 export interface AuthContext {
   user: UserRow;
   /** The admin signed in as this user's organization, when impersonating. */
   impersonatorId: number | null;
+}
+
+/**
+ * Who may call a route, declared on the route (`{ config: { access: 'managers' } }`) and checked
+ * by this plugin before the body is even parsed. Routes without a declaration need a session:
+ * a route is public only when it says so.
+ * - `public`: no token (sign-in, registration, plans, signed media links, webhooks);
+ * - `signed-in`: any valid session; the route decides the rest from `request.auth`;
+ * - `customer`: a member of an organization (OWNER or USER, an impersonating admin included);
+ * - `owner`: the OWNER, signed in as themselves (C§6: the owner buys; staff acting through an
+ *   impersonation may look but not pay);
+ * - `staff`: SUPERADMIN, ADMIN or EDITOR, not through an impersonation (while an admin is signed
+ *   in as a customer, the token speaks for the customer only);
+ * - `managers`: SUPERADMIN or ADMIN (A§6: what the UI hides from an EDITOR, the server refuses).
+ */
+export type Access = 'public' | 'signed-in' | 'customer' | 'owner' | 'staff' | 'managers';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /**
+     * The route acts on the organization named by this path parameter: a customer of another
+     * organization gets 404 (it does not exist for them) before any role check; staff see all.
+     */
+    organizationParam?: 'id';
+  }
+  interface FastifyRequest {
+    /** The caller; reading it on a public route is a programming error (answered 401). */
+    readonly auth: AuthContext;
+    /** The session's token claims (the refresh and upload credentials keep its sign-in time). */
+    readonly session: TokenClaims;
+    signedIn: { auth: AuthContext; claims: TokenClaims } | null;
+  }
 }
 
 function bearer(request: FastifyRequest): string | null {
@@ -24,15 +60,9 @@ function bearer(request: FastifyRequest): string | null {
  * signed before the user's (or the impersonating admin's) last password change, reset,
  * disable or delete carries an older session version and is refused too.
  */
-export async function authenticate(request: FastifyRequest): Promise<AuthContext> {
-  return (await authenticateSession(request)).auth;
-}
-
-/** authenticate, plus the token's claims (the refresh keeps its sign-in time). */
-export async function authenticateSession(request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
+async function signIn(ctx: AppContext, request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
   const token = bearer(request);
   if (!token) throw unauthorized();
-  const { ctx } = request.server;
   const claims = await ctx.tokens.verify(token);
   if (!claims) throw unauthorized();
   const users = usersRepo(ctx.db);
@@ -42,9 +72,60 @@ export async function authenticateSession(request: FastifyRequest): Promise<{ au
   return { auth: { user, impersonatorId: claims.impersonatorId }, claims };
 }
 
-/** Like authenticate, and the user's role must be one of `roles` (403 otherwise). */
-export async function requireRole(request: FastifyRequest, roles: readonly RoleName[]): Promise<AuthContext> {
-  const auth = await authenticate(request);
-  if (!roles.includes(auth.user.role)) throw forbidden();
-  return auth;
+/** Whether `auth` has the access a route declares (its organization already checked). */
+export function hasAccess(access: Exclude<Access, 'public'>, auth: AuthContext): boolean {
+  const { role, organizationId } = auth.user;
+  const impersonating = auth.impersonatorId !== null;
+  switch (access) {
+    case 'signed-in':
+      return true;
+    case 'customer':
+      return isCustomerRole(role) && organizationId !== null;
+    case 'owner':
+      return role === 'OWNER' && organizationId !== null && !impersonating;
+    case 'staff':
+      return isStaffRole(role) && !impersonating;
+    case 'managers':
+      return isManagerRole(role) && !impersonating;
+  }
 }
+
+/** Staff read any organization; a customer only its own (another one does not exist: 404). */
+export function assertOrganizationVisible(auth: AuthContext, organizationId: number): void {
+  if (isStaffRole(auth.user.role)) return;
+  if (auth.user.organizationId !== organizationId) throw notFound();
+}
+
+/**
+ * Authentication and role checks for every API route (fastify/demo's way: declared per route,
+ * enforced in one place). Order of refusals: 401 without a valid session, 404 for a malformed
+ * organization id or another organization, 403 for a role that may not.
+ */
+export const authPlugin = fp(
+  async function authPlugin(app: FastifyInstance) {
+    app.decorateRequest('signedIn', null);
+    app.decorateRequest('auth', {
+      getter(this: FastifyRequest) {
+        if (!this.signedIn) throw unauthorized();
+        return this.signedIn.auth;
+      },
+    });
+    app.decorateRequest('session', {
+      getter(this: FastifyRequest) {
+        if (!this.signedIn) throw unauthorized();
+        return this.signedIn.claims;
+      },
+    });
+    app.addHook('onRequest', async (request) => {
+      // An unknown path is answered 404 by the not-found handler, with or without a token.
+      if (request.is404) return;
+      const { access = 'signed-in', organizationParam } = request.routeOptions.config;
+      if (access === 'public') return;
+      const signedIn = await signIn(app.ctx, request);
+      if (organizationParam) assertOrganizationVisible(signedIn.auth, idParam(request.params, organizationParam));
+      if (!hasAccess(access, signedIn.auth)) throw forbidden();
+      request.signedIn = signedIn;
+    });
+  },
+  { name: 'cutdesk-auth' },
+);

@@ -48,12 +48,23 @@ function recaptchaSources(config: Pick<Config, 'recaptchaSiteKey'>): { script: s
   };
 }
 
-export function contentSecurityPolicy(config: Pick<Config, 'storage' | 'publicUrl' | 'recaptchaSiteKey'>): Record<string, string[]> {
+/**
+ * Stripe.js, when Stripe takes the payments: its script, the card field's frames and its API
+ * (Stripe's CSP guide). Card numbers are typed into Stripe's frame and never reach our page or
+ * server; with the embedded gateway nothing of Stripe's may load.
+ */
+function stripeSources(config: Pick<Config, 'billing'>): { script: string[]; frame: string[]; connect: string[] } {
+  if (config.billing.provider !== 'stripe') return { script: [], frame: [], connect: [] };
+  return { script: ['https://js.stripe.com'], frame: ['https://js.stripe.com', 'https://hooks.stripe.com'], connect: ['https://api.stripe.com'] };
+}
+
+export function contentSecurityPolicy(config: Pick<Config, 'storage' | 'publicUrl' | 'recaptchaSiteKey' | 'billing'>): Record<string, string[]> {
   const storage = storageOrigins(config);
   const recaptcha = recaptchaSources(config);
+  const stripe = stripeSources(config);
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...recaptcha.script],
+    'script-src': ["'self'", ...recaptcha.script, ...stripe.script],
     // React sets style attributes and jsPDF/html2canvas add style elements; styles cannot read the token.
     'style-src': ["'self'", "'unsafe-inline'"],
     // data: for small inline images and fonts, blob: for previews made in the page.
@@ -62,11 +73,11 @@ export function contentSecurityPolicy(config: Pick<Config, 'storage' | 'publicUr
     // hls.js feeds the video element through MediaSource (blob:); previews play from storage.
     'media-src': ["'self'", 'blob:', ...storage],
     // Uploads and downloads go straight to the object store.
-    'connect-src': ["'self'", ...storage, ...recaptcha.connect],
+    'connect-src': ["'self'", ...storage, ...recaptcha.connect, ...stripe.connect],
     // The upload and media workers, the service workers; hls.js may start a worker from a blob.
     'worker-src': ["'self'", 'blob:'],
     // The streamed-download service worker answers a hidden same-origin frame.
-    'frame-src': ["'self'", ...recaptcha.frame],
+    'frame-src': ["'self'", ...recaptcha.frame, ...stripe.frame],
     'frame-ancestors': ["'none'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import type { DashboardSort } from '../../src/domain/contract/projects.ts';
+import { STATUS_WORKFLOW_ORDER, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { SLA_MINUTES, businessClock } from '../../src/domain/sla-timer.ts';
 import type { Db } from '../db/connect.ts';
 
@@ -29,3 +30,54 @@ export async function pageIdsByTimer(db: Db, statuses: ProjectStatus[], descendi
   return rows.map((r) => r.id);
 }
 
+/** The SQL that orders each sortable column but the timer; text compares case-insensitively (A§2). */
+function sortExpression(sort: Exclude<DashboardSort, 'timer'>) {
+  switch (sort) {
+    case 'name':
+      return sql`lower(p.name)`;
+    case 'organization':
+      return sql`lower(o.name)`;
+    case 'status':
+      // Workflow order, not the internal names (issue 12; src/domain/project-status.ts).
+      return sql`case p.status ${sql.join(STATUS_WORKFLOW_ORDER.map((status, rank) => sql`when ${sql.lit(status)} then ${sql.lit(rank)}`), sql` `)} else ${sql.lit(STATUS_WORKFLOW_ORDER.length)} end`;
+    case 'version':
+      return sql`p.no_reviews`;
+    case 'createdAt':
+      return sql`p.created_at`;
+  }
+}
+
+/** Which rows of the board to read: a page in `sort` order, or exactly `ids` (a timer page, in any order). */
+export type DashboardPage = { ids: number[] } | { sort: Exclude<DashboardSort, 'timer'>; descending: boolean; start: number; limit: number };
+
+/** The staff board's rows (A§2) of projects in `statuses` whose organization is live. */
+export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: DashboardPage) {
+  const select = db
+    .selectFrom('projects as p')
+    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+    .leftJoin('users as e', 'e.id', 'p.editorId')
+    .select([
+      'p.id',
+      'p.name',
+      'p.status',
+      'p.statusBeforeHidden',
+      'p.organizationId',
+      'o.name as organizationName',
+      'p.editorId',
+      'e.firstName as editorFirstName',
+      'e.lastName as editorLastName',
+      'e.profilePictureUrl as editorPicture',
+      'p.createdAt',
+      'p.noReviews',
+      'p.reviewLink',
+      'p.latestSubmittedAt',
+      'p.pausedAt',
+      'p.totalPausedMinutes',
+    ])
+    .where('p.status', 'in', statuses)
+    // A deleted organization's projects went with it (issue 9).
+    .where('o.deletedAt', 'is', null);
+  if ('ids' in page) return select.where('p.id', 'in', page.ids).execute();
+  const direction = page.descending ? sql`desc` : sql`asc`;
+  return select.orderBy(sql`${sortExpression(page.sort)} ${direction}, p.id ${direction}`).offset(page.start).limit(page.limit).execute();
+}

@@ -44,7 +44,18 @@ function rowsQuery(db: Db) {
       'u.lastName as ownerLastName',
       'u.email as ownerEmail',
       'u.phone as ownerPhone',
-    ]);
+    ])
+    // The running subscription's plan (one at most: subscriptions_one_live); a cancelled one runs to its end.
+    .select((eb) =>
+      eb
+        .selectFrom('subscriptions as s')
+        .innerJoin('paymentPlans as p', 'p.id', 's.planId')
+        .select('p.name')
+        .whereRef('s.organizationId', '=', 'o.id')
+        .where('s.status', 'in', ['active', 'past_due'])
+        .limit(1)
+        .as('planName'),
+    );
 }
 
 export type OrganizationListRow = NonNullable<Awaited<ReturnType<ReturnType<typeof rowsQuery>['executeTakeFirst']>>>;

@@ -90,6 +90,11 @@ export function projectsRepo(db: Db) {
         .executeTakeFirstOrThrow();
       return { rows, total: Number(counted.count) };
     },
+    /** The review period a new project of the organization starts with. */
+    async organizationReviewPeriod(organizationId: number): Promise<number> {
+      const organization = await db.selectFrom('organizations').select('projectReviewPeriod').where('id', '=', organizationId).executeTakeFirstOrThrow();
+      return organization.projectReviewPeriod;
+    },
     async create(values: Insertable<ProjectsTable>): Promise<number> {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
       return row.id;

@@ -16,6 +16,10 @@ export function usersRepo(db: Db) {
         .where('deletedAt', 'is', null)
         .executeTakeFirst();
     },
+    /** The id of `id` when it is an enabled, live EDITOR (the one a project may be assigned to). */
+    async findEnabledEditor(id: number): Promise<{ id: number } | undefined> {
+      return db.selectFrom('users').select('id').where('id', '=', id).where('role', '=', 'EDITOR').where('isEnabled', '=', true).where('deletedAt', 'is', null).executeTakeFirst();
+    },
     async create(user: NewUser): Promise<UserRow> {
       return db.insertInto('users').values({ ...user, email: user.email.trim() }).returningAll().executeTakeFirstOrThrow();
     },

@@ -17,12 +17,12 @@ function reference(): { json: string; html: string } {
 }
 
 export default async function apiReferenceRoutes(app: FastifyInstance) {
-  app.get('/openapi.json', async (_request, reply) => {
+  app.get('/openapi.json', { config: { access: 'public' } }, async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300').type('application/json; charset=utf-8');
     return reply.send(reference().json);
   });
 
-  app.get('/reference', async (_request, reply) => {
+  app.get('/reference', { config: { access: 'public' } }, async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300').type('text/html; charset=utf-8');
     return reply.send(reference().html);
   });

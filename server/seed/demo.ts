@@ -21,6 +21,8 @@ export const DEMO_ACCOUNTS: { email: string; role: RoleName; firstName: string; 
 ];
 
 const DAY = 86_400_000;
+/** Demo Studio's review period, which its projects take. */
+const DEMO_REVIEW_PERIOD_DAYS = 7;
 /** Dates in the business calendar (src/domain/business-calendar.ts), as the product reads them. */
 const isoDate = (ms: number) => businessDate(ms);
 
@@ -60,7 +62,7 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
         statusId: 2,
         state: 'APPROVED',
         renewableAt: new Date(now + 300 * DAY),
-        projectReviewPeriod: 7,
+        projectReviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
         kitOrdered: true,
         kitType: 'Studio kit',
         kitOrderedAt: isoDate(now - 60 * DAY),
@@ -81,7 +83,9 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
         creditsPerInterval: 10,
         intervalMonths: 1,
         renewable: true,
-        renewDate: isoDate(now + 25 * DAY),
+        // The product's own rule (a whole number of months after the start), never a fixed offset
+        // that drifts a day from it (issue 12: start Sep 18, renew Dec 17).
+        renewDate: nextRenewDate({ startDate: isoDate(now - 65 * DAY), endDate: isoDate(now + 300 * DAY), intervalMonths: 1, renewable: true }, isoDate(now)),
       })
       .execute();
     const ids: Partial<Record<RoleName, number>> = {};
@@ -113,7 +117,9 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
           latestSubmittedAt: submitted,
           pausedAt: submitted && !running ? new Date(submitted.getTime() + 2 * 3_600_000) : null,
           reviewStartedAt: inReview ? new Date(now - DAY) : null,
-          reviewPeriod: inReview ? 7 : 0,
+          // Every project takes its organization's review period when it is created (as the
+          // product does); a 0 would mean "never auto-complete" once it reaches review.
+          reviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
           noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
           versionReleased: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status),
           reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,

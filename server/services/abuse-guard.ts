@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
 import { MESSAGES } from '../../src/domain/messages.ts';
+import type { AppContext } from '../context.ts';
 import { HttpError, forbidden } from '../http-error.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
@@ -70,14 +70,14 @@ export interface FailureGuard {
  *   (`accountWide`): elsewhere it would lock the owner out.
  */
 export async function guardFailures(
-  request: FastifyRequest,
+  { limiter, config }: Pick<AppContext, 'limiter' | 'config'>,
+  ip: string,
   action: string,
   email: string,
   options: { accountWide: boolean },
 ): Promise<FailureGuard> {
-  const { limiter, config } = request.server.ctx;
   const account = normalEmail(email);
-  const pairKey = `${action}:pair:${account}|${sourceOf(request.ip)}`;
+  const pairKey = `${action}:pair:${account}|${sourceOf(ip)}`;
   const accountKey = `${action}:account:${account}`;
   const pair = await limiter.hit(pairKey);
   if (pair.count > config.rateLimit.perEmail) throw new TooManyRequests(pair.ttlMs / 1000);
@@ -95,9 +95,8 @@ export async function guardFailures(
  * Counts one use of an action that costs something for the account (a recovery mail) from this
  * address; 429 past RATE_LIMIT_PER_EMAIL in the window.
  */
-export async function limitPerAccountAndIp(request: FastifyRequest, action: string, email: string): Promise<void> {
-  const { limiter, config } = request.server.ctx;
-  const count = await limiter.hit(`${action}:pair:${normalEmail(email)}|${sourceOf(request.ip)}`);
+export async function limitPerAccountAndIp({ limiter, config }: Pick<AppContext, 'limiter' | 'config'>, ip: string, action: string, email: string): Promise<void> {
+  const count = await limiter.hit(`${action}:pair:${normalEmail(email)}|${sourceOf(ip)}`);
   if (count.count > config.rateLimit.perEmail) throw new TooManyRequests(count.ttlMs / 1000);
 }
 
@@ -116,8 +115,7 @@ export async function accountBudgetAllows(limiter: RateLimiter, action: string, 
  * when a reCAPTCHA secret is configured (production: the web app's flows carry one); without
  * a secret a client that sends none (tests, scripts) is let through unless `required`.
  */
-export async function requireHuman(request: FastifyRequest, token: string | undefined, required = false): Promise<void> {
-  const { botCheck, config } = request.server.ctx;
+export async function requireHuman({ botCheck, config }: Pick<AppContext, 'botCheck' | 'config'>, token: string | undefined, required = false): Promise<void> {
   if (token === undefined || token === '') {
     if (required || config.recaptchaSecret) throw forbidden(MESSAGES.botCheckFailed);
     return;

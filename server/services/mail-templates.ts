@@ -43,3 +43,67 @@ export function staffInviteMail(to: string, role: string, link: string): MailMes
       'The link works once and expires in seven days.'),
   };
 }
+
+/** Label and value lines of a billing e-mail (receipt, failed renewal), text and HTML alike. */
+function withDetails(mail: Pick<MailMessage, 'text' | 'html'>, rows: [string, string][]): Pick<MailMessage, 'text' | 'html'> {
+  const text = rows.map(([label, value]) => `${label}: ${value}`).join('\n');
+  const table = `<table style="border-collapse:collapse;margin:12px 0">${rows.map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#777">${escape(label)}</td><td style="padding:2px 0">${escape(value)}</td></tr>`).join('')}</table>`;
+  // Replacer functions: a `$` in a name or an amount is text, not a replacement pattern.
+  return { text: mail.text.replace('\n\n', () => `\n\n${text}\n\n`), html: mail.html.replace('</h2>', () => `</h2>${table}`) };
+}
+
+/**
+ * What a billing e-mail shows of a payment. The card is only ever its brand and last four
+ * digits (we never have more); amounts are already formatted with their currency.
+ */
+export interface BillingMailDetails {
+  organizationName: string;
+  planName: string;
+  invoiceNumber: string;
+  /** "Nov 23, 2026 – Nov 22, 2027". */
+  period: string;
+  amount: string;
+  /** "Visa •••• 4242", or null when no card was charged (a 100% coupon). */
+  card: string | null;
+  /** The Subscription tab: `${publicUrl}/user/admin-settings?tab=subscription`. */
+  link: string;
+}
+
+/** The receipt of a successful charge: the first purchase or a yearly renewal. */
+export function receiptMail(to: string, details: BillingMailDetails): MailMessage {
+  const rows: [string, string][] = [['Invoice', details.invoiceNumber], ['Plan', details.planName], ['Period', details.period], ['Amount paid', details.amount]];
+  if (details.card) rows.push(['Card', details.card]);
+  return {
+    to,
+    subject: `Your Cutdesk receipt ${details.invoiceNumber}`,
+    links: [details.link],
+    ...withDetails(
+      layout(`Thank you for your payment`, `We received the payment for ${details.organizationName}'s Cutdesk subscription.`, 'View your subscription', details.link,
+        'Invoices can be downloaded from the Subscription tab. Questions about billing? Contact Cutdesk support.'),
+      rows,
+    ),
+  };
+}
+
+/**
+ * A yearly renewal charge failed. `nextAttempt` is the date of the next try (YYYY-MM-DD as the
+ * customer reads it), or null after the last one: the subscription is inactive then.
+ */
+export function renewalFailedMail(to: string, details: BillingMailDetails & { reason: string; nextAttempt: string | null }): MailMessage {
+  const rows: [string, string][] = [['Plan', details.planName], ['Period', details.period], ['Amount due', details.amount], ['Reason', details.reason]];
+  if (details.card) rows.push(['Card', details.card]);
+  const final = details.nextAttempt === null;
+  return {
+    to,
+    subject: final ? 'Your Cutdesk subscription is now inactive' : 'Your Cutdesk renewal payment failed',
+    links: [details.link],
+    ...withDetails(
+      final
+        ? layout('Your subscription is now inactive', `We could not renew ${details.organizationName}'s Cutdesk subscription: the last payment attempt failed. No new credits will be granted; credits already granted stay usable until they expire.`, 'Subscribe again', details.link,
+            'Buying a plan on the Subscription tab starts a new subscription at once.')
+        : layout('Your renewal payment failed', `We could not charge the yearly renewal of ${details.organizationName}'s Cutdesk subscription. We will try again on ${details.nextAttempt}.`, 'Check your subscription', details.link,
+            'If your card has changed or is short of funds, please contact Cutdesk support before the next attempt so your subscription does not lapse.'),
+      rows,
+    ),
+  };
+}

@@ -6,6 +6,10 @@ import { subscriptionStatus } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import type { CreditsRow, OrganizationRow as OrganizationTableRow } from '../db/schema.ts';
 import { organizationAdminRepo, type OrganizationListRow } from '../repositories/organization-admin.ts';
+import { organizationsRepo } from '../repositories/organizations.ts';
+import { isStaffRole } from '../../src/domain/roles.ts';
+import { notFound } from '../http-error.ts';
+import type { AuthContext } from '../plugins/auth.ts';
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
@@ -37,6 +41,7 @@ export function organizationRowDto(row: OrganizationListRow): OrganizationRow {
     kitOrdered: row.kitOrdered,
     kitType: row.kitType,
     kitOrderedAt: row.kitOrderedAt,
+    planName: row.planName ?? null,
   };
 }
 
@@ -64,4 +69,28 @@ export function creditDetailDto(organization: OrganizationTableRow, credits: Cre
     storage: organization.storageTb,
     status: creditStatus(credits.startDate, credits.endDate, businessToday()),
   };
+}
+
+/**
+ * GET organizations/{id}: the organization with its credits for its members; staff (signed in
+ * as themselves) also get A§3's fields. Another organization does not exist for a customer.
+ */
+export async function organizationFor(db: Db, auth: AuthContext, id: number): Promise<Organization | StaffOrganization> {
+  const { user, impersonatorId } = auth;
+  if (!isStaffRole(user.role) && user.organizationId !== id) throw notFound();
+  const organizations = organizationsRepo(db);
+  const organization = await organizations.findById(id);
+  const credits = await organizations.credits(id);
+  if (!organization || !credits) throw notFound();
+  const { usedCredits, activeCredits, startDate, endDate, creditsPerInterval, interval, renewable, renewDate, status } = creditDetailDto(organization, credits);
+  const answer: Organization = {
+    id: organization.id,
+    name: organization.name,
+    credits: { startDate, endDate, activeCredits, usedCredits, creditsPerInterval, interval, renewable, renewDate, status },
+    storage: organization.storageTb,
+    usedSpace: organization.usedSpace,
+    status: { id: organization.statusId },
+  };
+  if (!isStaffRole(user.role) || impersonatorId !== null) return answer;
+  return (await staffOrganizationDto(db, answer)) ?? answer;
 }

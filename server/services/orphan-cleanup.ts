@@ -1,8 +1,8 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import type { StorageConfig } from '../config.ts';
 import { ABANDONED_UPLOAD_DAYS } from '../../src/domain/uploads.ts';
 import type { AppContext } from '../context.ts';
-import { EMBEDDED_S3_PREFIX } from '../storage/setup.ts';
 
 /**
  * Issue 9: completed objects that are never registered. Browser credentials may write any
@@ -53,25 +53,14 @@ export async function deleteOrphanObjects(ctx: AppContext, list: ObjectLister, n
   return { deleted, failed };
 }
 
-/** The object store's address as this server reaches it (the embedded one on loopback). */
-function storeEndpoint(app: FastifyInstance): string | null {
-  const storage = app.ctx.config.storage;
-  if (storage.mode === 'external') return storage.endpoint ?? null;
-  const address = app.server.address();
-  if (!address || typeof address === 'string') return null;
-  const wildcard = address.address === '0.0.0.0' || address.address === '::';
-  const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}${EMBEDDED_S3_PREFIX}`;
-}
-
 /** ListObjectsV2 with the server's own key pair (the object store module has no listing). */
-export function s3ObjectLister(app: FastifyInstance, endpoint: string): { list: ObjectLister; close: () => void } {
-  const storage = app.ctx.config.storage;
+export function s3ObjectLister(storage: StorageConfig, endpoint: string): { list: ObjectLister; close: () => void } {
   const client = new S3Client({
     endpoint,
     region: storage.region,
     forcePathStyle: storage.forcePathStyle,
-    credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey },
+    // No static keys (external store): the SDK's default credential chain, like the object store.
+    ...(storage.accessKeyId && storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
@@ -87,15 +76,14 @@ export function s3ObjectLister(app: FastifyInstance, endpoint: string): { list: 
 }
 
 /** The background job: never throws, logs what it did or why it failed. */
-export async function sweepOrphanObjects(app: FastifyInstance): Promise<void> {
-  const endpoint = storeEndpoint(app);
+export async function sweepOrphanObjects(ctx: AppContext, endpoint: string | null, log: FastifyBaseLogger): Promise<void> {
   if (!endpoint) return;
-  const lister = s3ObjectLister(app, endpoint);
+  const lister = s3ObjectLister(ctx.config.storage, endpoint);
   try {
-    const swept = await deleteOrphanObjects(app.ctx, lister.list);
-    if (swept.deleted || swept.failed) app.log.info(swept, 'unregistered uploads past their grace deleted');
+    const swept = await deleteOrphanObjects(ctx, lister.list);
+    if (swept.deleted || swept.failed) log.info(swept, 'unregistered uploads past their grace deleted');
   } catch (error) {
-    app.log.error({ err: error }, 'unregistered upload sweep failed');
+    log.error({ err: error }, 'unregistered upload sweep failed');
   } finally {
     lister.close();
   }

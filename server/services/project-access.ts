@@ -23,6 +23,7 @@ export function requireAllowed(action: ProjectAction, auth: AuthContext, project
     status: project.status,
     hasFinalPreview: Boolean(project.finalVideoPreview),
     hasEditor: project.editorId !== null,
+    statusBeforeHidden: project.statusBeforeHidden,
   });
   if (!decision.allowed) throw new HttpError(decision.status, decision.message);
   return decision;

@@ -2,8 +2,10 @@ import type { Updateable } from 'kysely';
 import { create } from 'superstruct';
 import { CreateProjectBodyStruct } from '../../src/domain/contract/projects.ts';
 import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
-import { decide, type ProjectAction } from '../../src/domain/project-rules.ts';
+import { decide, restoreTarget, type ProjectAction } from '../../src/domain/project-rules.ts';
 import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
+import { isStaffRole } from '../../src/domain/roles.ts';
+import { reviewPeriodProblem } from '../../src/domain/review-window.ts';
 import { businessMinutesBetween, isSlaRunning } from '../../src/domain/sla-timer.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
 import type { AppContext } from '../context.ts';
@@ -12,11 +14,13 @@ import type { ProjectsTable } from '../db/schema.ts';
 import { HttpError, badRequest, conflict } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
+import { usersRepo } from '../repositories/users.ts';
 import { requireAllowed } from './project-access.ts';
 
 type Changes = Updateable<ProjectsTable>;
 
-const changedMeanwhile = () => conflict('The project changed meanwhile. Reload and try again.');
+/** 409 when a conditional write found the project in another status than the one read. */
+export const changedMeanwhile = () => conflict('The project changed meanwhile. Reload and try again.');
 
 /** The SLA clock stops when a project leaves a running status: remember when. */
 function freezeTimer(project: ProjectDetails, now: Date): Changes {
@@ -39,8 +43,13 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
   'submit-revision': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0, reviewStartedAt: null, versionReleased: false }),
   approve: (_p, now) => SET_BASED_EFFECTS.approve!(now),
   archive: freezeTimer,
-  hide: freezeTimer,
-  restore: () => ({}),
+  // Delete remembers the status, Restore returns to it (issue 12); back in a running status, the
+  // time spent deleted is not counted, as after a pause.
+  hide: (p, now) => ({ ...freezeTimer(p, now), statusBeforeHidden: p.status }),
+  restore: (p, now) => ({
+    statusBeforeHidden: null,
+    ...(isSlaRunning(restoreTarget(p.statusBeforeHidden)) && p.pausedAt ? { pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + businessMinutesBetween(p.pausedAt, now) } : {}),
+  }),
   pause: (_p, now) => ({ pausedAt: now }),
   // Paused business minutes are added back, so the timer resumes where it stopped.
   resume: (p, now) => ({ pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now) : 0) }),
@@ -58,6 +67,20 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
   const repo = projectsRepo(ctx.db);
   if (!(await repo.transition(project.id, changes, project.status, now))) throw changedMeanwhile();
   return (await repo.details(project.id))!;
+}
+
+/** A§7 assign editor: `editorId` must be an enabled editor (400 on the field otherwise). */
+export async function assignEditor(ctx: AppContext, auth: AuthContext, project: ProjectDetails, editorId: number): Promise<ProjectDetails> {
+  const editor = await usersRepo(ctx.db).findEnabledEditor(editorId);
+  if (!editor) throw badRequest('Choose an enabled editor.', { fields: { editorId: 'Choose an enabled editor.' } });
+  return runTransition(ctx, auth, project, 'assign-editor', { editorId });
+}
+
+/** A§7 review period: checked by the domain's range rule (400 on the field), then a transition like any other. */
+export async function setReviewPeriod(ctx: AppContext, auth: AuthContext, project: ProjectDetails, reviewPeriod: number): Promise<ProjectDetails> {
+  const problem = reviewPeriodProblem(reviewPeriod);
+  if (problem) throw badRequest(problem, { fields: { reviewPeriod: problem } });
+  return runTransition(ctx, auth, project, 'set-review-period', { reviewPeriod });
 }
 
 /**
@@ -132,4 +155,14 @@ export async function sendToEditing(ctx: AppContext, auth: AuthContext, project:
     if (!(await consumeCredit(tx, project.organizationId))) throw new HttpError(409, CREDIT_MESSAGES.noCredits, { code: 200 });
   });
   return (await projectsRepo(ctx.db).details(project.id))!;
+}
+
+/**
+ * POST projects/{id}/submit, one call with three meanings (C§7, A§7): staff send the edit to
+ * review; a customer asks for a revision (IN_REVIEW) or sends the project to editing.
+ */
+export async function submitProject(ctx: AppContext, auth: AuthContext, project: ProjectDetails): Promise<ProjectDetails> {
+  if (isStaffRole(auth.user.role)) return runTransition(ctx, auth, project, 'send-to-review');
+  if (project.status === 'IN_REVIEW') return runTransition(ctx, auth, project, 'submit-revision');
+  return sendToEditing(ctx, auth, project);
 }

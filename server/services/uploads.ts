@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Asset, CheckName, RegisterAssetBody, UploadCredentials } from '../../src/domain/contract/uploads.ts';
 import { isCustomerRole } from '../../src/domain/roles.ts';
 import {
@@ -25,7 +25,7 @@ import { HttpError, badRequest, conflict, forbidden } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { assetsRepo } from '../repositories/assets.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
-import { browserEndpoint, browserPresigner } from '../storage/setup.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
 import { requireAcceptedContent } from './file-content.ts';
 import { requireAllowed } from './project-access.ts';
 
@@ -49,19 +49,19 @@ export function requireAssetChange(auth: AuthContext, project: ProjectDetails): 
 }
 
 /**
- * `session` is the caller's token claims (authenticateSession): the credentials are bound to
- * that session and end with it (issue 9), not an hour later.
+ * `session` is the caller's token claims (`request.session`): the credentials are bound to
+ * that session and end with it (issue 9), not an hour later. `endpoint` is the S3 endpoint as
+ * the browser reaches it (server/storage/setup.ts `browserEndpoint`).
  */
 export async function issueUploadCredentials(
-  app: FastifyInstance,
-  request: FastifyRequest,
+  ctx: AppContext,
+  endpoint: string,
   auth: AuthContext,
   session: SessionClaims,
   project: ProjectDetails,
   uploadType: UploadType,
 ): Promise<UploadCredentials> {
   requireUploadAllowed(auth, project, uploadType);
-  const { ctx } = app;
   const prefix = uploadPrefix(project.id, uploadType);
   const issued = await ctx.uploadCredentials.issue({ userId: auth.user.id, projectId: project.id, prefix, lifetimeSeconds: CREDENTIALS_LIFETIME_SECONDS, session });
   const storage = ctx.config.storage;
@@ -71,7 +71,7 @@ export async function issueUploadCredentials(
     sessionToken: issued.sessionToken,
     expiration: issued.expiration.toISOString(),
     serverTime: new Date().toISOString(),
-    endpoint: browserEndpoint(app, request),
+    endpoint,
     bucket: storage.bucket,
     region: storage.region,
     forcePathStyle: storage.forcePathStyle,
@@ -114,9 +114,8 @@ function toAsset(row: AssetRow, url: string | null, previewUrl: string | null): 
   };
 }
 
-/** Assets with presigned GETs for the browser's address of the store. */
-export async function assetsForBrowser(app: FastifyInstance, request: FastifyRequest, rows: AssetRow[]): Promise<Asset[]> {
-  const presigner = browserPresigner(app, request);
+/** Assets with presigned GETs signed by `presigner`, the store as the browser reaches it (server/storage/setup.ts `browserPresigner`). */
+export async function assetsForBrowser(presigner: Pick<ObjectStore, 'presignGet'>, rows: AssetRow[]): Promise<Asset[]> {
   return Promise.all(
     rows.map(async (row) => toAsset(row, await presigner.presignGet(row.path, ASSET_URL_SECONDS), row.previewPath ? await presigner.presignGet(row.previewPath, ASSET_URL_SECONDS) : null)),
   );
@@ -205,7 +204,7 @@ export async function registerAsset(ctx: AppContext, auth: AuthContext, project:
  * record: duplicated projects share objects. Rows of the paths are locked first, so two
  * deletions of records sharing an object cannot both believe the other one remains.
  */
-export async function deleteAssetRecords(ctx: AppContext, project: ProjectDetails, targets: AssetRow[], log: FastifyInstance['log']): Promise<number> {
+export async function deleteAssetRecords(ctx: AppContext, project: ProjectDetails, targets: AssetRow[], log: FastifyBaseLogger): Promise<number> {
   if (targets.length === 0) return 0;
   const now = new Date();
   const orphans = await ctx.db.transaction().execute(async (tx) => {

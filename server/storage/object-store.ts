@@ -21,6 +21,10 @@ export interface ObjectStoreConfig {
   endpoint?: string;
   region: string;
   bucket: string;
+  /**
+   * Static keys; empty (external mode without S3_ACCESS_KEY_ID) means the SDK's default credential
+   * chain: environment, shared config and SSO profiles, web identity, ECS task and EC2 instance roles.
+   */
   accessKeyId: string;
   secretAccessKey: string;
   sessionToken?: string;
@@ -140,11 +144,14 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
     region: config.region,
     forcePathStyle: config.forcePathStyle ?? false,
-    credentials: {
-      accessKeyId: config.accessKeyId,
-      secretAccessKey: config.secretAccessKey,
-      ...(config.sessionToken !== undefined && { sessionToken: config.sessionToken }),
-    },
+    ...(config.accessKeyId &&
+      config.secretAccessKey && {
+        credentials: {
+          accessKeyId: config.accessKeyId,
+          secretAccessKey: config.secretAccessKey,
+          ...(config.sessionToken !== undefined && { sessionToken: config.sessionToken }),
+        },
+      }),
     // ARCHITECTURE §6: S3-compatible services other than AWS handle the SDK's default
     // flexible checksums unevenly; send and check them only where an operation requires.
     requestChecksumCalculation: 'WHEN_REQUIRED',

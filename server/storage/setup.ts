@@ -47,7 +47,7 @@ export interface StorageParts {
 }
 
 /**
- * Mounts the embedded S3 endpoint at /s3 (embedded mode) and answers the context parts:
+ * Mounts the embedded S3 endpoint at /s3 (embedded mode) and answers the storage plugin's parts:
  * the object store (connected at once for an external service, after listen for the
  * embedded one) and the credential issuer.
  */
@@ -66,23 +66,47 @@ export async function registerStorage(app: FastifyInstance, options: { storage: 
   return { storage: notConnected(storage.bucket), uploadCredentials: embeddedCredentialIssuer(db, storage) };
 }
 
+const connections = new WeakMap<FastifyInstance, Promise<void>>();
+
 /**
- * Connects the embedded store once the server listens: the server talks to its own /s3 over
- * HTTP (loopback), like any other S3 client. Creates the bucket when missing. Safe to call
- * again; a no-op for an external service apart from the bucket check.
+ * Connects the store once the server listens: the embedded one is reached over HTTP through
+ * this server's own /s3 (loopback), like any other S3 client. Creates the bucket when missing.
+ * One connection per app: the storage plugin starts it when the server listens
+ * (server/plugins/storage.ts), and every later call (main.ts, the jobs plugin, tests) answers
+ * that same connection, failed or not.
  */
-export async function connectStorage(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-  const storage = ctx.config.storage;
-  if (storage.mode === 'embedded') {
-    const address = app.server.address();
-    if (!address || typeof address === 'string') throw new Error('connectStorage: the server is not listening on a TCP port');
-    const wildcard = address.address === '0.0.0.0' || address.address === '::';
-    const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-    ctx.storage.destroy();
-    ctx.storage = storeFor(storage, `http://${host}:${address.port}${EMBEDDED_S3_PREFIX}`);
+export function connectStorage(app: FastifyInstance): Promise<void> {
+  let connection = connections.get(app);
+  if (!connection) {
+    connection = connect(app);
+    connections.set(app, connection);
   }
-  await ctx.storage.ensureBucket();
+  return connection;
+}
+
+/**
+ * The object store's address as this server reaches it: the external endpoint, or the embedded
+ * store on this server's own listening address (loopback for a wildcard); null before listening.
+ */
+export function serverStoreEndpoint(app: FastifyInstance): string | null {
+  const storage = app.ctx.config.storage;
+  if (storage.mode === 'external') return storage.endpoint ?? null;
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return null;
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}${EMBEDDED_S3_PREFIX}`;
+}
+
+async function connect(app: FastifyInstance): Promise<void> {
+  const storage = app.ctx.config.storage;
+  if (storage.mode === 'embedded') {
+    const endpoint = serverStoreEndpoint(app);
+    if (!endpoint) throw new Error('connectStorage: the server is not listening on a TCP port');
+    app.storage.destroy();
+    app.storage = storeFor(storage, endpoint);
+  }
+  await app.storage.ensureBucket();
 }
 
 /**
@@ -123,7 +147,7 @@ export function browserPresigner(app: FastifyInstance, request: FastifyRequest):
 
 /** Closes the storage clients with the server. */
 export function closeStorage(app: FastifyInstance): void {
-  app.ctx.storage.destroy();
+  app.storage.destroy();
   for (const each of presigners.get(app)?.values() ?? []) each.destroy();
   presigners.delete(app);
 }

@@ -1,3 +1,4 @@
+import { isCountryCode } from './countries.ts';
 import { addMonths, nextRenewDate } from './subscription.ts';
 import { FIELD_MESSAGES, emailRule, type Rule } from './validation.ts';
 
@@ -25,8 +26,39 @@ export const BILLING_MESSAGES = {
   insufficientFunds: 'Your card has insufficient funds.',
   authenticationRequired: 'Your bank asks to confirm this payment. Please try another card.',
   noSubscription: 'Your organization has no subscription to cancel.',
+  idempotencyKeyReused: 'This idempotency key was already used for a different order: send a new key with a new order.',
   gatewayUnavailable: 'The payment service did not answer. Your card was not charged twice; please try again in a few minutes.',
 } as const;
+
+/** Staff's plans and coupons (the "Plans & coupons" tab): what the server answers on a bad edit. */
+export const CATALOG_MESSAGES = {
+  codeRequired: 'Code is required.',
+  codeShape: 'Letters, digits, - and _ only, up to 50.',
+  codeExists: 'A coupon with this code exists already.',
+  codeFixed: 'The code of a coupon cannot change; retire it and create a new one.',
+  oneDiscount: 'Give either a percent off or an amount off, not both.',
+  dateInvalid: 'Must be a date (YYYY-MM-DD).',
+  maxBelowRedeemed: (timesRedeemed: number) => `Must be at least ${timesRedeemed}: the coupon was used ${timesRedeemed} times already.`,
+  currencyFixed: 'The currency cannot change while subscriptions run on this plan.',
+  currencyUnknown: 'Must be an ISO currency code the payment service knows, like usd or eur.',
+  yearlyPrice: (monthly: number) => `Must be 12 × the monthly price (${monthly * 12} cents): plans are paid yearly, and the monthly price is what the year costs a month.`,
+} as const;
+
+let currencies: Set<string> | null = null;
+
+/** ISO 4217 codes the runtime knows (lowercase, as the payment providers take them). */
+export function isKnownCurrency(code: string): boolean {
+  currencies ??= new Set(Intl.supportedValuesOf('currency').map((c) => c.toLowerCase()));
+  return currencies.has(code);
+}
+
+/**
+ * A plan's two prices say the same thing: what is charged is the yearly price, and the monthly
+ * price shown beside it is that year divided by 12 (a cent of rounding per month allowed).
+ */
+export function planPriceProblem(pricePerMonth: number, pricePerYear: number): string | undefined {
+  return Math.abs(pricePerYear - pricePerMonth * 12) <= 12 ? undefined : CATALOG_MESSAGES.yearlyPrice(pricePerMonth);
+}
 
 export interface PaymentPlan {
   id: number;
@@ -259,6 +291,7 @@ export const BILLING_FIELD_MESSAGES = {
   country: 'Please select a country',
   tooLong: (max: number) => `Must be at most ${max} characters.`,
   phoneInvalid: 'Phone must contain digits only (a leading + is allowed).',
+  controlCharacters: 'Must be one line of plain text (no line breaks or control characters).',
 } as const;
 
 const BILLING_LIMITS: Record<BillingField, number> = { name: 100, company: 100, phone: 20, phone2: 20, email: 99, address: 200, city: 100, code: 20, country: 2 };
@@ -268,8 +301,11 @@ function billingRule(field: BillingField): Rule {
     const value = raw.trim();
     // PostgreSQL stores no NUL character, not even inside JSON: bad input, not a server error.
     if (value.includes('\u0000')) return FIELD_MESSAGES.textNul;
+    // Line breaks and other control characters, or direction overrides that reorder what an
+    // invoice shows, have no place in an address line: refused, not printed on a PDF.
+    if (/[\p{Cc}\u202A-\u202E\u2066-\u2069]/u.test(value)) return BILLING_FIELD_MESSAGES.controlCharacters;
     if (field === 'email') return emailRule(value);
-    if (field === 'country') return /^[A-Z]{2}$/.test(value) ? undefined : BILLING_FIELD_MESSAGES.country;
+    if (field === 'country') return isCountryCode(value) ? undefined : BILLING_FIELD_MESSAGES.country;
     if (!value) return BILLING_FIELD_MESSAGES[field];
     if (value.length > BILLING_LIMITS[field]) return BILLING_FIELD_MESSAGES.tooLong(BILLING_LIMITS[field]);
     // Billing phones are international: digits, with the spaces people type and one leading +.

@@ -6,3 +6,12 @@ export function creditStatus(startDate: string | null, endDate: string | null, t
   if (!startDate || !endDate) return 'INACTIVE';
   return startDate <= today && today <= endDate ? 'ACTIVE' : 'INACTIVE';
 }
+
+/**
+ * True when sending a project to editing can use a credit now: the credits are ACTIVE and not
+ * all used (the rule the server applies when it consumes one). The page says so before the
+ * confirmation, rather than asking to use a credit the organization does not have.
+ */
+export function hasCreditLeft(credits: { active: boolean; usedCredits: number; activeCredits: number }): boolean {
+  return credits.active && credits.usedCredits < credits.activeCredits;
+}

@@ -1,4 +1,4 @@
-import { FIELD_MESSAGES, LIMITS, linkRule } from './validation.ts';
+import { FIELD_MESSAGES, LIMITS, linkRuleFor } from './validation.ts';
 
 /** Organization fields staff edit (A§2, A§5) and the credits form (A§7), with their messages. */
 export const ORGANIZATION_MESSAGES = {
@@ -16,6 +16,14 @@ export const ORGANIZATION_MESSAGES = {
   creditsBelowUsed: (used: number) => `The total cannot be less than the ${used} credits already used.`,
   renewableInvalid: 'Renewable must be true or false.',
 } as const;
+
+/** A§2 onboarding: an organization's `statusId` is 1 while onboarding, 2 once staff completed it. */
+export const ONBOARDING_COMPLETE = 2;
+
+/** Whether the organization's onboarding is complete (it cannot be completed twice). */
+export function isOnboardingComplete(statusId: number): boolean {
+  return statusId === ONBOARDING_COMPLETE;
+}
 
 export const REVIEW_PERIOD_MAX_DAYS = 365;
 export const CREDITS_MAX = 100_000;
@@ -40,9 +48,14 @@ export function trackingCodeRule(value: string): string | undefined {
   return value.length > LIMITS.trackingId ? FIELD_MESSAGES.trackingTooLong : undefined;
 }
 
-/** A§5 link fields: empty clears the link (saved as null); anything else must pass the link rule. */
+const assetLinkRule = linkRuleFor('asset');
+
+/**
+ * A§5 link fields of organizations and editors (the organization's assets link, the editor's
+ * drive): empty clears the link (saved as null); anything else must pass the asset-link rule.
+ */
 export function optionalLinkRule(value: string): string | undefined {
-  return value.trim() ? linkRule(value.trim()) : undefined;
+  return value.trim() ? assetLinkRule(value.trim()) : undefined;
 }
 
 /** Empty text becomes null, as the specs save cleared links and codes. */

@@ -36,6 +36,17 @@ export interface ProjectFacts {
   /** Set once staff delivered a final video preview. */
   hasFinalPreview: boolean;
   hasEditor: boolean;
+  /** The status a HIDDEN (staff-deleted) project had before it was deleted; null when unknown. */
+  statusBeforeHidden?: ProjectStatus | null;
+}
+
+/**
+ * Where Restore takes a staff-deleted project (issue 12): back to the status it had before it
+ * was deleted (a paused project comes back paused, with its version and video). A project
+ * deleted before that status was remembered goes where A§4 says, ARCHIVED (FINISHED).
+ */
+export function restoreTarget(statusBeforeHidden: ProjectStatus | null | undefined): ProjectStatus {
+  return statusBeforeHidden && statusBeforeHidden !== 'HIDDEN' ? statusBeforeHidden : 'ARCHIVED';
 }
 
 export const RULE_MESSAGES = {
@@ -112,7 +123,7 @@ const RULES: Record<ProjectAction, Rule> = {
     extra: (f) => (f.status === 'APPROVED' && f.hasFinalPreview ? null : { allowed: false, status: 403, message: RULE_MESSAGES.archiveNeedsApproval }),
   },
   hide: { who: 'manager', from: ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'ARCHIVED', 'DELETED'], next: () => 'HIDDEN' },
-  restore: { who: 'manager', from: ['HIDDEN'], next: () => 'ARCHIVED' },
+  restore: { who: 'manager', from: ['HIDDEN'], next: (f) => restoreTarget(f.statusBeforeHidden) },
   pause: { who: 'manager', from: ['IN_EDITING'], next: () => 'PAUSED' },
   resume: { who: 'manager', from: ['PAUSED'], next: () => 'IN_EDITING' },
   'send-to-review': {

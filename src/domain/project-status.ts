@@ -36,6 +36,20 @@ export const CUSTOMER_STATUS_LABELS: Record<ProjectStatus, string> = {
   HIDDEN: 'Deleted',
 };
 
+/**
+ * The order the staff board sorts statuses in (issue 12): the workflow's, the way a project
+ * moves (NOT PUBLISHED, NO EDITOR, IN PROGRESS, PAUSED, PENDING REVIEW, FINISHED, DELETED), not
+ * the internal names' alphabet. The labels' alphabet would not do either: two statuses share
+ * FINISHED and two DELETED, and it would put DELETED first and NO EDITOR after IN PROGRESS.
+ * Ascending puts the projects that need staff first.
+ */
+export const STATUS_WORKFLOW_ORDER = ['OPENED', 'WAITING_FOR_EDITOR', 'IN_EDITING', 'PAUSED', 'IN_REVIEW', 'APPROVED', 'ARCHIVED', 'DELETED', 'HIDDEN'] as const satisfies readonly ProjectStatus[];
+
+/** A status's place in STATUS_WORKFLOW_ORDER (0 first). */
+export function statusWorkflowRank(status: ProjectStatus): number {
+  return (STATUS_WORKFLOW_ORDER as readonly ProjectStatus[]).indexOf(status);
+}
+
 /** The customer board's sections (C§2). */
 export const BOARD_SECTIONS = {
   needsReview: ['IN_REVIEW'],

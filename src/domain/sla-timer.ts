@@ -291,6 +291,21 @@ export function slaTimer(input: SlaInput, now: Date): SlaTimer {
   };
 }
 
+/** True on Saturday and Sunday in New York, when the SLA countdown does not move. */
+export function isWeekendAt(now: Date): boolean {
+  const weekday = weekdayOf(localDayNumber(now.getTime()));
+  return weekday === 0 || weekday === 6;
+}
+
+/**
+ * Why a timer shown in a running status stands still (issue 12): 'weekend' while a running
+ * project's countdown is frozen over the weekend, 'paused' for a PAUSED project, else null.
+ */
+export function slaPauseReason(input: Pick<SlaInput, 'status'>, now: Date): 'weekend' | 'paused' | null {
+  if (input.status === 'PAUSED') return 'paused';
+  return isSlaRunning(input.status) && isWeekendAt(now) ? 'weekend' : null;
+}
+
 /**
  * A business-minute clock: business minutes since Monday 2024-01-01 00:00 New York time.
  * For a running project, remaining = SLA_MINUTES + clock(submitted) + paused − clock(now), so

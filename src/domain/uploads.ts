@@ -321,3 +321,15 @@ export function formatSpeed(bytesPerSecond: number): string {
   const mb = bytesPerSecond / MiB;
   return mb >= 1 ? `${mb.toFixed(mb < 10 ? 1 : 0)} MB/s` : `${Math.round(bytesPerSecond / 1024)} KB/s`;
 }
+
+/**
+ * The uploads panel's overall line (issue 12): bytes and percent of the uploads still queued
+ * or running only, the ones whose bars the panel shows. Counting finished files too made the
+ * header say 100 % while the bars under it were half full.
+ */
+export function runningProgress(items: readonly { status: string; size: number; loaded: number }[]): { size: number; loaded: number; percent: number } {
+  const running = items.filter((item) => item.status === 'queued' || item.status === 'uploading');
+  const size = running.reduce((sum, item) => sum + item.size, 0);
+  const loaded = running.reduce((sum, item) => sum + Math.min(item.loaded, item.size), 0);
+  return { size, loaded, percent: running.length ? percentOf(loaded, size) : 0 };
+}

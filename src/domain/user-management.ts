@@ -36,6 +36,16 @@ export const USER_MESSAGES = {
  */
 export const TRIAL_DAYS = 14;
 
+/**
+ * A§2 onboarding tab 2, a trial user's registration link (issue 12): the customer sign-in with
+ * their e-mail, going on to the plans, where their registration ends. It is their own, and
+ * holds no secret: a list of links that signed people in, or a one-time code issued for every
+ * row shown, would hand accounts to whoever reads the list (or revoke the code e-mailed last).
+ */
+export function trialRegistrationLink(publicUrl: string, email: string): string {
+  return `${publicUrl}/login/user?email=${encodeURIComponent(email)}&next=${encodeURIComponent('/pricing')}`;
+}
+
 /** Roles each role may create with POST users. */
 const CREATABLE: Partial<Record<RoleName, readonly RoleName[]>> = {
   OWNER: ['USER'],

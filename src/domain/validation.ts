@@ -31,11 +31,22 @@ export const FIELD_MESSAGES = {
   audienceTooLong: 'The audience must be at most 50 characters.',
   lengthInvalid: 'Choose one of the listed lengths.',
   linkInvalid: 'Not a valid URL',
+  linkTooLong: (kind: LinkKind) => `${LINK_NOUN[kind]} must be at most ${LINK_LIMITS[kind]} characters.`,
   trackingTooLong: 'The tracking id must be at most 100 characters.',
   textNul: 'Text cannot contain the NUL character (\\u0000).',
   textIllFormed: 'Text cannot contain a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF).',
   jsonTooDeep: 'The request body is nested too deeply.',
 } as const;
+
+/**
+ * A§5: links are http(s) URLs; the spec's messages name 200 characters for the feedback link and
+ * 255 for asset links (the project's and the organization's assets link, the editor's files and
+ * drive links), and "under 199" for the rest. Each kind is refused past the limit its message
+ * names, so the message never states a limit the rule does not hold.
+ */
+export type LinkKind = 'feedback' | 'asset' | 'other';
+export const LINK_LIMITS: Record<LinkKind, number> = { feedback: 200, asset: 255, other: 198 };
+const LINK_NOUN: Record<LinkKind, string> = { feedback: 'The feedback link', asset: 'An asset link', other: 'The link' };
 
 export const LIMITS = {
   email: 99,
@@ -46,7 +57,6 @@ export const LIMITS = {
   organizationName: 99,
   projectName: 43,
   audience: 50,
-  link: 198,
   trackingId: 100,
 } as const;
 
@@ -147,16 +157,38 @@ export const projectNameRule: Rule = (value) =>
 export const audienceRule: Rule = (value) =>
   firstError(value, requiredRule(), maxLengthRule(LIMITS.audience, FIELD_MESSAGES.audienceTooLong));
 
-/** Link fields: an http(s) URL under 199 characters. Empty is handled by the caller (A§5 allows clearing). */
-export const linkRule: Rule = (value) => {
-  if (!value.trim() || value.length > LIMITS.link) return FIELD_MESSAGES.linkInvalid;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : FIELD_MESSAGES.linkInvalid;
-  } catch {
-    return FIELD_MESSAGES.linkInvalid;
-  }
-};
+/**
+ * Link fields: an http(s) URL within its kind's limit (LINK_LIMITS), the limit named in the
+ * message. Empty is handled by the caller (A§5 allows clearing).
+ */
+export function linkRuleFor(kind: LinkKind): Rule {
+  return (value) => {
+    if (!value.trim()) return FIELD_MESSAGES.linkInvalid;
+    if (value.length > LINK_LIMITS[kind]) return FIELD_MESSAGES.linkTooLong(kind);
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : FIELD_MESSAGES.linkInvalid;
+    } catch {
+      return FIELD_MESSAGES.linkInvalid;
+    }
+  };
+}
+
+/** A link of no named kind (the collaboration link): under 199 characters. */
+export const linkRule: Rule = linkRuleFor('other');
+
+/** The kind of each of a project's four link fields (A§2, A§5). */
+export const PROJECT_LINK_KIND = {
+  assetsLink: 'asset',
+  reviewLink: 'feedback',
+  collaborationLink: 'other',
+  editorAssetsLink: 'asset',
+} as const satisfies Record<string, LinkKind>;
+
+/** The rule of one of a project's link fields. */
+export function projectLinkRule(field: keyof typeof PROJECT_LINK_KIND): Rule {
+  return linkRuleFor(PROJECT_LINK_KIND[field]);
+}
 
 /** Keeps only the fields that have a message; an empty object means the form is valid. */
 export function collectErrors<K extends string>(errors: Record<K, string | undefined>): Partial<Record<K, string>> {

@@ -181,6 +181,15 @@ describe('billing and shipping fields (C§5)', () => {
     expect(billingErrors({ ...valid, city: 'x'.repeat(101) }).city).toBe('Must be at most 100 characters.');
     expect(billingErrors({ ...valid, name: '   ' }).name).toBe('Name is required');
   });
+
+  it('takes only a country of the list, and no line breaks, control or direction characters (invoice lines cannot be forged)', () => {
+    expect(billingErrors({ ...valid, country: 'ZZ' }).country).toBe(BILLING_FIELD_MESSAGES.country);
+    expect(billingErrors({ ...valid, country: 'GB' }).country).toBeUndefined();
+    expect(billingErrors({ ...valid, company: 'Co\r\nBcc: v@x.test' }).company).toBe(BILLING_FIELD_MESSAGES.controlCharacters);
+    expect(billingErrors({ ...valid, name: 'Bea \u202eenruB' }).name).toBe(BILLING_FIELD_MESSAGES.controlCharacters);
+    expect(billingErrors({ ...valid, address: 'Line\tTab' }).address).toBe(BILLING_FIELD_MESSAGES.controlCharacters);
+    expect(billingErrors({ ...valid, name: 'Zoë Ñúñez-Łukasz 東京' }).name).toBeUndefined();
+  });
 });
 
 describe('coupon code shape', () => {

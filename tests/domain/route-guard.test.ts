@@ -5,6 +5,8 @@ import type { RoleName } from '../../src/domain/roles.ts';
 const desktop = (role: RoleName | null): Visitor => ({ role, isMobile: false });
 const mobile = (role: RoleName | null): Visitor => ({ role, isMobile: true });
 const go = (to: string) => ({ kind: 'redirect', to });
+/** The narrow-window notice, remembering the page it replaced (issue 12). */
+const notMobile = (from: string) => go(from === '/' ? '/not-mobile' : `/not-mobile?from=${encodeURIComponent(from)}`);
 const render = { kind: 'render' };
 
 describe('route guard', () => {
@@ -20,9 +22,9 @@ describe('route guard', () => {
   });
 
   it('sends narrow windows to /not-mobile', () => {
-    for (const path of ['/', '/login', '/login/user', '/register']) expect(decideRoute(path, mobile(null))).toEqual(go('/not-mobile'));
-    expect(decideRoute('/user/projects', mobile('OWNER'))).toEqual(go('/not-mobile'));
-    expect(decideRoute('/dashboard', mobile('ADMIN'))).toEqual(go('/not-mobile'));
+    for (const path of ['/', '/login', '/login/user', '/register']) expect(decideRoute(path, mobile(null))).toEqual(notMobile(path));
+    expect(decideRoute('/user/projects', mobile('OWNER'))).toEqual(notMobile('/user/projects'));
+    expect(decideRoute('/dashboard', mobile('ADMIN'))).toEqual(notMobile('/dashboard'));
   });
 
   it('sends signed-in users away from the sign-in pages', () => {
@@ -55,5 +57,18 @@ describe('route guard', () => {
     for (const path of ['/help', '/404', '/not-mobile', '/recover-password', '/change-password']) expect(decideRoute(path, mobile(null))).toEqual(render);
     expect(decideRoute('/nope', desktop('OWNER'))).toEqual(go('/404'));
     expect(decideRoute('/user/projects/', desktop('OWNER'))).toEqual(render);
+  });
+
+  it.each([null, 'OWNER', 'USER', 'SUPERADMIN', 'ADMIN', 'EDITOR'] as const)('shows /pricing to %s on any window', (role) => {
+    expect(decideRoute('/pricing', desktop(role))).toEqual(render);
+    expect(decideRoute('/pricing', mobile(role))).toEqual(render);
+    expect(decideRoute('/pricing/', desktop(role))).toEqual(render);
+  });
+
+  it('keeps the desktop rule on the pages /pricing leads to', () => {
+    expect(decideRoute('/register', mobile(null))).toEqual(notMobile('/register'));
+    expect(decideRoute('/user/admin-settings', mobile('OWNER'))).toEqual(notMobile('/user/admin-settings'));
+    expect(decideRoute('/user/admin-settings', desktop('OWNER'))).toEqual(render);
+    expect(decideRoute('/pricing/plans', desktop(null))).toEqual(go('/404'));
   });
 });

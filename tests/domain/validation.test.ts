@@ -7,6 +7,7 @@ import {
   emailRule,
   isOrganizationNameCharacter,
   linkRule,
+  projectLinkRule,
   organizationNameRule,
   passwordRule,
   projectNameRule,
@@ -15,6 +16,7 @@ import {
   settingsNameRule,
   settingsPhoneRule,
 } from '../../src/domain/validation.ts';
+import { optionalLinkRule } from '../../src/domain/organization-rules.ts';
 
 describe('e-mail', () => {
   it.each([
@@ -109,6 +111,23 @@ describe('project fields and links', () => {
     expect(linkRule('https://example.com/x')).toBeUndefined();
     expect(linkRule('ftp://example.com')).toBe(FIELD_MESSAGES.linkInvalid);
     expect(linkRule('not a url')).toBe(FIELD_MESSAGES.linkInvalid);
-    expect(linkRule(`https://e.com/${'x'.repeat(185)}`)).toBe(FIELD_MESSAGES.linkInvalid);
+    expect(linkRule(`https://e.com/${'x'.repeat(184)}`)).toBeUndefined();
+    expect(linkRule(`https://e.com/${'x'.repeat(185)}`)).toBe('The link must be at most 198 characters.');
+  });
+
+  // Issue 12: a link over the limit names the limit (A§5: 200 for feedback, 255 for asset links), never "Not a valid URL".
+  it('names the limit of each kind of link and holds exactly that limit', () => {
+    const link = (length: number) => `https://e.com/${'x'.repeat(length - 14)}`;
+    expect(projectLinkRule('reviewLink')(link(200))).toBeUndefined();
+    expect(projectLinkRule('reviewLink')(link(201))).toBe('The feedback link must be at most 200 characters.');
+    for (const field of ['assetsLink', 'editorAssetsLink'] as const) {
+      expect(projectLinkRule(field)(link(255))).toBeUndefined();
+      expect(projectLinkRule(field)(link(256))).toBe('An asset link must be at most 255 characters.');
+    }
+    expect(optionalLinkRule(link(255))).toBeUndefined();
+    expect(optionalLinkRule(link(256))).toBe(FIELD_MESSAGES.linkTooLong('asset'));
+    expect(projectLinkRule('collaborationLink')(link(199))).toBe(FIELD_MESSAGES.linkTooLong('other'));
+    expect(projectLinkRule('reviewLink')(`ftp://e.com/${'x'.repeat(300)}`)).toBe(FIELD_MESSAGES.linkTooLong('feedback'));
+    expect(projectLinkRule('reviewLink')('ftp://e.com/x')).toBe(FIELD_MESSAGES.linkInvalid);
   });
 });

@@ -80,6 +80,15 @@ describe('security headers', () => {
     const embedded = contentSecurityPolicy(loadConfig({ DATA_DIR: server.dataDir }));
     expect(embedded['connect-src']).toEqual(["'self'"]);
   });
+
+  it("lets Stripe.js load and frame its card field only when Stripe takes the payments", () => {
+    const stripe = contentSecurityPolicy(loadConfig({ DATA_DIR: server.dataDir, STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123' }));
+    expect(stripe['script-src']).toEqual(["'self'", 'https://js.stripe.com']);
+    expect(stripe['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com']);
+    expect(stripe['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);
+    const embedded = contentSecurityPolicy(loadConfig({ DATA_DIR: server.dataDir }));
+    for (const name of ['script-src', 'frame-src', 'connect-src']) expect(embedded[name]!.join(' ')).not.toContain('stripe');
+  });
 });
 
 describe('trusted proxies', () => {

@@ -60,5 +60,8 @@ describe('log lines', () => {
     expect(redactUrl('/s3/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ff&x-id=GetObject')).toBe('/s3/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x-id=GetObject');
     expect(redactUrl('/api/v1/media/eyJhbGciOi.x.y/preview.mp4')).toBe('/api/v1/media/[redacted]/preview.mp4');
     expect(redactUrl('/api/v1/projects?sort=name')).toBe('/api/v1/projects?sort=name');
+    // A coupon code is a voucher: single-use and 100 % codes are worth money to a log reader.
+    expect(redactUrl('/api/v1/payment-plans/coupons/LAUNCH100')).toBe('/api/v1/payment-plans/coupons/[redacted]');
+    expect(redactUrl('/api/v1/admin/coupons/WELCOME10?x=1')).toBe('/api/v1/admin/coupons/[redacted]?x=1');
   });
 });

@@ -49,7 +49,7 @@ describe('reCAPTCHA v3 end to end on the server', () => {
   it('names the site key to the web app and lets only Google\'s reCAPTCHA into the CSP', async () => {
     const config = await server.app.inject({ method: 'GET', url: '/api/v1/client-config' });
     expect(config.statusCode).toBe(200);
-    expect(config.json()).toEqual({ recaptchaSiteKey: SITE_KEY });
+    expect(config.json()).toEqual({ recaptchaSiteKey: SITE_KEY, payments: { provider: 'embedded', publishableKey: null } });
     const csp = String(config.headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self' https:\/\/www\.google\.com\/recaptcha\/ https:\/\/www\.gstatic\.com\/recaptcha\//);
     expect(csp).toMatch(/frame-src 'self' https:\/\/www\.google\.com\/recaptcha\/ https:\/\/recaptcha\.google\.com\/recaptcha\//);
@@ -74,7 +74,7 @@ describe('reCAPTCHA v3 end to end on the server', () => {
     const plain = await startTestServer(null, { seed: false });
     try {
       const config = await plain.app.inject({ method: 'GET', url: '/api/v1/client-config' });
-      expect(config.json()).toEqual({ recaptchaSiteKey: null });
+      expect(config.json()).toEqual({ recaptchaSiteKey: null, payments: { provider: 'embedded', publishableKey: null } });
       expect(String(config.headers['content-security-policy'])).not.toContain('google');
     } finally {
       await plain.close();

@@ -56,6 +56,12 @@ describe.each(DATABASES)('released versions on $name', ({ url }) => {
     const id = await projectInEditing('Hidden then restored');
     expect((await call('POST', `/projects/${id}/hide`, admin)).statusCode).toBe(200);
     expect((await call('POST', `/projects/${id}/restore`, admin)).statusCode).toBe(200);
+    // Restore returns the project to the status it had (issue 12): in editing, the cut still unreleased.
+    expect(await read(id)).toMatchObject({ status: { name: 'IN_EDITING' }, ...VERSION_NULLS });
+    // One hidden before that status was remembered (migration 0011) is restored to ARCHIVED, as A§4 says.
+    expect((await call('POST', `/projects/${id}/hide`, admin)).statusCode).toBe(200);
+    await server.db.updateTable('projects').set({ statusBeforeHidden: null }).where('id', '=', id).execute();
+    expect((await call('POST', `/projects/${id}/restore`, admin)).statusCode).toBe(200);
     const seen = await read(id);
     expect(seen.status.name).toBe('ARCHIVED');
     expect(seen).toMatchObject(VERSION_NULLS);

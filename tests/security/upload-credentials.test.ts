@@ -238,7 +238,7 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     await server.db.updateTable('projects').set({ finalVideoPath: finalVideo }).where('id', '=', projectId).execute();
 
     const exists = async (key: string) => (await server.app.ctx.storage.headObject(key)) !== null;
-    const lister = s3ObjectLister(server.app, `${server.baseUrl}/s3`);
+    const lister = s3ObjectLister(server.config.storage, `${server.baseUrl}/s3`);
     try {
       // Within the grace nothing goes: the upload may still be registered.
       await deleteOrphanObjects(server.app.ctx, lister.list, new Date(Date.now() + DAY));

@@ -18,7 +18,7 @@ async function apiRoutes(server: TestServer): Promise<string[]> {
   return routes.filter((route) => route.url.startsWith(`${API_BASE_PATH}/`) && route.method !== 'HEAD' && route.method !== 'OPTIONS').map((route) => key(route.method, route.url));
 }
 
-const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_reference', STRIPE_WEBHOOK_SECRET: 'whsec_reference', STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '9', STRIPE_API_PROTOCOL: 'http' };
+const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_reference', STRIPE_PUBLISHABLE_KEY: 'pk_test_reference', STRIPE_WEBHOOK_SECRET: 'whsec_reference', STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '9', STRIPE_API_PROTOCOL: 'http' };
 
 type Json = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ describe('API reference', () => {
     Object.assign(process.env, STRIPE_ENV);
     let stripe: TestServer | undefined;
     try {
-      stripe = await startTestServer(null, { seed: false });
+      stripe = await startTestServer(null, { seed: false, env: STRIPE_ENV });
       const stripeRoutes = await apiRoutes(stripe);
       const documented = OPERATIONS.filter((operation) => operation.onlyWhen !== 'embedded-gateway').map(operationKey);
       expect(stripeRoutes.filter((route) => !documented.includes(route))).toEqual([]);
@@ -156,6 +156,11 @@ describe('API reference answers', () => {
       ['admin', '/users/trial', '/users/trial'],
       ['owner', '/client-config', '/client-config'],
       ['owner', '/health', '/health'],
+      ['owner', '/payment-plans', '/payment-plans'],
+      ['owner', '/payment-plans/coupons/{code}', '/payment-plans/coupons/welcome10'],
+      ['owner', '/organizations/{id}/subscriptions', `/organizations/${organization.id}/subscriptions`],
+      ['admin', '/admin/payment-plans', '/admin/payment-plans'],
+      ['admin', '/admin/coupons', '/admin/coupons'],
     ];
     for (const [caller, path, url] of calls) {
       const operation = OPERATIONS.find((o) => o.method === 'GET' && o.path === path)!;

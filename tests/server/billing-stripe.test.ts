@@ -1,18 +1,23 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, termDates } from '../../src/domain/billing.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
-import { loadBillingConfig } from '../../server/billing/config.ts';
+import { readBillingConfig } from '../../server/billing/config.ts';
 import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
 import { StripeProvider } from '../../server/billing/stripe-provider.ts';
-import { ConfigError } from '../../server/config.ts';
+import { ConfigError, loadConfig } from '../../server/config.ts';
+import { readOutbox } from '../support/outbox.ts';
 import { DATABASES, type TestServer } from './harness.ts';
 import { VALID_BILLING, VALID_SHIPPING, databaseText, newOwner, startBillingServer } from './billing-support.ts';
 
 const SECRET_KEY = 'sk_test_standin0123456789';
+const PUBLISHABLE_KEY = 'pk_test_standin0123456789';
 const WEBHOOK_SECRET = 'whsec_standin0123456789';
 const CARD_NUMBER = '4242424242424242';
 
@@ -83,21 +88,41 @@ async function startStripeStandIn() {
 }
 
 describe('billing configuration', () => {
+  const read = (env: Record<string, string>) => {
+    const problems: string[] = [];
+    return { config: readBillingConfig(env, problems), problems };
+  };
+
   it('chooses the embedded gateway without a key and Stripe with one, naming problems without values', () => {
-    expect(loadBillingConfig({})).toEqual({ provider: 'embedded', stripe: null });
-    expect(loadBillingConfig({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '12111', STRIPE_API_PROTOCOL: 'http' })).toEqual({
-      provider: 'stripe',
-      stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, host: '127.0.0.1', port: 12111, protocol: 'http' },
+    expect(read({})).toEqual({ config: { provider: 'embedded', publishableKey: null, stripe: null }, problems: [] });
+    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '12111', STRIPE_API_PROTOCOL: 'http' })).toEqual({
+      config: { provider: 'stripe', publishableKey: PUBLISHABLE_KEY, stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, host: '127.0.0.1', port: 12111, protocol: 'http' } },
+      problems: [],
     });
+    const bad = read({ STRIPE_SECRET_KEY: 'pk_live_oops', STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_API_PORT: 'x', STRIPE_API_PROTOCOL: 'ftp' });
+    expect(bad.problems).toHaveLength(3);
+    expect(bad.problems.join(' ')).not.toContain('pk_live_oops');
+    expect(read({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET }).problems).toHaveLength(1);
+    expect(read({ STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY }).problems).toHaveLength(1);
+  });
+
+  it('requires a publishable key of the same mode with the secret key, and loadConfig refuses to start without it', () => {
+    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY }).problems).toEqual([expect.stringContaining('STRIPE_PUBLISHABLE_KEY is required')]);
+    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'sk_test_wrongkind' }).problems).toEqual([expect.stringContaining('pk_test_')]);
+    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_live_standin0123456789' }).problems).toEqual([expect.stringContaining('both be test keys or both live keys')]);
+    const dataDir = mkdtempSync(join(tmpdir(), 'cutdesk-billing-config-'));
     try {
-      loadBillingConfig({ STRIPE_SECRET_KEY: 'pk_live_oops', STRIPE_API_PORT: 'x', STRIPE_API_PROTOCOL: 'ftp' });
+      loadConfig({ DATA_DIR: dataDir, STRIPE_SECRET_KEY: SECRET_KEY });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
-      expect((error as ConfigError).problems).toHaveLength(3);
-      expect((error as Error).message).not.toContain('pk_live_oops');
+      expect((error as ConfigError).problems).toEqual([expect.stringContaining('STRIPE_PUBLISHABLE_KEY')]);
+      expect((error as Error).message).not.toContain(SECRET_KEY);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
-    expect(() => loadBillingConfig({ STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET })).toThrow(ConfigError);
+    expect(loadConfig({ DATA_DIR: dataDir, STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY }).billing).toMatchObject({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY });
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 
@@ -116,13 +141,11 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
 
   beforeAll(async () => {
     stripe = await startStripeStandIn();
-    const env = { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(stripe.port), STRIPE_API_PROTOCOL: 'http' };
-    // Also in the environment, where app.ts's registration of the billing routes reads it
-    // (each test file runs in its own process, so no other test sees it).
-    Object.assign(process.env, env);
-    const billingConfig = loadBillingConfig(env);
+    const env = { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(stripe.port), STRIPE_API_PROTOCOL: 'http' };
+    // The server loads it as its configuration: app.ts's billing routes read `config.billing`.
+    const billingConfig = readBillingConfig(env, []);
     provider = new StripeProvider(billingConfig.stripe!);
-    server = await startBillingServer(url, { provider, billingConfig });
+    server = await startBillingServer(url, { provider, billingConfig, env });
     db = billingDb(server.db);
     const plan = (await call('GET', '/payment-plans')).json<{ id: number; pricePerYear: number }[]>()[0]!;
     planId = plan.id;
@@ -132,7 +155,6 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
   afterAll(async () => {
     await server?.close();
     await stripe?.close();
-    for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_HOST', 'STRIPE_API_PORT', 'STRIPE_API_PROTOCOL']) delete process.env[name];
   });
 
   it('buys a subscription with a PaymentIntent confirmed at once, keyed for idempotency', async () => {
@@ -174,6 +196,23 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     const again = await call('POST', `/organizations/${other.organizationId}/subscriptions`, { ...other.headers, 'idempotency-key': 'stripe-replay-key-1' }, purchaseBody('pm_card_visa2'));
     expect(again.statusCode).toBe(200);
     expect(intents()).toHaveLength(count);
+  });
+
+  it('gives the web app the publishable key for Stripe.js, and e-mails the receipt with the card Stripe reported', async () => {
+    const config = await call('GET', '/client-config');
+    expect(config.json()).toMatchObject({ payments: { provider: 'stripe', publishableKey: PUBLISHABLE_KEY } });
+    expect(config.body).not.toContain(SECRET_KEY);
+    expect(config.body).not.toContain(WEBHOOK_SECRET);
+    const owner = await newOwner(server.app, 'Stripe receipt');
+    const bought = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, purchaseBody('pm_card_receipt'));
+    expect(bought.statusCode).toBe(201);
+    await server.app.background.drain(); // the receipt is sent after the answer
+    const receipts = (await readOutbox(server.dataDir)).filter((m) => m.subject === `Your Cutdesk receipt ${bought.json<{ invoices: { number: string }[] }>().invoices[0]!.number}`);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.to).toContain(VALID_BILLING.email);
+    expect(receipts[0]!.raw).toContain('Visa ending in 4242');
+    expect(receipts[0]!.raw).not.toContain(CARD_NUMBER);
+    expect(receipts[0]!.raw).not.toContain(SECRET_KEY);
   });
 
   it('reports a decline (402), and cancels a payment that waits for authentication', async () => {
@@ -235,6 +274,13 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
       expect((await post(payload)).statusCode).toBe(400);
       const old = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
       expect((await post(payload, old)).statusCode).toBe(400);
+    });
+
+    it('acknowledges a signed body that is no event, or an event without its object, and changes nothing', async () => {
+      for (const payload of ['null', JSON.stringify({ type: 'x' }), JSON.stringify({ id: 'evt_standin_bare', type: 'charge.refunded' })]) {
+        const response = await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+        expect(response.statusCode, payload).toBe(200);
+      }
     });
 
     it('marks a fully refunded invoice, once per event', async () => {

@@ -8,18 +8,20 @@ import { startTestServer, type TestServer } from './harness.ts';
 /**
  * Billing on the harness's real server and database. Until server/migrations/index.ts lists
  * 0009 and app.ts registers the routes, both are added here as they will be there; once they
- * are, this adds nothing (and the routes read their gateway from the environment).
+ * are, this adds nothing (and the routes read their gateway from the loaded configuration).
  */
 export async function ensureBillingSchema(db: Db): Promise<void> {
   const { rows } = await sql<{ exists: string | null }>`select to_regclass('payment_plans')::text as exists`.execute(db);
   if (!rows[0]?.exists) await billingMigration.up(db as never);
 }
 
-export async function startBillingServer(url: string | null, options: BillingRoutesOptions = {}): Promise<TestServer> {
-  const server = await startTestServer(url);
+/** `env`: configuration the server loads (the Stripe keys: app.ts's billing routes read `config.billing`). */
+export async function startBillingServer(url: string | null, options: BillingRoutesOptions & { env?: Record<string, string> } = {}): Promise<TestServer> {
+  const { env, ...routeOptions } = options;
+  const server = await startTestServer(url, env ? { env } : {});
   await ensureBillingSchema(server.db);
   if (!server.app.hasRoute({ method: 'GET', url: '/api/v1/payment-plans' })) {
-    await server.app.register(billingRoutes, { prefix: '/api/v1', ...options });
+    await server.app.register(billingRoutes, { prefix: '/api/v1', ...routeOptions });
   }
   await server.app.ready();
   return server;

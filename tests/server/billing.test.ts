@@ -202,6 +202,25 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       expect(organization.json()).toMatchObject({ credits: { activeCredits: starter.monthlyCredits, status: 'ACTIVE', renewDate: terms.renewDate }, storage: starter.storage });
     });
 
+    it('ends the trial: the owner leaves the staff Trial Users list once the organization subscribes (A§2)', async () => {
+      const trialEmails = async () => {
+        const answer = await call('GET', '/users/trial?limit=20', as.ADMIN); // newest organizations first
+        expect(answer.statusCode, answer.body).toBe(200);
+        return answer.json<{ email: string }[]>().map((user) => user.email);
+      };
+      const owner = await newOwner(server.app, 'Trial');
+      expect(await trialEmails()).toContain(owner.email);
+      const method = await call('POST', '/payment-methods', owner.headers, { number: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' });
+      const bought = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, {
+        paymentPlanId: starter.id,
+        paymentMethodId: method.json<{ paymentMethodId: string }>().paymentMethodId,
+        billing: VALID_BILLING,
+        shipping: VALID_SHIPPING,
+      });
+      expect(bought.statusCode, bought.body).toBe(201);
+      expect(await trialEmails()).not.toContain(owner.email);
+    });
+
     it('answers 402 with the decline reason and leaves nothing bought', async () => {
       for (const [number, message] of [[DECLINED, 'Your card was declined.'], [NO_FUNDS, 'Your card has insufficient funds.']] as const) {
         const { organizationId, headers, response } = await subscribedOwner(number);
@@ -236,6 +255,13 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       expect(state.invoices).toHaveLength(1);
       expect(await db.selectFrom('gatewayCharges').select('id').where('paymentMethodId', '=', pm).execute()).toHaveLength(1);
       expect(state.credits.activeCredits).toBe(starter.monthlyCredits);
+      // The same key with another order is refused, not answered with the old order.
+      const plans = (await call('GET', '/payment-plans')).json<{ id: number }[]>();
+      const other = plans.find((plan) => plan.id !== starter.id)!;
+      const mismatch = await call('POST', path, headers, { ...purchaseBody(pm), paymentPlanId: other.id });
+      expect(mismatch.statusCode).toBe(409);
+      expect(mismatch.json()).toMatchObject({ message: BILLING_MESSAGES.idempotencyKeyReused });
+      expect((await call('POST', path, headers, { ...purchaseBody(pm), coupon: 'WELCOME10' })).statusCode).toBe(409);
     });
 
     it('replays a decline for its key, and the key in the body works too', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITE_CODE_LIFETIME_DAYS } from '../../src/domain/constants.ts';
 import { MESSAGES } from '../../src/domain/messages.ts';
 import { ORGANIZATION_MESSAGES } from '../../src/domain/organization-rules.ts';
-import { TRIAL_DAYS, USER_MESSAGES } from '../../src/domain/user-management.ts';
+import { TRIAL_DAYS, USER_MESSAGES, trialRegistrationLink } from '../../src/domain/user-management.ts';
 import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
 import { changePasswordLink, readOutbox } from '../support/outbox.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
@@ -487,11 +487,15 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
         await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: 'https://drive.example.com/a' });
         expect((await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: value })).json().assetsLink).toBeNull();
       }
-      for (const value of ['ftp://x.example.com', 'not a link', `https://x.example.com/${'a'.repeat(200)}`]) {
+      for (const value of ['ftp://x.example.com', 'not a link']) {
         const response = await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: value });
         expect(response.statusCode).toBe(400);
         expect(response.json().fields.assetsLink).toBe(FIELD_MESSAGES.linkInvalid);
       }
+      // Issue 12: over the asset-link limit (255, A§5), the message names the limit.
+      const tooLong = await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: `https://x.example.com/${'a'.repeat(234)}` });
+      expect(tooLong.statusCode).toBe(400);
+      expect(tooLong.json().fields.assetsLink).toBe(FIELD_MESSAGES.linkTooLong('asset'));
     });
 
     it('sets the tracking code only with an active subscription', async () => {
@@ -764,7 +768,7 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       }
       expect(new Set(trial.map((t) => t.organizationId)).size).toBe(trial.length);
       const blueFern = trial.find((t) => t.organizationId === blueFernId);
-      expect(blueFern).toMatchObject({ organizationName: 'Blue Fern Bakery', email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', link: `${server.config.publicUrl}/login/user` });
+      expect(blueFern).toMatchObject({ organizationName: 'Blue Fern Bakery', email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', link: trialRegistrationLink(server.config.publicUrl, 'bea@bluefern.demo.cutdesk.test') });
       const created = await server.db.selectFrom('organizations').select('createdAt').where('id', '=', blueFernId).executeTakeFirstOrThrow();
       expect(Date.parse(blueFern!.codeExpiration) - created.createdAt.getTime()).toBe(TRIAL_DAYS * 86_400_000);
       expect(trial.map((t) => t.organizationId)).not.toContain(demoId);

@@ -116,4 +116,10 @@ describe('STS upload credentials', () => {
   it('is required configuration with an external S3 endpoint', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.example.com', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' })).toThrow(/S3_UPLOAD_ROLE_ARN is required/);
   });
+
+  it('needs no static keys with an external endpoint (the default credential chain), but refuses half a pair', () => {
+    const chain = loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.us-east-1.amazonaws.com', S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::123456789012:role/upload' });
+    expect(chain.storage).toMatchObject({ mode: 'external', accessKeyId: '', secretAccessKey: '' });
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.example.com', S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::1:role/u', S3_ACCESS_KEY_ID: 'a' })).toThrow(/go together/);
+  });
 });

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBriefPdf, type BriefFonts } from '../../workers/brief-pdf.shared.ts';
+import { buildBriefPdf } from '../../workers/brief-pdf.shared.ts';
+import type { PdfFonts } from '../../workers/pdf-fonts.shared.ts';
 
 const exec = promisify(execFile);
 let dir: string;
-let fonts: BriefFonts;
+let fonts: PdfFonts;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cutdesk-pdf-test-'));

@@ -1,23 +1,24 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { CreateSubscriptionBodyStruct } from '../../../src/domain/contract/billing.ts';
 import { businessToday } from '../../../src/domain/business-calendar.ts';
-import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
-import { loadBillingConfig, type BillingConfig } from '../../billing/config.ts';
+import { isStaffRole } from '../../../src/domain/roles.ts';
+import type { BillingConfig } from '../../billing/config.ts';
+import { billingNotices } from '../../billing/notices.ts';
 import type { PaymentProvider } from '../../billing/payment-provider.ts';
 import { billingService } from '../../billing/service.ts';
 import { createPaymentProvider } from '../../billing/setup.ts';
 import { StripeProvider } from '../../billing/stripe-provider.ts';
 import { handleStripeEvent } from '../../billing/webhooks.ts';
-import { badRequest, forbidden, notFound, parse } from '../../http-error.ts';
-import { authenticate, type AuthContext } from '../../plugins/auth.ts';
+import { badRequest, notFound, parse } from '../../http-error.ts';
 import { perIpRouteLimit } from '../../services/abuse-guard.ts';
-import { assertOrganizationVisible } from '../../services/staff-access.ts';
+import { organizationsRepo } from '../../repositories/organizations.ts';
 import { idParam } from '../params.ts';
+import staffBillingRoutes from './staff.ts';
 
 export interface BillingRoutesOptions {
   /** The gateway; by default the one STRIPE_SECRET_KEY selects (the embedded one without it). */
   provider?: PaymentProvider;
-  /** Default: read from the environment (server/billing/config.ts). */
+  /** Default: the loaded configuration's (`config.billing`, server/billing/config.ts). */
   billingConfig?: BillingConfig;
   /** Tests move the calendar; the server uses the real one. */
   now?: () => Date;
@@ -25,59 +26,61 @@ export interface BillingRoutesOptions {
 
 /**
  * Issue 11's calls (docs/api.md "Subscriptions and billing"): plans, coupon check, the embedded
- * gateway's card form, the organization's subscription and Stripe's webhook.
+ * gateway's card form, the organization's subscription and Stripe's webhook; staff's plans and
+ * coupons are in ./staff.ts.
  */
 export default async function billingRoutes(app: FastifyInstance, options: BillingRoutesOptions = {}) {
-  const config = options.billingConfig ?? loadBillingConfig(process.env);
+  const config = options.billingConfig ?? app.ctx.config.billing;
   const provider = options.provider ?? createPaymentProvider(app.ctx.db, config);
   const now = options.now ?? (() => new Date());
-  const service = billingService({ db: app.ctx.db, provider, log: app.log });
+  // Receipts go out after a purchase commits (server/billing/notices.ts).
+  const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
+  const service = billingService({ db: app.ctx.db, provider, log: app.log, notices, later: (name, task) => app.background.run(name, task) });
   const today = () => businessToday(now());
 
-  // Public (C§7: payment-plans is one of the calls without a token).
-  app.get('/payment-plans', async () => service.plans());
+  await app.register(staffBillingRoutes);
+
+  // Public (C§7: payment-plans is one of the calls without a token); retired plans are not sold.
+  app.get('/payment-plans', { config: { access: 'public' } }, async () => service.plans());
 
   // Rate limited per address: coupon codes must not be guessable by trying them all.
-  app.get('/payment-plans/coupons/:code', { config: perIpRouteLimit(app.ctx.config) }, async (request) => {
-    const { user } = await authenticate(request);
-    if (!isCustomerRole(user.role) || user.organizationId === null) throw forbidden();
+  app.get('/payment-plans/coupons/:code', { config: { ...perIpRouteLimit(app.ctx.config), access: 'customer' } }, async (request) => {
+    const { user } = request.auth;
     const code = (request.params as { code?: string }).code ?? '';
-    return service.checkCoupon(user.organizationId, code, today());
+    return service.checkCoupon(user.organizationId!, code, today()); // access 'customer': a member of one
   });
 
   // The embedded gateway's card form; with Stripe, Stripe.js tokenizes and this call does not exist.
   if (provider.name === 'embedded') {
     // Rate limited per address: a card form is where stolen numbers get tried out.
-    app.post('/payment-methods', { config: perIpRouteLimit(app.ctx.config) }, async (request, reply) => {
-      const { user } = await requireOwner(request, null);
+    app.post('/payment-methods', { config: { ...perIpRouteLimit(app.ctx.config), access: 'owner' } }, async (request, reply) => {
+      const { user } = request.auth;
       const result = await service.addCard(user.organizationId!, (request.body ?? {}) as Record<string, unknown>, today());
       reply.code(201);
       return result;
     });
   }
 
-  app.get('/organizations/:id/subscriptions', async (request) => {
-    const auth = await authenticate(request);
+  app.get('/organizations/:id/subscriptions', { config: { organizationParam: 'id' } }, async (request) => {
+    const { auth } = request;
     const id = idParam(request.params);
-    assertOrganizationVisible(auth, id);
     // A deleted organization is gone for staff too (its subscription was cancelled with it).
-    const organization = await app.ctx.db.selectFrom('organizations').select('id').where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
-    if (!organization) throw notFound();
+    if (!(await organizationsRepo(app.ctx.db).findById(id))) throw notFound();
     // Billing addresses and phones are the owner's (and staff's) business, not every user's.
     const withDetails = auth.user.role === 'OWNER' || isStaffRole(auth.user.role);
     return service.list(id, withDetails);
   });
 
-  app.post('/organizations/:id/subscriptions', { config: perIpRouteLimit(app.ctx.config) }, async (request, reply) => {
+  app.post('/organizations/:id/subscriptions', { config: { ...perIpRouteLimit(app.ctx.config), access: 'owner', organizationParam: 'id' } }, async (request, reply) => {
     const id = idParam(request.params);
-    const { user } = await requireOwner(request, id);
+    const { user } = request.auth;
     const body = (request.body ?? {}) as Record<string, unknown>;
     // Missing blocks are checked as empty ones, so every field gets its own message.
     const input = parse(CreateSubscriptionBodyStruct, { ...body, billing: body.billing ?? {}, shipping: body.shipping ?? {} });
     const header = request.headers['idempotency-key'];
     const headerKey = typeof header === 'string' ? header : null;
     if (headerKey !== null && !/^[\w-]{8,100}$/.test(headerKey)) throw badRequest('The Idempotency-Key header must be 8 to 100 letters, digits, - or _.');
-    const organization = await app.ctx.db.selectFrom('organizations').select('name').where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+    const organization = await organizationsRepo(app.ctx.db).findById(id);
     if (!organization) throw notFound();
     const { subscription, replayed } = await service.purchase({
       organizationId: id,
@@ -95,9 +98,8 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
     return subscription;
   });
 
-  app.delete('/organizations/:id/subscriptions', async (request, reply) => {
+  app.delete('/organizations/:id/subscriptions', { config: { access: 'owner', organizationParam: 'id' } }, async (request, reply) => {
     const id = idParam(request.params);
-    await requireOwner(request, id);
     await service.cancel(id, today());
     return reply.code(204).send();
   });
@@ -108,7 +110,7 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
       // The signature covers the exact bytes Stripe sent: keep them instead of parsed JSON.
       webhook.removeContentTypeParser('application/json');
       webhook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      webhook.post('/billing/stripe-webhook', async (request) => {
+      webhook.post('/billing/stripe-webhook', { config: { access: 'public' } }, async (request) => {
         const signature = request.headers['stripe-signature'];
         if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw badRequest('Missing Stripe signature.');
         let event;
@@ -124,14 +126,3 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
   }
 }
 
-/**
- * The owner of organization `id` (of their own organization when `id` is null), signed in as
- * themselves: C§6 "the owner buys subscriptions". Another organization does not exist (404);
- * a user, or staff acting through an impersonation, may not (403).
- */
-async function requireOwner(request: FastifyRequest, id: number | null): Promise<AuthContext> {
-  const auth = await authenticate(request);
-  if (id !== null) assertOrganizationVisible(auth, id);
-  if (auth.user.role !== 'OWNER' || auth.impersonatorId !== null || auth.user.organizationId === null) throw forbidden();
-  return auth;
-}

@@ -3,12 +3,10 @@ import { OrganizationListQueryStruct, type OrganizationRow } from '../../../src/
 import { parse } from '../../http-error.ts';
 import { organizationAdminRepo } from '../../repositories/organization-admin.ts';
 import { organizationRowDto } from '../../services/organization-view.ts';
-import { requireStaff } from '../../services/staff-access.ts';
 
 export default async function organizationListRoute(app: FastifyInstance) {
   // A§2 customers list and onboarding tabs (statusId); sorted and paged in SQL.
-  app.get('/organizations', async (request): Promise<OrganizationRow[]> => {
-    await requireStaff(request, { managers: true });
+  app.get('/organizations', { config: { access: 'managers' } }, async (request): Promise<OrganizationRow[]> => {
     const query = parse(OrganizationListQueryStruct, request.query);
     const rows = await organizationAdminRepo(app.ctx.db).list(query);
     return rows.map(organizationRowDto);

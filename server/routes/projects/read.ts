@@ -4,7 +4,6 @@ import { CUSTOMER_VISIBLE } from '../../../src/domain/project-rules.ts';
 import { BOARD_SECTIONS, PROJECT_STATUSES, type ProjectStatus } from '../../../src/domain/project-status.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import { notFound, parse } from '../../http-error.ts';
-import { authenticate } from '../../plugins/auth.ts';
 import { organizationsRepo } from '../../repositories/organizations.ts';
 import { projectsRepo } from '../../repositories/projects.ts';
 import { visibleProject } from '../../services/project-access.ts';
@@ -13,14 +12,14 @@ import { idParam } from '../params.ts';
 
 export default async function projectReadRoutes(app: FastifyInstance) {
   app.get('/projects/:id', async (request) => {
-    const auth = await authenticate(request);
+    const { auth } = request;
     return projectFor(auth, await visibleProject(app.ctx, auth, idParam(request.params)));
   });
 
   // C§7: data.projects, optionally only Archived or Approved (the content library) or one
   // section of the board; paged (issue 9: a thousand projects made a 1.1 MB answer).
   app.get('/organizations/:id/projects', async (request) => {
-    const auth = await authenticate(request);
+    const { auth } = request;
     const organizationId = idParam(request.params);
     const { type, section, start = 0, limit = PROJECT_PAGE_DEFAULT } = parse(ProjectListQueryStruct, request.query);
     const staff = isStaffRole(auth.user.role);

@@ -3,8 +3,12 @@ import type { ClientConfig } from '../../../src/domain/contract/auth.ts';
 
 /** What the web app needs before sign-in: public values only (a site key is public by design). */
 export default async function clientConfigRoute(app: FastifyInstance) {
-  const answer: ClientConfig = { recaptchaSiteKey: app.ctx.config.recaptchaSiteKey };
-  app.get('/client-config', async (_request, reply) => {
+  const { billing } = app.ctx.config;
+  const answer: ClientConfig = {
+    recaptchaSiteKey: app.ctx.config.recaptchaSiteKey,
+    payments: { provider: billing.provider, publishableKey: billing.publishableKey },
+  };
+  app.get('/client-config', { config: { access: 'public' } }, async (_request, reply) => {
     // Changes only with a restart; a short cache spares a call on every sign-in page.
     reply.header('Cache-Control', 'public, max-age=300');
     return answer;

@@ -6,7 +6,7 @@ import { perIpRouteLimit } from '../../services/abuse-guard.ts';
 const ScoreQueryStruct = object({ token: optional(string()) });
 
 export default async function scoreRoute(app: FastifyInstance) {
-  app.get('/score', { config: perIpRouteLimit(app.ctx.config) }, async (request) => {
+  app.get('/score', { config: { ...perIpRouteLimit(app.ctx.config), access: 'public' } }, async (request) => {
     const { token } = parse(ScoreQueryStruct, request.query);
     return { score: await app.ctx.botCheck.score(token ?? '') };
   });

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { UploadCredentialsBodyStruct } from '../../../src/domain/contract/uploads.ts';
 import { parse } from '../../http-error.ts';
-import { authenticateSession } from '../../plugins/auth.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { issueUploadCredentials } from '../../services/uploads.ts';
+import { browserEndpoint } from '../../storage/setup.ts';
 
 export default async function uploadCredentialRoutes(app: FastifyInstance) {
   // ARCHITECTURE §4: short-lived credentials limited to the project's upload prefix.
   app.post('/uploads/credentials', async (request) => {
     // The claims too: the credentials are bound to this session and end with it (issue 9).
-    const { auth, claims } = await authenticateSession(request);
+    const { auth, session: claims } = request;
     const { projectId, uploadType = 'asset' } = parse(UploadCredentialsBodyStruct, request.body);
     const project = await visibleProject(app.ctx, auth, projectId);
-    return issueUploadCredentials(app, request, auth, claims, project, uploadType);
+    return issueUploadCredentials(app.ctx, browserEndpoint(app, request), auth, claims, project, uploadType);
   });
 }

@@ -1,15 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { CustomerUserBodyStruct, RoleOnlyStruct, StaffUserBodyStruct, type User } from '../../../src/domain/contract/users.ts';
-import { blankToNull } from '../../../src/domain/organization-rules.ts';
 import { USER_MESSAGES, mayCreateRole, parseRoleName } from '../../../src/domain/user-management.ts';
 import { badRequest, forbidden, parse } from '../../http-error.ts';
-import { authenticate } from '../../plugins/auth.ts';
-import { createInvitedUser, sendInvite, userDto } from '../../services/user-admin.ts';
+import { inviteCustomerUser, inviteStaffUser, userDto } from '../../services/user-admin.ts';
 
 export default async function createUserRoute(app: FastifyInstance) {
   // C§7: the owner adds a User to the organization; A§7: staff add an Editor (or, for a superadmin, an Admin).
   app.post('/users', async (request, reply): Promise<User> => {
-    const { user: actor, impersonatorId } = await authenticate(request);
+    const { user: actor, impersonatorId } = request.auth;
     if (impersonatorId !== null) throw forbidden(USER_MESSAGES.impersonating);
     const raw = parse(RoleOnlyStruct, request.body).role;
     const role = raw === undefined ? (actor.role === 'OWNER' ? 'USER' : 'EDITOR') : typeof raw === 'string' ? parseRoleName(raw) : null;
@@ -19,32 +17,10 @@ export default async function createUserRoute(app: FastifyInstance) {
     let created;
     if (role === 'USER') {
       if (actor.organizationId === null) throw forbidden();
-      const body = parse(CustomerUserBodyStruct, request.body);
-      if (body.organizationId != null && body.organizationId !== actor.organizationId) {
-        throw badRequest(USER_MESSAGES.otherOrganization, { fields: { organizationId: USER_MESSAGES.otherOrganization } });
-      }
-      created = await createInvitedUser(app.ctx, {
-        email: body.email.trim(),
-        firstName: body.firstName.trim(),
-        lastName: body.lastName.trim(),
-        phone: body.phone,
-        role,
-        organizationId: actor.organizationId,
-        profilePictureUrl: null,
-      });
+      created = await inviteCustomerUser(app.ctx, actor.organizationId, parse(CustomerUserBodyStruct, request.body));
     } else {
-      const body = parse(StaffUserBodyStruct, request.body);
-      created = await createInvitedUser(app.ctx, {
-        email: body.email.trim(),
-        firstName: body.firstName.trim(),
-        lastName: body.lastName.trim(),
-        phone: blankToNull(body.phone),
-        role,
-        organizationId: null,
-        profilePictureUrl: blankToNull(body.profilePictureUrl),
-      });
+      created = await inviteStaffUser(app.ctx, role, parse(StaffUserBodyStruct, request.body));
     }
-    await sendInvite(app.ctx, created);
     request.log.info({ userId: created.id, role, by: actor.id }, 'user invited');
     reply.code(201);
     return userDto(created);

@@ -4,7 +4,7 @@ import { decideUserAction, type UserAction } from '../../../src/domain/user-mana
 import type { AppContext } from '../../context.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { authenticate, type AuthContext } from '../../plugins/auth.ts';
+import type { AuthContext } from '../../plugins/auth.ts';
 import { usersRepo } from '../../repositories/users.ts';
 import { idParam } from '../params.ts';
 
@@ -14,7 +14,7 @@ import { idParam } from '../params.ts';
  * a role that may not. Deleted users do not exist.
  */
 export async function targetUser(ctx: AppContext, request: FastifyRequest, action: UserAction, onlyRole?: RoleName): Promise<{ auth: AuthContext; target: UserRow }> {
-  const auth = await authenticate(request);
+  const { auth } = request;
   const id = idParam(request.params);
   const target = await usersRepo(ctx.db).findById(id);
   // Routes for one role (users/{id}/editor, asset-path) do not know other users.

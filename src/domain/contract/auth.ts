@@ -1,4 +1,4 @@
-import { literal, nullable, number, object, optional, string, union, type Infer } from 'superstruct';
+import { enums, literal, nullable, number, object, optional, string, union, type Infer } from 'superstruct';
 import { FIELD_MESSAGES, emailRule, passwordRule, registerNameRule, registerPhoneRule } from '../validation.ts';
 import { ruleField } from './fields.ts';
 
@@ -45,5 +45,9 @@ export const ScoreStruct = object({ score: number() });
  * `GET client-config` (no token): what the web app needs before anyone signs in. `recaptchaSiteKey`
  * is set when the server verifies bot-check tokens with reCAPTCHA v3; null with the embedded scorer.
  */
-export const ClientConfigStruct = object({ recaptchaSiteKey: nullable(string()) });
+export const ClientConfigStruct = object({
+  recaptchaSiteKey: nullable(string()),
+  /** The card form: the embedded test gateway's own (POST payment-methods), or Stripe.js Elements with this publishable key. */
+  payments: object({ provider: enums(['embedded', 'stripe']), publishableKey: nullable(string()) }),
+});
 export type ClientConfig = Infer<typeof ClientConfigStruct>;

@@ -1,5 +1,5 @@
-import { define, nullable, number, optional, string, type, union, type Infer } from 'superstruct';
-import { BILLING_FIELDS, BILLING_MESSAGES, BILLING_RULES, SHIPPING_FIELDS, type BillingField } from '../billing.ts';
+import { array, assign, boolean, define, enums, nullable, number, object, optional, record, string, type, union, type Infer } from 'superstruct';
+import { BILLING_FIELDS, BILLING_MESSAGES, BILLING_RULES, CATALOG_MESSAGES, SHIPPING_FIELDS, isKnownCurrency, type BillingField } from '../billing.ts';
 import { Id, ruleField } from './fields.ts';
 
 /** Request bodies of the billing calls (docs/api.md "Subscriptions and billing"). */
@@ -27,3 +27,110 @@ export const CreateSubscriptionBodyStruct = type({
   idempotencyKey: optional(define<string>('idempotencyKey', (value) => (typeof value === 'string' && /^[\w-]{8,100}$/.test(value)) || 'Must be 8 to 100 letters, digits, - or _.')),
 });
 export type CreateSubscriptionBody = Infer<typeof CreateSubscriptionBodyStruct>;
+
+// ---- Answers (docs/api.md "Subscriptions and billing") ------------------------------------
+
+const Cents = number();
+const IsoDate = string();
+
+export const PaymentPlanStruct = object({
+  id: number(),
+  name: string(),
+  monthlyCredits: number(),
+  /** TB. */
+  storage: number(),
+  pricePerMonth: Cents,
+  pricePerYear: Cents,
+  currency: string(),
+  termMonths: number(),
+  kitType: nullable(string()),
+});
+export type PaymentPlanView = Infer<typeof PaymentPlanStruct>;
+export const PaymentPlanListStruct = array(PaymentPlanStruct);
+
+export const CouponCheckStruct = object({ code: string(), percentOff: nullable(number()), amountOff: nullable(Cents), validUntil: nullable(IsoDate) });
+export type CouponCheck = Infer<typeof CouponCheckStruct>;
+
+export const CardStruct = object({ brand: string(), last4: string(), expMonth: number(), expYear: number() });
+export type CardView = Infer<typeof CardStruct>;
+
+/** The embedded gateway's card form: the number and CVC go in, only display data comes out. */
+export const AddCardBodyStruct = type({ number: string(), expMonth: union([number(), string()]), expYear: union([number(), string()]), cvc: string(), name: optional(string()) });
+export const PaymentMethodStruct = assign(object({ paymentMethodId: string() }), CardStruct);
+export type PaymentMethodView = Infer<typeof PaymentMethodStruct>;
+
+export const InvoiceStruct = object({
+  number: string(),
+  amount: Cents,
+  currency: string(),
+  status: enums(['paid', 'failed', 'refunded']),
+  periodStart: IsoDate,
+  periodEnd: IsoDate,
+  paidAt: nullable(string()),
+});
+export type InvoiceView = Infer<typeof InvoiceStruct>;
+
+export const SubscriptionStruct = object({
+  id: number(),
+  /** A§4's rule, as staff and the owner see it. */
+  status: enums(['active', 'canceled', 'inactive']),
+  /** Where the renewals stand: past_due while a failed yearly charge is being retried. */
+  state: enums(['pending', 'active', 'past_due', 'ended', 'failed']),
+  plan: object({ id: number(), name: string() }),
+  startDate: IsoDate,
+  renewableAt: IsoDate,
+  isCancelled: boolean(),
+  amount: Cents,
+  currency: string(),
+  card: nullable(CardStruct),
+  invoices: array(InvoiceStruct),
+  /** The owner's and staff's only. */
+  billing: optional(record(string(), string())),
+  shipping: optional(record(string(), string())),
+});
+export type SubscriptionView = Infer<typeof SubscriptionStruct>;
+export const SubscriptionListStruct = array(SubscriptionStruct);
+
+// ---- Staff: plans and coupons (A§ "Plans & coupons" tab, SUPERADMIN and ADMIN) -------------
+
+const wholeNumber = (name: string, min: number, max: number) =>
+  define<number>(name, (value) => (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max) || `Must be a whole number from ${min} to ${max}.`);
+
+/** Create or edit a plan. A price change applies to purchases and yearly renewals from then on. */
+export const PlanBodyStruct = object({
+  name: define<string>('name', (value) => (typeof value === 'string' && value.trim().length > 0 && value.length <= 60) || 'Name is required (at most 60 characters).'),
+  monthlyCredits: wholeNumber('monthlyCredits', 1, 1000),
+  storage: define<number>('storage', (value) => (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1000) || 'Must be more than 0 and at most 1000 TB.'),
+  pricePerMonth: wholeNumber('pricePerMonth', 0, 100_000_000),
+  pricePerYear: wholeNumber('pricePerYear', 0, 1_200_000_000),
+  currency: define<string>('currency', (value) => (typeof value === 'string' && /^[a-z]{3}$/.test(value) && isKnownCurrency(value)) || CATALOG_MESSAGES.currencyUnknown),
+  termMonths: wholeNumber('termMonths', 1, 36),
+  kitType: nullable(define<string>('kitType', (value) => (typeof value === 'string' && value.length <= 60) || 'At most 60 characters.')),
+  retired: optional(boolean()),
+});
+export type PlanBody = Infer<typeof PlanBodyStruct>;
+export const StaffPlanStruct = assign(PaymentPlanStruct, object({ retired: boolean(), subscriptions: number() }));
+export type StaffPlan = Infer<typeof StaffPlanStruct>;
+export const StaffPlanListStruct = array(StaffPlanStruct);
+
+/** Create a coupon (exactly one of percentOff and amountOff), or edit one (its code stays). */
+export const CouponBodyStruct = object({
+  code: optional(define<string>('code', (value) => (typeof value === 'string' && /^[A-Za-z0-9_-]{1,50}$/.test(value.trim())) || 'Letters, digits, - and _ only, up to 50.')),
+  percentOff: nullable(wholeNumber('percentOff', 1, 100)),
+  amountOff: nullable(wholeNumber('amountOff', 1, 1_200_000_000)),
+  validUntil: nullable(define<string>('validUntil', (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) || 'Must be a date (YYYY-MM-DD).')),
+  maxRedemptions: nullable(wholeNumber('maxRedemptions', 1, 1_000_000)),
+  retired: optional(boolean()),
+});
+export type CouponBody = Infer<typeof CouponBodyStruct>;
+export const StaffCouponStruct = object({
+  code: string(),
+  percentOff: nullable(number()),
+  amountOff: nullable(Cents),
+  validUntil: nullable(IsoDate),
+  maxRedemptions: nullable(number()),
+  timesRedeemed: number(),
+  retired: boolean(),
+});
+export type StaffCoupon = Infer<typeof StaffCouponStruct>;
+export const StaffCouponListStruct = array(StaffCouponStruct);

@@ -42,6 +42,8 @@ const StaffFields = {
   kitType: nullable(string()),
   /** Kit order date, YYYY-MM-DD. */
   kitOrderedAt: nullable(string()),
+  /** The plan of the running subscription (active, past due, or cancelled before its end); null without one. */
+  planName: nullable(string()),
 };
 
 /** A row of the customers and onboarding lists (GET organizations). */

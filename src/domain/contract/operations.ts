@@ -4,7 +4,21 @@ import { PROJECT_STATUSES } from '../project-status.ts';
 import { ROLES } from '../roles.ts';
 import { ASSET_TYPES, UPLOAD_TYPES } from '../uploads.ts';
 import { ClientConfigStruct, LoginBodyStruct, RecoverBodyStruct, RecoverCompleteBodyStruct, RegisterBodyStruct, ScoreStruct, SessionStruct, TokenStruct } from './auth.ts';
-import { CreateSubscriptionBodyStruct } from './billing.ts';
+import {
+  AddCardBodyStruct,
+  CouponBodyStruct,
+  CouponCheckStruct,
+  CreateSubscriptionBodyStruct,
+  PaymentMethodStruct,
+  PaymentPlanListStruct,
+  PlanBodyStruct,
+  StaffCouponListStruct,
+  StaffCouponStruct,
+  StaffPlanListStruct,
+  StaffPlanStruct,
+  SubscriptionListStruct,
+  SubscriptionStruct,
+} from './billing.ts';
 import {
   AdminLoginStruct,
   CreditsAnswerStruct,
@@ -126,7 +140,7 @@ const TRANSITIONS: [string, string, string][] = [
 export const OPERATIONS: readonly Operation[] = [
   // Session
   { method: 'GET', path: '/health', tag: 'Session', summary: 'Liveness: the database answers.', who: 'anyone', auth: 'none', responses: { 200: ok('Up.', StatusStruct) } },
-  { method: 'GET', path: '/client-config', tag: 'Session', summary: 'What the web app needs before sign-in (the reCAPTCHA site key or null).', who: 'anyone', auth: 'none', responses: { 200: ok('Public settings.', ClientConfigStruct) } },
+  { method: 'GET', path: '/client-config', tag: 'Session', summary: 'What the web app needs before sign-in: the reCAPTCHA site key (or null) and the card form to use (`payments`: the embedded gateway, or Stripe with its publishable key).', who: 'anyone', auth: 'none', responses: { 200: ok('Public settings.', ClientConfigStruct) } },
   {
     method: 'POST', path: '/login', tag: 'Session', summary: 'Sign in.', who: 'anyone', auth: 'none', body: LoginBodyStruct, rateLimited: true,
     responses: { 200: ok('A session token.', SessionStruct), 401: 'Wrong e-mail or password, or a disabled account (the login-failure text).' },
@@ -319,26 +333,27 @@ export const OPERATIONS: readonly Operation[] = [
   },
 
   // Billing
-  { method: 'GET', path: '/payment-plans', tag: 'Billing', summary: 'The plans, in display order: id, name, monthlyCredits, storage (TB), pricePerMonth, pricePerYear, currency, termMonths, kitType.', who: 'anyone', auth: 'none', responses: { 200: ok('The plans.') } },
+  { method: 'GET', path: '/payment-plans', tag: 'Billing', summary: 'The plans, in display order: id, name, monthlyCredits, storage (TB), pricePerMonth, pricePerYear, currency, termMonths, kitType.', who: 'anyone', auth: 'none', responses: { 200: ok('The plans on sale (retired ones are not listed).', PaymentPlanListStruct) } },
   {
     method: 'GET', path: '/payment-plans/coupons/{code}', tag: 'Billing', summary: 'Check a coupon code for this organization: code, percentOff, amountOff, validUntil.', who: 'C (staff: 403)', auth: 'bearer', rateLimited: true, params: { code: text },
-    responses: { 200: ok('The coupon.'), 403: FORBIDDEN, 404: 'Unknown, retired, expired, exhausted or already used (`fields.coupon`).' },
+    responses: { 200: ok('The coupon.', CouponCheckStruct), 403: FORBIDDEN, 404: 'Unknown, retired, expired, exhausted or already used (`fields.coupon`).' },
   },
   {
     method: 'POST', path: '/payment-methods', tag: 'Billing', summary: 'Tokenize a card with the embedded gateway: number, expMonth, expYear, cvc → paymentMethodId, brand, last4, expMonth, expYear.', who: 'O of their own organization', auth: 'bearer', rateLimited: true, onlyWhen: 'embedded-gateway',
     notes: 'Not registered with Stripe (Stripe.js tokenizes). The number and CVC are never stored or logged.',
-    responses: { 201: ok('The payment method.'), 400: 'Every failing field at once: `fields.number`, `fields.expiry`, `fields.cvc`.', 403: FORBIDDEN },
+    body: AddCardBodyStruct,
+    responses: { 201: ok('The payment method.', PaymentMethodStruct), 400: 'Every failing field at once: `fields.number`, `fields.expiry`, `fields.cvc`.', 403: FORBIDDEN },
   },
   {
     method: 'GET', path: '/organizations/{id}/subscriptions', tag: 'Billing', summary: 'Subscriptions that ran, newest first, with invoices (billing and shipping for the owner and staff).', who: 'C, S', auth: 'bearer',
-    responses: { 200: ok('The subscriptions.'), 404: NOT_FOUND },
+    responses: { 200: ok('The subscriptions.', SubscriptionListStruct), 404: NOT_FOUND },
   },
   {
     method: 'POST', path: '/organizations/{id}/subscriptions', tag: 'Billing', summary: 'Buy a plan: one transaction for the subscription, term, credits, storage, invoice, coupon and kit.', who: 'O (USER, staff, impersonation: 403)', auth: 'bearer', body: CreateSubscriptionBodyStruct,
     notes: 'Header `Idempotency-Key` (8–100 of `A-Z a-z 0-9 - _`) takes precedence over `idempotencyKey`; the same key never charges twice.',
     responses: {
-      200: ok('The same key again: the same subscription, no new charge.'),
-      201: ok('The subscription, with billing and shipping.'),
+      200: ok('The same key again: the same subscription, no new charge.', SubscriptionStruct),
+      201: ok('The subscription, with billing and shipping; its receipt is e-mailed to the billing e-mail.', SubscriptionStruct),
       402: 'Declined; the reason in `message` and `fields.paymentMethodId`.',
       403: FORBIDDEN,
       404: NOT_FOUND,
@@ -354,6 +369,32 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'POST', path: '/billing/stripe-webhook', tag: 'Billing', summary: 'Stripe’s events, verified with `Stripe-Signature`.', who: 'Stripe', auth: 'stripe-signature', onlyWhen: 'stripe-webhook',
     notes: 'Only with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. An event id already handled is acknowledged again, not handled twice.',
     responses: { 200: ok('Received.', object({ received: literal(true) })), 400: 'Missing, wrong or stale signature.' },
+  },
+  {
+    method: 'GET', path: '/admin/payment-plans', tag: 'Billing', summary: 'Every plan, retired ones too, with the number of subscriptions running on it.', who: 'M', auth: 'bearer',
+    responses: { 200: ok('The plans, in display order.', StaffPlanListStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'POST', path: '/admin/payment-plans', tag: 'Billing', summary: 'Create a plan (sold at once unless `retired`).', who: 'M', auth: 'bearer', body: PlanBodyStruct,
+    responses: { 201: ok('The plan.', StaffPlanStruct), 400: 'A message per failing field.', 403: FORBIDDEN },
+  },
+  {
+    method: 'PUT', path: '/admin/payment-plans/{id}', tag: 'Billing', summary: 'Edit a plan; `retired` retires it or brings it back.', who: 'M', auth: 'bearer', body: PlanBodyStruct,
+    notes: 'Applies to purchases from now on and to running subscriptions at their next yearly renewal (price, credits, storage, term); the term already paid keeps what was bought. A plan with running subscriptions keeps its currency. A retired plan is not sold; its subscriptions keep renewing.',
+    responses: { 200: ok('The plan.', StaffPlanStruct), 400: 'A message per failing field.', 403: FORBIDDEN, 404: 'No such plan.' },
+  },
+  {
+    method: 'GET', path: '/admin/coupons', tag: 'Billing', summary: 'Every coupon, newest first, with its redemptions.', who: 'M', auth: 'bearer',
+    responses: { 200: ok('The coupons.', StaffCouponListStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'POST', path: '/admin/coupons', tag: 'Billing', summary: 'Create a coupon: code (stored upper-case), exactly one of percentOff and amountOff.', who: 'M', auth: 'bearer', body: CouponBodyStruct,
+    responses: { 201: ok('The coupon.', StaffCouponStruct), 400: 'A message per failing field (`code` required; both or neither discount: `percentOff` and `amountOff`).', 403: FORBIDDEN, 409: 'The code exists (in any case): `fields.code`.' },
+  },
+  {
+    method: 'PUT', path: '/admin/coupons/{code}', tag: 'Billing', summary: 'Edit a coupon (its code stays); `retired` retires it or brings it back.', who: 'M', auth: 'bearer', body: CouponBodyStruct, params: { code: text },
+    notes: 'The path code is matched without regard to case. `maxRedemptions` may not go below `timesRedeemed`.',
+    responses: { 200: ok('The coupon.', StaffCouponStruct), 400: 'A message per failing field.', 403: FORBIDDEN, 404: 'No such coupon.' },
   },
 
   // Reference

@@ -1,7 +1,7 @@
 import { array, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
-import { FIELD_MESSAGES, audienceRule, firstError, linkRule, projectNameRule, requiredRule } from '../validation.ts';
+import { FIELD_MESSAGES, audienceRule, firstError, projectLinkRule, projectNameRule, requiredRule } from '../validation.ts';
 import { Id, queryBool, queryInt, ruleField } from './fields.ts';
 
 const lengthRule = (value: string) => firstError(value, requiredRule(), (v) => ((FINAL_VIDEO_LENGTHS as readonly string[]).includes(v) ? undefined : FIELD_MESSAGES.lengthInvalid));
@@ -25,10 +25,10 @@ export const UpdateProjectBodyStruct = object({
   goal: optional(BriefFields.goal),
   finalVideoLength: optional(BriefFields.finalVideoLength),
   brief: optional(BriefFields.brief),
-  assetsLink: optional(nullable(ruleField('assetsLink', linkRule))),
-  reviewLink: optional(nullable(ruleField('reviewLink', linkRule))),
-  collaborationLink: optional(nullable(ruleField('collaborationLink', linkRule))),
-  editorAssetsLink: optional(nullable(ruleField('editorAssetsLink', linkRule))),
+  assetsLink: optional(nullable(ruleField('assetsLink', projectLinkRule('assetsLink')))),
+  reviewLink: optional(nullable(ruleField('reviewLink', projectLinkRule('reviewLink')))),
+  collaborationLink: optional(nullable(ruleField('collaborationLink', projectLinkRule('collaborationLink')))),
+  editorAssetsLink: optional(nullable(ruleField('editorAssetsLink', projectLinkRule('editorAssetsLink')))),
 });
 export type UpdateProjectBody = Infer<typeof UpdateProjectBodyStruct>;
 
@@ -113,6 +113,8 @@ export const DashboardRowStruct = object({
   latestSubmittedAt: nullable(string()),
   pausedAt: nullable(string()),
   totalPausedMinutes: number(),
+  /** Deleted Projects tab: the status Restore brings the project back to (issue 12). */
+  restoresTo: optional(enums(PROJECT_STATUSES)),
 });
 export type DashboardRow = Infer<typeof DashboardRowStruct>;
 export const DashboardPageStruct = object({ data: object({ projects: array(DashboardRowStruct) }) });

@@ -108,7 +108,7 @@ export const TrialUserStruct = object({
   lastName: string(),
   /** When the trial ends (ISO date). */
   codeExpiration: string(),
-  /** Where the trial owner signs in to continue. */
+  /** Their own registration link: sign-in with their e-mail, then the plans (src/domain/user-management.ts). */
   link: string(),
 });
 export type TrialUser = Infer<typeof TrialUserStruct>;

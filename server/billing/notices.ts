@@ -1,0 +1,136 @@
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import { chargeAttemptDate } from '../../src/domain/billing.ts';
+import type { Db } from '../db/connect.ts';
+import type { Mailer } from '../services/mailer.ts';
+import { receiptMail, renewalFailedMail, type BillingMailDetails } from '../services/mail-templates.ts';
+import { billingDb, type BillingDb } from './db.ts';
+
+/**
+ * Billing e-mails (issue 11): a receipt for every paid invoice (first purchase, yearly renewal)
+ * to the billing e-mail, and a notice for every failed renewal attempt to the owner (the last
+ * one says the subscription is now inactive). One e-mail per invoice row (migration 0010).
+ *
+ * They are sent after the transaction that recorded the charge has committed, and only the
+ * invoice's mail columns change afterwards: a mail that fails never undoes or repeats a charge.
+ * The sender claims the invoice first (a conditional UPDATE), so two instances never send the
+ * same e-mail at once; a failed send gives the claim back and the billing job tries again
+ * (for a week), as it does for a claim abandoned by a crash.
+ */
+export interface BillingNotices {
+  /** Sends the invoice's e-mail unless it was sent or is being sent. Never throws. */
+  send(invoiceId: number): Promise<void>;
+  /** The billing job: every e-mail still due (not sent, not being sent), oldest first. */
+  sendDue(): Promise<number>;
+}
+
+/** A claim older than this was abandoned (the process died while sending). */
+const CLAIM_TIMEOUT = sql`interval '5 minutes'`;
+/** Past this a receipt or dunning notice is news to nobody: the job stops trying. */
+const GIVE_UP_AFTER = sql`interval '7 days'`;
+
+const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay' };
+
+export function formatAmount(cents: number, currency: string): string {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+  } catch {
+    return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+  }
+}
+
+export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }): BillingNotices {
+  const db = billingDb(deps.db);
+  const { mailer, log } = deps;
+  const link = `${deps.publicUrl}/user/admin-settings?tab=subscription`;
+
+  async function message(invoiceId: number) {
+    const invoice = await db
+      .selectFrom('invoices as i')
+      .innerJoin('subscriptions as s', 's.id', 'i.subscriptionId')
+      .innerJoin('paymentPlans as p', 'p.id', 's.planId')
+      .innerJoin('organizations as o', 'o.id', 'i.organizationId')
+      .leftJoin('paymentMethods as m', 'm.providerPaymentMethodId', 's.paymentMethodId')
+      .select(['i.id', 'i.number', 'i.status', 'i.amount', 'i.currency', 'i.periodStart', 'i.periodEnd', 'i.subscriptionId', 'i.organizationId', 'i.providerPaymentId', 's.billing', 's.failureMessage', 'p.name as planName', 'o.name as organizationName', 'm.brand', 'm.last4'])
+      .where('i.id', '=', invoiceId)
+      .executeTakeFirst();
+    if (!invoice) return null;
+    const owner = await db.selectFrom('users').select('email').where('organizationId', '=', invoice.organizationId).where('role', '=', 'OWNER').where('deletedAt', 'is', null).orderBy('id').executeTakeFirst();
+    const billingEmail = typeof invoice.billing?.email === 'string' && invoice.billing.email.includes('@') ? invoice.billing.email : null;
+    // A zero amount (a 100% coupon) charged no card: the receipt does not name one.
+    const charged = invoice.status === 'failed' || invoice.amount > 0;
+    const details: BillingMailDetails = {
+      organizationName: invoice.organizationName,
+      planName: invoice.planName,
+      invoiceNumber: invoice.number,
+      period: `${invoice.periodStart} to ${invoice.periodEnd}`,
+      amount: formatAmount(invoice.amount, invoice.currency),
+      card: charged && invoice.brand && invoice.last4 ? `${BRANDS[invoice.brand] ?? invoice.brand} ending in ${invoice.last4}` : null,
+      link,
+    };
+    if (invoice.status === 'paid') {
+      const to = billingEmail ?? owner?.email;
+      return to ? receiptMail(to, details) : null;
+    }
+    if (invoice.status !== 'failed') return null;
+    // The how-many-th failed attempt of this renewal this invoice records (1–4).
+    const { count } = await db
+      .selectFrom('invoices')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('subscriptionId', '=', invoice.subscriptionId)
+      .where('status', '=', 'failed')
+      .where('periodStart', '=', invoice.periodStart)
+      .where('id', '<=', invoice.id)
+      .executeTakeFirstOrThrow();
+    const to = owner?.email ?? billingEmail;
+    if (!to) return null;
+    return renewalFailedMail(to, { ...details, reason: invoice.failureMessage ?? 'The payment was refused.', nextAttempt: chargeAttemptDate(invoice.periodStart, Number(count)) });
+  }
+
+  async function send(invoiceId: number): Promise<void> {
+    try {
+      const claimed = await db
+        .updateTable('invoices')
+        .set({ mailClaimedAt: sql<Date>`now()` })
+        .where('id', '=', invoiceId)
+        .where('mailSentAt', 'is', null)
+        .where((eb) => eb.or([eb('mailClaimedAt', 'is', null), eb('mailClaimedAt', '<', sql<Date>`now() - ${CLAIM_TIMEOUT}`)]))
+        .returning('id')
+        .executeTakeFirst();
+      if (!claimed) return;
+      let mail;
+      try {
+        mail = await message(invoiceId);
+        if (mail) await mailer.send(mail);
+      } catch (error) {
+        // Given back: the billing job sends it later. Only the invoice id is logged.
+        await db.updateTable('invoices').set({ mailClaimedAt: null }).where('id', '=', invoiceId).execute();
+        log.warn({ err: error, invoiceId }, 'billing e-mail not sent; the billing job will retry');
+        return;
+      }
+      // Nobody to write to (no owner, no billing e-mail) counts as done too.
+      await db.updateTable('invoices').set({ mailSentAt: sql<Date>`now()`, mailClaimedAt: null }).where('id', '=', invoiceId).execute();
+      if (mail) log.info({ invoiceId }, 'billing e-mail sent');
+    } catch (error) {
+      log.error({ err: error, invoiceId }, 'billing e-mail failed');
+    }
+  }
+
+  return {
+    send,
+    async sendDue() {
+      const due = await db
+        .selectFrom('invoices')
+        .select('id')
+        .where('mailSentAt', 'is', null)
+        .where('status', 'in', ['paid', 'failed'])
+        .where('createdAt', '>', sql<Date>`now() - ${GIVE_UP_AFTER}`)
+        .where((eb) => eb.or([eb('mailClaimedAt', 'is', null), eb('mailClaimedAt', '<', sql<Date>`now() - ${CLAIM_TIMEOUT}`)]))
+        .orderBy('id')
+        .limit(200)
+        .execute();
+      for (const { id } of due) await send(id);
+      return due.length;
+    },
+  };
+}

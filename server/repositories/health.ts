@@ -1,0 +1,7 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+
+/** Throws when the database does not answer (GET /health). */
+export async function pingDatabase(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}

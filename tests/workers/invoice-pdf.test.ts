@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PdfFonts } from '../../workers/pdf-fonts.shared.ts';
+import { buildInvoicePdf, type InvoicePdfInput } from '../../workers/invoice-pdf.shared.ts';
+
+const exec = promisify(execFile);
+let dir: string;
+let fonts: PdfFonts;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cutdesk-invoice-test-'));
+  fonts = {
+    regular: new Uint8Array(await readFile('workers/fonts/DejaVuSans.ttf')),
+    bold: new Uint8Array(await readFile('workers/fonts/DejaVuSans-Bold.ttf')),
+  };
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Text and page count of a PDF, read by poppler (an independent reader). */
+async function readPdf(bytes: Uint8Array): Promise<{ text: string; pages: number; title: string }> {
+  const file = join(dir, `invoice-${Math.random().toString(36).slice(2)}.pdf`);
+  await writeFile(file, bytes);
+  const { stdout: text } = await exec('pdftotext', ['-layout', file, '-']);
+  const { stdout: info } = await exec('pdfinfo', [file]);
+  return { text, pages: Number(/Pages:\s+(\d+)/.exec(info)![1]), title: /Title:\s+(.*)/.exec(info)?.[1] ?? '' };
+}
+
+const base: InvoicePdfInput = {
+  number: 'CD-2026-000042',
+  status: 'Paid',
+  datePaid: 'Nov 23, 2026',
+  seller: ['Cutdesk', 'support@cutdesk.test'],
+  billedTo: ['Bea Fern', 'Blue Fern Bakery', '12 Harbor Street', 'Portland, 97201', 'United States', 'billing@bluefern.test'],
+  lines: [{ description: 'Growth plan, yearly subscription', period: 'Period: Nov 23, 2026 – Nov 23, 2027', amount: '$10,788.00' }],
+  total: '$10,788.00',
+  currency: 'USD',
+  paymentMethod: 'Visa ending in 4242',
+  generatedAt: new Date('2026-11-23T12:00:00Z'),
+};
+
+describe('invoice PDF', () => {
+  it('holds seller, number, date, status, billed to, the line, total and card on one page', async () => {
+    const pdf = buildInvoicePdf(base, fonts);
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
+    const { text, pages, title } = await readPdf(pdf);
+    expect(pages).toBe(1);
+    expect(title).toBe('Invoice CD-2026-000042');
+    for (const value of [
+      'Cutdesk',
+      'support@cutdesk.test',
+      'Invoice',
+      'Invoice number',
+      'CD-2026-000042',
+      'Date paid',
+      'Nov 23, 2026',
+      'Status',
+      'Paid',
+      'BILLED TO',
+      'Bea Fern',
+      'Blue Fern Bakery',
+      '12 Harbor Street',
+      'Portland, 97201',
+      'United States',
+      'billing@bluefern.test',
+      'Growth plan, yearly subscription',
+      'Period: Nov 23, 2026 – Nov 23, 2027',
+      'Total (USD)',
+      'Visa ending in 4242',
+      'Page 1 of 1',
+    ]) {
+      expect(text).toContain(value);
+    }
+    // The amount on the line and the total.
+    expect(text.match(/\$10,788\.00/g)).toHaveLength(2);
+  });
+
+  it('prints names and addresses in any script, and drops control characters', async () => {
+    const { text } = await readPdf(
+      buildInvoicePdf({ ...base, billedTo: ['Ольга Петрова', 'Ζαχαροπλαστείο Ωμέγα', 'Straße 5\u0007', 'Zürich, 8001'], total: '€1,200.50', currency: 'EUR', lines: [{ ...base.lines[0]!, amount: '€1,200.50' }] }, fonts),
+    );
+    expect(text).toContain('Ольга Петрова');
+    expect(text).toContain('Ζαχαροπλαστείο Ωμέγα');
+    expect(text).toContain('Straße 5');
+    expect(text).not.toContain('\u0007');
+    expect(text).toContain('Zürich, 8001');
+    expect(text).toContain('Total (EUR)');
+    expect(text).toContain('€1,200.50');
+  });
+
+  it('leaves out the card when none is known and shows an unpaid status', async () => {
+    const { text } = await readPdf(buildInvoicePdf({ ...base, status: 'Payment failed', datePaid: '—', paymentMethod: null }, fonts));
+    expect(text).toContain('Payment failed');
+    expect(text).not.toContain('PAYMENT METHOD');
+    expect(text).not.toContain('ending in');
+  });
+
+  it('wraps a long address and description instead of running off the page', async () => {
+    const long = 'Unit 4, The Old Brewery Yard, 221 Long Industrial Estate Road, Behind the Railway Station, North Side';
+    const { text, pages } = await readPdf(buildInvoicePdf({ ...base, billedTo: ['Bea Fern', long], lines: [{ ...base.lines[0]!, description: `Studio plan, yearly subscription — ${long}` }] }, fonts));
+    expect(pages).toBe(1);
+    expect(text).toContain('North Side');
+    expect(text).toContain('Unit 4, The Old');
+  });
+});

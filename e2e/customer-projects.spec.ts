@@ -1,12 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-
-async function signInAs(page: Page, email: string) {
-  await page.goto('/login/user');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('demo-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/user\/projects$/);
-}
+import { customerSignIn as signInAs } from './sign-in.ts';
 
 /** "6 / 10" → 6. */
 async function creditsUsed(page: Page): Promise<number> {
@@ -71,7 +64,9 @@ test('a project in review gets changes requested and a revision submitted', asyn
   const review = page.getByRole('region', { name: 'Needs review' });
   await review.getByRole('link', { name: 'Quarterly highlights' }).click();
   await expect(page.getByTestId('status-banner')).toContainText('Needs review');
-  await expect(page.getByTestId('video-placeholder')).toContainText('being processed');
+  // The seeded version has no video file: the page says so rather than "being processed" forever (issue 12).
+  await expect(page.getByTestId('video-placeholder')).toContainText('has not been delivered');
+  await expect(page.getByTestId('video-placeholder')).not.toContainText('being processed');
   await page.getByRole('button', { name: 'Request changes' }).click();
   await expect(page.getByTestId('review-link')).toHaveAttribute('href', /review\.example\.com/);
   await page.getByRole('button', { name: 'Submit revision' }).click();
@@ -84,6 +79,11 @@ test('an approved video lands in the content library and can be duplicated', asy
   await page.getByRole('button', { name: 'Looks great' }).click();
   await page.getByRole('dialog', { name: 'Approve this video?' }).getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByTestId('status-banner')).toContainText('Approved');
+  // C§4: approved projects collapse the asset sections, at once rather than after a reload (issue 12).
+  for (const type of ['INTERVIEW_CLIP', 'BROLL_CLIP', 'ASSET']) {
+    await expect(page.getByTestId(`asset-section-${type}`).locator('.upload-section-toggle')).toHaveAttribute('aria-expanded', 'false');
+  }
+  await expect(page.getByRole('region', { name: 'Download the final video' }).getByRole('button', { name: 'Download HD' })).toBeVisible();
 
   await page.getByRole('link', { name: 'Content Library' }).click();
   await expect(page.getByRole('heading', { name: /Content Library \(\d+\)/ })).toBeVisible();

@@ -227,7 +227,16 @@ with zipfile.ZipFile(sys.argv[1]) as z:
   });
   await staff.getByRole('button', { name: 'Download raw zip' }).click();
   const zipName = `project-${projectId}_raw_assets.zip`;
-  const savedSize = () => staff.evaluate(async (name) => (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).size, zipName);
+  // The zip's file is created once the list of files is ready (the bar says "Preparing…" first):
+  // until then there is nothing to measure.
+  const savedSize = () =>
+    staff.evaluate(async (name) => {
+      try {
+        return (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).size;
+      } catch {
+        return 0;
+      }
+    }, zipName);
   await expect.poll(savedSize, { timeout: 60_000 }).toBeGreaterThan(0);
   const saved = Buffer.from(await staff.evaluate(async (name) => {
     const bytes = new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).arrayBuffer());

@@ -7,39 +7,69 @@ export interface SortState<K extends string = string> {
   order: SortOrder;
 }
 
-export interface Column<T> {
+export interface Column<T, K extends string = string> {
   key: string;
   header: ReactNode;
+  /** Accessible name of a header without visible text (an actions column). */
+  headerLabel?: string;
   cell: (row: T) => ReactNode;
   /** Makes the header a sort toggle for this key (sorting itself is the caller's, e.g. the server's). */
-  sortKey?: string;
+  sortKey?: K;
   width?: number | string;
   align?: 'left' | 'right' | 'center';
   /** Keeps the cell on one line (dates, phone numbers, buttons). */
   nowrap?: boolean;
 }
 
-interface Props<T> {
+interface Props<T, K extends string> {
   /** Accessible name of the table. */
   label: string;
-  columns: Column<T>[];
+  columns: Column<T, K>[];
   rows: T[];
   rowKey: (row: T) => string | number;
-  sort?: SortState | null;
-  onSort?: (sort: SortState) => void;
+  sort?: SortState<K> | null;
+  onSort?: (sort: SortState<K>) => void;
   /** Details under a row, opened by a chevron in the first cell. */
   details?: (row: T) => ReactNode;
   rowClassName?: (row: T) => string;
+  /** `data-testid` of every body row. */
+  rowTestId?: string;
   /** A click anywhere on the row that is not on a link, button or field. */
   onRowClick?: (row: T) => void;
   loading?: boolean;
+  /** Shown in a row of its own while there are no rows; `false` when the caller shows its own empty state and loading spinner. */
   empty?: ReactNode;
+  /** `board`: the staff boards' look (the dashboard's): the base table spacing and ▲ ▼ ↕ sort arrows. */
+  variant?: 'list' | 'board';
 }
 
 const INTERACTIVE = 'a, button, input, select, textarea, label, [role="menu"], [role="dialog"]';
 
+const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
+
+/** The kit's one sortable header cell: ascending first; clicking the active column toggles the direction. */
+function SortableHeader<K extends string>({ sortKey, header, headerLabel, width, align, sort, onSort, board }: Pick<Column<never, K>, 'header' | 'headerLabel' | 'width' | 'align'> & { sortKey: K; sort: SortState<K> | null | undefined; onSort: (sort: SortState<K>) => void; board: boolean }) {
+  const order = sort?.key === sortKey ? sort.order : undefined;
+  return (
+    <th style={{ width, textAlign: align }} aria-label={headerLabel} aria-sort={order === 'asc' ? 'ascending' : order === 'desc' ? 'descending' : undefined}>
+      <button type="button" className={board ? classes('sort-button', order && 'active') : classes('dt-sort', order && 'is-active')} onClick={() => onSort({ key: sortKey, order: order === 'asc' ? 'desc' : 'asc' })}>
+        {header}
+        {board ? (
+          <span className="sort-arrow" aria-hidden>
+            {order === 'asc' ? '▲' : order === 'desc' ? '▼' : '↕'}
+          </span>
+        ) : (
+          <span className={classes('dt-sort-arrow', order)} aria-hidden>
+            <Icon name="chevronDown" size={14} />
+          </span>
+        )}
+      </button>
+    </th>
+  );
+}
+
 /** A table with header sort toggles (ascending first, then descending), expandable rows and an empty state. */
-export function DataTable<T>({ label, columns, rows, rowKey, sort, onSort, details, rowClassName, onRowClick, loading = false, empty }: Props<T>) {
+export function DataTable<T, K extends string = string>({ label, columns, rows, rowKey, sort, onSort, details, rowClassName, rowTestId, onRowClick, loading = false, empty, variant = 'list' }: Props<T, K>) {
   const [open, setOpen] = useState<Set<string | number>>(new Set());
   const toggle = (key: string | number) =>
     setOpen((current) => {
@@ -56,35 +86,29 @@ export function DataTable<T>({ label, columns, rows, rowKey, sort, onSort, detai
 
   return (
     <div className="dt-wrap">
-      <table className="dt data-table" aria-label={label} aria-busy={loading}>
+      <table className={classes('dt data-table', variant === 'board' && 'dt-board')} aria-label={label} aria-busy={loading}>
         <thead>
           <tr>
             {details && <th className="dt-toggle-cell" aria-label="Details" />}
-            {columns.map((column) => {
-              const active = column.sortKey !== undefined && sort?.key === column.sortKey;
-              return (
-                <th
+            {columns.map((column) =>
+              column.sortKey !== undefined && onSort ? (
+                <SortableHeader
                   key={column.key}
-                  style={{ width: column.width, textAlign: column.align }}
-                  aria-sort={active ? (sort!.order === 'asc' ? 'ascending' : 'descending') : undefined}
-                >
-                  {column.sortKey && onSort ? (
-                    <button
-                      type="button"
-                      className={`dt-sort ${active ? 'is-active' : ''}`}
-                      onClick={() => onSort({ key: column.sortKey!, order: active && sort!.order === 'asc' ? 'desc' : 'asc' })}
-                    >
-                      {column.header}
-                      <span className={`dt-sort-arrow ${active ? sort!.order : ''}`} aria-hidden>
-                        <Icon name="chevronDown" size={14} />
-                      </span>
-                    </button>
-                  ) : (
-                    column.header
-                  )}
+                  sortKey={column.sortKey}
+                  header={column.header}
+                  headerLabel={column.headerLabel}
+                  width={column.width}
+                  align={column.align}
+                  sort={sort}
+                  onSort={onSort}
+                  board={variant === 'board'}
+                />
+              ) : (
+                <th key={column.key} style={{ width: column.width, textAlign: column.align }} aria-label={column.headerLabel}>
+                  {column.header}
                 </th>
-              );
-            })}
+              ),
+            )}
           </tr>
         </thead>
         <tbody>
@@ -93,7 +117,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, sort, onSort, detai
             const isOpen = open.has(key);
             return (
               <Fragment key={key}>
-                <tr className={`${rowClassName?.(row) ?? ''} ${onRowClick ? 'dt-clickable' : ''} ${isOpen ? 'is-open' : ''}`} onClick={onClick(row)}>
+                <tr className={classes(rowClassName?.(row), onRowClick && 'dt-clickable', isOpen && 'is-open')} data-testid={rowTestId} onClick={onRowClick ? onClick(row) : undefined}>
                   {details && (
                     <td className="dt-toggle-cell">
                       <button type="button" className="dt-toggle" aria-expanded={isOpen} aria-label={isOpen ? 'Hide details' : 'Show details'} onClick={() => toggle(key)}>
@@ -115,7 +139,7 @@ export function DataTable<T>({ label, columns, rows, rowKey, sort, onSort, detai
               </Fragment>
             );
           })}
-          {rows.length === 0 && (
+          {rows.length === 0 && empty !== false && (
             <tr className="dt-empty">
               <td colSpan={span}>{loading ? <span className="spinner" role="status" aria-label="Loading" /> : (empty ?? 'Nothing to show.')}</td>
             </tr>
@@ -136,20 +160,5 @@ export function MoreButton({ visible, busy, onClick, children }: { visible: bool
         {children}
       </button>
     </div>
-  );
-}
-
-/** A plain table's header cell (tables laid out by hand, like the dashboard's) that sorts by `column`; clicking the active column toggles the direction. */
-export function SortableHeader<C extends string>({ column, label, sort, order, onSort }: { column: C; label: string; sort: C; order: SortOrder; onSort: (column: C, order: SortOrder) => void }) {
-  const active = sort === column;
-  return (
-    <th aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button type="button" className={`sort-button ${active ? 'active' : ''}`} onClick={() => onSort(column, active && order === 'asc' ? 'desc' : 'asc')}>
-        {label}
-        <span className="sort-arrow" aria-hidden>
-          {active ? (order === 'asc' ? '▲' : '▼') : '↕'}
-        </span>
-      </button>
-    </th>
   );
 }

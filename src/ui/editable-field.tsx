@@ -66,7 +66,8 @@ export function EditableField({ label, value, onSave, validate, placeholder, dis
           inputMode={inputMode}
           aria-invalid={Boolean(error)}
           aria-describedby={error || (disabled && disabledHint) ? `${id}-note` : undefined}
-          title={disabled ? disabledHint : undefined}
+          // A link longer than its box is read whole on hover.
+          title={disabled ? disabledHint : draft || undefined}
           onChange={(e) => {
             setDraft(e.target.value);
             if (error) setError(null);

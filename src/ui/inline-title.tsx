@@ -17,7 +17,7 @@ export function InlineTitle({ title, onSubmit, validate }: PageTitle) {
 
   if (!editing || !onSubmit) {
     return (
-      <button type="button" className={`inline-title ${onSubmit ? 'editable' : ''}`} disabled={!onSubmit} title={onSubmit ? 'Click to rename' : undefined} onClick={() => { setValue(title); setError(null); setEditing(true); }}>
+      <button type="button" className={`inline-title ${onSubmit ? 'editable' : ''}`} disabled={!onSubmit} title={onSubmit ? `${title} (click to rename)` : title} onClick={() => { setValue(title); setError(null); setEditing(true); }}>
         {title}
       </button>
     );

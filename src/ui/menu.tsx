@@ -46,6 +46,8 @@ export function Menu({ items, label = 'Actions', trigger }: { items: MenuItem[];
                 }}
               >
                 {item.label}
+                {/* A disabled item says why in words: a tooltip alone is easy to miss. */}
+                {item.disabled && item.hint && <span className="menu-hint">{item.hint}</span>}
               </button>
             </li>
           ))}

@@ -1,14 +1,36 @@
-import { slaTimer, type SlaInput } from '@/domain/sla-timer.ts';
+import { slaPauseReason, slaTimer, type SlaInput } from '@/domain/sla-timer.ts';
 import { useNow } from './use-now.ts';
 
-/** The 48-business-hour timer as HH:MM, red when overdue, refreshed every `refreshMs`. */
-export function SlaBadge({ project, refreshMs, label }: { project: SlaInput; refreshMs: number; label?: string }) {
+const PAUSE_NOTES = { weekend: 'Paused for the weekend', paused: 'Paused' } as const;
+const PAUSE_TITLES = {
+  weekend: 'The 48 business hours do not count on Saturdays and Sundays: the timer resumes on Monday.',
+  paused: 'Editing is paused: the timer resumes when editing does.',
+} as const;
+
+/**
+ * The 48-business-hour timer as HH:MM, red when overdue, refreshed every `refreshMs`. A timer
+ * that stands still says why with `explainPause` (a weekend or a pause), so a frozen value
+ * does not look broken to a customer.
+ */
+export function SlaBadge({ project, refreshMs, label, explainPause = false }: { project: SlaInput; refreshMs: number; label?: string; explainPause?: boolean }) {
   const now = useNow(refreshMs);
   const timer = slaTimer(project, now);
+  const pause = explainPause ? slaPauseReason(project, now) : null;
   return (
-    <span className={`sla ${timer.overdue ? "sla-overdue" : ""} ${timer.running ? "sla-running" : ""}`} data-testid="sla-timer" data-running={timer.running} title="Business hours left of the 48-hour delivery window">
+    <span
+      className={`sla ${timer.overdue ? 'sla-overdue' : ''} ${timer.running ? 'sla-running' : ''}`}
+      data-testid="sla-timer"
+      data-running={timer.running}
+      title={pause ? PAUSE_TITLES[pause] : 'Business hours left of the 48-hour delivery window'}
+    >
       {label && <span className="sla-label">{label}</span>}
       {timer.text}
+      {pause && (
+        <span className="sla-paused" data-testid="sla-paused">
+          {' '}
+          · {PAUSE_NOTES[pause]}
+        </span>
+      )}
     </span>
   );
 }

@@ -32,7 +32,13 @@ export function useForm<K extends string>(initial: Record<K, string>, validate: 
     return Object.keys(validate(values)).length === 0;
   }, [validate, values]);
 
+  /** Empties `keys` and hides their rule messages until they are touched again (a card's number and code once it is tokenized or declined). */
+  const clear = useCallback((keys: readonly K[]) => {
+    setValues((current) => ({ ...current, ...Object.fromEntries(keys.map((k) => [k, ''])) }));
+    setTouched((current) => ({ ...current, ...Object.fromEntries(keys.map((k) => [k, false])) }));
+  }, []);
+
   const field = (key: K) => ({ value: values[key], onChange: (v: string) => set(key, v), onBlur: () => blur(key), error: errors[key] });
 
-  return { values, errors, set, blur, checkAll, field, hasErrors: Object.keys(ruleErrors).length > 0, setServerErrors };
+  return { values, errors, set, blur, checkAll, clear, field, hasErrors: Object.keys(ruleErrors).length > 0, setServerErrors };
 }

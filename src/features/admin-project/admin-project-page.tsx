@@ -6,7 +6,7 @@ import { can } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { fullName } from '@/lib/format.ts';
+import { fullName, plural } from '@/lib/format.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { Button } from '@/ui/button.tsx';
@@ -125,7 +125,7 @@ export function AdminProjectPage() {
             {status === 'IN_REVIEW' && manager && <ReviewPeriodField project={project} onSaved={setProject} />}
             {status === 'IN_REVIEW' && !manager && (
               <p>
-                <span className="muted-label">Review time left</span> <strong>{project.reviewDaysLeft} days</strong>
+                <span className="muted-label">Review time left</span> <strong>{plural(project.reviewDaysLeft, 'day')}</strong>
               </p>
             )}
             <LinkRows project={project} role={me.role.name} onSaved={setProject} />

@@ -4,24 +4,26 @@ import { meAtom } from '@/lib/session-state.ts';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { ExpiringCredits } from './components/expiring-credits.tsx';
+import { PlansAndCoupons } from './components/plans-coupons.tsx';
 import { StaffUsers } from './components/staff-users.tsx';
 
 const TABS = [
   { id: 'users' as const, label: 'Users' },
   { id: 'credits' as const, label: 'Credits' },
+  { id: 'billing' as const, label: 'Plans & coupons' },
 ];
 
-/** /admin-settings (A§2): staff users (limit 100) and a credits overview. */
+/** /admin-settings (A§2): staff users (limit 100), a credits overview, and the plans and coupons customers buy with. */
 export function AdminSettingsPage() {
   const me = useAtomValue(meAtom);
-  const [tab, setTab] = useState<'users' | 'credits'>('users');
+  const [tab, setTab] = useState<(typeof TABS)[number]['id']>('users');
   if (!me) return null;
   return (
     <>
-      <PageHeader title="Admin settings" subtitle="Staff users and credits across customers." />
+      <PageHeader title="Admin settings" subtitle="Staff users, credits across customers, plans and coupons." />
       <Tabs label="Admin settings" tabs={TABS} active={tab} onChange={setTab} />
-      <div role="tabpanel" aria-label={tab === 'users' ? 'Users' : 'Credits'}>
-        {tab === 'users' ? <StaffUsers me={me} /> : <ExpiringCredits />}
+      <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
+        {tab === 'users' ? <StaffUsers me={me} /> : tab === 'credits' ? <ExpiringCredits /> : <PlansAndCoupons />}
       </div>
     </>
   );

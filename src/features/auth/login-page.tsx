@@ -29,11 +29,14 @@ export function LoginPage() {
 
   const onSubmit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (!form.checkAll()) return;
     if (step === 'unverified') {
-      setStep('verified');
+      // Only the e-mail is checked here: touching the password now would show "Password is
+      // required" on the password step before anything is typed.
+      form.blur('email');
+      if (!emailRule(form.values.email)) setStep('verified');
       return;
     }
+    if (!form.checkAll()) return;
     if (await submit(form.values.email, form.values.password)) setStep('saved');
   };
 

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { FIELD_MESSAGES, emailRule } from '@/domain/validation.ts';
 import { Button } from '@/ui/button.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -17,7 +17,9 @@ export function LoginUserPage() {
     if (!v.password) errors.password = FIELD_MESSAGES.passwordRequired;
     return errors;
   }, []);
-  const form = useForm({ email: '', password: '' }, validate);
+  // A trial user's link from staff (A§2 tab 2) names their e-mail: it is only typed in for them.
+  const search = useSearch();
+  const form = useForm({ email: (new URLSearchParams(search).get('email') ?? '').slice(0, 254), password: '' }, validate);
   const { submit, busy, error } = useSignIn();
 
   const onSubmit = async (event: React.FormEvent) => {

@@ -14,7 +14,9 @@ import {
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
 import { fieldErrors } from '@/lib/form-errors.ts';
 import { botCheckToken, passesBotCheck } from '@/lib/bot-check.ts';
-import { clearSession } from '@/lib/session-state.ts';
+import type { Me } from '@/domain/contract/me.ts';
+import { useAtomValue } from '@/lib/state.ts';
+import { appStore, clearSession, meAtom } from '@/lib/session-state.ts';
 import { landingFor, loadMe, startSession } from '@/lib/session.ts';
 import { Button } from '@/ui/button.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -37,9 +39,13 @@ const validateAccount = (v: Record<AccountField, string>) =>
 
 /** /register: step 0 creates the owner's account, step 1 the organization. */
 export function RegisterPage() {
-  const [step, setStep] = useState<0 | 1>(0);
-  // A signed-in visitor is signed out first (C§2).
-  useEffect(() => clearSession(), []);
+  const me = useAtomValue(meAtom);
+  // An owner whose registration stopped after the account step continues at step 1 (the
+  // account exists; only the organization is missing). Anyone else signed in is signed out first (C§2).
+  const [step, setStep] = useState<0 | 1>(() => (registrationUnfinished(me) ? 1 : 0));
+  useEffect(() => {
+    if (!registrationUnfinished(appStore.get(meAtom))) clearSession();
+  }, []);
   return (
     <AuthLayout>
       <h1>{step === 0 ? 'Create your account' : 'Name your organization'}</h1>
@@ -53,10 +59,14 @@ export function RegisterPage() {
         <span>
           Already have an account? <Link href="/login/user">Sign in</Link>
         </span>
+        <Link href="/pricing">See pricing</Link>
       </div>
     </AuthLayout>
   );
 }
+
+/** Signed in as an owner of no organization yet: the account step is done, the organization step is not. */
+const registrationUnfinished = (me: Me | null) => me !== null && me.role.name === 'OWNER' && me.organizationId === null;
 
 function AccountStep({ onDone }: { onDone: () => void }) {
   const form = useForm<AccountField>({ firstName: '', lastName: '', phone: '', email: '', password: '', confirm: '' }, validateAccount);

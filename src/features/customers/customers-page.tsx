@@ -16,8 +16,9 @@ import { deleteOrganization } from './api/delete-organization.ts';
 import { listCustomers } from './api/list-customers.ts';
 import { CustomerDetails } from './components/customer-details.tsx';
 import { ExpiryCell } from './components/expiry-cell.tsx';
+import { PlanCell } from './components/plan-cell.tsx';
 
-/** /customers (A§2): seven columns, server sorting, expandable rows, Delete and Log In As, 50 per page. */
+/** /customers (A§2): seven columns plus the plan, server sorting, expandable rows, Delete and Log In As, 50 per page. */
 export function CustomersPage() {
   const me = useAtomValue(meAtom);
   const canManage = isManagerRole(me?.role.name);
@@ -91,6 +92,7 @@ export function CustomersPage() {
       ),
     },
     { key: 'expiry', header: 'Credits expire on', sortKey: 'expiry', cell: (r) => <ExpiryCell endDate={r.endDate} /> },
+    { key: 'plan', header: 'Plan', cell: (r) => <PlanCell row={r} /> },
     { key: 'email', header: 'Email', sortKey: 'email', cell: (r) => r.owner?.email ?? '—' },
     { key: 'created', header: 'Created', nowrap: true, cell: (r) => formatDate(r.createdAt) },
     { key: 'phone', header: 'Phone', sortKey: 'phone', nowrap: true, cell: (r) => r.owner?.phone ?? '—' },
@@ -126,7 +128,7 @@ export function CustomersPage() {
           {error}
         </div>
       )}
-      <div className="table-card">
+      <div className="table-card customers-card">
         <DataTable
           label="Customers"
           columns={columns}
@@ -141,7 +143,7 @@ export function CustomersPage() {
         />
       </div>
       <MoreButton visible={lastPageFull && rows !== null} busy={loadingMore} onClick={() => void more()}>
-        Get More Customers
+        Get more customers
       </MoreButton>
       {deleting && (
         <ConfirmModal

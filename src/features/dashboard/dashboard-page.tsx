@@ -3,15 +3,18 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { DashboardRow, DashboardSort } from '@/domain/contract/projects.ts';
 import type { User } from '@/domain/contract/users.ts';
+import { restoreTarget } from '@/domain/project-rules.ts';
+import { STAFF_STATUS_LABELS, STATUS_WORKFLOW_ORDER } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { plural } from '@/lib/format.ts';
 import { meAtom } from '@/lib/session-state.ts';
-import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
+import { Menu } from '@/ui/menu.tsx';
 import { LinkCell, StaffStatusPill } from '@/ui/project-cells.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
-import { SortableHeader, type SortOrder } from '@/ui/data-table.tsx';
+import { DataTable, type Column, type SortState } from '@/ui/data-table.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { changeStatus, type StatusAction } from './api/change-status.ts';
 import { listDashboard, type DashboardTab } from './api/list-dashboard.ts';
@@ -34,14 +37,26 @@ const ACTIONS: Record<DashboardTab, { action: StatusAction; label: string }[]> =
   hidden: [{ action: 'restore', label: 'Restore' }],
 };
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+/** Status sorts in workflow order (src/domain/project-status.ts), said on the header. */
+const STATUS_ORDER_HINT = `Sorts in workflow order: ${[...new Set(STATUS_WORKFLOW_ORDER.map((s) => STAFF_STATUS_LABELS[s]))].join(' → ')}`;
+
+/** What the confirmation says each action does; Restore names the status the project returns to (issue 12). */
+function confirmText(action: StatusAction, row: DashboardRow): string {
+  if (action === 'archive') return 'The project moves to Completed Projects.';
+  if (action === 'hide') return 'The project moves to Deleted Projects and disappears for the customer.';
+  const target = row.restoresTo ?? restoreTarget(null);
+  const list = target === 'ARCHIVED' ? 'Completed Projects' : 'Active Projects';
+  return row.restoresTo && row.restoresTo !== 'ARCHIVED'
+    ? `The project returns to ${list} as ${STAFF_STATUS_LABELS[target]}, the status it had when it was deleted, with its version, video and timer.`
+    : `The project returns to ${list} as ${STAFF_STATUS_LABELS[target]}.`;
+}
 
 /** /dashboard: every project with its SLA timer, sorted and paged by the server (A§2). */
 export function DashboardPage() {
   const me = useAtomValue(meAtom);
   const manager = isManagerRole(me?.role.name);
   const [tab, setTab] = useState<DashboardTab>('active');
-  const [sort, setSort] = useState<DashboardSort>('timer');
-  const [order, setOrder] = useState<SortOrder>('asc');
+  const [{ key: sort, order }, setSort] = useState<SortState<DashboardSort>>({ key: 'timer', order: 'asc' });
   const [rows, setRows] = useState<DashboardRow[]>([]);
   const [done, setDone] = useState(false);
   const [loading, setLoading] = useState(false);
@@ -101,79 +116,69 @@ export function DashboardPage() {
     };
   }, [done, loading, loadPage, rows.length]);
 
-  const onSort = (column: DashboardSort, next: SortOrder) => {
-    setSort(column);
-    setOrder(next);
-  };
   const reload = () => void loadPage(0);
+  const columns: Column<DashboardRow, DashboardSort>[] = [
+    // One line per row at 1440 px (issue 12): long titles and names end in an ellipsis, the whole text on hover.
+    { key: 'timer', header: 'Timer', sortKey: 'timer', nowrap: true, cell: (row) => <SlaBadge project={{ ...row, status: row.status.name }} refreshMs={60_000} /> },
+    {
+      key: 'name',
+      header: 'Project',
+      sortKey: 'name',
+      width: '26%',
+      cell: (row) => (
+        <Link href={`/project/${row.id}`} className="cell-clip" title={row.name}>
+          {row.name}
+        </Link>
+      ),
+    },
+    {
+      key: 'organization',
+      header: 'Organization',
+      sortKey: 'organization',
+      width: '16%',
+      cell: (row) => (
+        <Link href={`/organization/${row.organization.id}`} className="cell-clip" title={row.organization.name}>
+          {row.organization.name}
+        </Link>
+      ),
+    },
+    { key: 'status', header: <span title={STATUS_ORDER_HINT}>Status</span>, sortKey: 'status', nowrap: true, cell: (row) => <StaffStatusPill status={row.status.name} /> },
+    { key: 'createdAt', header: 'Created', sortKey: 'createdAt', nowrap: true, cell: (row) => dateFormat.format(new Date(row.createdAt)) },
+    { key: 'version', header: 'Version', sortKey: 'version', nowrap: true, cell: (row) => String(row.noReviews).padStart(2, '0') },
+    { key: 'feedback', header: 'Feedback', nowrap: true, cell: (row) => <LinkCell href={row.reviewLink} /> },
+    { key: 'id', header: 'ID', nowrap: true, cell: (row) => row.id },
+    {
+      key: 'editor',
+      header: 'Editor',
+      cell: (row) => <EditorSelect projectId={row.id} projectName={row.name} status={row.status.name} editor={row.editor} editors={editors} disabled={!manager} onAssigned={reload} />,
+    },
+  ];
+  // The status actions sit in a row menu, as on the other staff tables: two buttons per row
+  // took the width the titles need to stay on one line at 1440 px (issue 12).
+  if (manager)
+    columns.push({
+      key: 'actions',
+      header: null,
+      headerLabel: 'Actions',
+      align: 'right',
+      width: 48,
+      cell: (row) => <Menu label={`Actions for ${row.name}`} items={ACTIONS[tab].map(({ action, label }) => ({ label, danger: action === 'hide', onSelect: () => setPending({ row, action, label }) }))} />,
+    });
 
   return (
     <>
       <PageHeader title="Dashboard" subtitle="Every customer project with its 48-business-hour timer." />
       <Tabs tabs={TABS} active={tab} onChange={setTab} label="Project lists" />
       {error && <div className="form-error">{error}</div>}
-      <div className="table-card">
-        <table className="data-table" aria-label="Projects">
-          <thead>
-            <tr>
-              <SortableHeader column="timer" label="Timer" sort={sort} order={order} onSort={onSort} />
-              <SortableHeader column="name" label="Project" sort={sort} order={order} onSort={onSort} />
-              <SortableHeader column="organization" label="Organization" sort={sort} order={order} onSort={onSort} />
-              <SortableHeader column="status" label="Status" sort={sort} order={order} onSort={onSort} />
-              <SortableHeader column="createdAt" label="Created" sort={sort} order={order} onSort={onSort} />
-              <SortableHeader column="version" label="Version" sort={sort} order={order} onSort={onSort} />
-              <th>Feedback</th>
-              <th>ID</th>
-              <th>Editor</th>
-              {manager && <th aria-label="Actions" />}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id} data-testid="dashboard-row">
-                <td>
-                  <SlaBadge project={{ ...row, status: row.status.name }} refreshMs={60_000} />
-                </td>
-                <td>
-                  <Link href={`/project/${row.id}`}>{row.name}</Link>
-                </td>
-                <td>
-                  <Link href={`/organization/${row.organization.id}`}>{row.organization.name}</Link>
-                </td>
-                <td>
-                  <StaffStatusPill status={row.status.name} />
-                </td>
-                <td>{dateFormat.format(new Date(row.createdAt))}</td>
-                <td>{String(row.noReviews).padStart(2, '0')}</td>
-                <td>
-                  <LinkCell href={row.reviewLink} />
-                </td>
-                <td>{row.id}</td>
-                <td>
-                  <EditorSelect projectId={row.id} projectName={row.name} status={row.status.name} editor={row.editor} editors={editors} disabled={!manager} onAssigned={reload} />
-                </td>
-                {manager && (
-                  <td>
-                    <div className="table-actions">
-                      {ACTIONS[tab].map(({ action, label }) => (
-                        <Button key={action} variant={action === 'hide' ? 'secondary' : 'primary'} className="btn-small" onClick={() => setPending({ row, action, label })}>
-                          {label}
-                        </Button>
-                      ))}
-                    </div>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      <div className="table-card board-card">
+        <DataTable variant="board" label="Projects" columns={columns} rows={rows} rowKey={(row) => row.id} rowTestId="dashboard-row" sort={{ key: sort, order }} onSort={setSort} empty={false} />
         {!loading && rows.length === 0 && !error && (
           <EmptyState title="No projects here" icon="grid">
             Projects appear here once customers send them to editing.
           </EmptyState>
         )}
         <div ref={sentinel} className="load-more">
-          {loading ? <Spinner label="Loading more projects" /> : done && rows.length > 0 ? `${rows.length} projects` : ''}
+          {loading ? <Spinner label="Loading more projects" /> : done && rows.length > 0 ? plural(rows.length, 'project') : ''}
         </div>
       </div>
       {pending && (
@@ -189,7 +194,7 @@ export function DashboardPage() {
             }
           }}
         >
-          <p>{pending.action === 'archive' ? 'The project moves to Completed Projects.' : pending.action === 'hide' ? 'The project moves to Deleted Projects and disappears for the customer.' : 'The project returns to Completed Projects.'}</p>
+          <p data-testid="status-confirm-text">{confirmText(pending.action, pending.row)}</p>
         </ConfirmModal>
       )}
     </>

@@ -7,6 +7,7 @@ import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate } from '@/lib/format.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { LinkCell, StaffStatusPill } from '@/ui/project-cells.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
@@ -33,6 +34,30 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
       .then(setEditors)
       .catch((e: unknown) => console.error('editors failed to load', e));
   }, []);
+  const columns: Column<Project>[] = [
+    { key: 'timer', header: 'Timer', cell: (project) => <SlaBadge project={{ ...project, status: project.status.name }} refreshMs={10_000} /> },
+    {
+      key: 'name',
+      header: 'Project',
+      width: '30%',
+      cell: (project) => (
+        <Link href={`/project/${project.id}`} className="cell-clip" title={project.name}>
+          {project.name}
+        </Link>
+      ),
+    },
+    { key: 'organization', header: 'Organization', cell: (project) => project.organization.name },
+    { key: 'status', header: 'Status', nowrap: true, cell: (project) => <StaffStatusPill status={project.status.name} /> },
+    { key: 'createdAt', header: 'Created', nowrap: true, cell: (project) => formatDate(project.createdAt) },
+    { key: 'feedback', header: 'Feedback', cell: (project) => <LinkCell href={project.reviewLink} /> },
+    {
+      key: 'editor',
+      header: 'Editor',
+      cell: (project) => (
+        <EditorSelect projectId={project.id} projectName={project.name} status={project.status.name} editor={project.editor} editors={editors} disabled={!isManagerRole(me?.role.name)} onAssigned={() => void load()} />
+      ),
+    },
+  ];
 
   return (
     <>
@@ -44,43 +69,8 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
       {!projects && !error && <Spinner />}
       {projects?.length === 0 && <EmptyState title="No projects yet" icon="film">This organization has not created a project.</EmptyState>}
       {projects && projects.length > 0 && (
-        <div className="table-card">
-          <table className="data-table" aria-label="Organization projects">
-            <thead>
-              <tr>
-                <th>Timer</th>
-                <th>Project</th>
-                <th>Organization</th>
-                <th>Status</th>
-                <th>Created</th>
-                <th>Feedback</th>
-                <th>Editor</th>
-              </tr>
-            </thead>
-            <tbody>
-              {projects.map((project) => (
-                <tr key={project.id}>
-                  <td>
-                    <SlaBadge project={{ ...project, status: project.status.name }} refreshMs={10_000} />
-                  </td>
-                  <td>
-                    <Link href={`/project/${project.id}`}>{project.name}</Link>
-                  </td>
-                  <td>{project.organization.name}</td>
-                  <td>
-                    <StaffStatusPill status={project.status.name} />
-                  </td>
-                  <td>{formatDate(project.createdAt)}</td>
-                  <td>
-                    <LinkCell href={project.reviewLink} />
-                  </td>
-                  <td>
-                    <EditorSelect projectId={project.id} projectName={project.name} status={project.status.name} editor={project.editor} editors={editors} disabled={!isManagerRole(me?.role.name)} onAssigned={() => void load()} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+        <div className="table-card board-card">
+          <DataTable variant="board" label="Organization projects" columns={columns} rows={projects} rowKey={(project) => project.id} />
         </div>
       )}
     </>

@@ -5,6 +5,7 @@ import type { Project } from '@/domain/contract/projects.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { downloadItems } from '@/shared/media/download-menu.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
 import { ProjectCard } from '@/ui/project-card.tsx';
 import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
@@ -13,6 +14,7 @@ import { listLibrary } from './api/list-library.ts';
 /** /user/content-library: approved and archived videos, with the count in the title. */
 export function ContentLibraryPage() {
   const me = useAtomValue(meAtom);
+  const offline = useOffline();
   const [, navigate] = useLocation();
   const [projects, setProjects] = useState<Project[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -48,6 +50,7 @@ export function ContentLibraryPage() {
                 ...downloadItems(project),
                 {
                   label: 'Duplicate',
+                  ...(offline && { disabled: true, hint: NEEDS_CONNECTION }),
                   onSelect: () =>
                     void duplicateProject(project.id)
                       .then(() => navigate('/user/projects'))

@@ -1,9 +1,15 @@
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
+import { notMobileReturnPath } from '@/domain/route-guard.ts';
 import { useIsMobile } from '@/ui/use-window-width.ts';
 import { Clapboard } from '@/ui/brand.tsx';
 
+/**
+ * Notice for windows of 768 px or less. Once the window is wide again, "Continue" goes back to
+ * the page the notice replaced (`?from=`), where a half-filled form is still there.
+ */
 export function NotMobilePage() {
   const isMobile = useIsMobile();
+  const back = notMobileReturnPath(useSearch());
   return (
     <div className="notice-page">
       <div className="notice fade-in">
@@ -16,7 +22,7 @@ export function NotMobilePage() {
           wider than <strong>768 pixels</strong>.
         </p>
         {!isMobile && (
-          <Link href="/" className="btn btn-success">
+          <Link href={back} replace className="btn btn-success">
             Continue to Cutdesk
           </Link>
         )}

@@ -2,7 +2,7 @@ import { useAtomValue } from '@/lib/state.ts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import type { CreditDetail, StaffOrganization } from '@/domain/contract/customers.ts';
-import { optionalLinkRule, parseReviewPeriod, reviewPeriodRule, trackingCodeRule } from '@/domain/organization-rules.ts';
+import { optionalLinkRule, parseReviewPeriod, reviewPeriodRule, trackingCodeRule, isOnboardingComplete } from '@/domain/organization-rules.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { isSubscriptionActive, type SubscriptionStatus } from '@/domain/subscription.ts';
 import { fieldError } from '@/lib/form-errors.ts';
@@ -16,6 +16,7 @@ import { getOrganization } from './api/get-organization.ts';
 import { updateOrganization, type OrganizationField } from './api/update-organization.ts';
 import { CreditsPanel } from './components/credits-panel.tsx';
 import { Report } from './components/report.tsx';
+import { SubscriptionPanel } from './components/subscription-panel.tsx';
 import { UsersPager } from './components/users-pager.tsx';
 
 const SUBSCRIPTION_TONE: Record<SubscriptionStatus, 'success' | 'warning' | 'neutral'> = { active: 'success', canceled: 'warning', inactive: 'neutral' };
@@ -29,7 +30,7 @@ interface Props {
   renderProjects?: (organizationId: number) => ReactNode;
 }
 
-/** /organization/{id} (A§2): report, review period, credits, users, assets link, tracking code and projects. */
+/** /organization/{id} (A§2): report, review period, credits, subscription, users, assets link, tracking code and projects. */
 export function OrganizationPage({ id, renderProjects }: Props) {
   const me = useAtomValue(meAtom);
   const canEdit = isManagerRole(me?.role.name);
@@ -84,21 +85,24 @@ export function OrganizationPage({ id, renderProjects }: Props) {
             <Badge tone={SUBSCRIPTION_TONE[organization.subscriptionStatus]} title="Subscription">
               Subscription {organization.subscriptionStatus}
             </Badge>
-            <Badge tone={organization.statusId === 2 ? 'success' : 'info'}>{organization.statusId === 2 ? 'Onboarded' : 'Onboarding'}</Badge>
+            <Badge tone={isOnboardingComplete(organization.statusId) ? 'success' : 'info'}>{isOnboardingComplete(organization.statusId) ? 'Onboarded' : 'Onboarding'}</Badge>
           </span>
         }
       />
       <Report organization={organization} />
       <div className="organization-grid">
-        <CreditsPanel
-          organizationId={id}
-          credits={credits}
-          editable={canEdit}
-          onSaved={(saved) => {
-            setCredits(saved);
-            setOrganization((o) => (o ? { ...o, storage: saved.storage, activeCredits: saved.activeCredits, endDate: saved.endDate } : o));
-          }}
-        />
+        <div className="organization-main">
+          <CreditsPanel
+            organizationId={id}
+            credits={credits}
+            editable={canEdit}
+            onSaved={(saved) => {
+              setCredits(saved);
+              setOrganization((o) => (o ? { ...o, storage: saved.storage, activeCredits: saved.activeCredits, endDate: saved.endDate } : o));
+            }}
+          />
+          <SubscriptionPanel organization={organization} />
+        </div>
         <div className="organization-side">
           <section className="card settings-card" aria-label="Organization settings">
             <h2>Settings</h2>

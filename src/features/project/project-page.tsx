@@ -1,30 +1,44 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useParams } from 'wouter';
 import { meAtom } from '@/lib/session-state.ts';
+import { isStale } from '@/lib/api-client.ts';
+import { useOffline } from '@/lib/connectivity.ts';
 import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { getProject } from '@/shared/project/api/get-project.ts';
 import { updateProject } from '@/shared/project/api/update-project.ts';
-
-const renameProject = (id: number, name: string) => updateProject(id, { name });
 import { AssetSections, type AssetState } from './components/asset-sections.tsx';
-import { BriefForm } from './components/brief-form.tsx';
+import { BriefForm, type BriefHandle } from './components/brief-form.tsx';
+import { FinalDownloads } from './components/final-downloads.tsx';
+import { ProjectFacts } from './components/project-facts.tsx';
 import { ReviewActions } from './components/review-actions.tsx';
 import { SendToEditing } from './components/send-to-editing.tsx';
 import { StatusBanner } from './components/status-banner.tsx';
 import { VideoArea } from './components/video-area.tsx';
+
+const renameProject = (id: number, name: string) => updateProject(id, { name });
 
 /** /user/project/{id}: status, video, actions, brief and footage (C§2). */
 export function ProjectPage() {
   const { id } = useParams<{ id: string }>();
   const me = useAtomValue(meAtom);
   const { project, setProject, missing, reload } = useProjectPage(Number(id), me?.role.name, getProject, renameProject);
+  const offline = useOffline();
+  // A page shown from the offline copy is read again once the network is back.
+  useEffect(() => {
+    if (!offline && project && isStale(project)) void reload();
+  }, [offline, project, reload]);
   const [assets, setAssets] = useState<AssetState>({ uploading: false, incompleteClips: 0, assetCount: null });
+  const brief = useRef<BriefHandle>(null);
+  // Bumped each time Send to editing finds incomplete clips: their zones show why (C§5).
+  const [clipsCheck, setClipsCheck] = useState(0);
+  const prepareBrief = useCallback(async () => (brief.current ? brief.current.prepareForSending() : null), []);
 
   if (missing) return <EmptyState title="Project not found">{missing}</EmptyState>;
   if (!project) return <div className="center-block"><Spinner /></div>;
   const status = project.status.name;
+  const finished = status === 'APPROVED' || status === 'ARCHIVED';
 
   return (
     <div className="project-layout">
@@ -32,12 +46,14 @@ export function ProjectPage() {
       <div className="project-main">
         <VideoArea project={project} onRetry={() => void reload()} />
         <div className="project-side">
-          {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} />}
+          {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
           {status === 'IN_REVIEW' && <ReviewActions project={project} onChanged={setProject} />}
-          <BriefForm key={`${project.id}-${status}`} project={project} onSaved={setProject} />
+          {finished && <FinalDownloads project={project} />}
+          {status !== 'OPENED' && <ProjectFacts project={project} />}
+          <BriefForm key={`${project.id}-${status}`} ref={brief} project={project} onSaved={setProject} />
         </div>
       </div>
-      <AssetSections project={project} locked={status !== 'OPENED'} onStateChange={setAssets} />
+      <AssetSections project={project} locked={status !== 'OPENED'} onStateChange={setAssets} clipsCheck={clipsCheck} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { FINAL_VIDEO_LENGTHS } from '@/domain/constants.ts';
 import { FIELD_MESSAGES, audienceRule, collectErrors, projectNameRule, requiredRule } from '@/domain/validation.ts';
@@ -25,6 +25,41 @@ const validate = (v: Record<Field, string>) =>
     brief: requiredRule()(v.brief),
   });
 
+/**
+ * The half-filled wizard is kept in this tab's sessionStorage (per user), so a trip to the
+ * narrow-window notice, a reload or a back-and-forth does not throw it away; it is dropped when
+ * the project is created or the wizard is cancelled.
+ */
+const draftKey = (userId: number | undefined) => `cutdesk.create-project-draft.${userId ?? 0}`;
+interface Draft {
+  step: number;
+  values: Record<Field, string>;
+}
+const EMPTY: Record<Field, string> = { name: '', audience: '', goal: '', finalVideoLength: '', brief: '' };
+
+function readDraft(userId: number | undefined): Draft | null {
+  try {
+    const raw = sessionStorage.getItem(draftKey(userId));
+    if (!raw) return null;
+    const draft = JSON.parse(raw) as Partial<Draft>;
+    const step = typeof draft.step === 'number' && draft.step >= 0 && draft.step <= 2 ? draft.step : 0;
+    const values = { ...EMPTY };
+    for (const key of Object.keys(EMPTY) as Field[]) if (typeof draft.values?.[key] === 'string') values[key] = draft.values[key];
+    return { step, values };
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft(userId: number | undefined, draft: Draft | null): void {
+  try {
+    if (draft) sessionStorage.setItem(draftKey(userId), JSON.stringify(draft));
+    else sessionStorage.removeItem(draftKey(userId));
+  } catch {
+    // Storage full or blocked: the wizard still works, it just is not kept.
+  }
+}
+
 /** Each element of a step appears in turn, 0.4 s to 1.5 s after the step opens (C§2). */
 const delay = (index: number) => ({ animationDelay: `${Math.min(0.4 + index * 0.35, 1.5)}s` });
 
@@ -32,10 +67,18 @@ const delay = (index: number) => ({ animationDelay: `${Math.min(0.4 + index * 0.
 export function CreateProjectPage() {
   const me = useAtomValue(meAtom);
   const [, navigate] = useLocation();
-  const [step, setStep] = useState(0);
+  const [draft] = useState(() => readDraft(me?.id));
+  const [step, setStep] = useState(draft?.step ?? 0);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const form = useForm<Field>({ name: '', audience: '', goal: '', finalVideoLength: '', brief: '' }, useCallback(validate, []));
+  const form = useForm<Field>(draft?.values ?? EMPTY, useCallback(validate, []));
+  const { values } = form;
+  const started = Object.values(values).some(Boolean);
+  useEffect(() => writeDraft(me?.id, started || step > 0 ? { step, values } : null), [me?.id, step, values, started]);
+  const cancel = () => {
+    writeDraft(me?.id, null);
+    navigate('/user/projects');
+  };
 
   const stepValid = () => {
     STEP_FIELDS[step]!.forEach((f) => form.blur(f));
@@ -49,6 +92,7 @@ export function CreateProjectPage() {
     setError(null);
     try {
       const { id } = await createProject(me!.organizationId!, form.values);
+      writeDraft(me?.id, null);
       navigate(`/user/project/${id}`);
     } catch (e) {
       const fields = fieldErrors<Field>(e);
@@ -112,12 +156,12 @@ export function CreateProjectPage() {
           )}
           {error && <div className="form-error">{error}</div>}
           <div className="wizard-actions">
-            <Button variant="ghost" onClick={() => (step === 0 ? navigate('/user/projects') : setStep(step - 1))}>
+            <Button variant="ghost" onClick={() => (step === 0 ? cancel() : setStep(step - 1))}>
               {step === 0 ? 'Cancel' : 'Back'}
             </Button>
             <div style={{ display: 'flex', gap: 10 }}>
               {step > 0 && (
-                <Button variant="secondary" onClick={() => navigate('/user/projects')}>
+                <Button variant="secondary" onClick={cancel}>
                   Cancel
                 </Button>
               )}

@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { downloadItems } from '@/shared/media/download-menu.ts';
 import { writeStored } from '@/lib/local-store.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { MoreButton } from '@/ui/data-table.tsx';
 import { PageHeader, Spinner } from '@/ui/empty-state.tsx';
@@ -36,6 +37,7 @@ function rememberBoard(board: Board): void {
 /** /user/projects: Needs review, Editing and Assembly (C§2), each paged on its own. */
 export function ProjectsPage() {
   const me = useAtomValue(meAtom);
+  const offline = useOffline();
   const [, navigate] = useLocation();
   const [board, setBoard] = useState<Board | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -109,14 +111,22 @@ export function ProjectsPage() {
               <span className="count-pill">{total}</span>
             </div>
             <div className="card-grid">
-              {section.key === 'assembly' && (
-                <Link href="/user/create-project" className="create-tile">
-                  <span className="plus">
-                    <Icon name="plus" size={26} />
+              {section.key === 'assembly' &&
+                (offline ? (
+                  <span className="create-tile is-offline-disabled" role="link" aria-disabled="true" title={NEEDS_CONNECTION}>
+                    <span className="plus">
+                      <Icon name="plus" size={26} />
+                    </span>
+                    Create a project
                   </span>
-                  Create a project
-                </Link>
-              )}
+                ) : (
+                  <Link href="/user/create-project" className="create-tile">
+                    <span className="plus">
+                      <Icon name="plus" size={26} />
+                    </span>
+                    Create a project
+                  </Link>
+                ))}
               {items.map((project) => (
                 <div key={project.id} className={busyId === project.id ? 'is-loading' : ''}>
                   <ProjectCard
@@ -124,8 +134,8 @@ export function ProjectsPage() {
                     onOpen={() => navigate(`/user/project/${project.id}`)}
                     menu={[
                       ...downloadItems(project),
-                      { label: 'Duplicate', onSelect: () => void duplicate(project) },
-                      ...(section.key === 'assembly' ? [{ label: 'Delete', danger: true, onSelect: () => setToDelete(project) }] : []),
+                      { label: 'Duplicate', onSelect: () => void duplicate(project), ...(offline && { disabled: true, hint: NEEDS_CONNECTION }) },
+                      ...(section.key === 'assembly' ? [{ label: 'Delete', danger: true, onSelect: () => setToDelete(project), ...(offline && { disabled: true, hint: NEEDS_CONNECTION }) }] : []),
                     ]}
                   />
                 </div>

@@ -1,6 +1,7 @@
 import { USER_MESSAGES } from '@/domain/user-management.ts';
 import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useEffect, useState } from 'react';
+import { useSearch } from 'wouter';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import type { Organization } from '@/domain/contract/organizations.ts';
 import type { User } from '@/domain/contract/users.ts';
@@ -25,7 +26,10 @@ export function SettingsPage() {
   const me = useAtomValue(meAtom);
   const organizationId = me?.organizationId ?? null;
   const isOwner = me?.role.name === 'OWNER';
-  const [tab, setTab] = useState<TabId>('users');
+  // ?tab=subscription opens the Subscription tab; &plan=<id> chooses a plan (the pricing page links so).
+  const search = new URLSearchParams(useSearch());
+  const [tab, setTab] = useState<TabId>(search.get('tab') === 'subscription' ? 'subscription' : 'users');
+  const [initialPlanId] = useState(() => (/^\d+$/.test(search.get('plan') ?? '') ? Number(search.get('plan')) : null));
   const [users, setUsers] = useState<User[] | null>(null);
   const [credits, setCredits] = useState<CreditDetail | null>(null);
   const [organization, setOrganization] = useState<Organization | null>(null);
@@ -57,7 +61,7 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Admin Settings" subtitle={`Users and credits of ${me.organizationName ?? 'your organization'}.`} />
+      <PageHeader title="Admin Settings" subtitle={`${isOwner ? 'Users, credits and subscription' : 'Users and credits'} of ${me.organizationName ?? 'your organization'}.`} />
       <Tabs label="Settings" tabs={tabs} active={active} onChange={setTab} />
       {error && (
         <div className="form-error" role="alert">
@@ -74,7 +78,18 @@ export function SettingsPage() {
         </div>
       ) : (
         <div role="tabpanel" aria-label="Subscription">
-          <SubscriptionTab organization={organization} credits={credits} />
+          <SubscriptionTab
+            organization={organization}
+            credits={credits}
+            owner={{ name: me.name, email: me.email }}
+            readOnly={me.impersonatedBy !== null}
+            initialPlanId={initialPlanId}
+            onChanged={() => {
+              void reload();
+              // The top bar shows the new credits (ACTIVE after a purchase).
+              void loadTopBarInfo(me);
+            }}
+          />
         </div>
       )}
       {editing && (

@@ -11,3 +11,16 @@ export function mediaWorker(): Comlink.Remote<MediaWorkerApi> {
   }
   return worker;
 }
+
+let jobsRunning = 0;
+
+/** Counts a running zip download until the returned function is called. */
+export function markBusy(): () => void {
+  jobsRunning++;
+  return () => void jobsRunning--;
+}
+
+/** True while a zip download is being written: the update banner does not offer a plain reload then. */
+export function isBusy(): boolean {
+  return jobsRunning > 0;
+}

@@ -3,20 +3,36 @@ import type { Project } from '@/domain/contract/projects.ts';
 import type { ZipKind } from '@/domain/media.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { plural } from '@/lib/format.ts';
 import { downloadBriefPdf } from '@/shared/media/brief-pdf.ts';
 import { DownloadCancelled, downloadProjectZip, type ZipDownloadProgress } from '@/shared/media/zip-download.ts';
 import { Button } from '@/ui/button.tsx';
 
+/** What the bar says before the first byte is written (issue 12: feedback from the click on). */
+function phaseText(progress: ZipDownloadProgress): string | null {
+  if (progress.phase === 'preparing') return 'Preparing the list of files…';
+  if (progress.phase === 'starting') {
+    return progress.target === 'stream' ? `Starting the download of ${plural(progress.totalFiles, 'file')} in your browser's downloads…` : `Starting to write ${plural(progress.totalFiles, 'file')}…`;
+  }
+  return null;
+}
+
 /** A progress bar of a download made on this device. */
 export function DownloadProgressBar({ label, progress }: { label: string; progress: ZipDownloadProgress }) {
+  const phase = phaseText(progress);
   return (
-    <div className="download-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress.percent)}>
-      <div className="download-progress-track">
+    <div className="download-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress.percent)} aria-valuetext={phase ?? undefined}>
+      <div className={`download-progress-track ${phase ? 'is-pending' : ''}`}>
         <div className="download-progress-fill" style={{ width: `${progress.percent}%` }} />
       </div>
-      <span className="download-progress-text">
-        {progress.files} / {progress.totalFiles} files · {formatFileSize(progress.bytes)}
-        {progress.totalBytes ? ` of ${formatFileSize(progress.totalBytes)}` : ''} · {Math.round(progress.percent)}%
+      <span className="download-progress-text" data-testid="zip-download-progress">
+        {phase ?? (
+          <>
+            {progress.files} / {progress.totalFiles} files · {formatFileSize(progress.bytes)}
+            {progress.totalBytes ? ` of ${formatFileSize(progress.totalBytes)}` : ''} · {Math.round(progress.percent)}%
+            {progress.target === 'stream' ? " · saving to your browser's downloads" : ''}
+          </>
+        )}
       </span>
     </div>
   );
@@ -35,10 +51,10 @@ export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { pr
   const start = async (kind: ZipKind) => {
     setRunning(kind);
     setMessage(null);
-    setProgress({ files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null });
+    setProgress({ phase: 'preparing', target: null, files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null });
     try {
       const result = await downloadProjectZip(projectId, kind, setProgress);
-      setMessage({ kind: 'done', text: `${result.name}: ${result.files} files${result.skipped ? `, ${result.skipped} without a proxy yet` : ''}.` });
+      setMessage({ kind: 'done', text: `${result.name}: ${plural(result.files, 'file')}${result.skipped ? `, ${result.skipped} without a proxy yet` : ''}.` });
     } catch (error) {
       if (!(error instanceof DownloadCancelled)) setMessage({ kind: 'error', text: error instanceof Error && !('status' in error) ? error.message : errorMessage(error) });
     } finally {

@@ -36,18 +36,57 @@ export async function chooseSaveTarget(name: string, mime = 'application/zip'): 
 
 const SW_URL = '/zip-download/sw.js';
 const SW_SCOPE = '/zip-download/';
+/** How long the download service may take to start before the user is told why it did not (issue 12). */
+export const STREAM_START_TIMEOUT_MS = 8_000;
+
+export const STREAM_MESSAGES = {
+  unsupported: 'This browser cannot save large downloads made on this device. Use a recent Chrome, Edge or Firefox.',
+  insecure: 'Downloads made on this device need a secure (https) address.',
+  didNotStart: 'The download could not start in this browser (its download service did not answer). Reload the page and try again, or use a recent Chrome, Edge or Firefox.',
+} as const;
+
+/**
+ * Why this browser cannot take a streamed download, or null when it can: checked before any
+ * work, so a browser without the save picker hears the reason at once instead of waiting.
+ */
+export function streamDownloadProblem(): string | null {
+  if (!window.isSecureContext) return STREAM_MESSAGES.insecure;
+  if (!('serviceWorker' in navigator) || typeof ReadableStream === 'undefined' || typeof TransformStream === 'undefined') return STREAM_MESSAGES.unsupported;
+  try {
+    // The stream is handed to the service worker: the browser must be able to transfer one.
+    const probe = new ReadableStream();
+    structuredClone(probe, { transfer: [probe as unknown as Transferable] });
+  } catch {
+    return STREAM_MESSAGES.unsupported;
+  }
+  return null;
+}
+
+/** `promise`, or a rejection with `message` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 async function downloadWorker(): Promise<ServiceWorker> {
-  if (!('serviceWorker' in navigator)) throw new Error('This browser cannot stream downloads. Use a recent Chrome, Edge or Firefox.');
-  const registration = await navigator.serviceWorker.register(SW_URL, { scope: SW_SCOPE });
+  const problem = streamDownloadProblem();
+  if (problem) throw new Error(problem);
+  const registration = await within(navigator.serviceWorker.register(SW_URL, { scope: SW_SCOPE }), STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);
   const worker = registration.active ?? registration.waiting ?? registration.installing;
-  if (!worker) throw new Error('The download service could not start.');
+  if (!worker) throw new Error(STREAM_MESSAGES.didNotStart);
   if (worker.state !== 'activated') {
-    await new Promise<void>((resolve) => {
-      const check = () => worker.state === 'activated' && resolve();
+    const activated = new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (worker.state === 'activated') resolve();
+        else if (worker.state === 'redundant') reject(new Error(STREAM_MESSAGES.didNotStart));
+      };
       worker.addEventListener('statechange', check);
       check();
     });
+    await within(activated, STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);
   }
   return worker;
 }
@@ -89,7 +128,7 @@ export async function streamToDownload(stream: ReadableStream<Uint8Array>, name:
     channel.port1.onmessage = () => resolve();
   });
   worker.postMessage({ type: 'register', id, name, stream: relay }, [channel.port2, relay as unknown as Transferable]);
-  await registered;
+  await within(registered, STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);
   const frame = document.createElement('iframe');
   frame.hidden = true;
   frame.src = `${SW_SCOPE}${id}/${encodeURIComponent(name)}`;

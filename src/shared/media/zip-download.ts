@@ -2,14 +2,20 @@ import * as Comlink from 'comlink';
 import { ZIP_FOLDERS, zipFileName, type ZipKind } from '@/domain/media.ts';
 import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 import { requestDownloadLink } from './api/request-download-link.ts';
-import { mediaWorker } from './media-worker.ts';
-import { chooseSaveTarget, streamToDownload, type SaveTarget } from './save-target.ts';
+import { markBusy, mediaWorker } from './media-worker.ts';
+import { chooseSaveTarget, streamDownloadProblem, streamToDownload, type SaveTarget } from './save-target.ts';
 import { zipPlan } from './zip-plan.ts';
-
 
 export { DownloadCancelled } from './save-target.ts';
 
 export interface ZipDownloadProgress {
+  /**
+   * What is happening, shown from the click on (issue 12): listing the files, handing the zip
+   * to the save target (the file picked, or the browser's downloads), writing it.
+   */
+  phase: 'preparing' | 'starting' | 'writing';
+  /** Where the zip goes: the file picked in the save dialog, or the browser's downloads. */
+  target: 'file' | 'stream' | null;
   /** Files written so far, of `totalFiles`. */
   files: number;
   totalFiles: number;
@@ -46,15 +52,24 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
   const name = zipFileName(projectId, kind);
   // The picker first, while the click still counts as a user gesture.
   const target = options.target ?? (await chooseSaveTarget(name));
+  // Without the save picker the zip streams to the browser's downloads: a browser that cannot
+  // take one says so now, before any work (issue 12), not after a silent wait.
+  if (target.kind === 'stream') {
+    const problem = streamDownloadProblem();
+    if (problem) throw new Error(problem);
+  }
+  const blank = { files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null, target: target.kind };
+  onProgress({ ...blank, phase: 'preparing' });
   const assets = await listAssets(projectId);
   const { plan, skipped, totalBytes } = zipPlan(assets, kind);
   const totalFiles = plan.filter((entry) => !entry.name.endsWith('/')).length;
+  onProgress({ ...blank, totalFiles, totalBytes, phase: 'starting' });
   let last = { files: 0, bytes: 0 };
   const report = Comlink.proxy((progress: { entries: number; bytes: number; current: string | null }) => {
     const files = Math.max(0, progress.entries - ZIP_FOLDERS.length);
     last = { files, bytes: progress.bytes };
     const percent = totalBytes ? (progress.bytes / totalBytes) * 100 : totalFiles ? (files / totalFiles) * 100 : 100;
-    onProgress({ files, totalFiles, bytes: progress.bytes, totalBytes, percent: Math.min(100, Math.round(percent * 10) / 10), current: progress.current });
+    onProgress({ phase: 'writing', target: target.kind, files, totalFiles, bytes: progress.bytes, totalBytes, percent: Math.min(100, Math.round(percent * 10) / 10), current: progress.current });
   });
   const linkFor = Comlink.proxy(async (ref: string) => {
     const [id, variant] = ref.split(':') as [string, 'original' | 'proxy'];
@@ -64,6 +79,7 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
   const jobId = crypto.randomUUID();
   const abort = () => void worker.cancel(jobId);
   options.signal?.addEventListener('abort', abort, { once: true });
+  const done = markBusy();
   try {
     if (target.kind === 'file') {
       await worker.zipToFile(jobId, target.handle, plan, linkFor, report);
@@ -72,8 +88,9 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
       await streamToDownload(stream, name);
     }
   } finally {
+    done();
     options.signal?.removeEventListener('abort', abort);
   }
-  onProgress({ files: totalFiles, totalFiles, bytes: last.bytes, totalBytes: totalBytes ?? last.bytes, percent: 100, current: null });
+  onProgress({ phase: 'writing', target: target.kind, files: totalFiles, totalFiles, bytes: last.bytes, totalBytes: totalBytes ?? last.bytes, percent: 100, current: null });
   return { name, files: totalFiles, bytes: last.bytes, skipped, target: target.kind };
 }

@@ -44,6 +44,11 @@ export function uploadsSnapshot(): UploadSnapshot {
   return snapshot;
 }
 
+/** True while an upload is running or queued: the update banner does not offer a plain reload then. */
+export function isBusy(): boolean {
+  return snapshot.totals.active > 0;
+}
+
 function onBeforeUnload(event: BeforeUnloadEvent): void {
   if (snapshot.totals.active === 0) return;
   // C§5: leaving with uploads running asks first (browsers show their own wording).

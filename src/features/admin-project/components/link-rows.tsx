@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { LinkField, Project } from '@/domain/contract/projects.ts';
 import { decideLinkEdit } from '@/domain/project-rules.ts';
 import type { RoleName } from '@/domain/roles.ts';
-import { linkRule } from '@/domain/validation.ts';
+import { projectLinkRule } from '@/domain/validation.ts';
 import { fieldError } from '@/lib/form-errors.ts';
 import { EditableField } from '@/ui/editable-field.tsx';
 import { updateProject } from '@/shared/project/api/update-project.ts';
@@ -40,7 +40,7 @@ export function LinkRows({ project, role, onSaved }: { project: Project; role: R
               minSavingMs={1_000}
               disabled={!edit.allowed}
               disabledHint={edit.allowed ? undefined : edit.message}
-              validate={(text) => (text ? linkRule(text) : undefined)}
+              validate={(text) => (text ? projectLinkRule(field)(text) : undefined)}
               onSave={async (text) => {
                 try {
                   onSaved(await updateProject(project.id, { [field]: text || null }));

@@ -6,6 +6,7 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { fieldErrors } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
+import { NameFields } from '@/ui/name-fields.tsx';
 import { TextField } from '@/ui/text-field.tsx';
 import { useForm } from '@/ui/use-form.ts';
 import { saveStaffUser } from '../api/save-staff-user.ts';
@@ -56,10 +57,7 @@ export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User |
             ))}
           </fieldset>
         )}
-        <div className="form-row">
-          <TextField label="First name" autoComplete="off" {...form.field('firstName')} />
-          <TextField label="Last name" autoComplete="off" {...form.field('lastName')} />
-        </div>
+        <NameFields first={form.field('firstName')} last={form.field('lastName')} />
         <TextField label="E-mail" type="email" autoComplete="off" {...form.field('email')} />
         <TextField label="Phone" type="tel" autoComplete="off" {...form.field('phone')} />
         <div className="modal-actions">

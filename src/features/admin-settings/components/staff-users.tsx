@@ -16,6 +16,7 @@ import { listStaff } from '../api/list-staff.ts';
 import { resendInvite } from '@/shared/users/api/resend-invite.ts';
 import { setEnabled } from '../api/set-enabled.ts';
 import { StaffUserModal } from './staff-user-modal.tsx';
+import { staffMenuEntries } from '../staff-user-actions.ts';
 
 type Action = 'disable' | 'enable' | 'invite' | 'delete';
 const CONFIRM: Record<Action, { title: (n: string) => string; body: string; label: string }> = {
@@ -71,11 +72,11 @@ export function StaffUsers({ me }: { me: Me }) {
       align: 'right',
       width: 56,
       cell: (u) => {
-        const items: MenuItem[] = [];
-        if (may(u, 'enable')) items.push(u.isEnabled ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', user: u }) } : { label: 'Enable', onSelect: () => setPending({ action: 'enable', user: u }) });
-        if (may(u, 'invite')) items.push({ label: 'Resend invite link', onSelect: () => setPending({ action: 'invite', user: u }), disabled: !u.isEnabled, hint: 'Enable the user first.' });
-        if (may(u, 'edit')) items.push({ label: 'Edit', onSelect: () => setEditing(u), disabled: !u.isEnabled, hint: 'Enable the user to edit them.' });
-        if (may(u, 'delete')) items.push({ label: 'Delete', danger: true, onSelect: () => setPending({ action: 'delete', user: u }) });
+        const items: MenuItem[] = staffMenuEntries(u, (action) => may(u, action)).map((entry) => {
+          if (entry === 'edit') return { label: 'Edit', onSelect: () => setEditing(u) };
+          if (entry === 'invite') return { label: 'Resend invite link', onSelect: () => setPending({ action: 'invite', user: u }), disabled: !u.isEnabled, hint: 'Enable the user first.' };
+          return { label: CONFIRM[entry].label, danger: entry === 'delete', onSelect: () => setPending({ action: entry, user: u }) };
+        });
         return items.length ? <Menu label={`Actions for ${fullName(u)}`} items={items} /> : null;
       },
     },

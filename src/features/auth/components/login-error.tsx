@@ -3,11 +3,14 @@ import { MESSAGES } from '@/domain/messages.ts';
 /** The login failure of C§8 ends with a contact link. */
 export function LoginError({ message }: { message: string }) {
   if (message !== MESSAGES.loginFailed) return <div className="form-error" role="alert">{message}</div>;
+  // The message ends with "contact us here": "here" is the link (one link, no second "contact us").
+  const linkWord = 'here';
+  const text = message.endsWith(linkWord) ? message.slice(0, -linkWord.length) : `${message} `;
   return (
     <div className="form-error" role="alert">
-      {message}{' '}
+      {text}
       <a href="/help" target="_blank" rel="noreferrer">
-        contact us
+        {linkWord}
       </a>
     </div>
   );

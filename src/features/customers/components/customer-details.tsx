@@ -1,3 +1,4 @@
+import { isOnboardingComplete } from '@/domain/organization-rules.ts';
 import { businessToday } from '@/domain/business-calendar.ts';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
 import { formatTb, tbToBytes } from '@/domain/bytes.ts';
@@ -44,7 +45,7 @@ export function CustomerDetails({ row }: { row: OrganizationRow }) {
         </div>
         <div>
           <dt>Onboarding</dt>
-          <dd>{row.statusId === 2 ? 'Complete' : 'In progress'}</dd>
+          <dd>{isOnboardingComplete(row.statusId) ? 'Complete' : 'In progress'}</dd>
         </div>
         <div>
           <dt>Tracking code</dt>

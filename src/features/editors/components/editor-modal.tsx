@@ -6,6 +6,7 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { fieldErrors } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
+import { NameFields } from '@/ui/name-fields.tsx';
 import { TextField } from '@/ui/text-field.tsx';
 import { useForm } from '@/ui/use-form.ts';
 import { createEditor } from '../api/create-editor.ts';
@@ -59,10 +60,7 @@ export function EditorModal({ editor, onClose, onSaved }: { editor: User | null;
           </div>
         )}
         <PictureInput name={`${form.values.firstName} ${form.values.lastName}`.trim()} value={picture} onChange={setPicture} />
-        <div className="form-row">
-          <TextField label="First name" autoComplete="off" {...form.field('firstName')} />
-          <TextField label="Last name" autoComplete="off" {...form.field('lastName')} />
-        </div>
+        <NameFields first={form.field('firstName')} last={form.field('lastName')} />
         <TextField
           label="E-mail"
           type="email"

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
-import { optionalLinkRule, trackingCodeRule } from '@/domain/organization-rules.ts';
+import { optionalLinkRule, trackingCodeRule, isOnboardingComplete } from '@/domain/organization-rules.ts';
 import { isSubscriptionActive } from '@/domain/subscription.ts';
 import { fieldError } from '@/lib/form-errors.ts';
 import { formatDate } from '@/lib/format.ts';
@@ -80,7 +80,7 @@ export function OnboardingTable({ rows, loading, completed, onChanged, onComplet
       header: <span className="sr-only">Complete</span>,
       align: 'right',
       cell: (r) =>
-        r.statusId === 2 ? null : (
+        isOnboardingComplete(r.statusId) ? null : (
           <Button variant="success" className="btn-small" onClick={() => onComplete(r)} aria-label={`Complete ${r.name}`}>
             Complete
           </Button>

@@ -32,7 +32,7 @@ function CopyLink({ link }: { link: string }) {
   );
 }
 
-/** A§2 onboarding tab 2: trial users with their trial's end and the sign-in link to send them. */
+/** A§2 onboarding tab 2: trial users with their trial's end and their own registration link (sign-in with their e-mail, then the plans). */
 export function TrialTable({ rows, loading }: { rows: TrialUser[]; loading: boolean }) {
   const today = businessToday();
   const columns: Column<TrialUser>[] = [

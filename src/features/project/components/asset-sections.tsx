@@ -25,6 +25,8 @@ interface Props {
   /** Assets are locked outside OPENED (C§4). */
   locked: boolean;
   onStateChange: (state: AssetState) => void;
+  /** Bumped by Send to editing when clips did not finish uploading: their zones say so (C§5). */
+  clipsCheck?: number;
 }
 
 /** C§2 order: interview clips, B-roll clips, image assets. */
@@ -35,7 +37,7 @@ const SECTIONS: AssetType[] = ['INTERVIEW_CLIP', 'BROLL_CLIP', 'ASSET'];
  * the registered files with previews, uploads still running or incomplete (id -1), delete
  * and delete-all, and the pending-uploads popup. Uploads themselves run in the upload worker.
  */
-export function AssetSections({ project, locked, onStateChange }: Props) {
+export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }: Props) {
   const uploads = useUploads();
   const [assets, setAssets] = useState<Asset[] | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -77,14 +79,15 @@ export function AssetSections({ project, locked, onStateChange }: Props) {
         <div>
           <h2>Footage and images</h2>
           <p className="muted">
-            {assets === null ? 'Loading your files…' : assets.length === 0 ? 'Nothing uploaded yet.' : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}.`} Uploads go
-            straight to secure storage and pick up where they stopped if the connection drops or the page reloads.
+            {assets === null ? 'Loading your files…' : assets.length === 0 ? 'Nothing uploaded yet.' : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}.`}
+            {/* Locked sections take no uploads: only open ones say how uploads work. */}
+            {!locked && ' Uploads go straight to secure storage and pick up where they stopped if the connection drops or the page reloads.'}
           </p>
         </div>
         {locked && (
           <span className="asset-lock-note">
             <Icon name="lock" size={16} />
-            Locked while the project is {status === 'APPROVED' || status === 'ARCHIVED' ? 'finished' : 'with the editors'}
+            Locked while the project is {status === 'APPROVED' || status === 'ARCHIVED' ? 'finished' : status === 'IN_REVIEW' ? 'in review' : 'with the editors'}
           </span>
         )}
       </header>
@@ -98,13 +101,15 @@ export function AssetSections({ project, locked, onStateChange }: Props) {
       )}
       {SECTIONS.map((type) => (
         <UploadsSection
-          key={type}
+          // A new status starts the section afresh: approving collapses it at once (C§4).
+          key={`${type}-${status}`}
           project={project}
           type={type}
           locked={locked}
           assets={assets === null ? null : assets.filter((asset) => asset.type.name === type)}
           pending={mine.filter((item) => item.type === type && item.status !== 'done')}
           initiallyCollapsed={status === 'APPROVED'}
+          clipsCheck={clipsCheck}
           onChanged={load}
         />
       ))}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { needsConnection, useOffline } from '@/lib/connectivity.ts';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { approveProject } from '../api/approve-project.ts';
@@ -9,6 +10,7 @@ import { submitProject } from '../api/submit-project.ts';
 /** IN_REVIEW: Request changes (review link + Submit revision) or Looks great (approve). */
 export function ReviewActions({ project, onChanged }: { project: Project; onChanged: (p: Project) => void }) {
   const [requesting, setRequesting] = useState(false);
+  const offline = useOffline();
   const [approving, setApproving] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -33,10 +35,10 @@ export function ReviewActions({ project, onChanged }: { project: Project; onChan
       </div>
       {!requesting ? (
         <div className="button-row">
-          <Button variant="secondary" onClick={() => setRequesting(true)}>
+          <Button variant="secondary" {...needsConnection(offline)} onClick={() => setRequesting(true)}>
             Request changes
           </Button>
-          <Button variant="success" onClick={() => setApproving(true)}>
+          <Button variant="success" {...needsConnection(offline)} onClick={() => setApproving(true)}>
             Looks great
           </Button>
         </div>
@@ -60,7 +62,7 @@ export function ReviewActions({ project, onChanged }: { project: Project; onChan
             <Button variant="ghost" onClick={() => setRequesting(false)}>
               Back
             </Button>
-            <Button variant="primary" busy={busy} onClick={() => void submitRevision()}>
+            <Button variant="primary" busy={busy} {...needsConnection(offline)} onClick={() => void submitRevision()}>
               Submit revision
             </Button>
           </div>

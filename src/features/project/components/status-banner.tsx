@@ -31,7 +31,7 @@ export function StatusBanner({ project }: { project: Project }) {
       ) : (
         <span>{NOTES[status]}</span>
       )}
-      {editing && <SlaBadge project={{ ...project, status }} refreshMs={1_000} label="Delivery in" />}
+      {editing && <SlaBadge project={{ ...project, status }} refreshMs={1_000} label="Delivery in" explainPause />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
-import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft } from '@/domain/uploads.ts';
+import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft, runningProgress } from '@/domain/uploads.ts';
 import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/shared/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
@@ -33,6 +33,8 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
   const signature = items.map((item) => item.uid).join(',');
   if (items.length === 0 || closedAt === signature) return null;
   const finished = items.filter((item) => item.status === 'done');
+  // The header's figures are those of the uploads still running, like the bars under it.
+  const running = runningProgress(items);
   const incomplete = items.filter((item) => item.status === 'incomplete').length;
   const title = totals.active > 0 ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}` : incomplete > 0 ? `${incomplete} ${incomplete === 1 ? 'upload needs' : 'uploads need'} attention` : 'Uploads complete';
 
@@ -42,7 +44,7 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
         <button type="button" className="uploads-popup-title" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed}>
           <Icon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : 'cloud'} size={18} />
           <strong>{title}</strong>
-          {totals.active > 0 && <span className="uploads-popup-percent" data-testid="overall-percent">{totals.percent}%</span>}
+          {totals.active > 0 && <span className="uploads-popup-percent" data-testid="overall-percent">{running.percent}%</span>}
         </button>
         <button type="button" className="uploads-popup-close" aria-label="Close the uploads panel" title={totals.active > 0 ? 'Hide (uploads continue)' : 'Close'} onClick={() => setClosedAt(signature)}>
           <Icon name="close" size={16} />
@@ -50,11 +52,11 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
       </header>
       {totals.active > 0 && (
         <div className="uploads-overall">
-          <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={totals.percent} aria-label="Overall upload progress">
-            <span style={{ width: `${totals.percent}%` }} />
+          <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={running.percent} aria-label="Overall upload progress">
+            <span style={{ width: `${running.percent}%` }} />
           </div>
           <p>
-            {formatFileSize(totals.loaded)} of {formatFileSize(totals.size)}
+            {formatFileSize(running.loaded)} of {formatFileSize(running.size)}
             {online ? ` · ${formatSpeed(totals.speed)} · ${formatTimeLeft(totals.secondsLeft)}` : ''}
           </p>
         </div>

@@ -2,9 +2,11 @@ import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 
 import type { Project } from '@/domain/contract/projects.ts';
 import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
+import { CREDIT_MESSAGES } from '@/domain/messages.ts';
 import { NO_MEMORY_MESSAGE_MS } from '@/ui/constants.ts';
 import { ACCEPT_OF_TYPE, ASSET_TYPE_LABELS, UPLOAD_MESSAGES, acceptAttribute, canDeleteAllAssets, type AssetType } from '@/domain/uploads.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { deleteAllAssets } from '@/shared/uploads/api/delete-all-assets.ts';
 import { deleteAsset } from '@/shared/uploads/api/delete-asset.ts';
 import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/shared/uploads/file-pick.ts';
@@ -25,6 +27,8 @@ interface Props {
   /** C§4: approved projects collapse the asset sections. */
   initiallyCollapsed: boolean;
   onChanged: () => Promise<void>;
+  /** Bumped by Send to editing when clips did not finish uploading (C§5: said on this zone). */
+  clipsCheck: number;
 }
 
 const HINTS: Record<AssetType, string> = {
@@ -36,8 +40,11 @@ const HINTS: Record<AssetType, string> = {
 type Confirm = { kind: 'delete'; asset: Asset } | { kind: 'delete-all' } | { kind: 'cancel'; item: UploadItemView };
 
 /** One asset section (C§2): header with delete-all, the upload zone, the files and the uploads still running. */
-export function UploadsSection({ project, type, locked, assets, pending, initiallyCollapsed, onChanged }: Props) {
+export function UploadsSection({ project, type, locked, assets, pending, initiallyCollapsed, onChanged, clipsCheck }: Props) {
   const kind = ACCEPT_OF_TYPE[type];
+  // Offline, new files cannot be registered with the server: the zone waits for the network
+  // (uploads already queued keep going by themselves when it returns).
+  const offline = useOffline();
   const [open, setOpen] = useState(!initiallyCollapsed);
   const [notice, setNotice] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -56,6 +63,16 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
     if (noticeTimer.current) clearTimeout(noticeTimer.current);
   }, []);
 
+  // C§5: "incomplete clips" shows on the interview / b-roll zone that holds them, opened and scrolled to.
+  const section = useRef<HTMLDivElement>(null);
+  const incompleteHere = type !== 'ASSET' && pending.some((item) => item.status === 'incomplete');
+  const showIncomplete = clipsCheck > 0 && incompleteHere;
+  useEffect(() => {
+    if (clipsCheck === 0 || !incompleteHere) return;
+    setOpen(true);
+    section.current?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [clipsCheck, incompleteHere]);
+
   /** C§5: refusals show on the zone for 3 s. */
   const flash = (text: string) => {
     setNotice(text);
@@ -64,7 +81,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   };
 
   const add = async (entries: Parameters<typeof enqueueUploads>[0]) => {
-    if (locked || entries.length === 0) return;
+    if (locked || offline || entries.length === 0) return;
     try {
       const result = await enqueueUploads(entries, { projectId: project.id, type });
       if (result.refused === 'no-memory') flash(UPLOAD_MESSAGES.noMoreMemory);
@@ -76,7 +93,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   };
 
   const browse = async () => {
-    if (locked) return;
+    if (locked || offline) return;
     const picked = await pickWithHandles(kind);
     if (picked === null) input.current?.click();
     else await add(picked);
@@ -90,7 +107,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   };
 
   const onDragOver = (event: DragEvent) => {
-    if (locked) return;
+    if (locked || offline) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'copy';
     setDragging(true);
@@ -99,7 +116,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   const onDrop = (event: DragEvent) => {
     event.preventDefault();
     setDragging(false);
-    if (locked) return;
+    if (locked || offline) return;
     void entriesFromDrop(event.dataTransfer).then(add);
   };
 
@@ -137,9 +154,10 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   };
 
   const count = files.length + pending.length;
+  const incompleteCount = pending.filter((item) => item.status === 'incomplete').length;
 
   return (
-    <div className={`card upload-section ${open ? 'is-open' : ''}`} data-testid={`asset-section-${type}`}>
+    <div ref={section} className={`card upload-section ${open ? 'is-open' : ''}`} data-testid={`asset-section-${type}`} data-incomplete={incompleteHere ? 'true' : undefined}>
       <header className="upload-section-head">
         <button type="button" className="upload-section-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <span className={`upload-section-icon kind-${kind}`}>
@@ -149,7 +167,8 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
             <h3>{label}</h3>
             <span className="upload-section-sub">
               {assets === null ? 'Loading…' : files.length === 0 ? 'No files yet' : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
-              {pending.length > 0 && ` · ${pending.length} uploading`}
+              {pending.length - incompleteCount > 0 && ` · ${pending.length - incompleteCount} uploading`}
+              {incompleteCount > 0 && ` · ${incompleteCount} incomplete`}
             </span>
           </span>
           <Icon name="chevronDown" size={18} className={`upload-section-chevron ${open ? 'open' : ''}`} />
@@ -171,10 +190,11 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
       {open && (
         <div className="upload-section-body">
           <div
-            className={`upload-zone ${dragging ? 'is-dragging' : ''} ${locked ? 'is-locked' : ''} ${notice ? 'has-notice' : ''}`}
+            className={`upload-zone ${dragging ? 'is-dragging' : ''} ${locked ? 'is-locked' : ''} ${offline && !locked ? 'is-offline-disabled' : ''} ${notice ? 'has-notice' : ''}`}
             role="button"
-            tabIndex={locked ? -1 : 0}
-            aria-disabled={locked}
+            tabIndex={locked || offline ? -1 : 0}
+            aria-disabled={locked || offline}
+            title={offline && !locked ? NEEDS_CONNECTION : undefined}
             aria-label={locked ? `${label}: locked` : `Upload ${label.toLowerCase()}`}
             data-testid={`upload-zone-${type}`}
             onClick={() => void browse()}
@@ -208,6 +228,11 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
               </span>
             )}
           </div>
+          {showIncomplete && (
+            <p className="upload-zone-problem" role="alert" data-testid={`incomplete-clips-${type}`}>
+              {CREDIT_MESSAGES.incompleteClips}
+            </p>
+          )}
           <input
             ref={input}
             type="file"

@@ -6,30 +6,48 @@ import { Icon } from '@/ui/icons.tsx';
 
 /**
  * The edited video once staff delivered it (played through HLS, checked every 5 s while it is
- * being processed, the no-media modal when it is missing); before that, the C§4 "being
- * processed" note while in review, reloading the project every 5 s through `onRetry`.
+ * being processed, the no-media modal when it is missing); before that, a note that matches the
+ * status. "Being processed" (C§4) is said only while a delivered file is being processed: a
+ * version in review without any file says so instead of promising a video that never comes,
+ * and a finished project never says the editors are still working.
  */
 export function VideoArea({ project, onRetry }: { project: Project; onRetry: () => void }) {
-  const waiting = project.status.name === 'IN_REVIEW' && !project.finalVideoPreview;
+  const status = project.status.name;
+  const inReview = status === 'IN_REVIEW' && !project.finalVideoPreview;
+  const processing = inReview && Boolean(project.finalVideoPath);
+  // Checked every 5 s while in review without a playable video: processing ends, or staff deliver.
   useEffect(() => {
-    if (!waiting) return;
+    if (!inReview) return;
     const timer = setInterval(onRetry, VIDEO_RETRY_MS);
     return () => clearInterval(timer);
-  }, [waiting, onRetry]);
+  }, [inReview, onRetry]);
 
-  const status = project.status.name;
+  const finished = status === 'APPROVED' || status === 'ARCHIVED';
   const placeholder = (
     <div className="player-placeholder" data-testid="video-placeholder">
       <Icon name="film" size={40} />
-      {waiting ? (
+      {processing ? (
         <>
           <strong>Your video is being processed</strong>
           <p>It will be ready in a few minutes. This page checks again every few seconds.</p>
+        </>
+      ) : inReview ? (
+        <>
+          <strong>The video of this version is not here yet</strong>
+          <p>
+            The video file of version {String(project.noReviews).padStart(2, '0')} has not been delivered to Cutdesk. It appears here as soon as our editors upload it; use
+            the review link in the meantime, or write to us.
+          </p>
         </>
       ) : status === 'OPENED' ? (
         <>
           <strong>No video yet</strong>
           <p>Complete the brief, upload your footage and send the project to editing. The edited video appears here.</p>
+        </>
+      ) : finished ? (
+        <>
+          <strong>No video file to play here</strong>
+          <p>This project is {status === 'APPROVED' ? 'approved' : 'archived'}, but its final video file is not available on Cutdesk. Write to us and we will send it again.</p>
         </>
       ) : (
         <>

@@ -1,66 +1,200 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { businessToday } from '@/domain/business-calendar.ts';
+import { formatTb, tbToBytes } from '@/domain/bytes.ts';
+import type { ClientConfig } from '@/domain/contract/auth.ts';
+import type { PaymentPlanView, SubscriptionView } from '@/domain/contract/billing.ts';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import type { Organization } from '@/domain/contract/organizations.ts';
-import { formatTb, tbToBytes } from '@/domain/bytes.ts';
-import { SUPPORT_EMAIL } from '@/ui/constants.ts';
-import { creditPeriodLabel } from '@/domain/subscription.ts';
+import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate } from '@/lib/format.ts';
+import { getClientConfig } from '@/shared/billing/api/get-client-config.ts';
+import { listPlans } from '@/shared/billing/api/list-plans.ts';
+import { listSubscriptions } from '@/shared/billing/api/list-subscriptions.ts';
 import { Badge } from '@/ui/badge.tsx';
+import { SUPPORT_EMAIL } from '@/ui/constants.ts';
+import { Icon } from '@/ui/icons.tsx';
+import { READ_ONLY_NOTE, canBuy, currentSubscription } from '../checkout.ts';
+import { CheckoutForm } from './checkout-form.tsx';
+import { CreditsCard } from './credits-card.tsx';
+import { CurrentSubscription } from './current-subscription.tsx';
+import { InvoicesTable } from './invoices-table.tsx';
+import { PlanCards } from './plan-cards.tsx';
 
-/**
- * The owner's plan, told honestly: there is no online payment yet, so the page shows what the
- * organization has and how to change it.
- */
-export function SubscriptionTab({ organization, credits }: { organization: Organization | null; credits: CreditDetail | null }) {
-  if (!organization || !credits) return <span className="spinner" role="status" aria-label="Loading" />;
+function StorageCard({ organization }: { organization: Organization }) {
   const quota = tbToBytes(organization.storage);
   const usedShare = quota > 0 ? Math.min(100, (organization.usedSpace / quota) * 100) : 0;
-  const hasPlan = credits.startDate !== null;
   return (
-    <div className="settings-grid">
-      <section className="card" aria-label="Your plan">
-        <header className="card-head">
-          <h2>Your plan</h2>
-          <Badge tone={credits.status === 'ACTIVE' ? 'success' : 'neutral'}>{credits.status}</Badge>
-        </header>
-        {hasPlan ? (
-          <p className="plan-line">
-            {credits.creditsPerInterval} credits every {creditPeriodLabel(credits.interval)}, valid from {formatDate(credits.startDate)} to {formatDate(credits.endDate)}.
-            {credits.renewable ? ` Next renewal on ${formatDate(credits.renewDate)}.` : ' The plan does not renew.'}
+    <section className="card" aria-label="Storage">
+      <header className="card-head">
+        <h2>Storage</h2>
+      </header>
+      <p className="plan-line">
+        {formatTb(organization.usedSpace)} used of {formatTb(quota)}
+      </p>
+      <div className="progress" role="progressbar" aria-label="Storage used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare)}>
+        <span style={{ width: `${usedShare}%` }} />
+      </div>
+    </section>
+  );
+}
+
+interface Props {
+  organization: Organization | null;
+  credits: CreditDetail | null;
+  owner: { name: string; email: string };
+  /** Staff signed in as the customer: everything shows, nothing can be bought or cancelled. */
+  readOnly: boolean;
+  /** From `?plan=<id>` (the public pricing page links here with the plan chosen). */
+  initialPlanId: number | null;
+  /** After a purchase or a cancellation: credits, storage and the top bar change. */
+  onChanged: () => void;
+}
+
+/**
+ * The owner's Subscription tab (issue 11): the running subscription with its invoices and a
+ * cancel button, or, when nothing runs, the plans and the checkout.
+ */
+export function SubscriptionTab({ organization, credits, owner, readOnly, initialPlanId, onChanged }: Props) {
+  const organizationId = organization?.id ?? null;
+  const [subscriptions, setSubscriptions] = useState<SubscriptionView[] | null>(null);
+  const [plans, setPlans] = useState<PaymentPlanView[] | null>(null);
+  const [payments, setPayments] = useState<ClientConfig['payments'] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [planId, setPlanId] = useState<number | null>(initialPlanId);
+  const [justBought, setJustBought] = useState(false);
+  const plansRef = useRef<HTMLElement>(null);
+  const checkoutRef = useRef<HTMLDivElement>(null);
+  const today = businessToday();
+
+  const load = useCallback(async () => {
+    if (organizationId === null) return;
+    try {
+      const [list, sale, config] = await Promise.all([listSubscriptions(organizationId), listPlans(), getClientConfig()]);
+      setSubscriptions(list);
+      setPlans(sale);
+      setPayments(config.payments);
+      setError(null);
+    } catch (e) {
+      setError(errorMessage(e));
+    }
+  }, [organizationId]);
+  useEffect(() => void load(), [load]);
+
+  if (error) {
+    return (
+      <div className="form-error" role="alert">
+        {error}
+      </div>
+    );
+  }
+  if (!organization || !subscriptions || !plans || !payments) return <span className="spinner" role="status" aria-label="Loading" />;
+
+  const current = currentSubscription(subscriptions);
+  const note = readOnly && (
+    <p className="side-note checkout-readonly" role="note">
+      <Icon name="lock" size={16} /> {READ_ONLY_NOTE}
+    </p>
+  );
+
+  if (current && !canBuy(current)) {
+    return (
+      <div className="subscription-view">
+        {note}
+        {justBought && (
+          <p className="inline-notice" role="status">
+            <Icon name="check" size={16} /> Thank you! Your {current.plan.name} subscription is active and its first credits are in your account.
           </p>
-        ) : (
-          <p className="plan-line">Your organization has no plan yet.</p>
         )}
-        <dl className="kv">
-          <div>
-            <dt>Onboarding</dt>
-            <dd>{organization.status.id === 2 ? 'Complete' : 'In progress'}</dd>
+        <div className="settings-grid">
+          <div className="settings-stack">
+            <CurrentSubscription
+              organizationId={organization.id}
+              subscription={current}
+              credits={credits}
+              renewalPrice={plans.find((p) => p.id === current.plan.id)?.pricePerYear ?? null}
+              canManage={!readOnly}
+              onCancelled={() => {
+                setJustBought(false);
+                void load();
+                onChanged();
+              }}
+            />
+            <InvoicesTable subscription={current} organizationName={organization.name} />
           </div>
-          <div>
-            <dt>Credits this period</dt>
-            <dd>
-              {credits.usedCredits} of {credits.activeCredits} used
-            </dd>
+          <div className="settings-side">
+            <CreditsCard credits={credits} />
+            <StorageCard organization={organization} />
           </div>
-        </dl>
-      </section>
-      <section className="card" aria-label="Storage">
-        <header className="card-head">
-          <h2>Storage</h2>
-        </header>
-        <p className="plan-line">
-          {formatTb(organization.usedSpace)} used of {formatTb(quota)}
-        </p>
-        <div className="progress" role="progressbar" aria-label="Storage used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare)}>
-          <span style={{ width: `${usedShare}%` }} />
         </div>
+      </div>
+    );
+  }
+
+  // A plan set up by staff (no subscription here) still runs: the server refuses a purchase
+  // until it ends, so the checkout waits too.
+  const managedUntil = credits?.renewable && credits.endDate && credits.endDate > today ? credits.endDate : null;
+  const plan = managedUntil ? null : (plans.find((p) => p.id === planId) ?? null);
+  const choose = (chosen: PaymentPlanView) => {
+    setPlanId(chosen.id);
+    requestAnimationFrame(() => checkoutRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
+  };
+
+  return (
+    <div className="subscription-view">
+      {note}
+      <div className="settings-grid">
+        <section className="card" aria-label="Your plan">
+          <header className="card-head">
+            <h2>Your plan</h2>
+            <Badge tone={managedUntil ? 'success' : 'neutral'}>{managedUntil ? 'Active' : current ? current.status : 'No subscription'}</Badge>
+          </header>
+          <p className="plan-line">
+            {managedUntil
+              ? `Your plan was set up with our team and runs until ${formatDate(managedUntil)}. You can subscribe online once it ends; to change it sooner, write to ${SUPPORT_EMAIL}.`
+              : current
+                ? `Your ${current.plan.name} subscription ended on ${formatDate(current.renewableAt)}. Choose a plan below to start again.`
+                : 'Your organization has no subscription yet. Choose a plan below: credits arrive as soon as you pay, and every month after.'}
+          </p>
+          {credits && (
+            <dl className="kv">
+              <div>
+                <dt>Credits this period</dt>
+                <dd>
+                  {credits.usedCredits} of {credits.activeCredits} used ({credits.status})
+                </dd>
+              </div>
+            </dl>
+          )}
+        </section>
+        <StorageCard organization={organization} />
+      </div>
+      <section className="plans-section" aria-label="Choose a plan" ref={plansRef}>
+        <div className="section-head">
+          <h2>{managedUntil ? 'Our plans' : 'Choose a plan'}</h2>
+          <p className="card-sub">Each plan is paid up front for its term, and its credits arrive every month.</p>
+        </div>
+        {plans.length === 0 ? <p className="muted">No plans are on sale right now. Please write to support.</p> : <PlanCards plans={plans} selectedId={plan?.id ?? null} onSelect={choose} disabled={managedUntil !== null} />}
       </section>
-      <section className="card plan-contact" aria-label="Change your plan">
-        <h2>Change your plan</h2>
-        <p>
-          Online payment is not available yet. To subscribe, add credits, extend storage or cancel, write to{' '}
-          <a href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(`Plan of ${organization.name}`)}`}>{SUPPORT_EMAIL}</a> and we change it for you, usually the same business day.
-        </p>
-      </section>
+      {plan && (
+        <div ref={checkoutRef} className="checkout-anchor">
+          <CheckoutForm
+            key={plan.currency}
+            organizationId={organization.id}
+            plan={plan}
+            payments={payments}
+            defaults={{ name: owner.name, email: owner.email, company: organization.name }}
+            today={today}
+            readOnly={readOnly}
+            onChangePlan={() => plansRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
+            onPurchased={(subscription) => {
+              setSubscriptions((list) => [subscription, ...(list ?? [])]);
+              setJustBought(true);
+              onChanged();
+              window.scrollTo({ top: 0, behavior: 'smooth' });
+            }}
+          />
+        </div>
+      )}
     </div>
   );
 }

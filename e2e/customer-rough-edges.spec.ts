@@ -1,0 +1,275 @@
+import { mkdir, open, rm } from 'node:fs/promises';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { customerSignIn as signInAs } from './sign-in.ts';
+import { CREDIT_MESSAGES, MESSAGES } from '../src/domain/messages.ts';
+import { FIELD_MESSAGES } from '../src/domain/validation.ts';
+import { UPLOAD_MESSAGES } from '../src/domain/uploads.ts';
+import { mp4Bytes } from '../tests/support/file-fixtures.ts';
+
+/** Issue 12, customer portal: one regression test per rough edge a browser can hold. */
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+async function apiLogin(request: APIRequestContext, email: string) {
+  const response = await request.post('/api/v1/login', { data: { email, password: 'demo-password' } });
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as { token: string; organizationId: number };
+}
+
+/** A fresh Assembly project of `email`'s organization, so tests do not share one. */
+async function newProject(request: APIRequestContext, email: string, name = `Rough edges ${unique()}`): Promise<{ id: number; name: string }> {
+  const { token, organizationId } = await apiLogin(request, email);
+  const response = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Customer rough edges.' },
+  });
+  expect(response.status()).toBe(201);
+  return { id: ((await response.json()) as { id: number }).id, name };
+}
+
+test('Send to editing stops on an invalid brief field, and saves brief edits before it asks', async ({ page, request }) => {
+  const project = await newProject(request, 'owner@demo.cutdesk.test');
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await page.goto(`/user/project/${project.id}`);
+
+  // An invalid field: no confirmation, the field says why.
+  await page.getByLabel('Goal').fill('');
+  await page.getByRole('button', { name: 'Send to editing' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByText(CREDIT_MESSAGES.briefIncomplete)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Brief' }).getByText(FIELD_MESSAGES.required)).toBeVisible();
+
+  // A valid edit not saved yet: saved first, then the confirmation.
+  await page.getByLabel('Goal').fill('Raise the seed round');
+  await page.getByRole('button', { name: 'Send to editing' }).click();
+  await expect(page.getByRole('dialog', { name: 'Send to editing?' })).toBeVisible();
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+  await page.reload();
+  await expect(page.getByLabel('Goal')).toHaveValue('Raise the seed round');
+});
+
+test('the top bar keeps one line with a long project title, also while it is edited, with the title on the menu line', async ({ page, request }) => {
+  const project = await newProject(request, 'owner@demo.cutdesk.test', `W${'W'.repeat(30)} ${unique()}`.slice(0, 43));
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await page.goto(`/user/project/${project.id}`);
+  const topbar = page.locator('.topbar');
+  const title = topbar.getByRole('button', { name: project.name });
+  await expect(title).toBeVisible();
+
+  const oneLine = async () => {
+    expect((await topbar.boundingBox())!.height).toBeLessThanOrEqual(68);
+    for (const name of ['Projects', 'Content Library', 'Help', 'Admin Settings']) {
+      expect((await topbar.getByRole('link', { name, exact: true }).boundingBox())!.height, name).toBeLessThan(40);
+    }
+    const who = (await topbar.locator('.who-name').boundingBox())!;
+    expect(who.height).toBeLessThan(24);
+  };
+  await oneLine();
+  // Cut with an ellipsis, not clipped.
+  expect(await title.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis')).toBe(true);
+  // On the menu's line: the same vertical centre (±2 px).
+  const centre = (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
+  expect(Math.abs(centre(await title.boundingBox()) - centre(await topbar.getByRole('link', { name: 'Projects', exact: true }).boundingBox()))).toBeLessThanOrEqual(2);
+
+  await title.click();
+  await expect(page.getByLabel('Project title')).toBeVisible();
+  await oneLine();
+  const input = (await page.getByLabel('Project title').boundingBox())!;
+  const meters = (await topbar.locator('.meters').boundingBox())!;
+  expect(input.x + input.width).toBeLessThan(meters.x);
+});
+
+test('a registration left after the account step continues at the organization step on the next sign-in', async ({ page, browser }) => {
+  const email = `abandoned-${unique()}@example.com`;
+  await page.goto('/register');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Phone').fill('5550123');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill('demo-password');
+  await page.getByLabel('Re-enter password').fill('demo-password');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Name your organization' })).toBeVisible();
+
+  // Another day, another browser: sign in.
+  const context = await browser.newContext();
+  const later = await context.newPage();
+  await later.goto('/login/user');
+  await later.getByLabel('E-mail').fill(email);
+  await later.getByLabel('Password').fill('demo-password');
+  await later.getByRole('button', { name: 'Sign in' }).click();
+  await expect(later).toHaveURL(/\/register$/);
+  await expect(later.getByRole('heading', { name: 'Name your organization' })).toBeVisible();
+  await later.getByLabel('Company / organization name').fill(`Ada Films ${unique()}`);
+  await later.getByRole('button', { name: 'Create organization' }).click();
+  await expect(later).toHaveURL(/\/user\/projects$/);
+  await expect(later.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+  await context.close();
+});
+
+test('a failed sign-in has one contact link, and the password step does not start with an error', async ({ page }) => {
+  await page.goto('/login/user');
+  await page.getByLabel('E-mail').fill('owner@demo.cutdesk.test');
+  await page.getByLabel('Password').fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const error = page.locator('.form-error');
+  await expect(error).toHaveText(MESSAGES.loginFailed);
+  await expect(error.getByRole('link')).toHaveCount(1);
+  await expect(error.getByRole('link')).toHaveText('here');
+
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill('owner@demo.cutdesk.test');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByLabel('Password')).toBeVisible();
+  await expect(page.getByText(FIELD_MESSAGES.passwordRequired)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText(FIELD_MESSAGES.passwordRequired)).toBeVisible();
+});
+
+test('incomplete clips are reported on the interview zone, not in the side card', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const project = await newProject(request, 'owner@demo.cutdesk.test');
+  await mkdir('.tmp/e2e-media', { recursive: true });
+  const clip = `.tmp/e2e-media/rough-edges-clip.mp4`;
+  const handle = await open(clip, 'w');
+  await handle.write(mp4Bytes(3_000_000));
+  await handle.close();
+
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 40_000 });
+  await page.goto(`/user/project/${project.id}`);
+  await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip);
+  await expect(page.getByTestId('pending-tile')).toHaveAttribute('data-upload-status', 'uploading');
+  // Reloading mid-upload leaves an incomplete clip (its file must be picked again).
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.reload();
+  await expect(page.getByTestId('pending-tile')).toHaveAttribute('data-upload-status', 'incomplete');
+
+  await page.getByRole('button', { name: 'Send to editing' }).click();
+  await expect(page.getByTestId('incomplete-clips-INTERVIEW_CLIP')).toHaveText(CREDIT_MESSAGES.incompleteClips);
+  await expect(page.locator('.send-box')).not.toContainText(CREDIT_MESSAGES.incompleteClips);
+  await expect(page.getByTestId('incomplete-clips-BROLL_CLIP')).toHaveCount(0);
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+});
+
+test('a half-filled wizard survives a narrow window, and Continue goes back to it', async ({ page }) => {
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await page.goto('/user/create-project');
+  const name = `Narrow ${unique()}`;
+  await page.getByLabel('Project name').fill(name);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Audience').fill('Partners');
+
+  await page.setViewportSize({ width: 700, height: 800 });
+  await expect(page).toHaveURL(/\/not-mobile\?from=%2Fuser%2Fcreate-project$/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole('link', { name: 'Continue to Cutdesk' }).click();
+  await expect(page).toHaveURL(/\/user\/create-project$/);
+  await expect(page.getByLabel('Audience')).toHaveValue('Partners');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByLabel('Project name')).toHaveValue(name);
+  // Cancel forgets the draft.
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.goto('/user/create-project');
+  await expect(page.getByLabel('Project name')).toHaveValue('');
+});
+
+test('an organization without credits is told before the confirmation', async ({ page, request }) => {
+  // A new organization of its own: the demo's trial organization may have bought a plan in
+  // another spec (e2e/checkout.spec.ts).
+  const email = `no-credits-${unique()}@example.com`;
+  const registered = await request.post('/api/v1/register', { data: { email, password: 'demo-password', firstName: 'Nora', lastName: 'Credits', phone: '5550123' } });
+  expect(registered.status()).toBe(201);
+  const { token } = (await registered.json()) as { token: string };
+  const created = await request.post('/api/v1/organizations', { headers: { authorization: `Bearer ${token}` }, data: { name: `No Credits ${unique()}` } });
+  expect(created.status()).toBe(201);
+  const project = await newProject(request, email);
+  await signInAs(page, email);
+  await page.goto(`/user/project/${project.id}`);
+  await expect(page.getByTestId('no-credit-note')).toBeVisible();
+  await page.getByRole('button', { name: 'Send to editing' }).click();
+  await expect(page.getByRole('dialog', { name: 'You have no credits left' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Send to editing?' })).toHaveCount(0);
+});
+
+test('a finished project offers its downloads and says why one is not available', async ({ page }) => {
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await page.getByRole('link', { name: 'Content Library' }).click();
+  await page.getByRole('button', { name: 'Actions for Conference recap' }).click();
+  await expect(page.getByRole('menuitem', { name: /Download HD/ })).toBeDisabled();
+  await expect(page.getByRole('menuitem', { name: /Download HD/ })).toContainText('No final video has been delivered');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('link', { name: 'Conference recap' }).click();
+  const downloads = page.getByRole('region', { name: 'Download the final video' });
+  await expect(downloads.getByRole('button', { name: 'Download HD' })).toBeVisible();
+  await expect(downloads.getByTestId('download-reasons')).toContainText('No final video has been delivered');
+  // Seeded projects do not contradict themselves: an approved project is not "with the editors".
+  await expect(page.getByTestId('video-placeholder')).not.toContainText('editors are on it');
+});
+
+test('a timer frozen over the weekend says it is paused', async ({ page }) => {
+  // The last Saturday, 12:00 in New York.
+  const saturday = new Date();
+  saturday.setUTCDate(saturday.getUTCDate() - ((saturday.getUTCDay() + 1) % 7) - 7);
+  saturday.setUTCHours(17, 0, 0, 0);
+  await page.clock.install({ time: saturday });
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  const editing = page.getByRole('region', { name: 'Editing' });
+  await expect(editing.getByRole('link', { name: 'Product walkthrough' }).getByTestId('sla-paused')).toHaveText(/Paused for the weekend/);
+  await editing.getByRole('link', { name: 'Product walkthrough' }).click();
+  await expect(page.getByTestId('status-banner').getByTestId('sla-paused')).toHaveText(/Paused for the weekend/);
+});
+
+test('the help page has contents, a way back and a privacy section the footer links to', async ({ page }) => {
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await expect(page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/help#privacy');
+  await page.goto('/help#privacy');
+  const privacy = page.getByRole('heading', { name: 'Privacy', level: 2 });
+  await expect(privacy).toBeInViewport();
+  await expect(page.getByRole('navigation', { name: 'Help contents' }).getByRole('link')).toHaveCount(8);
+  await page.getByTestId('help-back').click();
+  await expect(page).toHaveURL(/\/user\/projects$/);
+});
+
+test('register rows are as wide as single fields', async ({ page }) => {
+  await page.goto('/register');
+  const first = (await page.getByLabel('First name').boundingBox())!;
+  const last = (await page.getByLabel('Last name').boundingBox())!;
+  const phone = (await page.getByLabel('Phone').boundingBox())!;
+  expect(Math.abs(first.x - phone.x)).toBeLessThanOrEqual(1);
+  expect(Math.abs(last.x + last.width - (phone.x + phone.width))).toBeLessThanOrEqual(1);
+});
+
+test('upload zones: a locked project does not promise uploads, and a refusal does not cover the zone text', async ({ page, request }) => {
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await page.getByRole('link', { name: 'Product walkthrough' }).click();
+  await expect(page.getByRole('region', { name: 'Footage and images' })).not.toContainText('straight to secure storage');
+  // With the brief collapsed, the side column still holds the project at a glance.
+  await expect(page.getByRole('region', { name: 'About this project' })).toBeVisible();
+
+  // A file larger than the organization's storage (sparse: nothing is written) is refused on the zone.
+  const project = await newProject(request, 'owner@demo.cutdesk.test');
+  await mkdir('.tmp/e2e-media', { recursive: true });
+  const huge = '.tmp/e2e-media/rough-edges-3tb.mp4';
+  const handle = await open(huge, 'w');
+  await handle.write(mp4Bytes(64));
+  await handle.truncate(3 * 1024 ** 4);
+  await handle.close();
+  await page.goto(`/user/project/${project.id}`);
+  await expect(page.getByRole('region', { name: 'Footage and images' })).toContainText('straight to secure storage');
+  try {
+    await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(huge);
+  } finally {
+    await rm(huge, { force: true });
+  }
+  const zone = page.getByTestId('upload-zone-INTERVIEW_CLIP');
+  const notice = zone.getByRole('alert');
+  await expect(notice).toHaveText(UPLOAD_MESSAGES.noMoreMemory);
+  const text = (await zone.locator('.upload-zone-text').boundingBox())!;
+  const box = (await notice.boundingBox())!;
+  expect(box.x >= text.x + text.width || box.y >= text.y + text.height).toBe(true);
+});

@@ -1,0 +1,20 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Staff sign in at /login in two steps (e-mail, then password) and land on the dashboard. */
+export async function staffSignIn(page: Page, email: string, password = 'demo-password') {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Customers sign in at /login/user and land on their projects board. */
+export async function customerSignIn(page: Page, email: string, password = 'demo-password') {
+  await page.goto('/login/user');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/user\/projects$/);
+}

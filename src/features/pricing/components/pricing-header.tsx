@@ -1,0 +1,32 @@
+import { Link } from 'wouter';
+import type { RoleName } from '@/domain/roles.ts';
+import { homeFor } from '@/domain/route-guard.ts';
+import { isStaffRole } from '@/domain/roles.ts';
+import { Logo } from '@/ui/brand.tsx';
+
+/** The small header of the standalone pricing page: brand, then sign in and create account (or the way back in). */
+export function PricingHeader({ role }: { role: RoleName | null }) {
+  return (
+    <header className="pricing-header">
+      <Link href="/pricing" aria-label="Cutdesk pricing">
+        <Logo />
+      </Link>
+      <nav className="pricing-header-links" aria-label="Account">
+        {role ? (
+          <Link href={homeFor(role)} className="btn btn-secondary">
+            {isStaffRole(role) ? 'Go to dashboard' : 'Go to your projects'}
+          </Link>
+        ) : (
+          <>
+            <Link href="/login/user" className="btn btn-ghost">
+              Sign in
+            </Link>
+            <Link href="/register" className="btn btn-success">
+              Create account
+            </Link>
+          </>
+        )}
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,15 @@
+import { PaymentMethodStruct } from '@/domain/contract/billing.ts';
+import { api } from '@/lib/api-client.ts';
+
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvc: string;
+  name: string;
+}
+
+/** POST payment-methods: the embedded gateway tokenizes the card (with Stripe, Stripe.js does). */
+export function addCard(card: CardInput) {
+  return api('POST', '/payment-methods', { body: card, struct: PaymentMethodStruct });
+}

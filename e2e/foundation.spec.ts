@@ -118,7 +118,7 @@ test('an editor sees only the Dashboard entry', async ({ page }) => {
 test('a narrow window is sent to the desktop notice, also when narrowed in the app', async ({ page }) => {
   await page.setViewportSize({ width: 700, height: 800 });
   await page.goto('/login/user');
-  await expect(page).toHaveURL(/\/not-mobile$/);
+  await expect(page).toHaveURL(/\/not-mobile\?from=%2Flogin%2Fuser$/);
   await expect(page.getByRole('heading', { name: 'Cutdesk works on a desktop' })).toBeVisible();
 
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -128,7 +128,7 @@ test('a narrow window is sent to the desktop notice, also when narrowed in the a
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/user\/projects$/);
   await page.setViewportSize({ width: 768, height: 800 });
-  await expect(page).toHaveURL(/\/not-mobile$/);
+  await expect(page).toHaveURL(/\/not-mobile\?from=%2Fuser%2Fprojects$/);
 });
 
 test('an unknown path shows the 404 page, whose slider recolours the clapboard and go-back returns', async ({ page }) => {
@@ -142,4 +142,12 @@ test('an unknown path shows the 404 page, whose slider recolours the clapboard a
   await expect(clapboard).not.toHaveAttribute('data-colour', '#93D35A');
   await page.getByRole('link', { name: '← Go back' }).click();
   await expect(page).toHaveURL(/\/help$/);
+});
+
+test("a trial user's sign-in link from staff fills in their e-mail and leads on to the pricing page", async ({ page }) => {
+  await page.goto('/login/user?email=bea%40bluefern.demo.cutdesk.test&next=/pricing');
+  await expect(page.getByLabel('E-mail')).toHaveValue('bea@bluefern.demo.cutdesk.test');
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
 });

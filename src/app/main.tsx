@@ -5,8 +5,13 @@ import { appStore } from '@/lib/session-state.ts';
 import { restoreSession } from '@/lib/session.ts';
 import { installUploads } from '@/shared/uploads/upload-client.ts';
 import '@/ui/theme.css';
+import { captureInstallPrompt } from './install-prompt.ts';
 import { registerServiceWorker } from './pwa.ts';
 import { AppRoutes } from './routes.tsx';
+import { UpdateBanner } from './update-banner.tsx';
+
+// The browser's install offer can come at any time: it is kept for "Install Cutdesk" from the start.
+captureInstallPrompt();
 
 // C§4: stored items are read into the atoms when session-state loads; the user is loaded
 // (and the token refreshed) before the first render, so guards decide with the real role.
@@ -16,6 +21,7 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={appStore}>
       <AppRoutes />
+      <UpdateBanner />
     </Provider>
   </StrictMode>,
 );

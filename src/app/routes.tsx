@@ -1,94 +1,87 @@
 import { useAtomValue } from '@/lib/state.ts';
-import type { ReactNode } from 'react';
+import { lazy } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { decideRoute } from '@/domain/route-guard.ts';
-import { AdminProjectPage } from '@/features/admin-project/admin-project-page.tsx';
-import { AdminSettingsPage } from '@/features/admin-settings/admin-settings-page.tsx';
-import { DashboardPage } from '@/features/dashboard/dashboard-page.tsx';
-import { OrganizationProjects } from '@/features/dashboard/organization-projects.tsx';
-import { ChangePasswordPage } from '@/features/auth/change-password-page.tsx';
+import { isCustomerRole } from '@/domain/roles.ts';
 import { LoginPage } from '@/features/auth/login-page.tsx';
 import { LoginUserPage } from '@/features/auth/login-user-page.tsx';
-import { RecoverPasswordPage } from '@/features/auth/recover-password-page.tsx';
-import { RegisterPage } from '@/features/auth/register-page.tsx';
-import { CustomersPage } from '@/features/customers/customers-page.tsx';
-import { EditorsPage } from '@/features/editors/editors-page.tsx';
-import { HelpPage } from '@/features/misc/help-page.tsx';
 import { NotFoundPage } from '@/features/misc/not-found-page.tsx';
 import { NotMobilePage } from '@/features/misc/not-mobile-page.tsx';
-import { ContentLibraryPage } from '@/features/library/content-library-page.tsx';
-import { OnboardingPage } from '@/features/onboarding/onboarding-page.tsx';
-import { OrganizationPage } from '@/features/organization/organization-page.tsx';
-import { ProjectPage } from '@/features/project/project-page.tsx';
-import { CreateProjectPage } from '@/features/projects/create-project-page.tsx';
-import { ProjectsPage } from '@/features/projects/projects-page.tsx';
-import { SettingsPage } from '@/features/settings/settings-page.tsx';
 import { meAtom } from '@/lib/session-state.ts';
 import { useIsMobile } from '@/ui/use-window-width.ts';
-import { CustomerShell } from './shells/customer-shell.tsx';
-import { StaffShell } from './shells/staff-shell.tsx';
+import { LazyPage } from './lazy-page.tsx';
 
-const inCustomerShell = (page: ReactNode) => <CustomerShell>{page}</CustomerShell>;
+// The first load carries the sign-in pages only (issue 12 "First load"). Each portal is one
+// chunk loaded when its first page opens, so a customer never downloads the staff pages and
+// staff never the customer's; the heavy screens inside them load lazily again (see the portals).
+const CustomerPortal = lazy(() => import('./customer-portal.tsx'));
+const StaffPortal = lazy(() => import('./staff-portal.tsx'));
+const RegisterPage = lazy(() => import('@/features/auth/register-page.tsx').then((m) => ({ default: m.RegisterPage })));
+const RecoverPasswordPage = lazy(() => import('@/features/auth/recover-password-page.tsx').then((m) => ({ default: m.RecoverPasswordPage })));
+const ChangePasswordPage = lazy(() => import('@/features/auth/change-password-page.tsx').then((m) => ({ default: m.ChangePasswordPage })));
+const HelpPage = lazy(() => import('@/features/misc/help-page.tsx').then((m) => ({ default: m.HelpPage })));
+const PricingPage = lazy(() => import('@/features/pricing/pricing-page.tsx').then((m) => ({ default: m.PricingPage })));
+
+/** The customer portal's pages (its own Switch tells them apart). One pattern: the portal stays mounted between its pages. */
+const CUSTOMER_PAGES = /^\/user\/(?:projects|create-project|project\/[^/]+|content-library|admin-settings)\/?$/i;
+/** The staff portal's pages (its own Switch tells them apart). */
+const STAFF_PAGES = /^\/(?:customers|editors|onboarding|admin-settings|dashboard|project\/[^/]+|organization\/[^/]+)\/?$/i;
 
 /** Every route of C§2 and A§2 behind the one guard decision of src/domain/route-guard.ts. */
 export function AppRoutes() {
   const [location] = useLocation();
   const me = useAtomValue(meAtom);
   const isMobile = useIsMobile();
-  const decision = decideRoute(location, { role: me?.role.name ?? null, isMobile });
+  const decision = decideRoute(location, { role: me?.role.name ?? null, isMobile, withoutOrganization: Boolean(me && isCustomerRole(me.role.name) && me.organizationId === null) });
   if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
 
+  const customerPortal = (
+    <LazyPage>
+      <CustomerPortal />
+    </LazyPage>
+  );
+  const staffPortal = (
+    <LazyPage>
+      <StaffPortal />
+    </LazyPage>
+  );
   return (
     <Switch>
       <Route path="/login" component={LoginPage} />
       <Route path="/login/user" component={LoginUserPage} />
-      <Route path="/register" component={RegisterPage} />
-      <Route path="/recover-password" component={RecoverPasswordPage} />
-      <Route path="/change-password" component={ChangePasswordPage} />
+      <Route path="/register">
+        <LazyPage>
+          <RegisterPage />
+        </LazyPage>
+      </Route>
+      <Route path="/recover-password">
+        <LazyPage>
+          <RecoverPasswordPage />
+        </LazyPage>
+      </Route>
+      <Route path="/change-password">
+        <LazyPage>
+          <ChangePasswordPage />
+        </LazyPage>
+      </Route>
       <Route path="/not-mobile" component={NotMobilePage} />
-      <Route path="/help" component={HelpPage} />
-      <Route path="/user/projects">{inCustomerShell(<ProjectsPage />)}</Route>
-      <Route path="/user/create-project">{inCustomerShell(<CreateProjectPage />)}</Route>
-      <Route path="/user/project/:id">{inCustomerShell(<ProjectPage />)}</Route>
-      <Route path="/user/content-library">{inCustomerShell(<ContentLibraryPage />)}</Route>
-      <Route path="/user/admin-settings">{inCustomerShell(<SettingsPage />)}</Route>
-      <Route path="/customers">
-        <StaffShell>
-          <CustomersPage />
-        </StaffShell>
+      <Route path="/help">
+        <LazyPage>
+          <HelpPage />
+        </LazyPage>
       </Route>
-      <Route path="/editors">
-        <StaffShell>
-          <EditorsPage />
-        </StaffShell>
-      </Route>
-      <Route path="/onboarding">
-        <StaffShell>
-          <OnboardingPage />
-        </StaffShell>
-      </Route>
-      <Route path="/admin-settings">
-        <StaffShell>
-          <AdminSettingsPage />
-        </StaffShell>
-      </Route>
-      <Route path="/dashboard">
-        <StaffShell>
-          <DashboardPage />
-        </StaffShell>
-      </Route>
-      <Route path="/project/:id">
-        <StaffShell>
-          <AdminProjectPage />
-        </StaffShell>
-      </Route>
-      <Route path="/organization/:id">
-        {(params) => (
-          <StaffShell>
-            <OrganizationPage key={params.id} id={Number(params.id)} renderProjects={(organizationId) => <OrganizationProjects organizationId={organizationId} />} />
-          </StaffShell>
+      {/* Public plans page: a signed-in customer on a desktop sees it in the shell, anyone else standalone. */}
+      <Route path="/pricing">
+        {isCustomerRole(me?.role.name) && !isMobile ? (
+          customerPortal
+        ) : (
+          <LazyPage>
+            <PricingPage standalone />
+          </LazyPage>
         )}
       </Route>
+      <Route path={CUSTOMER_PAGES}>{customerPortal}</Route>
+      <Route path={STAFF_PAGES}>{staffPortal}</Route>
       <Route component={NotFoundPage} />
     </Switch>
   );

@@ -1,7 +1,8 @@
 import { FetchError, ofetch } from 'ofetch';
 import { create, type Struct } from 'superstruct';
 import { MESSAGES } from '@/domain/messages.ts';
-import { appStore, tokenAtom } from './session-state.ts';
+import { cacheGeneration, cacheKey, getCached, isCacheableRead, putCached } from './offline-cache.ts';
+import { appStore, meAtom, offlineAtom, tokenAtom } from './session-state.ts';
 
 /** A failed call, with the server's message, code and field messages (ARCHITECTURE §3). */
 export class ApiError extends Error {
@@ -16,32 +17,80 @@ export class ApiError extends Error {
   }
 }
 
-const http = ofetch.create({
-  baseURL: '/api/v1',
-  retry: 0,
-  onRequest({ options }) {
-    const token = appStore.get(tokenAtom);
-    if (token) options.headers.set('Authorization', `Bearer ${token}`);
-  },
-});
+/** What a call that needs the server says while the network is gone. */
+const OFFLINE_MESSAGE = 'You are offline. This needs a connection.';
+
+const http = ofetch.create({ baseURL: '/api/v1', retry: 0 });
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+let unauthorizedHandler: ((token: string) => void) | null = null;
+/** The session module says here what a 401 does (end the session, go to sign-in): no import cycle. */
+export function onUnauthorized(handler: (token: string) => void): void {
+  unauthorizedHandler = handler;
+}
+
+/** Answers served from the offline copy: pages read them with `isStale` and stay read-only. */
+const staleAnswers = new WeakSet<object>();
+export function isStale(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && staleAnswers.has(answer);
+}
+
+/**
+ * A failure of the network, not an answer of the server: no status (ofetch's FetchError for a
+ * request that never got a response), or any failure while the browser says it is offline.
+ */
+function isNetworkFailure(error: unknown): boolean {
+  if (!(error instanceof FetchError)) return false;
+  return error.status === undefined || (typeof navigator !== 'undefined' && navigator.onLine === false && error.status !== 401);
+}
+
+function setOffline(offline: boolean): void {
+  if (appStore.get(offlineAtom) !== offline) appStore.set(offlineAtom, offline);
+}
 
 /**
  * The one way the app calls the server. The answer is checked against the shared contract
  * struct, so a server that drifts from the contract fails loudly here, not deep in the UI.
+ *
+ * A 401 to a call made with the session's token ends the session (the handler sends the user to
+ * sign in with a return path); a network failure keeps it, marks the app offline and, for the
+ * reads the offline pages make, answers the last copy kept for this user (marked stale).
  */
 export async function api<T, S>(method: Method, path: string, options: { body?: unknown; query?: Record<string, unknown>; struct?: Struct<T, S> } = {}): Promise<T> {
+  const token = appStore.get(tokenAtom);
+  const userId = token ? (appStore.get(meAtom)?.id ?? null) : null;
+  const key = userId !== null && isCacheableRead(method, path) ? cacheKey(userId, path, options.query) : null;
+  const generation = cacheGeneration();
+  let data: unknown;
   try {
-    const data: unknown = await http(path, { method, body: options.body as Record<string, unknown>, query: options.query });
-    return options.struct ? create(data, options.struct) : (data as T);
+    data = await http(path, {
+      method,
+      body: options.body as Record<string, unknown>,
+      query: options.query,
+      headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+    });
   } catch (error) {
+    if (isNetworkFailure(error)) {
+      setOffline(true);
+      const cached = key ? await getCached(key) : null;
+      if (cached) {
+        const answer = options.struct ? create(cached.data, options.struct) : (cached.data as T);
+        if (typeof answer === 'object' && answer !== null) staleAnswers.add(answer);
+        return answer;
+      }
+      throw new ApiError(0, OFFLINE_MESSAGE);
+    }
     if (error instanceof FetchError) {
+      if (error.status === 401 && token && token === appStore.get(tokenAtom)) unauthorizedHandler?.(token);
       const body = (error.data ?? {}) as { message?: string; code?: number; fields?: Record<string, string> };
       throw new ApiError(error.status ?? 0, body.message ?? MESSAGES.generic, body.code, body.fields);
     }
     throw error;
   }
+  setOffline(false);
+  if (key && userId !== null && token === appStore.get(tokenAtom)) void putCached(userId, key, data, generation);
+  return options.struct ? create(data, options.struct) : (data as T);
 }
 
 export function errorMessage(error: unknown): string {

@@ -1,5 +1,9 @@
-/** The items C§3 keeps in the browser, under one prefix so nothing else collides. */
-export const STORED_KEYS = ['token', 'adminToken', 'orgId', 'projects', 'topBarInfo'] as const;
+/**
+ * The items C§3 keeps in the browser, under one prefix so nothing else collides. `me` (who the
+ * token belongs to) is kept with the token so an app opened offline starts signed in; it is no
+ * more secret than the token. Every item is removed at sign-out (`clearStoredSession`).
+ */
+export const STORED_KEYS = ['token', 'adminToken', 'orgId', 'projects', 'topBarInfo', 'me'] as const;
 export type StoredKey = (typeof STORED_KEYS)[number];
 
 const PREFIX = 'cutdesk.';

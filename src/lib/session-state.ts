@@ -1,6 +1,7 @@
 import { atom, createStore } from './state.ts';
 import type { Me } from '@/domain/contract/me.ts';
 import { readStored, writeStored } from './local-store.ts';
+import { clearOfflineCache } from './offline-cache.ts';
 
 /** The one jotai store: the API client reads the token from it outside React. */
 export const appStore = createStore();
@@ -33,14 +34,32 @@ export const tokenAtom = storedAtom<string>('token');
 export const adminTokenAtom = storedAtom<string>('adminToken');
 export const orgIdAtom = storedAtom<number>('orgId');
 export const topBarInfoAtom = storedAtom<TopBarInfo>('topBarInfo');
-export const meAtom = atom<Me | null>(null);
+/** Who the token belongs to; kept with the token so the app can start offline signed in. */
+export const meAtom = storedAtom<Me>('me');
+if (!appStore.get(tokenAtom) && appStore.get(meAtom)) appStore.set(meAtom, null);
+
+/**
+ * True while the server cannot be reached (a call failed on the network, or the browser says it
+ * is offline): the shells show the offline banner and actions that need the server are disabled.
+ */
+export const offlineAtom = atom(typeof navigator !== 'undefined' && navigator.onLine === false);
+
+/**
+ * Forgets what the signed-in customer's pages left in the browser: the stored project list,
+ * the top bar figures and the offline copies of their pages. Used at every sign-out, and when
+ * an admin leaves a customer's session (Admin logout), which keeps the admin's own token.
+ */
+export function clearCustomerData(): void {
+  appStore.set(orgIdAtom, null);
+  appStore.set(topBarInfoAtom, null);
+  writeStored('projects', null);
+  void clearOfflineCache();
+}
 
 /** Forgets the whole session (logout). */
 export function clearSession(): void {
   appStore.set(tokenAtom, null);
   appStore.set(adminTokenAtom, null);
-  appStore.set(orgIdAtom, null);
-  appStore.set(topBarInfoAtom, null);
   appStore.set(meAtom, null);
-  writeStored('projects', null);
+  clearCustomerData();
 }

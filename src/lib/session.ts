@@ -4,8 +4,11 @@ import { OrganizationStruct } from '@/domain/contract/organizations.ts';
 import { SessionStruct, TokenStruct, type Session } from '@/domain/contract/auth.ts';
 import { homeFor } from '@/domain/route-guard.ts';
 import { shouldRefreshToken, tokenExpiryMs } from '@/domain/session.ts';
-import { api } from './api-client.ts';
-import { adminTokenAtom, appStore, clearSession, meAtom, orgIdAtom, tokenAtom, topBarInfoAtom } from './session-state.ts';
+import { navigate } from 'wouter/use-browser-location';
+import { ApiError, api, onUnauthorized } from './api-client.ts';
+import { portalOfPath, portalOfRole, signInUrl } from './return-path.ts';
+import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom, topBarInfoAtom } from './session-state.ts';
+import { refreshDelayMs, refreshExtends, refreshIsDue } from './token-schedule.ts';
 
 export async function loadMe(): Promise<Me> {
   const me = await api('GET', '/me', { struct: MeStruct });
@@ -21,18 +24,121 @@ export async function startSession(session: Session): Promise<Me> {
   return loadMe();
 }
 
-/** C§4: refresh when 2 days or fewer remain and the token has not expired. */
+/* ---- token refresh: on a timer at 80 % of the token's life, when the tab wakes up, at start ---- */
+
+/** After a refresh failed on the network (or the server), try again this much later. */
+const REFRESH_RETRY_MS = 60_000;
+let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+let refreshing: Promise<void> | null = null;
+/** A token whose refresh did not push its expiry (the session's absolute end): no more timer for it. */
+let cappedToken: string | null = null;
+
+function stopRefreshTimer(): void {
+  if (refreshTimer !== null) clearTimeout(refreshTimer);
+  refreshTimer = null;
+}
+
+function planRefresh(retryInMs?: number): void {
+  stopRefreshTimer();
+  const token = appStore.get(tokenAtom);
+  if (!token || token === cappedToken) return;
+  const delay = retryInMs ?? refreshDelayMs(token, Date.now());
+  if (delay === null) return;
+  refreshTimer = setTimeout(() => {
+    refreshTimer = null;
+    void refreshToken().catch(() => undefined);
+  }, delay);
+}
+
+/**
+ * One refresh at a time, whoever asks (the timer, a waking tab, the start-up): a second caller
+ * gets the refresh already under way. A 401 ends the session through `api`; another failure
+ * keeps the token and tries again later.
+ */
+function refreshToken(): Promise<void> {
+  refreshing ??= (async () => {
+    const before = appStore.get(tokenAtom);
+    if (!before) return;
+    try {
+      const { token: fresh } = await api('PUT', '/me/refresh-token', { struct: TokenStruct });
+      // Signed out, or switched to another session, while the refresh was under way.
+      if (appStore.get(tokenAtom) !== before) return;
+      if (!refreshExtends(before, fresh)) cappedToken = fresh;
+      appStore.set(tokenAtom, fresh);
+    } catch (error) {
+      if (appStore.get(tokenAtom) === before) planRefresh(REFRESH_RETRY_MS);
+      throw error;
+    }
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** C§4 at start (2 days or fewer left), or the 80 % point of the token's life has passed. */
 export async function refreshTokenIfNeeded(now = Date.now()): Promise<void> {
   const token = appStore.get(tokenAtom);
   const expiry = token ? tokenExpiryMs(token) : null;
-  if (expiry === null || !shouldRefreshToken(expiry, now)) return;
-  const { token: fresh } = await api('PUT', '/me/refresh-token', { struct: TokenStruct });
-  appStore.set(tokenAtom, fresh);
+  if (!token || expiry === null) return;
+  if (shouldRefreshToken(expiry, now) || refreshIsDue(token, now)) await refreshToken();
+}
+
+function refreshIfDue(): void {
+  const token = appStore.get(tokenAtom);
+  if (token && refreshIsDue(token, Date.now())) void refreshToken().catch(() => undefined);
+  else planRefresh();
+}
+
+/* ---- the end of a session: only a 401 ends it ---- */
+
+/** Set while an admin whose customer token was refused goes back to their own session. */
+let returningToAdmin = false;
+
+function currentPath(): string {
+  return `${window.location.pathname}${window.location.search}`;
+}
+
+/**
+ * A call made with the session's token got 401. An admin signed in as a customer goes back to
+ * their own session, as Admin logout does; anyone else goes to the sign-in page of their portal
+ * with the page they were on as `next`, and the session is forgotten.
+ */
+function endSessionAfter401(token: string): void {
+  const adminToken = appStore.get(adminTokenAtom);
+  if (adminToken && token !== adminToken) {
+    void endImpersonation()
+      .then((me) => {
+        if (me) navigate(landingFor(me), { replace: true });
+      })
+      .catch(() => undefined);
+    return;
+  }
+  const portal = returningToAdmin ? 'staff' : (portalOfRole(appStore.get(meAtom)?.role.name) ?? portalOfPath(window.location.pathname) ?? 'customer');
+  navigate(signInUrl(portal, currentPath()), { replace: true });
+  clearSession();
+}
+
+onUnauthorized(endSessionAfter401);
+
+if (typeof window !== 'undefined') {
+  // Signing in, refreshing, switching to a customer's session or signing out re-plans the timer.
+  appStore.sub(tokenAtom, () => planRefresh());
+  // Timers sleep with the computer: a tab shown again refreshes at once when the time has come.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') refreshIfDue();
+  });
+  window.addEventListener('online', () => {
+    appStore.set(offlineAtom, false);
+    refreshIfDue();
+  });
+  window.addEventListener('offline', () => appStore.set(offlineAtom, true));
 }
 
 /**
  * Startup of C§4: the stored items are already in the atoms; load the user when a token is
- * present (except on a change-password link with an e-mail), drop the token when that fails.
+ * present (except on a change-password link with an e-mail). Only a 401 ends the session (the
+ * API client sends the user to sign in): without a network the token and the last known user
+ * stay, and the app starts offline, signed in.
  */
 export async function restoreSession(location: Location): Promise<void> {
   const token = appStore.get(tokenAtom);
@@ -42,10 +148,11 @@ export async function restoreSession(location: Location): Promise<void> {
   try {
     await loadMe();
     await refreshTokenIfNeeded();
-  } catch {
-    appStore.set(tokenAtom, null);
-    appStore.set(meAtom, null);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return;
+    // Offline or a failing server: keep the session and the last known user.
   }
+  planRefresh();
 }
 
 export function landingFor(me: Me | null): string {
@@ -76,23 +183,36 @@ export async function startImpersonation(organizationId: number): Promise<Me> {
   }
 }
 
-/** Admin logout: back to the admin's own session, kept aside when impersonation began. */
+/**
+ * Admin logout: back to the admin's own session, kept aside when impersonation began. Nothing
+ * of the customer stays in the browser: their stored project list, top bar figures,
+ * organization and offline copies go with their token.
+ */
 export async function endImpersonation(): Promise<Me | null> {
   const adminToken = appStore.get(adminTokenAtom);
   appStore.set(adminTokenAtom, null);
-  appStore.set(topBarInfoAtom, null);
+  clearCustomerData();
   if (!adminToken) {
     clearSession();
     return null;
   }
   appStore.set(tokenAtom, adminToken);
-  return loadMe();
+  // A 401 here ends the admin's own session: they go to the staff sign-in.
+  returningToAdmin = true;
+  try {
+    return await loadMe();
+  } finally {
+    returningToAdmin = false;
+  }
 }
 
 /** Figures of the customer top bar: who, which organization, storage and credits. */
 export async function loadTopBarInfo(me: Me): Promise<void> {
   if (!me.organizationId) return;
+  const token = appStore.get(tokenAtom);
   const organization = await api('GET', `/organizations/${me.organizationId}`, { struct: OrganizationStruct });
+  // Signed out, or back to the admin's own session, meanwhile: the figures are not kept.
+  if (appStore.get(tokenAtom) !== token) return;
   appStore.set(topBarInfoAtom, {
     userName: me.name,
     organizationName: organization.name,

@@ -8,6 +8,9 @@ import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
 import { endImpersonation, landingFor, loadTopBarInfo, logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
 import { InlineTitle } from '@/ui/inline-title.tsx';
+import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
+import { OfflineBanner } from './offline-banner.tsx';
+import { InstallAppButton } from '../install-button.tsx';
 
 const MENU = [
   { href: '/user/projects', label: 'Projects' },
@@ -23,6 +26,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
   const adminToken = useAtomValue(adminTokenAtom);
   const pageTitle = useAtomValue(pageTitleAtom);
   const [location, navigate] = useLocation();
+  const offline = useOffline();
 
   useEffect(() => {
     if (me) loadTopBarInfo(me).catch((error: unknown) => console.error('top bar figures failed to load', error));
@@ -75,17 +79,23 @@ export function CustomerShell({ children }: { children: ReactNode }) {
             </span>
           </button>
         </div>
-        {!onProjectPage && (
-          <Link href="/user/create-project" className="btn btn-success">
-            + New project
-          </Link>
-        )}
+        {!onProjectPage &&
+          (offline ? (
+            <span className="btn btn-success is-offline-disabled" aria-disabled="true" title={NEEDS_CONNECTION}>
+              + New project
+            </span>
+          ) : (
+            <Link href="/user/create-project" className="btn btn-success">
+              + New project
+            </Link>
+          ))}
         <div className="who">
           <Avatar name={me?.name ?? ''} url={me?.profilePictureUrl ?? null} />
           <div className="who-text">
             <span className="who-name">{me?.name}</span>
             <span className="who-org">{me?.organizationName}</span>
           </div>
+          <InstallAppButton />
           {!adminToken && (
             <button
               className="btn btn-ghost"
@@ -100,14 +110,13 @@ export function CustomerShell({ children }: { children: ReactNode }) {
           )}
         </div>
       </header>
+      <OfflineBanner />
       <main className="shell-main">{children}</main>
       <footer className="footer">
         <span>© {new Date().getFullYear()} Cutdesk</span>
         <nav aria-label="Footer">
           <Link href="/user/projects">Projects</Link>
-          <a href="/help#pricing" target="_blank" rel="noreferrer">
-            Pricing
-          </a>
+          <Link href="/pricing">Pricing</Link>
           <a href="/help" target="_blank" rel="noreferrer">
             Help
           </a>

@@ -7,6 +7,8 @@ import { logout } from '@/lib/session.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { InlineTitle } from '@/ui/inline-title.tsx';
+import { OfflineBanner } from './offline-banner.tsx';
+import { InstallAppButton } from '../install-button.tsx';
 
 const MENU = [
   { href: '/dashboard', label: 'Dashboard', icon: 'grid', editor: true },
@@ -52,6 +54,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
         <header className="staff-top">
           <div className="staff-title">{pageTitle ? <InlineTitle key={pageTitle.title} {...pageTitle} /> : title}</div>
           <div className="who">
+            <InstallAppButton />
             <div className="who-text" style={{ textAlign: 'right' }}>
               <span className="who-name">{me?.name}</span>
               <span className="who-org">{me?.role.name && <span className="role-badge">{me.role.name}</span>}</span>
@@ -59,6 +62,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
             <Avatar name={me?.name ?? ''} url={me?.profilePictureUrl ?? null} />
           </div>
         </header>
+        <OfflineBanner />
         <main className="staff-main">{children}</main>
       </div>
     </div>

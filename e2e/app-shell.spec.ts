@@ -1,0 +1,239 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { chromium, expect, test, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
+
+/**
+ * The installed app (issue 12): lazy portals (a customer never downloads the staff pages), the
+ * manifest passing Chromium's installability check, and the update prompt with a second build.
+ */
+
+const WEB_DIR = resolve(process.env.WEB_DIR ?? 'dist');
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type BuildManifest = Record<string, ManifestChunk>;
+
+async function buildManifest(): Promise<BuildManifest> {
+  return JSON.parse(await readFile(`${WEB_DIR}/.vite/manifest.json`, 'utf8')) as BuildManifest;
+}
+
+/** Files reachable from `roots` through static (and, with `dynamic`, lazy) imports, never entering `stop`. */
+function reachable(manifest: BuildManifest, roots: string[], dynamic: boolean, stop = new Set<string>()): Set<string> {
+  const seen = new Set<string>();
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key) || stop.has(key) || !manifest[key]) return;
+    seen.add(key);
+    files.add(`/${manifest[key].file}`);
+    for (const next of manifest[key].imports ?? []) visit(next);
+    if (dynamic) for (const next of manifest[key].dynamicImports ?? []) visit(next);
+  };
+  roots.forEach(visit);
+  return files;
+}
+
+function recordScripts(page: Page): string[] {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('.js')) scripts.push(url.pathname);
+  });
+  return scripts;
+}
+
+test.describe('lazy chunks', () => {
+  // The page's own downloads: the service worker (which precaches every chunk in the background
+  // for offline use) is kept out of this measurement.
+  test.use({ serviceWorkers: 'block' });
+
+  test('/login loads only the start chunks: no portal, no jsPDF, hls.js, Stripe or upload signer', async ({ page }) => {
+    const manifest = await buildManifest();
+    const entries = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
+    const start = reachable(manifest, entries, false);
+    const scripts = recordScripts(page);
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((script) => !start.has(script))).toEqual([]);
+    expect(scripts.join(' ')).not.toMatch(/portal|hls|\.worker-|jspdf|html2canvas|purify|canvg|stripe/i);
+  });
+
+  test('a customer opens the board and a project without downloading any chunk of the staff portal', async ({ page }) => {
+    const manifest = await buildManifest();
+    const staffPortal = 'src/app/staff-portal.tsx';
+    const customerPortal = 'src/app/customer-portal.tsx';
+    expect(manifest[staffPortal], 'the staff portal is a chunk of its own').toBeDefined();
+    const entries = Object.keys(manifest).filter((key) => manifest[key]!.isEntry);
+    // Everything the app can reach without going through the staff portal; the rest is staff only.
+    const outsideStaff = reachable(manifest, entries, true, new Set([staffPortal]));
+    const staffOnly = [...reachable(manifest, [staffPortal], true)].filter((file) => !outsideStaff.has(file));
+    expect(staffOnly).toContain(`/${manifest[staffPortal]!.file}`);
+    expect(staffOnly).toContain(`/${manifest['src/features/admin-project/admin-project-page.tsx']!.file}`);
+
+    const scripts = recordScripts(page);
+    await page.goto('/login/user');
+    await page.getByLabel('E-mail').fill('owner@demo.cutdesk.test');
+    await page.getByLabel('Password').fill('demo-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/user\/projects$/);
+    await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+    await page.getByRole('link', { name: 'Brand anthem' }).first().click();
+    await expect(page).toHaveURL(/\/user\/project\/\d+$/);
+    await expect(page.getByTestId('status-banner')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+
+    expect(scripts).toContain(`/${manifest[customerPortal]!.file}`);
+    expect(scripts).toContain(`/${manifest['src/features/project/project-page.tsx']!.file}`);
+    expect(scripts.filter((script) => staffOnly.includes(script))).toEqual([]);
+  });
+});
+
+test('the manifest passes Chromium\'s installability check on /login', async ({ baseURL }) => {
+  // Installability is never granted in an incognito context (Playwright's default): a persistent profile.
+  const profile = resolve(`.tmp/e2e-app-shell-profile-${process.env.E2E_PORT ?? 8181}`);
+  await rm(profile, { recursive: true, force: true });
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1440, height: 900 } });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const cdp = await context.newCDPSession(page);
+    await page.goto(`${baseURL}/login`);
+    await page.waitForLoadState('networkidle');
+    const { url, errors, data } = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[]; data?: string };
+    expect(url).toMatch(/\/manifest\.webmanifest$/);
+    expect(errors).toEqual([]);
+    const manifest = JSON.parse(data ?? '{}') as { icons: { sizes: string; purpose?: string }[]; screenshots: { form_factor?: string }[] };
+    expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
+    expect(manifest.screenshots.some((shot) => shot.form_factor === 'wide')).toBe(true);
+    const installabilityErrors = async () => ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] }).installabilityErrors.map((error) => error.errorId);
+    await expect.poll(installabilityErrors, { timeout: 15_000 }).toEqual([]);
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+});
+
+test.describe('the update prompt', () => {
+  // A server of its own on a copy of the build, so a second build can be served under it.
+  const PORT = Number(process.env.E2E_PORT ?? 8181) + 31;
+  const BASE = `http://localhost:${PORT}`;
+  const WORK = resolve(`.tmp/e2e-app-shell-${PORT}`);
+  let server: ChildProcess | null = null;
+
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    // A copy taken while another run swaps in a new build can miss files: copied again until
+    // every file the service worker precaches is there.
+    await expect(async () => {
+      await rm(WORK, { recursive: true, force: true });
+      await cp(WEB_DIR, `${WORK}/web`, { recursive: true });
+      const sw = await readFile(`${WORK}/web/sw.js`, 'utf8');
+      const missing = [];
+      for (const [, url] of sw.matchAll(/url:"([^"]+)"/g)) if (!(await stat(`${WORK}/web/${url}`).catch(() => null))) missing.push(url);
+      expect(missing).toEqual([]);
+    }).toPass({ timeout: 30_000 });
+    server = spawn(process.execPath, ['server/main.ts'], {
+      env: { ...process.env, PORT: String(PORT), DATA_DIR: `${WORK}/data`, WEB_DIR: `${WORK}/web`, DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    // A server of someone else on this port would answer too: ours is the one serving this probe.
+    const probe = `e2e-probe-${process.pid}-${Date.now()}.txt`;
+    await writeFile(`${WORK}/web/${probe}`, probe);
+    const deadline = Date.now() + 120_000;
+    while ((await fetch(`${BASE}/${probe}`).then((response) => (response.ok ? response.text() : null), () => null)) !== probe) {
+      if (server.exitCode !== null) throw new Error(`the update-prompt server on port ${PORT} exited (is the port in use?)`);
+      if (Date.now() > deadline) throw new Error(`port ${PORT} does not answer with this test's server`);
+      await new Promise((done) => setTimeout(done, 250));
+    }
+  });
+
+  test.afterAll(async () => {
+    if (server && server.exitCode === null) {
+      const exited = new Promise((done) => server!.once('exit', done));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    await rm(WORK, { recursive: true, force: true });
+  });
+
+  /** "Deploys" a second build: index.html carries a marker, and sw.js a new revision of it. */
+  async function deploySecondBuild(): Promise<void> {
+    const index = await readFile(`${WORK}/web/index.html`, 'utf8');
+    await writeFile(`${WORK}/web/index.html`, index.replace('<head>', '<head>\n    <meta name="cutdesk-build" content="second" />'));
+    const sw = await readFile(`${WORK}/web/sw.js`, 'utf8');
+    const next = sw.replace(/\{url:"index\.html",revision:"[^"]*"\}/, '{url:"index.html",revision:"e2e-second-build"}');
+    expect(next).not.toBe(sw);
+    await writeFile(`${WORK}/web/sw.js`, next);
+  }
+
+  test('a waiting version shows the banner, never reloads by itself, asks first while an upload runs, and Reload brings it', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const marker = () => page.locator('meta[name="cutdesk-build"]').getAttribute('content', { timeout: 1_000 }).catch(() => null);
+    // Signed in on the project page of a new project, where files can be uploaded.
+    const signIn = await request.post(`${BASE}/api/v1/login`, { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
+    const { token, organizationId } = (await signIn.json()) as { token: string; organizationId: number };
+    const created = await request.post(`${BASE}/api/v1/organizations/${organizationId}/projects`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: 'Update prompt', audience: 'Everyone', goal: 'Test the update prompt', finalVideoLength: '1-2 minutes', brief: 'An upload runs while a new version waits.' },
+    });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    await page.addInitScript(([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    }, [token, organizationId] as const);
+    await page.goto(`${BASE}/user/project/${id}`);
+    await expect(page.getByTestId('asset-section-INTERVIEW_CLIP')).toBeVisible();
+    // The first version installs and then controls the page (as it does in the installed app).
+    await expect.poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active)), { timeout: 30_000 }).toBe(true);
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await expect(page.getByTestId('asset-section-INTERVIEW_CLIP')).toBeVisible();
+    const banner = page.getByRole('status').filter({ hasText: 'A new version of Cutdesk is ready' });
+    await expect(banner).toHaveCount(0);
+
+    await deploySecondBuild();
+    await page.evaluate(async () => void (await (await navigator.serviceWorker.getRegistration())?.update()));
+    await expect(banner).toBeVisible({ timeout: 20_000 });
+    await expect(banner).toContainText('A new version of Cutdesk is ready —');
+    await expect(banner.getByRole('button', { name: 'Reload' })).toBeVisible();
+    // Nothing happens until the user agrees: still the first version, still the same page.
+    await page.waitForTimeout(2_000);
+    expect(await marker()).toBeNull();
+    await expect(banner).toBeVisible();
+
+    // An upload starts (throttled to 2 MB/s upstream; DevTools throttling reaches the upload worker):
+    // the banner says to wait, and Reload asks first.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const throttle = (bytesPerSecond: number) => cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+    await throttle(2_000_000);
+    const clip = Buffer.alloc(24 * 1000 * 1000);
+    MP4_FTYP.copy(clip, 0);
+    await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: clip });
+    await expect(page.getByTestId('pending-tile')).toHaveAttribute('data-upload-status', 'uploading');
+    await expect(banner).toContainText('Reload when your uploads finish');
+    await banner.getByRole('button', { name: 'Reload' }).click();
+    const ask = page.getByRole('dialog', { name: 'Reload now?' });
+    await expect(ask).toContainText('Uploads are still running');
+    await ask.getByRole('button', { name: 'Wait' }).click();
+    await expect(ask).toHaveCount(0);
+    expect(await marker()).toBeNull();
+
+    // The upload finishes: a plain Reload again, which activates the new version and reloads into it.
+    await throttle(-1);
+    await expect(banner).toContainText('A new version of Cutdesk is ready —', { timeout: 60_000 });
+    await Promise.all([page.waitForEvent('load'), banner.getByRole('button', { name: 'Reload' }).click()]);
+    await expect.poll(marker, { timeout: 15_000 }).toBe('second');
+    await expect(page.getByRole('status').filter({ hasText: 'A new version of Cutdesk is ready' })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,36 @@
+import { lazy, type ReactNode } from 'react';
+import { Route, Switch } from 'wouter';
+import { ContentLibraryPage } from '@/features/library/content-library-page.tsx';
+import { CreateProjectPage } from '@/features/projects/create-project-page.tsx';
+import { ProjectsPage } from '@/features/projects/projects-page.tsx';
+import { LazyPage } from './lazy-page.tsx';
+import { CustomerShell } from './shells/customer-shell.tsx';
+
+// The heavy screens have chunks of their own: the project page (uploads, player, downloads),
+// the plans page and the settings with the Stripe checkout.
+const ProjectPage = lazy(() => import('@/features/project/project-page.tsx').then((m) => ({ default: m.ProjectPage })));
+const PricingPage = lazy(() => import('@/features/pricing/pricing-page.tsx').then((m) => ({ default: m.PricingPage })));
+const SettingsPage = lazy(() => import('@/features/settings/settings-page.tsx').then((m) => ({ default: m.SettingsPage })));
+
+const inShell = (page: ReactNode) => (
+  <CustomerShell>
+    <LazyPage>{page}</LazyPage>
+  </CustomerShell>
+);
+
+/**
+ * The customer portal (C§2), loaded as one chunk when a customer opens one of its pages; the
+ * route guard has already decided the visitor may be here.
+ */
+export default function CustomerPortal() {
+  return (
+    <Switch>
+      <Route path="/pricing">{inShell(<PricingPage />)}</Route>
+      <Route path="/user/projects">{inShell(<ProjectsPage />)}</Route>
+      <Route path="/user/create-project">{inShell(<CreateProjectPage />)}</Route>
+      <Route path="/user/project/:id">{inShell(<ProjectPage />)}</Route>
+      <Route path="/user/content-library">{inShell(<ContentLibraryPage />)}</Route>
+      <Route path="/user/admin-settings">{inShell(<SettingsPage />)}</Route>
+    </Switch>
+  );
+}

@@ -11,6 +11,7 @@ import * as releasedVersions from './0008-released-versions-bound-credentials.ts
 import * as billing from './0009-billing.ts';
 import * as billingReceipts from './0010-billing-receipts.ts';
 import * as statusBeforeHidden from './0011-status-before-hidden.ts';
+import * as slaDeadlineMilliseconds from './0012-sla-deadline-milliseconds.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-billing': billing,
   '0010-billing-receipts': billingReceipts,
   '0011-status-before-hidden': statusBeforeHidden,
+  '0012-sla-deadline-milliseconds': slaDeadlineMilliseconds,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

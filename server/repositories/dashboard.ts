@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DashboardSort } from '../../src/domain/contract/projects.ts';
 import { STATUS_WORKFLOW_ORDER, type ProjectStatus } from '../../src/domain/project-status.ts';
-import { SLA_MINUTES, businessClock } from '../../src/domain/sla-timer.ts';
+import { MS_PER_MINUTE, SLA_MINUTES, businessClock } from '../../src/domain/sla-timer.ts';
 import type { Db } from '../db/connect.ts';
 
 /** A deleted organization's projects went with it (issue 9): not on any page. */
@@ -10,7 +10,9 @@ const LIVE_ORGANIZATION = sql`exists (select 1 from organizations o where o.id =
 /**
  * Ids of one page ordered by timer. Running projects are ordered by their stored deadline and
  * frozen ones by their stored minutes, each read from its own partial index and cut at
- * start + limit, then merged: no per-row expression over the whole table.
+ * start + limit, then merged on the minutes each cell shows (⌈(deadline − clock(now)) / 1 min⌉, see businessClock): no per-row
+ * expression over the whole table. On equal minutes a running timer goes first in ascending
+ * order (it is the one that drops next), so the page is still in order when the cells tick.
  */
 export async function pageIdsByTimer(db: Db, statuses: ProjectStatus[], descending: boolean, start: number, limit: number): Promise<number[]> {
   const direction = descending ? sql`desc` : sql`asc`;
@@ -18,15 +20,15 @@ export async function pageIdsByTimer(db: Db, statuses: ProjectStatus[], descendi
   const clockNow = businessClock(new Date());
   const { rows } = await sql<{ id: number }>`
     select id from (
-      (select p.id, least(${SLA_MINUTES}, p.sla_deadline - ${clockNow}) as t from projects p
+      (select p.id, 0 as frozen, least(${SLA_MINUTES}, ceil((p.sla_deadline - ${clockNow}) / ${MS_PER_MINUTE}::numeric)) as t from projects p
         where p.sla_deadline is not null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION}
         order by p.sla_deadline ${direction}, p.id ${direction} limit ${reach})
       union all
-      (select p.id, p.sla_frozen as t from projects p
+      (select p.id, 1 as frozen, p.sla_frozen as t from projects p
         where p.sla_deadline is null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION}
         order by p.sla_frozen ${direction}, p.id ${direction} limit ${reach})
     ) merged
-    order by t ${direction}, id ${direction} offset ${start} limit ${limit}`.execute(db);
+    order by t ${direction}, frozen ${direction}, id ${direction} offset ${start} limit ${limit}`.execute(db);
   return rows.map((r) => r.id);
 }
 

@@ -17,7 +17,7 @@ export const SLA_TIME_ZONE = BUSINESS_TIME_ZONE;
 /** Statuses in which the timer counts down; every other status shows a frozen value. */
 export const SLA_RUNNING_STATUSES: readonly ProjectStatus[] = ['WAITING_FOR_EDITOR', 'IN_EDITING'];
 
-const MS_PER_MINUTE = 60_000;
+export const MS_PER_MINUTE = 60_000;
 const MS_PER_DAY = 86_400_000;
 /** Bound for each memo table, so a long-lived server cannot grow them without limit. */
 const CACHE_LIMIT = 50_000;
@@ -307,19 +307,22 @@ export function slaPauseReason(input: Pick<SlaInput, 'status'>, now: Date): 'wee
 }
 
 /**
- * A business-minute clock: business minutes since Monday 2024-01-01 00:00 New York time.
- * For a running project, remaining = SLA_MINUTES + clock(submitted) + paused − clock(now), so
- * the server can keep `clock(submitted) + paused + SLA_MINUTES` in a column and sort every
- * project by its timer in SQL with a single clock(now) parameter.
+ * A business-time clock: business milliseconds since Monday 2024-01-01 00:00 New York time.
+ * For a running project the cell shows SLA_MINUTES + paused − ⌊(clock(now) − clock(submitted))
+ * / 1 min⌋ = ⌈(deadline − clock(now)) / 1 min⌉ with deadline = clock(submitted) + (paused +
+ * SLA_MINUTES) minutes, so the server keeps that deadline in a column and sorts every project
+ * by its timer in SQL with a single clock(now) parameter. Milliseconds, not minutes: a deadline
+ * rounded to the minute ties projects submitted seconds apart, and the tie broken by id could
+ * put a 47:58 above a 47:59 (the flaky dashboard sort of stop 18).
  */
 const CLOCK_EPOCH = new Date('2024-01-01T05:00:00Z');
 
 export function businessClock(at: Date): number {
-  return businessMinutesBetween(CLOCK_EPOCH, at);
+  return businessMillisecondsBetween(CLOCK_EPOCH, at);
 }
 
 export interface SlaSortKey {
-  /** For running projects: the business clock value at which the timer reaches 00:00. */
+  /** For running projects: the businessClock value (milliseconds) at which the timer reaches 00:00. */
   deadline: number | null;
   /** For frozen projects (and running ones without a submission): the minutes shown. */
   frozen: number;
@@ -329,7 +332,7 @@ export interface SlaSortKey {
 export function slaSortKey(input: SlaInput, now: Date): SlaSortKey {
   const submitted = input.latestSubmittedAt ? new Date(input.latestSubmittedAt) : null;
   if (isSlaRunning(input.status) && submitted && !Number.isNaN(submitted.getTime())) {
-    return { deadline: businessClock(submitted) + Math.max(0, Math.round(input.totalPausedMinutes ?? 0)) + SLA_MINUTES, frozen: SLA_MINUTES };
+    return { deadline: businessClock(submitted) + (pausedMinutesOf(input.totalPausedMinutes) + SLA_MINUTES) * MS_PER_MINUTE, frozen: SLA_MINUTES };
   }
   return { deadline: null, frozen: slaRemainingMinutes(input, now) };
 }

@@ -51,6 +51,32 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     expect(top).toEqual([...top].sort((a, b) => b - a));
   });
 
+  it('keeps projects submitted seconds apart in timer order: no tie hides a minute', async () => {
+    // Later submissions get lower ids, so a deadline rounded to the minute and tied by id would
+    // list a 47:59 above a 47:58 (the flaky dashboard sort of stop 18).
+    const org = await server.db.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
+    const owner = await server.db.selectFrom('users').select('id').where('role', '=', 'OWNER').executeTakeFirstOrThrow();
+    const base = Date.now();
+    const ids: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const running = i % 4 !== 3;
+      const row = await server.db
+        .insertInto('projects')
+        .values({ organizationId: org.id, userId: owner.id, editorId: null, name: `Seconds apart ${i}`, status: running ? 'IN_EDITING' : 'PAUSED', latestSubmittedAt: new Date(base - i * 13_000), pausedAt: running ? null : new Date(base - 60_000), totalPausedMinutes: 0, deletedAt: null } as never)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(row.id);
+    }
+    const { projectsRepo } = await import('../../server/repositories/projects.ts');
+    await projectsRepo(server.db).refreshSlaKeys(ids);
+    for (const order of ['asc', 'desc'] as const) {
+      const rows = await list(`active=true&sort=timer&order=${order}&limit=200`);
+      const now = new Date();
+      const minutes = rows.map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+      expect(minutes, order).toEqual([...minutes].sort((a, b) => (order === 'asc' ? a - b : b - a)));
+    }
+  });
+
   it('sorts text case-insensitively and toggles the direction', async () => {
     const names = (await list('active=true&sort=name&order=asc&limit=200')).map((p) => p.name.toLowerCase());
     expect(names).toEqual([...names].sort());

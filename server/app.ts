@@ -40,6 +40,7 @@ import assetRoutes from './routes/uploads/assets.ts';
 import uploadCredentialRoutes from './routes/uploads/credentials.ts';
 import mediaRoutes from './routes/media/index.ts';
 import billingRoutes from './routes/billing/index.ts';
+import reviewRoutes from './routes/review/index.ts';
 import apiReferenceRoutes from './routes/api-reference.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
@@ -141,6 +142,7 @@ export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<F
         assetRoutes,
         mediaRoutes,
         billingRoutes,
+        reviewRoutes,
         apiReferenceRoutes,
       ];
       for (const routes of routeModules) {

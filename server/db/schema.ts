@@ -176,6 +176,48 @@ export interface ImpersonationsTable {
   createdAt: CreatedAt;
 }
 
+/** A cut of the final video delivered for review (migration 0013). */
+export interface ProjectVersionsTable {
+  id: Generated<number>;
+  projectId: number;
+  /** 1, 2, … per project: the review round the cut is (or will be) shown in. */
+  number: number;
+  videoPath: string;
+  videoSize: number | null;
+  previewPath: string | null;
+  /** The exact rate ffprobe reported; null until the media pipeline probed the video. */
+  frameRateNum: number | null;
+  frameRateDen: number | null;
+  durationFrames: number | null;
+  width: number | null;
+  height: number | null;
+  /** When staff sent this cut to review: customers see released versions only. */
+  releasedAt: Date | null;
+  createdAt: CreatedAt;
+  updatedAt: Generated<Date>;
+}
+
+/** A time-coded comment on a version (migration 0013); replies carry their thread's frame. */
+export interface ReviewCommentsTable {
+  id: Generated<number>;
+  projectId: number;
+  versionId: number;
+  parentId: number | null;
+  authorUserId: number | null;
+  authorName: string;
+  authorRole: RoleName;
+  frame: number;
+  endFrame: number | null;
+  text: string;
+  /** A drawing checked by src/domain/drawing.ts (JSON text on the way in). */
+  drawing: ColumnType<unknown, string | null | undefined, string | null>;
+  resolvedAt: Date | null;
+  resolvedBy: number | null;
+  createdAt: CreatedAt;
+  updatedAt: Generated<Date>;
+  deletedAt: Date | null;
+}
+
 export interface Database extends BillingTables {
   organizations: OrganizationsTable;
   credits: CreditsTable;
@@ -187,6 +229,8 @@ export interface Database extends BillingTables {
   storageCredentials: StorageCredentialsTable;
   uploadReservations: UploadReservationsTable;
   mediaJobs: MediaJobsTable;
+  projectVersions: ProjectVersionsTable;
+  reviewComments: ReviewCommentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -196,3 +240,5 @@ export type OrganizationRow = Selectable<OrganizationsTable>;
 export type CreditsRow = Selectable<CreditsTable>;
 export type AssetRow = Selectable<AssetsTable>;
 export type MediaJobRow = Selectable<MediaJobsTable>;
+export type ProjectVersionRow = Selectable<ProjectVersionsTable>;
+export type ReviewCommentRow = Selectable<ReviewCommentsTable>;

@@ -84,11 +84,17 @@ export interface ProbeResult {
   videoCodec: string | null;
   audioCodec: string | null;
   formatName: string;
+  /** The video stream's `r_frame_rate` and `avg_frame_rate` as ffprobe prints them ("30000/1001"), when it has them. */
+  frameRate: { real: string | null; average: string | null };
+  /** The video stream's frame count when the container states it (`nb_frames`, MP4/MOV do), else null. */
+  frameCount: number | null;
+  /** The video stream's own duration in seconds, when it has one (the container's may be longer: audio). */
+  videoDurationSeconds: number | null;
 }
 
 interface FfprobeJson {
   format?: { duration?: string; format_name?: string };
-  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string }[];
+  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; r_frame_rate?: string; avg_frame_rate?: string; nb_frames?: string }[];
 }
 
 export async function probe(tools: MediaTools, input: MediaInput, signal?: AbortSignal): Promise<ProbeResult> {
@@ -103,6 +109,9 @@ export async function probe(tools: MediaTools, input: MediaInput, signal?: Abort
     videoCodec: video?.codec_name ?? null,
     audioCodec: audio?.codec_name ?? null,
     formatName: json.format?.format_name ?? '',
+    frameRate: { real: video?.r_frame_rate ?? null, average: video?.avg_frame_rate ?? null },
+    frameCount: /^\d{1,9}$/.test(video?.nb_frames ?? '') && Number(video!.nb_frames) > 0 ? Number(video!.nb_frames) : null,
+    videoDurationSeconds: Number(video?.duration) > 0 ? Number(video!.duration) : null,
   };
 }
 

@@ -7,6 +7,8 @@ import type { AppContext } from '../context.ts';
 import type { MediaJobRow } from '../db/schema.ts';
 import { demuxerFor } from '../../src/domain/file-signature.ts';
 import { sniffObject } from '../services/file-content.ts';
+import { reviewRepo } from '../repositories/review.ts';
+import { versionMeasure } from '../review/measure.ts';
 import { makeHls, makeMp4, makeThumbnail, probe, redactUrls, remuxMp4, type MediaInput, type MediaTools, type ProbeResult } from './ffmpeg.ts';
 import { PermanentJobError, jobQueue, type NewJob } from './queue.ts';
 import type { JobHandler } from './runner.ts';
@@ -171,6 +173,8 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
           throw new PermanentJobError(`The file is not a video ffprobe can read: ${redactUrls(error instanceof Error ? error.message : String(error))}`);
         }
         if (!info.videoCodec) throw new PermanentJobError('The file has no video stream.');
+        // The final video's review version learns its frame rate and length from the first job that probes it.
+        if (job.assetId === null && job.projectId !== null) await reviewRepo(ctx.db).recordMeasure(job.projectId, job.sourceKey, versionMeasure(info));
         await work(job, input, info, dir, signal);
       } finally {
         await rm(dir, { recursive: true, force: true });

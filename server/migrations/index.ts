@@ -12,6 +12,7 @@ import * as billing from './0009-billing.ts';
 import * as billingReceipts from './0010-billing-receipts.ts';
 import * as statusBeforeHidden from './0011-status-before-hidden.ts';
 import * as slaDeadlineMilliseconds from './0012-sla-deadline-milliseconds.ts';
+import * as review from './0013-review.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-billing-receipts': billingReceipts,
   '0011-status-before-hidden': statusBeforeHidden,
   '0012-sla-deadline-milliseconds': slaDeadlineMilliseconds,
+  '0013-review': review,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -15,6 +15,7 @@ import { ffmpegState } from '../media/worker.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { assetsRepo } from '../repositories/assets.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
+import { reviewRepo } from '../repositories/review.ts';
 import { usersRepo } from '../repositories/users.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { requireAcceptedContent } from './file-content.ts';
@@ -65,16 +66,20 @@ export async function registerDeliverable(ctx: AppContext, project: ProjectDetai
   await requireAcceptedContent(ctx.storage, key, head.size, 'DELIVERABLE');
   const same = project.finalVideoPath === key;
   const repo = projectsRepo(ctx.db);
-  await repo.update(project.id, {
-    finalVideoPath: key,
-    finalVideoSize: head.size,
-    // Where the preview will be: the project has a final video from now on (send to review
-    // is allowed); the media link says "being processed" until the preview exists.
-    finalVideoPreview: derivedKey(key, 'proxy'),
-    // A new cut is the customer's only through review: replacing the one under review (IN_REVIEW)
-    // shows the new one in that review; after it (APPROVED, ARCHIVED) it waits for
-    // "restore to review" (A§), so a finished project never shows an unreviewed cut.
-    ...(!same && { finalVideoThumbnail: null, hdUrl: null, lowResUrl: null, versionReleased: project.status === 'IN_REVIEW' }),
+  await ctx.db.transaction().execute(async (tx) => {
+    await projectsRepo(tx).update(project.id, {
+      finalVideoPath: key,
+      finalVideoSize: head.size,
+      // Where the preview will be: the project has a final video from now on (send to review
+      // is allowed); the media link says "being processed" until the preview exists.
+      finalVideoPreview: derivedKey(key, 'proxy'),
+      // A new cut is the customer's only through review: replacing the one under review (IN_REVIEW)
+      // shows the new one in that review; after it (APPROVED, ARCHIVED) it waits for
+      // "restore to review" (A§), so a finished project never shows an unreviewed cut.
+      ...(!same && { finalVideoThumbnail: null, hdUrl: null, lowResUrl: null, versionReleased: project.status === 'IN_REVIEW' }),
+    });
+    // Its review version (frame-accurate review): the same rule, replacing the cut in review keeps its number.
+    await reviewRepo(tx).recordDelivery({ projectId: project.id, videoPath: key, videoSize: head.size, previewPath: derivedKey(key, 'proxy') }, project.status === 'IN_REVIEW');
   });
   await enqueueFinalVideoMedia(ctx, project.id, key);
   log.info({ projectId: project.id, key, size: head.size }, 'final video registered; media jobs queued');

@@ -14,6 +14,7 @@ import type { ProjectsTable } from '../db/schema.ts';
 import { HttpError, badRequest, conflict } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
+import { reviewRepo } from '../repositories/review.ts';
 import { usersRepo } from '../repositories/users.ts';
 import { requireAllowed } from './project-access.ts';
 
@@ -64,10 +65,18 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
   const decision = requireAllowed(action, auth, project);
   const now = new Date();
   const changes: Changes = { ...SIDE_EFFECTS[action]?.(project, now), ...extra, ...(decision.next ? { status: decision.next } : {}) };
-  const repo = projectsRepo(ctx.db);
-  if (!(await repo.transition(project.id, changes, project.status, now))) throw changedMeanwhile();
-  return (await repo.details(project.id))!;
+  const moved = await ctx.db.transaction().execute(async (tx) => {
+    if (!(await projectsRepo(tx).transition(project.id, changes, project.status, now))) return false;
+    // The cut sent to review is the customer's review version from now on (frame-accurate review).
+    if (RELEASES_VERSION.includes(action)) await reviewRepo(tx).releaseLatest(project.id, now);
+    return true;
+  });
+  if (!moved) throw changedMeanwhile();
+  return (await projectsRepo(ctx.db).details(project.id))!;
 }
+
+/** Transitions that show the latest cut to the customer (they set `versionReleased`). */
+const RELEASES_VERSION: readonly ProjectAction[] = ['send-to-review', 'restore-to-review'];
 
 /** A§7 assign editor: `editorId` must be an enabled editor (400 on the field otherwise). */
 export async function assignEditor(ctx: AppContext, auth: AuthContext, project: ProjectDetails, editorId: number): Promise<ProjectDetails> {

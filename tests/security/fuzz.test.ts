@@ -67,6 +67,8 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   'PATCH /api/v1/users/:id/asset-path': { path: 'https://drive.example.com/x' },
   'PATCH /api/v1/users/:id/invite-link': {},
   'POST /api/v1/uploads/credentials': { projectId: 1, uploadType: 'asset' },
+  'POST /api/v1/projects/:id/comments': { version: 1, frame: 12, endFrame: 24, text: 'Fuzz comment', drawing: { shapes: [{ kind: 'rectangle', color: 'red', x: 0.1, y: 0.1, width: 0.2, height: 0.2 }] } },
+  'PATCH /api/v1/projects/:id/comments/:commentId': { text: 'Fuzz edit', resolved: true },
 };
 
 /** One example, with up to two of its fields replaced, spoiled with a NUL, dropped, or a field added. */

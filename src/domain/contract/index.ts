@@ -7,3 +7,4 @@ export * from './users.ts';
 export * from './customers.ts';
 export * from './uploads.ts';
 export * from './media.ts';
+export * from './review.ts';

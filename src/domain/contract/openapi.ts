@@ -9,6 +9,7 @@ import * as media from './media.ts';
 import { ENUM_CANDIDATES, ID_PARAMS, OPERATIONS, TAGS, type Answer, type Operation } from './operations.ts';
 import * as organizations from './organizations.ts';
 import * as projects from './projects.ts';
+import * as review from './review.ts';
 import * as uploads from './uploads.ts';
 import * as users from './users.ts';
 
@@ -20,7 +21,7 @@ import * as users from './users.ts';
 
 export const API_BASE_PATH = '/api/v1';
 
-const MODULES: Record<string, unknown>[] = [fields, auth, me, organizations, customers, projects, users, uploads, media, billing];
+const MODULES: Record<string, unknown>[] = [fields, auth, me, organizations, customers, projects, users, uploads, media, review, billing];
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input: `fields` names each failing field with its message.',

@@ -45,6 +45,7 @@ import {
   ReviewPeriodBodyStruct,
   UpdateProjectBodyStruct,
 } from './projects.ts';
+import { CommentListStruct, CommentStruct, CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, UpdateCommentBodyStruct, VersionListStruct } from './review.ts';
 import { AssetDeleteAllQueryStruct, AssetListQueryStruct, AssetListStruct, AssetStruct, CheckNameQueryStruct, CheckNameStruct, RegisterAssetBodyStruct, UploadCredentialsBodyStruct, UploadCredentialsStruct } from './uploads.ts';
 import {
   AssetPathBodyStruct,
@@ -113,6 +114,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Projects', description: 'Projects, the staff dashboard and the project state machine (C§4, A§4).' },
   { name: 'Uploads and assets', description: 'Upload credentials and the raw files of a project (issue 4).' },
   { name: 'Media and delivery', description: 'The final video, download links and media links (issue 6).' },
+  { name: 'Review', description: 'Versions of the final video and frame-accurate, time-coded review comments.' },
   { name: 'Billing', description: 'Plans, coupons, cards and subscriptions (issue 11).' },
   { name: 'Reference', description: 'This reference, generated from the contract structs.' },
 ];
@@ -397,10 +399,50 @@ export const OPERATIONS: readonly Operation[] = [
     responses: { 200: ok('The coupon.', StaffCouponStruct), 400: 'A message per failing field.', 403: FORBIDDEN, 404: 'No such coupon.' },
   },
 
+  // Review
+  {
+    method: 'GET', path: '/projects/{id}/versions', tag: 'Review', summary: 'The versions of the final video the caller may see, oldest first, with frame rate, length in frames and (current version) media links.', who: 'V', auth: 'bearer',
+    notes: 'Customers see versions once staff sent them to review. `frameRateKnown: false`: not probed yet, 30/1 assumed.',
+    responses: { 200: ok('The versions.', VersionListStruct), 404: NOT_FOUND },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/comments', tag: 'Review', summary: 'The comments of one version: threads by frame, each with its replies and SMPTE timecode, and what the caller may do to each.', who: 'V', auth: 'bearer', query: CommentsQueryStruct,
+    notes: 'A deleted thread that still has replies stays as a placeholder (`deleted: true`, no text). Text is plain text.',
+    responses: { 200: ok('The comments.', CommentListStruct), 400: 'No or a bad `version`.', 404: 'Project or version missing, another organization’s, or a version not sent to review (customers).' },
+  },
+  {
+    method: 'POST', path: '/projects/{id}/comments', tag: 'Review', summary: 'Comment on a frame or range (`frame`, `endFrame` exclusive, optional `drawing`), or reply to a thread (`parentId`, no frame).', who: 'V', auth: 'bearer', body: CreateCommentBodyStruct,
+    responses: {
+      201: ok('The comment.', CommentStruct),
+      400: 'A message per field: text 1–2000 characters, frame ≥ 0 and within the video, endFrame after frame, a reply to a reply, a bad drawing.',
+      403: 'An impersonation token (comments are written in one’s own name).',
+      404: 'Project, version or parent missing, or not visible to the caller.',
+      409: 'The project is approved or archived: comments are read-only.',
+    },
+  },
+  {
+    method: 'PATCH', path: '/projects/{id}/comments/{commentId}', tag: 'Review', summary: 'Edit the text (author) or resolve/reopen a thread (`resolved`; staff and the author).', who: 'V', auth: 'bearer', body: UpdateCommentBodyStruct,
+    responses: { 200: ok('The comment.', CommentStruct), 400: 'Invalid text, nothing to change, or resolving a reply.', 403: 'Not the author (edit) or neither author nor staff (resolve).', 404: NOT_FOUND, 409: 'The project is approved or archived.' },
+  },
+  {
+    method: 'DELETE', path: '/projects/{id}/comments/{commentId}', tag: 'Review', summary: 'Delete a comment (soft): the author while the review is open; SUPERADMIN and ADMIN any, any time.', who: 'V', auth: 'bearer',
+    notes: 'A deleted thread’s replies stay readable under an empty placeholder.',
+    responses: { 204: ok('Deleted.'), 403: 'Not the author.', 404: NOT_FOUND, 409: 'The project is approved or archived.' },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/comments/export', tag: 'Review', summary: 'A version’s threads as markers: CSV, CMX3600 marker EDL (DaVinci Resolve) or FCPXML 1.9 (Final Cut Pro), as an attachment.', who: 'S', auth: 'bearer', query: CommentsExportQueryStruct,
+    responses: {
+      200: { description: 'The file (`Content-Disposition: attachment`): text/csv, text/plain (EDL) or application/xml (FCPXML).', contentType: 'text/csv' },
+      400: 'No or a bad `version` or `format`.',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+    },
+  },
+
   // Reference
   { method: 'GET', path: '/openapi.json', tag: 'Reference', summary: 'This API as an OpenAPI 3.1 document.', who: 'anyone', auth: 'none', responses: { 200: ok('The document.') } },
   { method: 'GET', path: '/reference', tag: 'Reference', summary: 'This API as a browsable page.', who: 'anyone', auth: 'none', responses: { 200: { description: 'An HTML page.', contentType: 'text/html' } } },
 ];
 
 /** Path parameters that are row ids. */
-export const ID_PARAMS: Record<string, AnyStruct> = { id: Id, assetId: Id };
+export const ID_PARAMS: Record<string, AnyStruct> = { id: Id, assetId: Id, commentId: Id };

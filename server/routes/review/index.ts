@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import { CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, UpdateCommentBodyStruct } from '../../../src/domain/contract/review.ts';
+import { mediaUrl, signMediaToken } from '../../media/media-links.ts';
+import { parse } from '../../http-error.ts';
+import { visibleProject } from '../../services/project-access.ts';
+import { createComment, deleteComment, exportComments, listComments, listVersions, updateComment } from '../../services/review.ts';
+import { idParam } from '../params.ts';
+
+/**
+ * Frame-accurate review: a project's versions and the time-coded comments on them. Anyone who
+ * may see the project calls these (another organization's project is 404); which versions and
+ * comments they see and may change is src/domain/review-rules.ts's, applied by the service.
+ */
+export default async function reviewRoutes(app: FastifyInstance) {
+  app.get('/projects/:id/versions', { config: { access: 'signed-in' } }, async (request) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    // The current cut's links are the project's own media links, signed for this session.
+    const links = () => {
+      const token = signMediaToken(app.ctx.config.jwtSecret, project.id, request.session);
+      return { preview: mediaUrl(app.prefix, token, 'preview'), stream: mediaUrl(app.prefix, token, 'stream'), thumbnail: mediaUrl(app.prefix, token, 'thumbnail') };
+    };
+    return listVersions(app.ctx, auth, project, links);
+  });
+
+  app.get('/projects/:id/comments', { config: { access: 'signed-in' } }, async (request) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const { version } = parse(CommentsQueryStruct, request.query);
+    return listComments(app.ctx, auth, project, version);
+  });
+
+  app.post('/projects/:id/comments', { config: { access: 'signed-in' } }, async (request, reply) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const body = parse(CreateCommentBodyStruct, request.body);
+    const comment = await createComment(app.ctx, auth, project, body);
+    reply.code(201);
+    return comment;
+  });
+
+  app.patch('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const commentId = idParam(request.params, 'commentId');
+    return updateComment(app.ctx, auth, project, commentId, parse(UpdateCommentBodyStruct, request.body));
+  });
+
+  app.delete('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request, reply) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    await deleteComment(app.ctx, auth, project, idParam(request.params, 'commentId'));
+    reply.code(204);
+  });
+
+  // Staff import the markers into their editing application.
+  app.get('/projects/:id/comments/export', { config: { access: 'staff' } }, async (request, reply) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const { version, format } = parse(CommentsExportQueryStruct, request.query);
+    const file = await exportComments(app.ctx, auth, project, version, format);
+    return reply
+      .header('Content-Type', file.contentType)
+      .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+      .header('Cache-Control', 'no-store')
+      .send(file.body);
+  });
+}

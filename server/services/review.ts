@@ -1,0 +1,291 @@
+import type { Comment, CommentList, CreateCommentBody, ExportFormat, Thread, UpdateCommentBody, Version } from '../../src/domain/contract/review.ts';
+import { customerSeesVersion } from '../../src/domain/customer-view.ts';
+import {
+  REVIEW_MESSAGES,
+  REVIEW_REFUSAL_STATUS,
+  canSeeVersion,
+  decideCreateComment,
+  decideDelete,
+  decideEdit,
+  decideResolve,
+  type ReviewActor,
+  type ReviewComment,
+  type ReviewDecision,
+  type ReviewProject,
+} from '../../src/domain/review-rules.ts';
+import { isCustomerRole } from '../../src/domain/roles.ts';
+import { frameToTimecode, type FrameRate } from '../../src/domain/timecode.ts';
+import type { AppContext } from '../context.ts';
+import type { ProjectVersionRow, ReviewCommentRow } from '../db/schema.ts';
+import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
+import type { AuthContext } from '../plugins/auth.ts';
+import type { ProjectDetails } from '../repositories/projects.ts';
+import { reviewRepo } from '../repositories/review.ts';
+import { toCsv, toEdl, toFcpxml } from '../review/export-markers.ts';
+
+/**
+ * Frame-accurate review: versions of the final video and the time-coded comments on them. The
+ * rules (who sees, who writes, limits) are src/domain/review-rules.ts's; this applies them to
+ * the stored rows and answers their refusals with the status they name.
+ */
+
+/** Until ffprobe has measured a version its rate is unknown; answers assume this one and say so. */
+const ASSUMED_RATE: FrameRate = { num: 30, den: 1 };
+
+export const REVIEW_SERVICE_MESSAGES = {
+  impersonating: 'An administrator signed in as a customer cannot write review comments in the customer’s name.',
+  nothingToChange: 'Send the new text or whether the comment is resolved.',
+  parentMissing: 'The comment you are replying to does not exist any more.',
+} as const;
+
+/** Media links of the current version, signed for the caller by the route. */
+export type VersionMediaLinks = () => NonNullable<Version['media']>;
+
+function actorOf(auth: AuthContext): ReviewActor {
+  return { kind: 'member', role: auth.user.role, userId: auth.user.id, organizationId: auth.user.organizationId };
+}
+
+function reviewProject(project: ProjectDetails, versions: readonly ProjectVersionRow[]): ReviewProject {
+  const released = versions.filter((version) => version.releasedAt !== null);
+  return {
+    id: project.id,
+    organizationId: project.organizationId,
+    status: project.status,
+    versions: Math.max(0, ...versions.map((version) => version.number)),
+    releasedVersions: Math.max(0, ...released.map((version) => version.number)),
+  };
+}
+
+function rateOf(version: ProjectVersionRow): { rate: FrameRate; known: boolean } {
+  return version.frameRateNum && version.frameRateDen ? { rate: { num: version.frameRateNum, den: version.frameRateDen }, known: true } : { rate: ASSUMED_RATE, known: false };
+}
+
+/** Which field a refusal's message is about, for the form. */
+const FIELD_OF: Partial<Record<string, string>> = {
+  [REVIEW_MESSAGES.textRequired]: 'text',
+  [REVIEW_MESSAGES.textTooLong]: 'text',
+  [REVIEW_MESSAGES.frameInvalid]: 'frame',
+  [REVIEW_MESSAGES.endFrameInvalid]: 'endFrame',
+  [REVIEW_MESSAGES.pastEnd]: 'frame',
+  [REVIEW_MESSAGES.replyFrame]: 'frame',
+  [REVIEW_MESSAGES.replyDepth]: 'parentId',
+  [REVIEW_MESSAGES.replyVersion]: 'parentId',
+  [REVIEW_MESSAGES.resolveReply]: 'resolved',
+};
+
+/** A refusal of the rules as the error the server answers (404, 403, 409, or 400 on its field). */
+function require(decision: ReviewDecision, field = 'text'): void {
+  if (decision.ok) return;
+  const status = REVIEW_REFUSAL_STATUS[decision.reason];
+  if (status === 400) throw badRequest(decision.message, { fields: { [FIELD_OF[decision.message] ?? field]: decision.message } });
+  throw new HttpError(status, decision.message);
+}
+
+/** The caller's view of the project's review: its versions and what the rules make of them. */
+async function reviewState(ctx: AppContext, project: ProjectDetails) {
+  const versions = await reviewRepo(ctx.db).versions(project.id);
+  return { versions, review: reviewProject(project, versions) };
+}
+
+/** One version the caller may see, or 404 (the rules' own answer, so a hidden version is never revealed). */
+async function visibleVersion(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number) {
+  const { versions, review } = await reviewState(ctx, project);
+  const version = versions.find((row) => row.number === number);
+  require(canSeeVersion(actorOf(auth), review, number));
+  if (!version) throw notFound(REVIEW_MESSAGES.notFound);
+  return { version, review };
+}
+
+/** GET projects/{id}/versions: the versions the caller may see, oldest first. */
+export async function listVersions(ctx: AppContext, auth: AuthContext, project: ProjectDetails, links: VersionMediaLinks): Promise<{ versions: Version[] }> {
+  const { versions, review } = await reviewState(ctx, project);
+  const actor = actorOf(auth);
+  // A customer plays the current cut only while it is theirs (the media links check the same rule).
+  const playable = !isCustomerRole(auth.user.role) || customerSeesVersion(project.status, project.versionReleased);
+  return {
+    versions: versions
+      .filter((version) => canSeeVersion(actor, review, version.number).ok)
+      .map((version) => {
+        const { rate, known } = rateOf(version);
+        const current = version.videoPath === project.finalVideoPath;
+        return {
+          number: version.number,
+          createdAt: version.createdAt.toISOString(),
+          releasedAt: version.releasedAt?.toISOString() ?? null,
+          current,
+          frameRate: { num: rate.num, den: rate.den },
+          frameRateKnown: known,
+          durationFrames: version.durationFrames,
+          width: version.width,
+          height: version.height,
+          media: current && playable ? links() : null,
+        };
+      }),
+  };
+}
+
+function storedComment(row: ReviewCommentRow, versionNumber: number): ReviewComment {
+  return { version: versionNumber, authorUserId: row.authorUserId, parentId: row.parentId, resolved: row.resolvedAt !== null };
+}
+
+/** A comment as the caller sees it, with what they may do to it. */
+function commentView(auth: AuthContext, review: ReviewProject, version: ProjectVersionRow, row: ReviewCommentRow, deleted = false): Comment {
+  const { rate } = rateOf(version);
+  const actor = actorOf(auth);
+  const stored = storedComment(row, version.number);
+  const writes = auth.impersonatorId === null && !deleted;
+  return {
+    id: row.id,
+    version: version.number,
+    parentId: row.parentId,
+    frame: row.frame,
+    endFrame: row.endFrame,
+    timecode: frameToTimecode(row.frame, rate),
+    endTimecode: row.endFrame === null ? null : frameToTimecode(row.endFrame, rate),
+    text: deleted ? '' : row.text,
+    drawing: deleted ? null : (row.drawing ?? null),
+    author: { name: row.authorName, role: row.authorRole },
+    resolved: row.resolvedAt !== null,
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    deleted,
+    canEdit: writes && decideEdit(actor, review, stored, row.text).ok,
+    canResolve: writes && row.parentId === null && decideResolve(actor, review, stored).ok,
+    canDelete: writes && decideDelete(actor, review, stored).ok,
+  };
+}
+
+/** GET projects/{id}/comments?version=N: threads by frame, replies under them. */
+export async function listComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number): Promise<CommentList> {
+  const { version, review } = await visibleVersion(ctx, auth, project, number);
+  const repo = reviewRepo(ctx.db);
+  const rows = await repo.comments(version.id);
+  // A deleted thread stays as an empty placeholder while replies answer it: they are other people's words.
+  const placeholders = await repo.deletedThreadsWithReplies(version.id);
+  const threads = new Map<number, Thread>();
+  for (const row of [...rows, ...placeholders].filter((r) => r.parentId === null).sort((a, b) => a.frame - b.frame || a.id - b.id)) {
+    threads.set(row.id, { ...commentView(auth, review, version, row, row.deletedAt !== null), replies: [] });
+  }
+  for (const row of rows) {
+    if (row.parentId !== null) threads.get(row.parentId)?.replies.push(commentView(auth, review, version, row));
+  }
+  const { rate, known } = rateOf(version);
+  return { version: version.number, frameRate: { num: rate.num, den: rate.den }, frameRateKnown: known, comments: [...threads.values()] };
+}
+
+function refuseImpersonation(auth: AuthContext): void {
+  if (auth.impersonatorId !== null) throw forbidden(REVIEW_SERVICE_MESSAGES.impersonating);
+}
+
+/** POST projects/{id}/comments: a thread on a frame (or range), or a reply to a thread. */
+export async function createComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, body: CreateCommentBody): Promise<Comment> {
+  const { version, review } = await visibleVersion(ctx, auth, project, body.version);
+  const repo = reviewRepo(ctx.db);
+  let parent: ReviewCommentRow | undefined;
+  let parentVersion: number | undefined;
+  if (body.parentId !== undefined && body.parentId !== null) {
+    parent = await repo.comment(project.id, body.parentId);
+    if (!parent) throw notFound(REVIEW_SERVICE_MESSAGES.parentMissing);
+    parentVersion = parent.versionId === version.id ? version.number : ((await repo.versionById(parent.versionId))?.number ?? 0);
+  }
+  const text = body.text.trim();
+  require(
+    decideCreateComment(actorOf(auth), review, {
+      version: version.number,
+      text,
+      frame: body.frame ?? null,
+      endFrame: body.endFrame ?? null,
+      parent: parent ? { version: parentVersion!, parentId: parent.parentId } : null,
+      durationFrames: version.durationFrames,
+    }),
+  );
+  refuseImpersonation(auth);
+  const row = await repo.insertComment({
+    projectId: project.id,
+    versionId: version.id,
+    parentId: parent?.id ?? null,
+    authorUserId: auth.user.id,
+    authorName: `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email,
+    authorRole: auth.user.role,
+    // A reply sits on its thread's frame, so a version's comments list by frame with one index.
+    frame: parent ? parent.frame : body.frame!,
+    endFrame: parent ? null : (body.endFrame ?? null),
+    text,
+    drawing: body.drawing ?? null,
+  });
+  return commentView(auth, review, version, row);
+}
+
+/** The live comment `commentId` of the project, on a version the caller may see (404 otherwise). */
+async function visibleComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, commentId: number) {
+  const repo = reviewRepo(ctx.db);
+  const row = await repo.comment(project.id, commentId);
+  if (!row) throw notFound();
+  const { versions, review } = await reviewState(ctx, project);
+  const version = versions.find((v) => v.id === row.versionId);
+  if (!version) throw notFound();
+  require(canSeeVersion(actorOf(auth), review, version.number));
+  return { row, version, review };
+}
+
+/** PATCH projects/{id}/comments/{commentId}: the author edits the text; staff and the author resolve or reopen a thread. */
+export async function updateComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, commentId: number, body: UpdateCommentBody): Promise<Comment> {
+  if (body.text === undefined && body.resolved === undefined) throw badRequest(REVIEW_SERVICE_MESSAGES.nothingToChange, { fields: { text: REVIEW_SERVICE_MESSAGES.nothingToChange } });
+  const { row, version, review } = await visibleComment(ctx, auth, project, commentId);
+  const actor = actorOf(auth);
+  const stored = storedComment(row, version.number);
+  const text = body.text?.trim();
+  if (text !== undefined) require(decideEdit(actor, review, stored, text));
+  if (body.resolved !== undefined) require(decideResolve(actor, review, stored), 'resolved');
+  refuseImpersonation(auth);
+  const now = new Date();
+  const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: auth.user.id } : null;
+  const updated = await reviewRepo(ctx.db).updateComment(row.id, { ...(text !== undefined && { text }), ...(resolved !== undefined && { resolved }) }, now);
+  if (!updated) throw notFound();
+  return commentView(auth, review, version, updated);
+}
+
+/** DELETE projects/{id}/comments/{commentId}: soft; a thread's replies stay readable under an empty placeholder. */
+export async function deleteComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, commentId: number): Promise<void> {
+  const { row, version, review } = await visibleComment(ctx, auth, project, commentId);
+  require(decideDelete(actorOf(auth), review, storedComment(row, version.number)));
+  refuseImpersonation(auth);
+  await reviewRepo(ctx.db).deleteComment(row.id, new Date());
+}
+
+const EXPORTS: Record<ExportFormat, { write: typeof toCsv; contentType: string; extension: string }> = {
+  csv: { write: toCsv, contentType: 'text/csv; charset=utf-8', extension: 'csv' },
+  // CMX3600 has no registered media type; editors open it as text.
+  edl: { write: toEdl, contentType: 'text/plain; charset=utf-8', extension: 'edl' },
+  fcpxml: { write: toFcpxml, contentType: 'application/xml; charset=utf-8', extension: 'fcpxml' },
+};
+
+/** A file name any system and any header accepts: letters, digits, `.`, `_`, `-`. */
+function safeStem(name: string, fallback: string): string {
+  const stem = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+|[._]+$/g, '')
+    .slice(0, 80);
+  return stem || fallback;
+}
+
+/** GET projects/{id}/comments/export (staff): a version's threads as markers for an editing application. */
+export async function exportComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number, format: ExportFormat): Promise<{ body: string; contentType: string; fileName: string }> {
+  const { version } = await visibleVersion(ctx, auth, project, number);
+  const rows = (await reviewRepo(ctx.db).comments(version.id)).filter((row) => row.parentId === null);
+  const { rate } = rateOf(version);
+  const exporter = EXPORTS[format];
+  const body = exporter.write({
+    projectName: project.name,
+    version: version.number,
+    rate,
+    durationFrames: version.durationFrames ?? Math.max(1, ...rows.map((row) => row.endFrame ?? row.frame + 1)),
+    width: version.width,
+    height: version.height,
+    comments: rows.map((row) => ({ frame: row.frame, endFrame: row.endFrame, text: row.text, author: row.authorName, resolved: row.resolvedAt !== null })),
+  });
+  const fileName = `${safeStem(project.name, `project-${project.id}`)}_v${String(version.number).padStart(2, '0')}_comments.${exporter.extension}`;
+  return { body, contentType: exporter.contentType, fileName };
+}

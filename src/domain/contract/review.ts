@@ -1,0 +1,111 @@
+import { array, boolean, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { validateDrawing } from '../drawing.ts';
+import { REVIEW_MESSAGES, validateCommentText } from '../review-rules.ts';
+import { ROLES } from '../roles.ts';
+import { Id, MAX_ID, queryInt } from './fields.ts';
+
+/**
+ * Frame-accurate review: the versions of a project's final video and the time-coded comments
+ * on them. Frames are whole numbers from 0 (the first frame); `endFrame` is exclusive.
+ */
+
+const isFrame = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_ID;
+
+const Frame = define<number>('frame', (value) => isFrame(value) || REVIEW_MESSAGES.frameInvalid);
+const EndFrame = define<number>('endFrame', (value) => (isFrame(value) && value > 0) || REVIEW_MESSAGES.endFrameInvalid);
+const VersionNumber = define<number>('version', (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.');
+/** Comment text by the review rules (1–2000 characters after trim, storable). */
+const CommentText = define<string>('commentText', (value) => {
+  if (typeof value !== 'string') return REVIEW_MESSAGES.textRequired;
+  return validateCommentText(value) ?? true;
+});
+/** A drawing on the frame, checked by src/domain/drawing.ts (its message is the field's). */
+const DrawingField = define<unknown>('drawing', (value) => {
+  const result = validateDrawing(value);
+  return result.ok || result.message;
+});
+
+/** POST projects/{id}/comments: a new thread (frame, optional endFrame and drawing) or a reply (parentId, no frame). */
+export const CreateCommentBodyStruct = object({
+  version: VersionNumber,
+  frame: optional(nullable(Frame)),
+  endFrame: optional(nullable(EndFrame)),
+  text: CommentText,
+  drawing: optional(nullable(DrawingField)),
+  parentId: optional(nullable(Id)),
+});
+export type CreateCommentBody = Infer<typeof CreateCommentBodyStruct>;
+
+/** PATCH projects/{id}/comments/{commentId}: new text (author), resolve or reopen (thread: staff and author). */
+export const UpdateCommentBodyStruct = object({
+  text: optional(CommentText),
+  resolved: optional(boolean()),
+});
+export type UpdateCommentBody = Infer<typeof UpdateCommentBodyStruct>;
+
+export const CommentsQueryStruct = object({ version: queryInt(1, MAX_ID) });
+
+export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const CommentsExportQueryStruct = object({ version: queryInt(1, MAX_ID), format: enums(EXPORT_FORMATS) });
+
+const FrameRateStruct = object({ num: number(), den: number() });
+
+export const VersionStruct = object({
+  number: number(),
+  createdAt: string(),
+  /** When staff sent it to review; null while it is in editing (customers never see those). */
+  releasedAt: nullable(string()),
+  /** The project's final video now (older versions are kept for their comments). */
+  current: boolean(),
+  /** The probed rate, or 30/1 assumed while `frameRateKnown` is false (not probed yet). */
+  frameRate: FrameRateStruct,
+  frameRateKnown: boolean(),
+  durationFrames: nullable(number()),
+  width: nullable(number()),
+  height: nullable(number()),
+  /**
+   * Media links of the current version (the same signed links as the project's, 12 h): null for
+   * older versions and for a customer while the version is not theirs to play.
+   */
+  media: nullable(object({ preview: string(), stream: string(), thumbnail: string() })),
+});
+export type Version = Infer<typeof VersionStruct>;
+export const VersionListStruct = object({ versions: array(VersionStruct) });
+
+const commentFields = {
+  id: number(),
+  version: number(),
+  /** The thread's first comment, for a reply; null for a thread. */
+  parentId: nullable(number()),
+  frame: number(),
+  endFrame: nullable(number()),
+  /** SMPTE timecode of `frame` at the version's rate (`;` before the frames at drop-frame rates). */
+  timecode: string(),
+  endTimecode: nullable(string()),
+  /** Plain text: render it as text, never as HTML. Empty for a deleted thread kept for its replies. */
+  text: string(),
+  drawing: nullable(DrawingField),
+  author: object({ name: string(), role: enums(ROLES) }),
+  resolved: boolean(),
+  resolvedAt: nullable(string()),
+  createdAt: string(),
+  updatedAt: string(),
+  /** A deleted thread shown only because replies answer it (no text, no drawing). */
+  deleted: boolean(),
+  canEdit: boolean(),
+  canResolve: boolean(),
+  canDelete: boolean(),
+};
+export const CommentStruct = object(commentFields);
+export type Comment = Infer<typeof CommentStruct>;
+export const ThreadStruct = object({ ...commentFields, replies: array(CommentStruct) });
+export type Thread = Infer<typeof ThreadStruct>;
+export const CommentListStruct = object({
+  version: number(),
+  frameRate: FrameRateStruct,
+  frameRateKnown: boolean(),
+  /** Threads by frame, each with its replies oldest first. */
+  comments: array(ThreadStruct),
+});
+export type CommentList = Infer<typeof CommentListStruct>;

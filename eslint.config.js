@@ -106,8 +106,18 @@ export default tseslint.config(
   {
     // Packages the layers may not use; the paths between layers are import-x/no-restricted-paths above.
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/domain/**', 'src/lib/state.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'jotai', message: "Take atoms and hooks from '@/lib/state.ts', the one module that wraps jotai." }] }] },
+    ignores: ['src/domain/**', 'src/lib/state.ts', 'src/lib/query.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'jotai', message: "Take atoms and hooks from '@/lib/state.ts', the one module that wraps jotai." },
+            { name: '@tanstack/react-query', message: "Take query hooks from '@/lib/query.ts', the one module that wraps TanStack Query." },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['src/domain/**/*.ts'],

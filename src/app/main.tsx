@@ -1,7 +1,8 @@
 import { Provider } from '@/lib/state.ts';
+import { QueryClientProvider, queryClient } from '@/lib/query.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { appStore } from '@/lib/session-state.ts';
+import { appStore, offlineAtom } from '@/lib/session-state.ts';
 import { restoreSession } from '@/lib/session.ts';
 import { installUploads } from '@/shared/uploads/upload-client.ts';
 import '@/ui/theme.css';
@@ -17,11 +18,18 @@ captureInstallPrompt();
 // (and the token refreshed) before the first render, so guards decide with the real role.
 await restoreSession(window.location);
 
+// Pages shown from the offline copy are read again as soon as the server answers again.
+appStore.sub(offlineAtom, () => {
+  if (!appStore.get(offlineAtom)) void queryClient.invalidateQueries();
+});
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={appStore}>
-      <AppRoutes />
-      <UpdateBanner />
+      <QueryClientProvider client={queryClient}>
+        <AppRoutes />
+        <UpdateBanner />
+      </QueryClientProvider>
     </Provider>
   </StrictMode>,
 );

@@ -1,15 +1,18 @@
 import { useAtomValue } from '@/lib/state.ts';
 import { lazy } from 'react';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { decideRoute } from '@/domain/route-guard.ts';
 import { isCustomerRole } from '@/domain/roles.ts';
 import { LoginPage } from '@/features/auth/login-page.tsx';
 import { LoginUserPage } from '@/features/auth/login-user-page.tsx';
 import { NotFoundPage } from '@/features/misc/not-found-page.tsx';
 import { NotMobilePage } from '@/features/misc/not-mobile-page.tsx';
+import { withReturnPath } from '@/lib/return-path.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { useIsMobile } from '@/ui/use-window-width.ts';
 import { LazyPage } from './lazy-page.tsx';
+import { RouteErrorBoundary } from './route-error-boundary.tsx';
+import { useDocumentTitle } from './use-document-title.ts';
 
 // The first load carries the sign-in pages only (issue 12 "First load"). Each portal is one
 // chunk loaded when its first page opens, so a customer never downloads the staff pages and
@@ -30,10 +33,13 @@ const STAFF_PAGES = /^\/(?:customers|editors|onboarding|admin-settings|dashboard
 /** Every route of C§2 and A§2 behind the one guard decision of src/domain/route-guard.ts. */
 export function AppRoutes() {
   const [location] = useLocation();
+  const search = useSearch();
   const me = useAtomValue(meAtom);
   const isMobile = useIsMobile();
   const decision = decideRoute(location, { role: me?.role.name ?? null, isMobile, withoutOrganization: Boolean(me && isCustomerRole(me.role.name) && me.organizationId === null) });
-  if (decision.kind === 'redirect') return <Redirect to={decision.to} replace />;
+  useDocumentTitle(location);
+  // A signed-out visitor goes to sign in with the page asked for as `next` (a bookmark, a link in an e-mail).
+  if (decision.kind === 'redirect') return <Redirect to={withReturnPath(decision.to, search ? `${location}?${search}` : location)} replace />;
 
   const customerPortal = (
     <LazyPage>
@@ -45,44 +51,48 @@ export function AppRoutes() {
       <StaffPortal />
     </LazyPage>
   );
+  // The pages outside a LazyPage (sign-in, not-mobile, 404) have their boundary here; the
+  // portals' pages have theirs inside the shell, so the top bar and menu stay usable.
   return (
-    <Switch>
-      <Route path="/login" component={LoginPage} />
-      <Route path="/login/user" component={LoginUserPage} />
-      <Route path="/register">
-        <LazyPage>
-          <RegisterPage />
-        </LazyPage>
-      </Route>
-      <Route path="/recover-password">
-        <LazyPage>
-          <RecoverPasswordPage />
-        </LazyPage>
-      </Route>
-      <Route path="/change-password">
-        <LazyPage>
-          <ChangePasswordPage />
-        </LazyPage>
-      </Route>
-      <Route path="/not-mobile" component={NotMobilePage} />
-      <Route path="/help">
-        <LazyPage>
-          <HelpPage />
-        </LazyPage>
-      </Route>
-      {/* Public plans page: a signed-in customer on a desktop sees it in the shell, anyone else standalone. */}
-      <Route path="/pricing">
-        {isCustomerRole(me?.role.name) && !isMobile ? (
-          customerPortal
-        ) : (
+    <RouteErrorBoundary>
+      <Switch>
+        <Route path="/login" component={LoginPage} />
+        <Route path="/login/user" component={LoginUserPage} />
+        <Route path="/register">
           <LazyPage>
-            <PricingPage standalone />
+            <RegisterPage />
           </LazyPage>
-        )}
-      </Route>
-      <Route path={CUSTOMER_PAGES}>{customerPortal}</Route>
-      <Route path={STAFF_PAGES}>{staffPortal}</Route>
-      <Route component={NotFoundPage} />
-    </Switch>
+        </Route>
+        <Route path="/recover-password">
+          <LazyPage>
+            <RecoverPasswordPage />
+          </LazyPage>
+        </Route>
+        <Route path="/change-password">
+          <LazyPage>
+            <ChangePasswordPage />
+          </LazyPage>
+        </Route>
+        <Route path="/not-mobile" component={NotMobilePage} />
+        <Route path="/help">
+          <LazyPage>
+            <HelpPage />
+          </LazyPage>
+        </Route>
+        {/* Public plans page: a signed-in customer on a desktop sees it in the shell, anyone else standalone. */}
+        <Route path="/pricing">
+          {isCustomerRole(me?.role.name) && !isMobile ? (
+            customerPortal
+          ) : (
+            <LazyPage>
+              <PricingPage standalone />
+            </LazyPage>
+          )}
+        </Route>
+        <Route path={CUSTOMER_PAGES}>{customerPortal}</Route>
+        <Route path={STAFF_PAGES}>{staffPortal}</Route>
+        <Route component={NotFoundPage} />
+      </Switch>
+    </RouteErrorBoundary>
   );
 }

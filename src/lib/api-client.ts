@@ -1,24 +1,15 @@
 import { FetchError, ofetch } from 'ofetch';
 import { create, type Struct } from 'superstruct';
 import { MESSAGES } from '@/domain/messages.ts';
+import { ApiError } from './api-error.ts';
 import { cacheGeneration, cacheKey, getCached, isCacheableRead, putCached } from './offline-cache.ts';
 import { appStore, meAtom, offlineAtom, tokenAtom } from './session-state.ts';
-
-/** A failed call, with the server's message, code and field messages (ARCHITECTURE §3). */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: number | undefined;
-  readonly fields: Record<string, string>;
-  constructor(status: number, message: string, code?: number, fields: Record<string, string> = {}) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.fields = fields;
-  }
-}
+import { tokenUserId } from './token-schedule.ts';
 
 /** What a call that needs the server says while the network is gone. */
 const OFFLINE_MESSAGE = 'You are offline. This needs a connection.';
+
+export { ApiError };
 
 const http = ofetch.create({ baseURL: '/api/v1', retry: 0 });
 
@@ -28,12 +19,6 @@ let unauthorizedHandler: ((token: string) => void) | null = null;
 /** The session module says here what a 401 does (end the session, go to sign-in): no import cycle. */
 export function onUnauthorized(handler: (token: string) => void): void {
   unauthorizedHandler = handler;
-}
-
-/** Answers served from the offline copy: pages read them with `isStale` and stay read-only. */
-const staleAnswers = new WeakSet<object>();
-export function isStale(answer: unknown): boolean {
-  return typeof answer === 'object' && answer !== null && staleAnswers.has(answer);
 }
 
 /**
@@ -55,11 +40,14 @@ function setOffline(offline: boolean): void {
  *
  * A 401 to a call made with the session's token ends the session (the handler sends the user to
  * sign in with a return path); a network failure keeps it, marks the app offline and, for the
- * reads the offline pages make, answers the last copy kept for this user (marked stale).
+ * reads the offline pages make, answers the last copy kept for this user (the offline banner says the page is read-only).
  */
 export async function api<T, S>(method: Method, path: string, options: { body?: unknown; query?: Record<string, unknown>; struct?: Struct<T, S> } = {}): Promise<T> {
   const token = appStore.get(tokenAtom);
-  const userId = token ? (appStore.get(meAtom)?.id ?? null) : null;
+  // An answer is kept only as the copy of the user the token belongs to: while a session switches
+  // (Admin logout, Log In As) the stored user and the token can name two people for a moment.
+  const meId = appStore.get(meAtom)?.id ?? null;
+  const userId = token && meId !== null && tokenUserId(token) === meId ? meId : null;
   const key = userId !== null && isCacheableRead(method, path) ? cacheKey(userId, path, options.query) : null;
   const generation = cacheGeneration();
   let data: unknown;
@@ -75,9 +63,7 @@ export async function api<T, S>(method: Method, path: string, options: { body?: 
       setOffline(true);
       const cached = key ? await getCached(key) : null;
       if (cached) {
-        const answer = options.struct ? create(cached.data, options.struct) : (cached.data as T);
-        if (typeof answer === 'object' && answer !== null) staleAnswers.add(answer);
-        return answer;
+        return options.struct ? create(cached.data, options.struct) : (cached.data as T);
       }
       throw new ApiError(0, OFFLINE_MESSAGE);
     }

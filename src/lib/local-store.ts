@@ -8,6 +8,11 @@ export type StoredKey = (typeof STORED_KEYS)[number];
 
 const PREFIX = 'cutdesk.';
 
+/** The localStorage key of a stored item, as another tab's `storage` event names it. */
+export function storageKeyOf(key: StoredKey): string {
+  return PREFIX + key;
+}
+
 export function readStored<T>(key: StoredKey): T | null {
   try {
     const raw = localStorage.getItem(PREFIX + key);

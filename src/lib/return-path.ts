@@ -67,3 +67,15 @@ export function returnPathAfterSignIn(rawNext: string | null | undefined, role: 
   const decision = decideRoute(next.split(/[?#]/)[0]!, { role, isMobile: false });
   return decision.kind === 'render' ? next : null;
 }
+
+/**
+ * The guard's redirect with the return path added: a signed-out visitor of a bookmarked page
+ * (`/user/project/12`) is sent to the sign-in page of that page's portal as
+ * `/login/user?next=%2Fuser%2Fproject%2F12`, and lands there after signing in. Any other
+ * redirect stays as the guard said. `signInUrl` keeps `next` to a safe path of the same portal.
+ */
+export function withReturnPath(to: string, currentPath: string): string {
+  if (to === '/login') return signInUrl('staff', currentPath);
+  if (to === '/login/user') return signInUrl('customer', currentPath);
+  return to;
+}

@@ -2,6 +2,7 @@ import { atom, createStore } from './state.ts';
 import type { Me } from '@/domain/contract/me.ts';
 import { readStored, writeStored } from './local-store.ts';
 import { clearOfflineCache } from './offline-cache.ts';
+import { queryClient } from './query.ts';
 
 /** The one jotai store: the API client reads the token from it outside React. */
 export const appStore = createStore();
@@ -54,12 +55,28 @@ export function clearCustomerData(): void {
   appStore.set(topBarInfoAtom, null);
   writeStored('projects', null);
   void clearOfflineCache();
+  // Every answer read for this session goes with it: the next user never sees them, even briefly.
+  queryClient.clear();
+}
+
+const sessionEndListeners = new Set<(userId: number) => void>();
+
+/**
+ * Told when a session ends in this tab (sign-out, a refused token, a sign-out in another tab),
+ * with the user it belonged to. The upload client forgets that user's queue here: src/lib
+ * cannot import it, so it listens. Not told on a reload: nothing ends then.
+ */
+export function onSessionEnd(listener: (userId: number) => void): () => void {
+  sessionEndListeners.add(listener);
+  return () => sessionEndListeners.delete(listener);
 }
 
 /** Forgets the whole session (logout). */
 export function clearSession(): void {
+  const userId = appStore.get(meAtom)?.id ?? null;
   appStore.set(tokenAtom, null);
   appStore.set(adminTokenAtom, null);
   appStore.set(meAtom, null);
   clearCustomerData();
+  if (userId !== null) for (const listener of sessionEndListeners) listener(userId);
 }

@@ -7,7 +7,9 @@ import { shouldRefreshToken, tokenExpiryMs } from '@/domain/session.ts';
 import { navigate } from 'wouter/use-browser-location';
 import { ApiError, api, onUnauthorized } from './api-client.ts';
 import { portalOfPath, portalOfRole, signInUrl } from './return-path.ts';
-import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom, topBarInfoAtom } from './session-state.ts';
+import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom, topBarInfoAtom, type TopBarInfo } from './session-state.ts';
+import { clearOfflineCache } from './offline-cache.ts';
+import { installSessionSync } from './session-sync.ts';
 import { refreshDelayMs, refreshExtends, refreshIsDue } from './token-schedule.ts';
 
 export async function loadMe(): Promise<Me> {
@@ -121,6 +123,8 @@ function endSessionAfter401(token: string): void {
 onUnauthorized(endSessionAfter401);
 
 if (typeof window !== 'undefined') {
+  // A sign-out in another tab sends this one to sign in too; a sign-in there signs this one in.
+  installSessionSync();
   // Signing in, refreshing, switching to a customer's session or signing out re-plans the timer.
   appStore.sub(tokenAtom, () => planRefresh());
   // Timers sleep with the computer: a tab shown again refreshes at once when the time has come.
@@ -171,7 +175,8 @@ export function logout(): void {
 export async function startImpersonation(organizationId: number): Promise<Me> {
   const adminToken = appStore.get(tokenAtom);
   const session = await api('GET', `/organizations/${organizationId}/admin/login`, { struct: AdminLoginStruct });
-  appStore.set(topBarInfoAtom, null);
+  // Nothing read as staff is shown as the customer, nor the other way round.
+  clearCustomerData();
   appStore.set(adminTokenAtom, adminToken);
   try {
     return await startSession(session);
@@ -200,20 +205,31 @@ export async function endImpersonation(): Promise<Me | null> {
   // A 401 here ends the admin's own session: they go to the staff sign-in.
   returningToAdmin = true;
   try {
-    return await loadMe();
+    const me = await loadMe();
+    // The customer's pages stay mounted until the caller navigates: a read they made while the
+    // admin token was back but `me` still named the customer was kept under the customer's
+    // name. It goes too, before the admin's pages show.
+    clearCustomerData();
+    await clearOfflineCache();
+    return me;
   } finally {
     returningToAdmin = false;
   }
 }
 
-/** Figures of the customer top bar: who, which organization, storage and credits. */
-export async function loadTopBarInfo(me: Me): Promise<void> {
-  if (!me.organizationId) return;
+/**
+ * Figures of the customer top bar: who, which organization, storage and credits. Kept in the
+ * stored atom too, so an installed app opened offline shows the last ones. The shell reads it
+ * as a query under the organization's key: a change that invalidates the organization
+ * refreshes it.
+ */
+export async function loadTopBarInfo(me: Me): Promise<TopBarInfo | null> {
+  if (!me.organizationId) return null;
   const token = appStore.get(tokenAtom);
   const organization = await api('GET', `/organizations/${me.organizationId}`, { struct: OrganizationStruct });
   // Signed out, or back to the admin's own session, meanwhile: the figures are not kept.
-  if (appStore.get(tokenAtom) !== token) return;
-  appStore.set(topBarInfoAtom, {
+  if (appStore.get(tokenAtom) !== token) return null;
+  const info: TopBarInfo = {
     userName: me.name,
     organizationName: organization.name,
     profilePictureUrl: me.profilePictureUrl,
@@ -222,7 +238,9 @@ export async function loadTopBarInfo(me: Me): Promise<void> {
     usedCredits: organization.credits.usedCredits,
     activeCredits: organization.credits.activeCredits,
     creditsActive: organization.credits.status === 'ACTIVE',
-  });
+  };
+  appStore.set(topBarInfoAtom, info);
+  return info;
 }
 
 export async function signIn(email: string, password: string, code: string): Promise<Me> {

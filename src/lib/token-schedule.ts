@@ -29,6 +29,15 @@ function payloadOf(token: string): Record<string, unknown> | null {
   }
 }
 
+/**
+ * The user a token was issued to (`sub`), unverified: it only decides whose offline copy an
+ * answer may be kept as (api-client), never who the user is or what they may do.
+ */
+export function tokenUserId(token: string): number | null {
+  const sub = Number(payloadOf(token)?.sub);
+  return Number.isSafeInteger(sub) && sub > 0 ? sub : null;
+}
+
 /** `iat` and `exp` of a JWT, unverified; null when either is missing or they make no sense. */
 export function tokenTimes(token: string): TokenTimes | null {
   const payload = payloadOf(token);

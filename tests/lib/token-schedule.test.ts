@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TIMER_DELAY_MS, MIN_REFRESH_DELAY_MS, refreshDelayMs, refreshDueAt, refreshExtends, refreshIsDue, tokenTimes } from '../../src/lib/token-schedule.ts';
+import { MAX_TIMER_DELAY_MS, MIN_REFRESH_DELAY_MS, refreshDelayMs, refreshDueAt, refreshExtends, refreshIsDue, tokenTimes, tokenUserId } from '../../src/lib/token-schedule.ts';
 
 const DAY = 86_400_000;
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -50,5 +50,10 @@ describe('token refresh schedule', () => {
     expect(refreshExtends(token, later)).toBe(true);
     expect(refreshExtends(token, capped)).toBe(false);
     expect(refreshExtends(token, 'garbage')).toBe(false);
+  });
+
+  it('names the user a token was issued to, for keeping offline copies apart, and nothing for a malformed one', () => {
+    expect(tokenUserId(jwt({ sub: '7', iat: 1, exp: 2 }))).toBe(7);
+    for (const bad of [jwt({ sub: 'x' }), jwt({ sub: '0' }), jwt({ sub: '-3' }), jwt({}), 'not-a-token', '']) expect(tokenUserId(bad), bad).toBeNull();
   });
 });

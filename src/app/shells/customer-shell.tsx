@@ -1,11 +1,13 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useEffect, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatTb } from '@/domain/bytes.ts';
 import { tbToBytes } from '@/domain/bytes.ts';
 import { pageTitleAtom } from '@/shared/project/page-title.ts';
 import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
 import { endImpersonation, landingFor, loadTopBarInfo, logout } from '@/lib/session.ts';
+import { useQuery } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
 import { InlineTitle } from '@/ui/inline-title.tsx';
 import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
@@ -28,13 +30,21 @@ export function CustomerShell({ children }: { children: ReactNode }) {
   const [location, navigate] = useLocation();
   const offline = useOffline();
 
-  useEffect(() => {
-    if (me) loadTopBarInfo(me).catch((error: unknown) => console.error('top bar figures failed to load', error));
-  }, [me]);
+  // The figures follow every change that invalidates the organization (an upload, a purchase, a send).
+  useQuery({
+    queryKey: [...queryKeys.organization(me?.organizationId ?? 0), 'top-bar', me?.id, me?.name, me?.profilePictureUrl],
+    queryFn: () => loadTopBarInfo(me!),
+    enabled: Boolean(me?.organizationId),
+  });
 
   const onProjectPage = location.startsWith('/user/project/');
   const toSettings = () => navigate('/user/admin-settings');
-  const adminLogout = async () => navigate(landingFor(await endImpersonation()), { replace: true });
+  // A refused admin token already sent the admin to the staff sign-in (session.ts); any other
+  // failure leaves the page as it is rather than an unhandled rejection.
+  const adminLogout = () =>
+    endImpersonation()
+      .then((next) => navigate(landingFor(next), { replace: true }))
+      .catch(() => undefined);
 
   return (
     <>

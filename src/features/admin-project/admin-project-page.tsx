@@ -1,12 +1,12 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
-import { VIDEO_RETRY_MS } from '@/ui/constants.ts';
+import type { Project } from '@/domain/contract/projects.ts';
 import { can } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fullName, plural } from '@/lib/format.ts';
+import { useMutation } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { Button } from '@/ui/button.tsx';
@@ -24,34 +24,19 @@ import { LinkRows } from './components/link-rows.tsx';
 import { ReviewPeriodField } from './components/review-period.tsx';
 
 const renameProject = (id: number, name: string) => updateProject(id, { name });
+/** The delivered video is being processed: its preview appears when the job ends. */
+const processingVideo = (project: Project) => Boolean(project.finalVideoPath && !project.finalVideoPreview);
 
 /** /project/{id} for staff (A§2): status, timer, final video, links, brief and assets. */
 export function AdminProjectPage() {
   const { id } = useParams<{ id: string }>();
   const me = useAtomValue(meAtom);
   const manager = isManagerRole(me?.role.name);
-  const { project, setProject, missing, reload } = useProjectPage(Number(id), me?.role.name, getProject, renameProject);
-  // While the delivered video is being processed, look again every 5 s for its preview.
-  const processing = Boolean(project?.finalVideoPath && !project.finalVideoPreview);
-  useEffect(() => {
-    if (!processing) return;
-    const timer = setInterval(() => void reload(), VIDEO_RETRY_MS);
-    return () => clearInterval(timer);
-  }, [processing, reload]);
-  const [busy, setBusy] = useState<StaffProjectAction | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const act = async (action: StaffProjectAction) => {
-    setBusy(action);
-    setError(null);
-    try {
-      setProject(await runProjectAction(Number(id), action));
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const { project, setProject, missing } = useProjectPage(Number(id), me?.role.name, getProject, renameProject, processingVideo);
+  const action = useMutation({ mutationFn: (name: StaffProjectAction) => runProjectAction(Number(id), name), onSuccess: setProject });
+  const busy = action.isPending ? action.variables : null;
+  const error = action.error ? errorMessage(action.error) : null;
+  const act = (name: StaffProjectAction) => action.mutate(name);
 
   if (missing) return <EmptyState title="Project not found">{missing}</EmptyState>;
   if (!project || !me) return <div className="center-block"><Spinner /></div>;
@@ -68,7 +53,7 @@ export function AdminProjectPage() {
           <span className="muted-label">Time left</span>
           <SlaBadge project={{ ...project, status }} refreshMs={1_000} />
           {manager && (status === 'IN_EDITING' || status === 'PAUSED') && (
-            <Button variant="secondary" className="btn-small" busy={busy === 'pause' || busy === 'resume'} onClick={() => void act(status === 'PAUSED' ? 'resume' : 'pause')}>
+            <Button variant="secondary" className="btn-small" busy={busy === 'pause' || busy === 'resume'} onClick={() => act(status === 'PAUSED' ? 'resume' : 'pause')}>
               {status === 'PAUSED' ? '▶ Resume' : '❚❚ Pause'}
             </Button>
           )}
@@ -88,7 +73,7 @@ export function AdminProjectPage() {
           <div className="head-actions">
             <FinalVideoUpload project={project} onDelivered={setProject} />
             {status === 'APPROVED' ? (
-              <Button variant="primary" busy={busy === 'restore_to_review'} onClick={() => void act('restore_to_review')}>
+              <Button variant="primary" busy={busy === 'restore_to_review'} onClick={() => act('restore_to_review')}>
                 Restore to review
               </Button>
             ) : (
@@ -97,7 +82,7 @@ export function AdminProjectPage() {
                 busy={busy === 'submit'}
                 disabled={!can('send-to-review', me.role.name, facts)}
                 title={can('send-to-review', me.role.name, facts) ? undefined : 'Available while in progress or paused, once the final video is uploaded'}
-                onClick={() => void act('submit')}
+                onClick={() => act('submit')}
               >
                 Send to review
               </Button>

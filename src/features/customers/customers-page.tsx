@@ -1,10 +1,11 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ORGANIZATIONS_PAGE_SIZE, type OrganizationRow, type OrganizationSort } from '@/domain/contract/customers.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate, fullName } from '@/lib/format.ts';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { startImpersonation } from '@/lib/session.ts';
 import { Button } from '@/ui/button.tsx';
@@ -12,7 +13,9 @@ import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { DataTable, MoreButton, type Column, type SortState } from '@/ui/data-table.tsx';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Icon } from '@/ui/icons.tsx';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { deleteOrganization } from './api/delete-organization.ts';
+import { customersListKey, customersListsKey } from './api/keys.ts';
 import { listCustomers } from './api/list-customers.ts';
 import { CustomerDetails } from './components/customer-details.tsx';
 import { ExpiryCell } from './components/expiry-cell.tsx';
@@ -24,57 +27,44 @@ export function CustomersPage() {
   const canManage = isManagerRole(me?.role.name);
   const [, navigate] = useLocation();
   const [sort, setSort] = useState<SortState<OrganizationSort>>({ key: 'organization', order: 'asc' });
-  const [rows, setRows] = useState<OrganizationRow[] | null>(null);
-  const [lastPageFull, setLastPageFull] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<OrganizationRow | null>(null);
   const [signingIn, setSigningIn] = useState<number | null>(null);
+  const client = useQueryClient();
 
-  const load = useCallback(async (start: number, current: SortState<OrganizationSort>) => {
-    const page = await listCustomers(start, current.key, current.order);
-    setLastPageFull(page.length === ORGANIZATIONS_PAGE_SIZE);
-    return page;
-  }, []);
+  const query = useInfiniteQuery({
+    queryKey: customersListKey(sort.key, sort.order),
+    queryFn: ({ pageParam }) => listCustomers(pageParam, sort.key, sort.order),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (last.length === ORGANIZATIONS_PAGE_SIZE ? pages.reduce((n, page) => n + page.length, 0) : undefined),
+    // Another sort order keeps the rows on screen until its first page arrives.
+    placeholderData: keepPreviousData,
+  });
+  // A row that moved between pages while paging is listed once.
+  const rows = query.data ? query.data.pages.flat().filter((row, i, all) => all.findIndex((r) => r.id === row.id) === i) : query.isError ? [] : null;
+  // A§8: a failed customer load shows as empty, and the reason is reported.
+  const error = actionError ?? (query.error ? errorMessage(query.error) : null);
 
-  useEffect(() => {
-    let live = true;
-    setRows(null);
-    load(0, sort)
-      .then((page) => live && setRows(page))
-      .catch((e: unknown) => {
-        // A§8: a failed customer load shows as empty, and the reason is reported.
-        console.error('customers failed to load', e);
-        if (live) {
-          setRows([]);
-          setError(errorMessage(e));
-        }
-      });
-    return () => {
-      live = false;
-    };
-  }, [load, sort]);
-
-  const more = async () => {
-    setLoadingMore(true);
-    try {
-      const page = await load(rows?.length ?? 0, sort);
-      setRows((current) => [...(current ?? []), ...page.filter((r) => !current?.some((c) => c.id === r.id))]);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  const remove = useMutation({
+    mutationFn: (row: OrganizationRow) => deleteOrganization(row.id),
+    onSuccess: (_, row) => {
+      client.setQueriesData<{ pages: OrganizationRow[][]; pageParams: unknown[] }>({ queryKey: customersListsKey() }, (data) => data && { ...data, pages: data.pages.map((page) => page.filter((r) => r.id !== row.id)) });
+      // The organization leaves every staff list, its projects leave the dashboard.
+      void client.invalidateQueries({ queryKey: queryKeys.staff('customers') });
+      void client.invalidateQueries({ queryKey: queryKeys.staff('onboarding') });
+      void client.invalidateQueries({ queryKey: queryKeys.dashboard() });
+      void client.invalidateQueries({ queryKey: queryKeys.organization(row.id) });
+    },
+  });
 
   const logInAs = async (row: OrganizationRow) => {
     setSigningIn(row.id);
-    setError(null);
+    setActionError(null);
     try {
       await startImpersonation(row.id);
       navigate('/user/projects', { replace: true });
     } catch (e) {
-      setError(errorMessage(e));
+      setActionError(errorMessage(e));
       setSigningIn(null);
     }
   };
@@ -142,7 +132,7 @@ export function CustomersPage() {
           empty="No customers yet."
         />
       </div>
-      <MoreButton visible={lastPageFull && rows !== null} busy={loadingMore} onClick={() => void more()}>
+      <MoreButton visible={query.hasNextPage && rows !== null} busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
         Get more customers
       </MoreButton>
       {deleting && (
@@ -154,8 +144,7 @@ export function CustomersPage() {
           onClose={() => setDeleting(null)}
           onConfirm={async () => {
             try {
-              await deleteOrganization(deleting.id);
-              setRows((current) => current?.filter((r) => r.id !== deleting.id) ?? null);
+              await remove.mutateAsync(deleting);
             } catch (e) {
               return errorMessage(e);
             }

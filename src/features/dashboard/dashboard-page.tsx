@@ -1,13 +1,13 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { DashboardRow, DashboardSort } from '@/domain/contract/projects.ts';
-import type { User } from '@/domain/contract/users.ts';
 import { restoreTarget } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS, STATUS_WORKFLOW_ORDER } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { plural } from '@/lib/format.ts';
+import { keepPreviousData, useInfiniteQuery, useMutation } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
@@ -17,9 +17,10 @@ import { SlaBadge } from '@/ui/sla-badge.tsx';
 import { DataTable, type Column, type SortState } from '@/ui/data-table.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { changeStatus, type StatusAction } from './api/change-status.ts';
+import { dashboardKeys } from './api/keys.ts';
 import { listDashboard, type DashboardTab } from './api/list-dashboard.ts';
-import { listEditors } from './api/list-editors.ts';
 import { EditorSelect } from './components/editor-select.tsx';
+import { useAssignableEditors, useProjectChanged } from './use-dashboard-queries.ts';
 
 const PAGE_SIZE = 30;
 const SCROLL_DEBOUNCE_MS = 500;
@@ -57,45 +58,26 @@ export function DashboardPage() {
   const manager = isManagerRole(me?.role.name);
   const [tab, setTab] = useState<DashboardTab>('active');
   const [{ key: sort, order }, setSort] = useState<SortState<DashboardSort>>({ key: 'timer', order: 'asc' });
-  const [rows, setRows] = useState<DashboardRow[]>([]);
-  const [done, setDone] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [editors, setEditors] = useState<User[]>([]);
   const [pending, setPending] = useState<{ row: DashboardRow; action: StatusAction; label: string } | null>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const generation = useRef(0);
+  const editors = useAssignableEditors();
+  const changed = useProjectChanged();
+  const statusChange = useMutation({ mutationFn: ({ id, action }: { id: number; action: StatusAction }) => changeStatus(id, action), onSuccess: changed });
 
-  const loadPage = useCallback(
-    async (start: number) => {
-      const current = ++generation.current;
-      setLoading(true);
-      try {
-        const page = await listDashboard(tab, sort, order, start, PAGE_SIZE);
-        if (current !== generation.current) return;
-        setRows((previous) => (start === 0 ? page : [...previous, ...page]));
-        setDone(page.length < PAGE_SIZE);
-        setError(null);
-      } catch (e) {
-        if (current === generation.current) setError(errorMessage(e));
-      } finally {
-        if (current === generation.current) setLoading(false);
-      }
-    },
-    [tab, sort, order],
-  );
-
-  useEffect(() => {
-    setRows([]);
-    setDone(false);
-    void loadPage(0);
-  }, [loadPage]);
-
-  useEffect(() => {
-    listEditors()
-      .then(setEditors)
-      .catch((e: unknown) => console.error('editors failed to load', e));
-  }, []);
+  const query = useInfiniteQuery({
+    queryKey: dashboardKeys.list(tab, sort, order),
+    queryFn: ({ pageParam }) => listDashboard(tab, sort, order, pageParam, PAGE_SIZE),
+    initialPageParam: 0,
+    // The next page starts after every row loaded so far; a short page is the last one.
+    getNextPageParam: (last, pages) => (last.length < PAGE_SIZE ? undefined : pages.reduce((n, page) => n + page.length, 0)),
+    // Another tab or sort keeps the rows on screen until its first page arrives.
+    placeholderData: keepPreviousData,
+  });
+  const rows = query.data?.pages.flat() ?? [];
+  const done = query.data !== undefined && !query.hasNextPage;
+  const loading = query.isFetching;
+  const error = query.error ? errorMessage(query.error) : null;
+  const { hasNextPage, fetchNextPage, refetch } = query;
 
   // Infinite scroll: the next page loads when the sentinel comes into view, debounced 500 ms.
   useEffect(() => {
@@ -106,7 +88,9 @@ export function DashboardPage() {
       if (!entries.some((entry) => entry.isIntersecting)) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
-        if (!loading) void loadPage(rows.length);
+        if (loading) return;
+        // A first page that failed is asked for again, as the next one would be.
+        void (hasNextPage ? fetchNextPage() : refetch());
       }, SCROLL_DEBOUNCE_MS);
     });
     observer.observe(target);
@@ -114,9 +98,8 @@ export function DashboardPage() {
       observer.disconnect();
       clearTimeout(timer);
     };
-  }, [done, loading, loadPage, rows.length]);
+  }, [done, loading, hasNextPage, fetchNextPage, refetch, rows.length]);
 
-  const reload = () => void loadPage(0);
   const columns: Column<DashboardRow, DashboardSort>[] = [
     // One line per row at 1440 px (issue 12): long titles and names end in an ellipsis, the whole text on hover.
     { key: 'timer', header: 'Timer', sortKey: 'timer', nowrap: true, cell: (row) => <SlaBadge project={{ ...row, status: row.status.name }} refreshMs={60_000} /> },
@@ -150,7 +133,7 @@ export function DashboardPage() {
     {
       key: 'editor',
       header: 'Editor',
-      cell: (row) => <EditorSelect projectId={row.id} projectName={row.name} status={row.status.name} editor={row.editor} editors={editors} disabled={!manager} onAssigned={reload} />,
+      cell: (row) => <EditorSelect projectId={row.id} projectName={row.name} status={row.status.name} editor={row.editor} editors={editors} disabled={!manager} />,
     },
   ];
   // The status actions sit in a row menu, as on the other staff tables: two buttons per row
@@ -187,8 +170,7 @@ export function DashboardPage() {
           onClose={() => setPending(null)}
           onConfirm={async () => {
             try {
-              await changeStatus(pending.row.id, pending.action);
-              reload();
+              await statusChange.mutateAsync({ id: pending.row.id, action: pending.action });
             } catch (e) {
               return errorMessage(e);
             }

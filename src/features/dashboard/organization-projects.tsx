@@ -1,39 +1,27 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
-import type { User } from '@/domain/contract/users.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate } from '@/lib/format.ts';
+import { useQuery } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { LinkCell, StaffStatusPill } from '@/ui/project-cells.tsx';
 import { SlaBadge } from '@/ui/sla-badge.tsx';
-import { listEditors } from './api/list-editors.ts';
+import { dashboardKeys } from './api/keys.ts';
 import { listOrganizationProjects } from './api/list-organization-projects.ts';
 import { EditorSelect } from './components/editor-select.tsx';
+import { useAssignableEditors } from './use-dashboard-queries.ts';
 
 /** The organization page's projects table (A§2): timers refresh every 10 s. */
 export function OrganizationProjects({ organizationId }: { organizationId: number }) {
   const me = useAtomValue(meAtom);
-  const [projects, setProjects] = useState<Project[] | null>(null);
-  const [editors, setEditors] = useState<User[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setProjects(await listOrganizationProjects(organizationId));
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [organizationId]);
-  useEffect(() => void load(), [load]);
-  useEffect(() => {
-    listEditors()
-      .then(setEditors)
-      .catch((e: unknown) => console.error('editors failed to load', e));
-  }, []);
+  const query = useQuery({ queryKey: dashboardKeys.organizationProjects(organizationId), queryFn: () => listOrganizationProjects(organizationId) });
+  const projects = query.data ?? null;
+  const error = query.error ? errorMessage(query.error) : null;
+  const editors = useAssignableEditors();
   const columns: Column<Project>[] = [
     { key: 'timer', header: 'Timer', cell: (project) => <SlaBadge project={{ ...project, status: project.status.name }} refreshMs={10_000} /> },
     {
@@ -54,7 +42,7 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
       key: 'editor',
       header: 'Editor',
       cell: (project) => (
-        <EditorSelect projectId={project.id} projectName={project.name} status={project.status.name} editor={project.editor} editors={editors} disabled={!isManagerRole(me?.role.name)} onAssigned={() => void load()} />
+        <EditorSelect projectId={project.id} projectName={project.name} status={project.status.name} editor={project.editor} editors={editors} disabled={!isManagerRole(me?.role.name)} />
       ),
     },
   ];

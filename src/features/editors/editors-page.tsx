@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { User } from '@/domain/contract/users.ts';
 import { USER_MESSAGES } from '@/domain/user-management.ts';
 import { optionalLinkRule } from '@/domain/organization-rules.ts';
@@ -6,6 +6,8 @@ import { MESSAGES } from '@/domain/messages.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
 import { fieldError } from '@/lib/form-errors.ts';
 import { formatDate, fullName } from '@/lib/format.ts';
+import { useInfiniteQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { Avatar } from '@/ui/brand.tsx';
 import { Button } from '@/ui/button.tsx';
@@ -16,6 +18,7 @@ import { PageHeader } from '@/ui/empty-state.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { Menu } from '@/ui/menu.tsx';
 import { deleteEditor } from './api/delete-editor.ts';
+import { editorsListKey } from './api/keys.ts';
 import { EDITORS_PAGE_SIZE, listEditors } from './api/list-editors.ts';
 import { setEditorDrive } from './api/set-editor-drive.ts';
 import { setEditorEnabled } from './api/set-editor-enabled.ts';
@@ -30,29 +33,33 @@ const CONFIRM: Record<Action, { title: (name: string) => string; body: string; l
 
 /** /editors (A§2): the editing team with drive links, actions and the add/finish-profile modal. */
 export function EditorsPage() {
-  const [editors, setEditors] = useState<User[] | null>(null);
-  const [lastPageFull, setLastPageFull] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState<{ action: Action; editor: User } | null>(null);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const client = useQueryClient();
 
-  const load = async (start: number) => {
-    const page = await listEditors(start);
-    setLastPageFull(page.length === EDITORS_PAGE_SIZE);
-    return page;
+  const query = useInfiniteQuery({
+    queryKey: editorsListKey(),
+    queryFn: ({ pageParam }) => listEditors(pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (last.length === EDITORS_PAGE_SIZE ? pages.reduce((n, page) => n + page.length, 0) : undefined),
+  });
+  // An editor who moved between pages while paging is listed once.
+  const editors = query.data ? query.data.pages.flat().filter((editor, i, all) => all.findIndex((e) => e.id === editor.id) === i) : query.isError ? [] : null;
+  const error = query.error ? errorMessage(query.error) : null;
+
+  type Pages = { pages: User[][]; pageParams: unknown[] };
+  const edit = (change: (pages: User[][]) => User[][]) => client.setQueryData<Pages>(editorsListKey(), (data) => data && { ...data, pages: change(data.pages) });
+  /**
+   * Shows the change at once, then refreshes every list of editors (the dashboard's picker sits
+   * under the same key) and, when `onDashboard`, the dashboard rows that name the editor.
+   */
+  const changed = (change: (pages: User[][]) => User[][], onDashboard: boolean) => {
+    edit(change);
+    void client.invalidateQueries({ queryKey: queryKeys.staff('editors') });
+    void client.invalidateQueries({ queryKey: queryKeys.staff('staff-users') });
+    if (onDashboard) void client.invalidateQueries({ queryKey: queryKeys.dashboard() });
   };
-  useEffect(() => {
-    load(0)
-      .then(setEditors)
-      .catch((e: unknown) => {
-        console.error('editors failed to load', e);
-        setEditors([]);
-        setError(errorMessage(e));
-      });
-  }, []);
-
-  const replace = (saved: User) => setEditors((current) => current?.map((e) => (e.id === saved.id ? saved : e)) ?? null);
+  const replace = (saved: User, onDashboard = true) => changed((pages) => pages.map((page) => page.map((e) => (e.id === saved.id ? saved : e))), onDashboard);
 
   const columns: Column<User>[] = [
     {
@@ -82,7 +89,8 @@ export function EditorsPage() {
           validate={optionalLinkRule}
           onSave={async (value) => {
             try {
-              replace(await setEditorDrive(e.id, value));
+              // The drive link shows on this page only.
+              replace(await setEditorDrive(e.id, value), false);
             } catch (err) {
               return fieldError(err, 'path');
             }
@@ -131,17 +139,7 @@ export function EditorsPage() {
       <div className="table-card dt-card">
         <DataTable label="Editors" columns={columns} rows={editors ?? []} rowKey={(e) => e.id} loading={editors === null} rowClassName={(e) => (e.isEnabled ? '' : 'dt-row-muted')} empty="No editors yet. Add the first one." />
       </div>
-      <MoreButton
-        visible={lastPageFull && editors !== null}
-        busy={loadingMore}
-        onClick={() => {
-          setLoadingMore(true);
-          load(editors?.length ?? 0)
-            .then((page) => setEditors((current) => [...(current ?? []), ...page.filter((p) => !current?.some((c) => c.id === p.id))]))
-            .catch((e: unknown) => setError(errorMessage(e)))
-            .finally(() => setLoadingMore(false));
-        }}
-      >
+      <MoreButton visible={query.hasNextPage && editors !== null} busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
         Get more editors
       </MoreButton>
       {pending && (
@@ -155,7 +153,8 @@ export function EditorsPage() {
             try {
               if (pending.action === 'delete') {
                 await deleteEditor(pending.editor.id);
-                setEditors((current) => current?.filter((e) => e.id !== pending.editor.id) ?? null);
+                const gone = pending.editor.id;
+                changed((pages) => pages.map((page) => page.filter((e) => e.id !== gone)), true);
               } else replace(await setEditorEnabled(pending.editor.id, pending.action === 'enable'));
             } catch (e) {
               // A§8: a 403 on delete means assigned projects; every other failure is the general message.
@@ -173,7 +172,8 @@ export function EditorsPage() {
           onClose={() => setEditing(null)}
           onSaved={(saved) => {
             setEditing(null);
-            setEditors((current) => (current?.some((e) => e.id === saved.id) ? current.map((e) => (e.id === saved.id ? saved : e)) : [saved, ...(current ?? [])]));
+            if (editors?.some((e) => e.id === saved.id)) replace(saved);
+            else changed((pages) => [[saved, ...(pages[0] ?? [])], ...pages.slice(1)], true);
           }}
         />
       )}

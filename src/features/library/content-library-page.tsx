@@ -1,14 +1,16 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useLocation } from 'wouter';
-import type { Project } from '@/domain/contract/projects.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useMutation, useQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { downloadItems } from '@/shared/media/download-menu.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { EmptyState, PageHeader, Spinner } from '@/ui/empty-state.tsx';
 import { ProjectCard } from '@/ui/project-card.tsx';
 import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
+import { libraryKey } from './api/keys.ts';
 import { listLibrary } from './api/list-library.ts';
 
 /** /user/content-library: approved and archived videos, with the count in the title. */
@@ -16,18 +18,18 @@ export function ContentLibraryPage() {
   const me = useAtomValue(meAtom);
   const offline = useOffline();
   const [, navigate] = useLocation();
-  const [projects, setProjects] = useState<Project[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    if (!me?.organizationId) return;
-    try {
-      setProjects(await listLibrary(me.organizationId));
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [me?.organizationId]);
-  useEffect(() => void load(), [load]);
+  const organizationId = me?.organizationId ?? null;
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: libraryKey(organizationId ?? 0), queryFn: () => listLibrary(organizationId!), enabled: organizationId !== null });
+  const projects = query.data ?? null;
+  const [duplicateError, setDuplicateError] = useState<string | null>(null);
+  const error = duplicateError ?? (query.error ? errorMessage(query.error) : null);
+  const duplicate = useMutation({
+    mutationFn: (id: number) => duplicateProject(id),
+    // The board opens next and must show the copy even if it was read seconds ago; not awaited, so
+    // the library's own refresh does not hold the navigation back.
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.organization(organizationId!) }),
+  });
 
   return (
     <>
@@ -52,9 +54,10 @@ export function ContentLibraryPage() {
                   label: 'Duplicate',
                   ...(offline && { disabled: true, hint: NEEDS_CONNECTION }),
                   onSelect: () =>
-                    void duplicateProject(project.id)
+                    void duplicate
+                      .mutateAsync(project.id)
                       .then(() => navigate('/user/projects'))
-                      .catch((e: unknown) => setError(errorMessage(e))),
+                      .catch((e: unknown) => setDuplicateError(errorMessage(e))),
                 },
               ]}
             />

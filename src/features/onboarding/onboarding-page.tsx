@@ -1,16 +1,20 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { ORGANIZATIONS_PAGE_SIZE, type OrganizationRow } from '@/domain/contract/customers.ts';
 import { TRIAL_USERS_LIMIT, type TrialUser } from '@/domain/contract/users.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { MoreButton } from '@/ui/data-table.tsx';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
+import { onboardingListKey } from './api/keys.ts';
 import { listOnboarding } from './api/list-onboarding.ts';
 import { listTrialUsers } from './api/list-trial-users.ts';
 import { updateOrganization } from './api/update-organization.ts';
 import { OnboardingTable } from './components/onboarding-table.tsx';
 import { TrialTable } from './components/trial-table.tsx';
+import { usePaged } from './use-paged.ts';
 
 type TabId = 'onboarding' | 'completed' | 'trial';
 const TABS = [
@@ -19,34 +23,7 @@ const TABS = [
   { id: 'trial' as const, label: 'Trial Users' },
 ];
 
-interface Paged<T> {
-  rows: T[] | null;
-  full: boolean;
-  busy: boolean;
-}
-const empty = <T,>(): Paged<T> => ({ rows: null, full: false, busy: false });
-
-/** A paged list with its own "get more" (A§2: each list has one). */
-function usePaged<T extends { id: number }>(fetch: (start: number) => Promise<T[]>, pageSize: number) {
-  const [state, setState] = useState<Paged<T>>(empty);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(
-    async (more: boolean) => {
-      setState((s) => ({ ...s, busy: true, ...(more ? {} : { rows: null }) }));
-      try {
-        const start = more ? (state.rows?.length ?? 0) : 0;
-        const page = await fetch(start);
-        setState((s) => ({ rows: more ? [...(s.rows ?? []), ...page.filter((p) => !s.rows?.some((r) => r.id === p.id))] : page, full: page.length === pageSize, busy: false }));
-      } catch (e) {
-        console.error('onboarding list failed to load', e);
-        setError(errorMessage(e));
-        setState((s) => ({ ...s, rows: s.rows ?? [], busy: false }));
-      }
-    },
-    [fetch, pageSize, state.rows],
-  );
-  return { state, setState, load, error };
-}
+type Pages = { pages: OrganizationRow[][]; pageParams: unknown[] };
 
 const fetchInProgress = (start: number) => listOnboarding(1, start);
 const fetchCompleted = (start: number) => listOnboarding(2, start);
@@ -54,18 +31,24 @@ const fetchCompleted = (start: number) => listOnboarding(2, start);
 /** /onboarding (A§2): customers being onboarded, completed onboardings (greyed) and trial users. */
 export function OnboardingPage() {
   const [tab, setTab] = useState<TabId>('onboarding');
-  const inProgress = usePaged<OrganizationRow>(fetchInProgress, ORGANIZATIONS_PAGE_SIZE);
-  const completed = usePaged<OrganizationRow>(fetchCompleted, ORGANIZATIONS_PAGE_SIZE);
-  const trial = usePaged<TrialUser>(listTrialUsers, TRIAL_USERS_LIMIT);
+  const inProgress = usePaged<OrganizationRow>(onboardingListKey('in-progress'), fetchInProgress, ORGANIZATIONS_PAGE_SIZE, tab === 'onboarding');
+  const completed = usePaged<OrganizationRow>(onboardingListKey('completed'), fetchCompleted, ORGANIZATIONS_PAGE_SIZE, tab === 'completed');
+  const trial = usePaged<TrialUser>(onboardingListKey('trial'), listTrialUsers, TRIAL_USERS_LIMIT, tab === 'trial');
   const [completing, setCompleting] = useState<OrganizationRow | null>(null);
   const current = tab === 'onboarding' ? inProgress : tab === 'completed' ? completed : trial;
+  const client = useQueryClient();
 
-  // Each tab loads when first opened and again after a Complete moved a row between tabs.
-  useEffect(() => {
-    if (current.state.rows === null && !current.state.busy) void current.load(false);
-  }, [current]);
-
-  const replaceRow = (list: typeof inProgress) => (row: OrganizationRow) => list.setState((s) => ({ ...s, rows: s.rows?.map((r) => (r.id === row.id ? row : r)) ?? null }));
+  const editRows = (list: 'in-progress' | 'completed', change: (rows: OrganizationRow[]) => OrganizationRow[]) =>
+    client.setQueryData<Pages>(onboardingListKey(list), (data) => data && { ...data, pages: data.pages.map(change) });
+  // The organization's own page and the customers list show what changed too.
+  const organizationChanged = (id: number) => {
+    void client.invalidateQueries({ queryKey: queryKeys.organization(id) });
+    void client.invalidateQueries({ queryKey: queryKeys.staff('customers') });
+  };
+  const replaceRow = (list: 'in-progress' | 'completed') => (row: OrganizationRow) => {
+    editRows(list, (rows) => rows.map((r) => (r.id === row.id ? row : r)));
+    organizationChanged(row.id);
+  };
 
   return (
     <>
@@ -73,23 +56,23 @@ export function OnboardingPage() {
       <Tabs label="Onboarding lists" tabs={TABS} active={tab} onChange={setTab} />
       {current.error && (
         <div className="form-error" role="alert">
-          {current.error}
+          {errorMessage(current.error)}
         </div>
       )}
       <div className="table-card" role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
         {tab === 'trial' ? (
-          <TrialTable rows={trial.state.rows ?? []} loading={trial.state.rows === null} />
+          <TrialTable rows={trial.rows ?? []} loading={trial.rows === null} />
         ) : (
           <OnboardingTable
-            rows={(tab === 'onboarding' ? inProgress : completed).state.rows ?? []}
-            loading={(tab === 'onboarding' ? inProgress : completed).state.rows === null}
+            rows={(tab === 'onboarding' ? inProgress : completed).rows ?? []}
+            loading={(tab === 'onboarding' ? inProgress : completed).rows === null}
             completed={tab === 'completed'}
-            onChanged={replaceRow(tab === 'onboarding' ? inProgress : completed)}
+            onChanged={replaceRow(tab === 'onboarding' ? 'in-progress' : 'completed')}
             onComplete={setCompleting}
           />
         )}
       </div>
-      <MoreButton visible={current.state.full && current.state.rows !== null} busy={current.state.busy} onClick={() => void current.load(true)}>
+      <MoreButton visible={current.full && current.rows !== null} busy={current.busy} onClick={current.more}>
         {tab === 'trial' ? 'Get more trial users' : 'Get more customers'}
       </MoreButton>
       {completing && (
@@ -102,8 +85,11 @@ export function OnboardingPage() {
           onConfirm={async () => {
             try {
               await updateOrganization(completing.id, { state: 'APPROVED' });
-              inProgress.setState((s) => ({ ...s, rows: s.rows?.filter((r) => r.id !== completing.id) ?? null }));
-              completed.setState(empty);
+              const done = completing.id;
+              editRows('in-progress', (rows) => rows.filter((r) => r.id !== done));
+              // It moves to the completed list, which loads again when opened.
+              void client.invalidateQueries({ queryKey: onboardingListKey('completed') });
+              organizationChanged(done);
             } catch (e) {
               return errorMessage(e);
             }

@@ -1,18 +1,21 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { CreditDetail, StaffOrganization } from '@/domain/contract/customers.ts';
+import type { CreditDetail, OrganizationFields, StaffOrganization } from '@/domain/contract/customers.ts';
 import { optionalLinkRule, parseReviewPeriod, reviewPeriodRule, trackingCodeRule, isOnboardingComplete } from '@/domain/organization-rules.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { isSubscriptionActive, type SubscriptionStatus } from '@/domain/subscription.ts';
 import { fieldError } from '@/lib/form-errors.ts';
 import { formatDate, fullName } from '@/lib/format.ts';
+import { useQuery, useQueryClient } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { EditableField } from '@/ui/editable-field.tsx';
 import { EmptyState, PageHeader } from '@/ui/empty-state.tsx';
 import { getCredits } from '@/shared/organization/api/get-credits.ts';
 import { getOrganization } from './api/get-organization.ts';
+import { organizationKeys } from './api/keys.ts';
 import { updateOrganization, type OrganizationField } from './api/update-organization.ts';
 import { CreditsPanel } from './components/credits-panel.tsx';
 import { Report } from './components/report.tsx';
@@ -34,27 +37,14 @@ interface Props {
 export function OrganizationPage({ id, renderProjects }: Props) {
   const me = useAtomValue(meAtom);
   const canEdit = isManagerRole(me?.role.name);
-  const [organization, setOrganization] = useState<StaffOrganization | null>(null);
-  const [credits, setCredits] = useState<CreditDetail | null>(null);
-  const [missing, setMissing] = useState(false);
-
-  useEffect(() => {
-    let live = true;
-    setOrganization(null);
-    Promise.all([getOrganization(id), getCredits(id)])
-      .then(([o, c]) => {
-        if (!live) return;
-        setOrganization(o);
-        setCredits(c);
-      })
-      .catch((e: unknown) => {
-        console.error('organization failed to load', e);
-        if (live) setMissing(true);
-      });
-    return () => {
-      live = false;
-    };
-  }, [id]);
+  const client = useQueryClient();
+  const organizationQuery = useQuery({ queryKey: organizationKeys.detail(id), queryFn: () => getOrganization(id) });
+  const creditsQuery = useQuery({ queryKey: organizationKeys.credits(id), queryFn: () => getCredits(id) });
+  const organization = organizationQuery.data ?? null;
+  const credits = creditsQuery.data ?? null;
+  // A page that never loaded says the organization is gone; a later failed refresh keeps what it shows.
+  const missing = (organizationQuery.isError && !organization) || (creditsQuery.isError && !credits);
+  const patchOrganization = (patch: Partial<StaffOrganization>) => client.setQueryData<StaffOrganization>(organizationKeys.detail(id), (o) => (o ? { ...o, ...patch } : o));
 
   if (missing) {
     return (
@@ -67,8 +57,11 @@ export function OrganizationPage({ id, renderProjects }: Props) {
 
   const save = async (field: OrganizationField, name: 'assetsLink' | 'trackingCode' | 'projectReviewPeriod') => {
     try {
-      const saved = await updateOrganization(id, field);
-      setOrganization((o) => (o ? { ...o, assetsLink: saved.assetsLink, trackingCode: saved.trackingCode, projectReviewPeriod: saved.projectReviewPeriod } : o));
+      const saved: OrganizationFields = await updateOrganization(id, field);
+      patchOrganization({ assetsLink: saved.assetsLink, trackingCode: saved.trackingCode, projectReviewPeriod: saved.projectReviewPeriod });
+      // The customers and onboarding rows show these fields too.
+      void client.invalidateQueries({ queryKey: queryKeys.staff('customers') });
+      void client.invalidateQueries({ queryKey: queryKeys.staff('onboarding') });
     } catch (e) {
       return fieldError(e, name);
     }
@@ -96,9 +89,12 @@ export function OrganizationPage({ id, renderProjects }: Props) {
             organizationId={id}
             credits={credits}
             editable={canEdit}
-            onSaved={(saved) => {
-              setCredits(saved);
-              setOrganization((o) => (o ? { ...o, storage: saved.storage, activeCredits: saved.activeCredits, endDate: saved.endDate } : o));
+            onSaved={(saved: CreditDetail) => {
+              client.setQueryData(organizationKeys.credits(id), saved);
+              patchOrganization({ storage: saved.storage, activeCredits: saved.activeCredits, endDate: saved.endDate });
+              // Everything that shows its credits: this page's other parts, and the customers list with its expiry view.
+              void client.invalidateQueries({ queryKey: queryKeys.organization(id) });
+              void client.invalidateQueries({ queryKey: queryKeys.staff('customers') });
             }}
           />
           <SubscriptionPanel organization={organization} />

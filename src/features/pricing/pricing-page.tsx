@@ -1,8 +1,8 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useState } from 'react';
-import type { PaymentPlanView } from '@/domain/contract/billing.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useQuery } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { listPlans } from '@/shared/billing/api/list-plans.ts';
 import { Button } from '@/ui/button.tsx';
 import { SUPPORT_EMAIL } from '@/ui/constants.ts';
@@ -24,18 +24,11 @@ function featuredIndex(count: number): number {
 export function PricingPage({ standalone = false }: { standalone?: boolean }) {
   const me = useAtomValue(meAtom);
   const role = me?.role.name ?? null;
-  const [plans, setPlans] = useState<PaymentPlanView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setError(null);
-    try {
-      setPlans(await listPlans());
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
+  const query = useQuery({ queryKey: queryKeys.paymentPlans(), queryFn: listPlans });
+  const plans = query.data ?? null;
+  // "Try again" shows the spinner again while it asks, not the old error.
+  const error = query.error && !query.isFetching ? errorMessage(query.error) : null;
+  const { refetch } = query;
 
   const featured = featuredIndex(plans?.length ?? 0);
   const content = (
@@ -51,7 +44,7 @@ export function PricingPage({ standalone = false }: { standalone?: boolean }) {
       {error && (
         <div className="form-error pricing-error" role="alert">
           The plans could not be loaded: {error}{' '}
-          <Button variant="secondary" onClick={() => void load()}>
+          <Button variant="secondary" onClick={() => void refetch()}>
             Try again
           </Button>
         </div>

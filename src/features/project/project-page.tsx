@@ -1,9 +1,8 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { useParams } from 'wouter';
+import type { Project } from '@/domain/contract/projects.ts';
 import { meAtom } from '@/lib/session-state.ts';
-import { isStale } from '@/lib/api-client.ts';
-import { useOffline } from '@/lib/connectivity.ts';
 import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { getProject } from '@/shared/project/api/get-project.ts';
@@ -18,17 +17,14 @@ import { StatusBanner } from './components/status-banner.tsx';
 import { VideoArea } from './components/video-area.tsx';
 
 const renameProject = (id: number, name: string) => updateProject(id, { name });
+/** In review without a playable video: processing ends, or staff deliver. */
+const awaitingReviewVideo = (project: Project) => project.status.name === 'IN_REVIEW' && !project.finalVideoPreview;
 
 /** /user/project/{id}: status, video, actions, brief and footage (C§2). */
 export function ProjectPage() {
   const { id } = useParams<{ id: string }>();
   const me = useAtomValue(meAtom);
-  const { project, setProject, missing, reload } = useProjectPage(Number(id), me?.role.name, getProject, renameProject);
-  const offline = useOffline();
-  // A page shown from the offline copy is read again once the network is back.
-  useEffect(() => {
-    if (!offline && project && isStale(project)) void reload();
-  }, [offline, project, reload]);
+  const { project, setProject, missing } = useProjectPage(Number(id), me?.role.name, getProject, renameProject, awaitingReviewVideo);
   const [assets, setAssets] = useState<AssetState>({ uploading: false, incompleteClips: 0, assetCount: null });
   const brief = useRef<BriefHandle>(null);
   // Bumped each time Send to editing finds incomplete clips: their zones show why (C§5).
@@ -44,7 +40,7 @@ export function ProjectPage() {
     <div className="project-layout">
       <StatusBanner project={project} />
       <div className="project-main">
-        <VideoArea project={project} onRetry={() => void reload()} />
+        <VideoArea project={project} />
         <div className="project-side">
           {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
           {status === 'IN_REVIEW' && <ReviewActions project={project} onChanged={setProject} />}

@@ -5,7 +5,9 @@ import { FINAL_VIDEO_LENGTHS } from '@/domain/constants.ts';
 import { FIELD_MESSAGES, audienceRule, collectErrors, projectNameRule, requiredRule } from '@/domain/validation.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fieldErrors } from '@/lib/form-errors.ts';
+import { useMutation, useQueryClient } from '@/lib/query.ts';
 import { meAtom } from '@/lib/session-state.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Button } from '@/ui/button.tsx';
 import { SelectField, TextAreaField } from '@/ui/choice-fields.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -72,6 +74,12 @@ export function CreateProjectPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const form = useForm<Field>(draft?.values ?? EMPTY, useCallback(validate, []));
+  const client = useQueryClient();
+  const create = useMutation({
+    mutationFn: (body: Record<Field, string>) => createProject(me!.organizationId!, body),
+    // The board (and the top bar's figures) count the new project, even if read seconds ago.
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.organization(me!.organizationId!) }),
+  });
   const { values } = form;
   const started = Object.values(values).some(Boolean);
   useEffect(() => writeDraft(me?.id, started || step > 0 ? { step, values } : null), [me?.id, step, values, started]);
@@ -91,7 +99,7 @@ export function CreateProjectPage() {
     setBusy(true);
     setError(null);
     try {
-      const { id } = await createProject(me!.organizationId!, form.values);
+      const { id } = await create.mutateAsync(form.values);
       writeDraft(me?.id, null);
       navigate(`/user/project/${id}`);
     } catch (e) {

@@ -1,10 +1,12 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { Project } from '@/domain/contract/projects.ts';
+import type { BoardSectionKey, Project } from '@/domain/contract/projects.ts';
 import { BOARD_SECTIONS } from '@/domain/project-status.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@/lib/query.ts';
 import { downloadItems } from '@/shared/media/download-menu.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { writeStored } from '@/lib/local-store.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
@@ -15,6 +17,7 @@ import { Icon } from '@/ui/icons.tsx';
 import { ProjectCard } from '@/ui/project-card.tsx';
 import { deleteProject } from './api/delete-project.ts';
 import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
+import { boardSectionKey } from './api/keys.ts';
 import { listProjects } from './api/list-projects.ts';
 
 const SECTIONS = [
@@ -27,67 +30,81 @@ const SECTIONS = [
 const PAGE_SIZE = 24;
 
 type SectionKey = (typeof SECTIONS)[number]['key'];
-type Board = Record<SectionKey, { items: Project[]; total: number }>;
+type Section = { items: Project[]; total: number };
+type Board = Record<SectionKey, Section>;
 
 /** The projects shown, for the pages that read the stored list. */
 function rememberBoard(board: Board): void {
   writeStored('projects', SECTIONS.flatMap((section) => board[section.key].items.map((p) => ({ id: p.id, name: p.name, status: p.status.name }))));
 }
 
+/**
+ * One section, a page of cards at a time. A refresh (after a duplicate or a delete) reads
+ * again every page already shown, so the section keeps as many cards as it had.
+ */
+function useBoardSection(organizationId: number | null, section: BoardSectionKey) {
+  const query = useInfiniteQuery({
+    queryKey: boardSectionKey(organizationId ?? 0, section),
+    queryFn: ({ pageParam }) => listProjects(organizationId!, section, pageParam, PAGE_SIZE),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((sum, page) => sum + page.projects.length, 0);
+      return loaded < last.total ? loaded : undefined;
+    },
+    enabled: organizationId !== null,
+  });
+  const { data } = query;
+  const shown = useMemo<Section | null>(() => {
+    if (!data) return null;
+    // A project created meanwhile shifts the pages: a card already shown is not shown twice.
+    const seen = new Set<number>();
+    const items: Project[] = [];
+    for (const project of data.pages.flatMap((page) => page.projects)) {
+      if (seen.has(project.id)) continue;
+      seen.add(project.id);
+      items.push(project);
+    }
+    return { items, total: data.pages[data.pages.length - 1]!.total };
+  }, [data]);
+  return { shown, error: query.error, more: query.fetchNextPage, moreBusy: query.isFetchingNextPage };
+}
+
 /** /user/projects: Needs review, Editing and Assembly (C§2), each paged on its own. */
 export function ProjectsPage() {
   const me = useAtomValue(meAtom);
+  const organizationId = me?.organizationId ?? null;
   const offline = useOffline();
   const [, navigate] = useLocation();
-  const [board, setBoard] = useState<Board | null>(null);
+  const client = useQueryClient();
   const [error, setError] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<Project | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
-  const [moreBusy, setMoreBusy] = useState<SectionKey | null>(null);
-  // How many cards each section shows, so a reload (after a duplicate or delete) keeps them.
-  const shown = useRef<Record<SectionKey, number>>({ needsReview: PAGE_SIZE, editing: PAGE_SIZE, assembly: PAGE_SIZE });
+  const sections = { needsReview: useBoardSection(organizationId, 'needsReview'), editing: useBoardSection(organizationId, 'editing'), assembly: useBoardSection(organizationId, 'assembly') };
+  const needsReview = sections.needsReview.shown;
+  const editing = sections.editing.shown;
+  const assembly = sections.assembly.shown;
+  const board = needsReview && editing && assembly ? { needsReview, editing, assembly } : null;
+  const readError = SECTIONS.map((section) => sections[section.key].error).find(Boolean);
+  const shownError = error ?? (readError ? errorMessage(readError) : null);
+  useEffect(() => {
+    if (needsReview && editing && assembly) rememberBoard({ needsReview, editing, assembly });
+  }, [needsReview, editing, assembly]);
 
-  const load = useCallback(async () => {
-    if (!me?.organizationId) return;
-    const organizationId = me.organizationId;
-    try {
-      const pages = await Promise.all(SECTIONS.map((section) => listProjects(organizationId, section.key, 0, Math.max(PAGE_SIZE, shown.current[section.key]))));
-      const next = Object.fromEntries(SECTIONS.map((section, index) => [section.key, { items: pages[index]!.projects, total: pages[index]!.total }])) as Board;
-      setBoard(next);
-      rememberBoard(next);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [me?.organizationId]);
-  useEffect(() => void load(), [load]);
+  // The board, the library and the top bar all sit under the organization's key; the staff
+  // dashboard lists the project too (a staff member signed in as this customer goes back to it).
+  const refreshOrganization = () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.organization(organizationId!) }), client.invalidateQueries({ queryKey: queryKeys.dashboard() })]);
+  const duplicateMutation = useMutation({ mutationFn: (project: Project) => duplicateProject(project.id), onSuccess: refreshOrganization });
+  const deleteMutation = useMutation({ mutationFn: (project: Project) => deleteProject(project.id), onSuccess: refreshOrganization });
 
   const loadMore = async (key: SectionKey) => {
-    if (!me?.organizationId || !board) return;
-    setMoreBusy(key);
-    try {
-      const page = await listProjects(me.organizationId, key, board[key].items.length, PAGE_SIZE);
-      setBoard((current) => {
-        if (!current) return current;
-        // A project created meanwhile shifts the pages: skip the cards already shown.
-        const known = new Set(current[key].items.map((p) => p.id));
-        const items = [...current[key].items, ...page.projects.filter((p) => !known.has(p.id))];
-        shown.current[key] = items.length;
-        const next = { ...current, [key]: { items, total: page.total } };
-        rememberBoard(next);
-        return next;
-      });
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setMoreBusy(null);
-    }
+    const result = await sections[key].more();
+    if (result.error) setError(errorMessage(result.error));
   };
 
   const duplicate = async (project: Project) => {
     setBusyId(project.id);
     try {
-      await duplicateProject(project.id);
-      await load();
+      await duplicateMutation.mutateAsync(project);
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -96,12 +113,12 @@ export function ProjectsPage() {
     }
   };
 
-  if (!board) return error ? <div className="form-error">{error}</div> : <div className="center-block"><Spinner /></div>;
+  if (!board) return shownError ? <div className="form-error">{shownError}</div> : <div className="center-block"><Spinner /></div>;
 
   return (
     <>
       <PageHeader title="Projects" subtitle="Everything your organization is producing, by stage." />
-      {error && <div className="form-error">{error}</div>}
+      {shownError && <div className="form-error">{shownError}</div>}
       {SECTIONS.map((section) => {
         const { items, total } = board[section.key];
         return (
@@ -142,7 +159,7 @@ export function ProjectsPage() {
               ))}
             </div>
             {items.length === 0 && section.empty && <p className="section-empty">{section.empty}</p>}
-            <MoreButton visible={items.length < total} busy={moreBusy === section.key} onClick={() => void loadMore(section.key)}>
+            <MoreButton visible={items.length < total} busy={sections[section.key].moreBusy} onClick={() => void loadMore(section.key)}>
               Show more ({total - items.length})
             </MoreButton>
           </section>
@@ -157,8 +174,7 @@ export function ProjectsPage() {
           onClose={() => setToDelete(null)}
           onConfirm={async () => {
             try {
-              await deleteProject(toDelete.id);
-              await load();
+              await deleteMutation.mutateAsync(toDelete);
             } catch (e) {
               return errorMessage(e);
             }

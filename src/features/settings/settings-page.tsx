@@ -1,18 +1,19 @@
 import { USER_MESSAGES } from '@/domain/user-management.ts';
 import { useAtomValue } from '@/lib/state.ts';
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSearch } from 'wouter';
-import type { CreditDetail } from '@/domain/contract/customers.ts';
-import type { Organization } from '@/domain/contract/organizations.ts';
 import type { User } from '@/domain/contract/users.ts';
 import { CREDIT_MESSAGES } from '@/domain/messages.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { meAtom } from '@/lib/session-state.ts';
-import { loadMe, loadTopBarInfo } from '@/lib/session.ts';
+import { loadMe } from '@/lib/session.ts';
+import { useQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { getCredits } from '@/shared/organization/api/get-credits.ts';
 import { getOrganization } from './api/get-organization.ts';
+import { settingsKeys } from './api/keys.ts';
 import { listUsers } from './api/list-users.ts';
 import { CreditsCard } from './components/credits-card.tsx';
 import { SubscriptionTab } from './components/subscription-tab.tsx';
@@ -30,25 +31,21 @@ export function SettingsPage() {
   const search = new URLSearchParams(useSearch());
   const [tab, setTab] = useState<TabId>(search.get('tab') === 'subscription' ? 'subscription' : 'users');
   const [initialPlanId] = useState(() => (/^\d+$/.test(search.get('plan') ?? '') ? Number(search.get('plan')) : null));
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [credits, setCredits] = useState<CreditDetail | null>(null);
-  const [organization, setOrganization] = useState<Organization | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-
-  const reload = useCallback(async () => {
-    if (!organizationId) return;
-    try {
-      const [u, c, o] = await Promise.all([listUsers(organizationId), getCredits(organizationId), getOrganization(organizationId)]);
-      setUsers(u);
-      setCredits(c);
-      setOrganization(o);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [organizationId]);
-  useEffect(() => void reload(), [reload]);
+  const client = useQueryClient();
+  const enabled = organizationId !== null;
+  const id = organizationId ?? 0;
+  const usersQuery = useQuery({ queryKey: settingsKeys.users(id), queryFn: () => listUsers(id), enabled });
+  const creditsQuery = useQuery({ queryKey: settingsKeys.credits(id), queryFn: () => getCredits(id), enabled });
+  const organizationQuery = useQuery({ queryKey: settingsKeys.organization(id), queryFn: () => getOrganization(id), enabled });
+  const users = usersQuery.data ?? null;
+  const credits = creditsQuery.data ?? null;
+  const organization = organizationQuery.data ?? null;
+  const failed = usersQuery.error ?? creditsQuery.error ?? organizationQuery.error;
+  const error = failed ? errorMessage(failed) : null;
+  const refreshUsers = () => void client.invalidateQueries({ queryKey: queryKeys.organizationUsers(id) });
+  // Credits, storage, subscriptions and the top bar all hang on the organization.
+  const refreshOrganization = () => client.invalidateQueries({ queryKey: queryKeys.organization(id) });
 
   if (!me || !organizationId) return null;
   const tabs = isOwner
@@ -70,7 +67,7 @@ export function SettingsPage() {
       )}
       {active === 'users' ? (
         <div className="settings-grid settings-main" role="tabpanel" aria-label="Users & credits">
-          <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} readOnlyReason={isOwner && me.impersonatedBy !== null ? USER_MESSAGES.impersonating : undefined} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={() => void reload()} />
+          <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} readOnlyReason={isOwner && me.impersonatedBy !== null ? USER_MESSAGES.impersonating : undefined} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={refreshUsers} />
           <div className="settings-side">
             <CreditsCard credits={credits} />
             {!isOwner && credits?.status === 'INACTIVE' && <p className="side-note">{CREDIT_MESSAGES.userContactOwner}</p>}
@@ -84,11 +81,8 @@ export function SettingsPage() {
             owner={{ name: me.name, email: me.email }}
             readOnly={me.impersonatedBy !== null}
             initialPlanId={initialPlanId}
-            onChanged={() => {
-              void reload();
-              // The top bar shows the new credits (ACTIVE after a purchase).
-              void loadTopBarInfo(me);
-            }}
+            // The top bar shows the new credits too (ACTIVE after a purchase).
+            onChanged={() => void refreshOrganization()}
           />
         </div>
       )}
@@ -99,9 +93,9 @@ export function SettingsPage() {
           onClose={() => setEditing(null)}
           onSaved={(saved) => {
             setEditing(null);
-            void reload();
-            // Editing oneself changes the name in the top bar.
-            if (saved.id === me.id) void loadMe().then(loadTopBarInfo);
+            refreshUsers();
+            // Editing oneself changes the name in the top bar: the session learns it first.
+            if (saved.id === me.id) void loadMe().then(refreshOrganization);
           }}
         />
       )}

@@ -1,8 +1,9 @@
 import * as Comlink from 'comlink';
 import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
 import type { UploadWorkerApi } from '../../../workers/upload.worker.ts';
-import { appStore, meAtom, tokenAtom } from '@/lib/session-state.ts';
-import { loadTopBarInfo } from '@/lib/session.ts';
+import { appStore, meAtom, onSessionEnd, tokenAtom } from '@/lib/session-state.ts';
+import { queryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { requestHandleAccess } from './file-pick.ts';
 
 /**
@@ -28,8 +29,8 @@ function publish(next: UploadSnapshot): void {
   const done = next.items.filter((item) => item.status === 'done').map((item) => item.uid);
   // A registered file changes the organization's used storage shown in the top bar.
   if (done.some((uid) => !doneSeen.has(uid))) {
-    const me = appStore.get(meAtom);
-    if (me) loadTopBarInfo(me).catch(() => undefined);
+    const organizationId = appStore.get(meAtom)?.organizationId;
+    if (organizationId) void queryClient.invalidateQueries({ queryKey: queryKeys.organization(organizationId) });
   }
   doneSeen = new Set(done);
   for (const listener of listeners) listener();
@@ -87,6 +88,34 @@ function startFor(userId: number, organizationId: number, token: string): Promis
   return ready;
 }
 
+/** Deletes every stored upload of `userId` (their resume state and kept file handles). */
+async function deleteStoredUploads(userId: number): Promise<void> {
+  // Loaded only at a sign-out: the start-up chunk stays as small as it was.
+  const { openUploadStore } = await import('../../../workers/upload-store.shared.ts');
+  const store = await openUploadStore();
+  try {
+    await Promise.all((await store.list(userId)).map((record) => store.delete(record.uid)));
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * A session ended (sign-out here or in another tab, or a refused token): the user's upload
+ * queue goes with it, so the next person on this browser neither resumes nor sees their
+ * uploads. The worker of this tab is already stopped (the session atoms emptied first). A
+ * worker of another tab may still write a part's record: the Web Lock the uploading worker
+ * holds (upload.worker.ts) is freed when that tab stops it too, and the queue is emptied again
+ * then (unless the same user signed in again). A reload ends nothing, so the same user's uploads still resume after one.
+ */
+function forgetUploadsOf(userId: number): void {
+  const forget = () => deleteStoredUploads(userId).catch((error: unknown) => console.warn('the upload queue could not be cleared', error));
+  void forget();
+  // Not when the same user signed in again meanwhile: what is queued now is theirs to keep.
+  const again = () => (appStore.get(meAtom)?.id === userId ? undefined : forget());
+  void navigator.locks?.request(`cutdesk-uploads-${userId}`, again).catch(() => undefined);
+}
+
 let installed = false;
 
 /**
@@ -108,6 +137,7 @@ export function installUploads(): void {
   };
   appStore.sub(meAtom, sync);
   appStore.sub(tokenAtom, sync);
+  onSessionEnd(forgetUploadsOf);
   window.addEventListener('beforeunload', onBeforeUnload);
   window.addEventListener('online', forwardOnline);
   window.addEventListener('offline', forwardOffline);

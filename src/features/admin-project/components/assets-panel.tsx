@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
-import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useQuery } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { EmptyState } from '@/ui/empty-state.tsx';
 import { Menu } from '@/ui/menu.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
@@ -25,14 +26,10 @@ export function archiveReadiness(project: Pick<Project, 'hasHdArchive' | 'hasLow
 
 /** The project's raw material with filters and a per-asset download menu (A§2 assets panel). */
 export function AssetsPanel({ project, actions }: { project: Project; actions?: React.ReactNode }) {
-  const [assets, setAssets] = useState<Asset[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useQuery({ queryKey: queryKeys.projectAssets(project.id), queryFn: () => listAssets(project.id) });
+  const assets = query.data ?? null;
+  const error = query.error ? errorMessage(query.error) : null;
   const [filter, setFilter] = useState<Filter>('all');
-  useEffect(() => {
-    listAssets(project.id)
-      .then(setAssets)
-      .catch((e: unknown) => setError(errorMessage(e)));
-  }, [project.id]);
   const readiness = archiveReadiness(project);
   const shown = (assets ?? []).filter((a) => filter === 'all' || a.type.name === filter);
   const open = (url: string | null) => url && window.open(url, '_blank', 'noopener');

@@ -1,27 +1,20 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { businessToday } from '@/domain/business-calendar.ts';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
 import { expiryWarning } from '@/domain/subscription.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useQuery } from '@/lib/query.ts';
 import { formatDate, plural } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
+import { expiringKey } from '../api/keys.ts';
 import { listByExpiry } from '../api/list-expiring.ts';
 
 /** Credits tab: organizations whose credits expire within 91 days (or have expired), soonest first. */
 export function ExpiringCredits() {
-  const [rows, setRows] = useState<OrganizationRow[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    listByExpiry()
-      .then((all) => setRows(all.filter((r) => expiryWarning(r.endDate, businessToday()))))
-      .catch((e: unknown) => {
-        console.error('credits list failed to load', e);
-        setRows([]);
-        setError(errorMessage(e));
-      });
-  }, []);
+  const query = useQuery({ queryKey: expiringKey(), queryFn: listByExpiry });
+  const rows = query.data ? query.data.filter((r) => expiryWarning(r.endDate, businessToday())) : query.isError ? [] : null;
+  const error = query.error ? errorMessage(query.error) : null;
   const columns: Column<OrganizationRow>[] = [
     {
       key: 'organization',

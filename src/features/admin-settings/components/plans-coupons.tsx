@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { businessToday } from '@/domain/business-calendar.ts';
 import type { PlanBody, StaffCoupon, StaffPlan } from '@/domain/contract/billing.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate, formatMoney, plural } from '@/lib/format.ts';
+import { useQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
@@ -51,47 +53,23 @@ function TwoLines({ first, second }: { first: string; second: string }) {
 
 /** The "Plans & coupons" tab (SUPERADMIN and ADMIN): what customers can buy, and the codes that discount it. */
 export function PlansAndCoupons() {
-  const [plans, setPlans] = useState<StaffPlan[] | null>(null);
-  const [coupons, setCoupons] = useState<StaffCoupon[] | null>(null);
-  const [planError, setPlanError] = useState<string | null>(null);
-  const [couponError, setCouponError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const plansQuery = useQuery({ queryKey: queryKeys.staff('plans'), queryFn: listStaffPlans });
+  const couponsQuery = useQuery({ queryKey: queryKeys.staff('coupons'), queryFn: listCoupons });
+  // A list that never loaded shows as empty with the reason; a failed refresh keeps the rows it had.
+  const plans = plansQuery.data ?? (plansQuery.isError ? [] : null);
+  const coupons = couponsQuery.data ?? (couponsQuery.isError ? [] : null);
+  const planError = plansQuery.error ? errorMessage(plansQuery.error) : null;
+  const couponError = couponsQuery.error ? errorMessage(couponsQuery.error) : null;
   const [editingPlan, setEditingPlan] = useState<StaffPlan | 'new' | null>(null);
   const [editingCoupon, setEditingCoupon] = useState<StaffCoupon | 'new' | null>(null);
   const [togglingPlan, setTogglingPlan] = useState<StaffPlan | null>(null);
   const [retiringCoupon, setRetiringCoupon] = useState<StaffCoupon | null>(null);
 
-  const reloadPlans = useCallback(
-    () =>
-      listStaffPlans()
-        .then((list) => {
-          setPlans(list);
-          setPlanError(null);
-        })
-        .catch((e: unknown) => {
-          console.error('payment plans failed to load', e);
-          setPlans((current) => current ?? []);
-          setPlanError(errorMessage(e));
-        }),
-    [],
-  );
-  const reloadCoupons = useCallback(
-    () =>
-      listCoupons()
-        .then((list) => {
-          setCoupons(list);
-          setCouponError(null);
-        })
-        .catch((e: unknown) => {
-          console.error('coupons failed to load', e);
-          setCoupons((current) => current ?? []);
-          setCouponError(errorMessage(e));
-        }),
-    [],
-  );
-  useEffect(() => {
-    void reloadPlans();
-    void reloadCoupons();
-  }, [reloadPlans, reloadCoupons]);
+  // A plan change reaches the public plans too (pricing page, customers' Subscription tab).
+  const plansChanged = () =>
+    Promise.all([client.invalidateQueries({ queryKey: queryKeys.staff('plans') }), client.invalidateQueries({ queryKey: queryKeys.paymentPlans() })]);
+  const couponsChanged = () => client.invalidateQueries({ queryKey: queryKeys.staff('coupons') });
 
   // A coupon's amount is in the currency of the plan it is used on: the plans on sale share one.
   const currency = plans?.find((p) => !p.retired)?.currency ?? plans?.[0]?.currency ?? 'usd';
@@ -238,7 +216,7 @@ export function PlansAndCoupons() {
           onConfirm={async () => {
             try {
               await savePlan(togglingPlan.id, planBody(togglingPlan, !togglingPlan.retired));
-              await reloadPlans();
+              await plansChanged();
             } catch (e) {
               return errorMessage(e);
             }
@@ -276,7 +254,7 @@ export function PlansAndCoupons() {
             const c = retiringCoupon;
             try {
               await saveCoupon(c.code, { percentOff: c.percentOff, amountOff: c.amountOff, validUntil: c.validUntil, maxRedemptions: c.maxRedemptions, retired: true });
-              await reloadCoupons();
+              await couponsChanged();
             } catch (e) {
               return errorMessage(e);
             }
@@ -294,7 +272,7 @@ export function PlansAndCoupons() {
           onClose={() => setEditingPlan(null)}
           onSaved={() => {
             setEditingPlan(null);
-            void reloadPlans();
+            void plansChanged();
           }}
         />
       )}
@@ -305,7 +283,7 @@ export function PlansAndCoupons() {
           onClose={() => setEditingCoupon(null)}
           onSaved={() => {
             setEditingCoupon(null);
-            void reloadCoupons();
+            void couponsChanged();
           }}
         />
       )}

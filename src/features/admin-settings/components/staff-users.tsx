@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Me } from '@/domain/contract/me.ts';
 import type { User } from '@/domain/contract/users.ts';
 import { decideUserAction } from '@/domain/user-management.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fullName } from '@/lib/format.ts';
+import { useQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
@@ -29,20 +31,20 @@ const ROLE_LABEL = { SUPERADMIN: 'Superadmin', ADMIN: 'Admin', EDITOR: 'Editor',
 
 /** A§2 admin settings users table: status, enable/disable, resend invite, edit (only when enabled), delete — each confirmed. */
 export function StaffUsers({ me }: { me: Me }) {
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: queryKeys.staff('staff-users'), queryFn: listStaff });
+  const users = query.data ?? (query.isError ? [] : null);
+  const error = query.error ? errorMessage(query.error) : null;
   const [pending, setPending] = useState<{ action: Action; user: User } | null>(null);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const reload = () =>
-    listStaff()
-      .then(setUsers)
-      .catch((e: unknown) => {
-        console.error('staff users failed to load', e);
-        setUsers([]);
-        setError(errorMessage(e));
-      });
-  useEffect(() => void reload(), []);
+  // Staff users include the editors: the Editors page, the dashboard's picker and its rows show
+  // them too. A resent invitation changes none of them, only this list's view of it.
+  const changed = (onlyHere = false) =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: queryKeys.staff('staff-users') }),
+      ...(onlyHere ? [] : [client.invalidateQueries({ queryKey: queryKeys.staff('editors') }), client.invalidateQueries({ queryKey: queryKeys.dashboard() })]),
+    ]);
 
   const actor = { id: me.id, role: me.role.name, organizationId: null };
   const may = (u: User, action: 'edit' | 'enable' | 'delete' | 'invite') => decideUserAction(actor, { id: u.id, role: u.role.name, organizationId: u.organizationId }, action).allowed;
@@ -119,7 +121,7 @@ export function StaffUsers({ me }: { me: Me }) {
               else if (pending.action === 'delete') await deleteUser(pending.user.id);
               else await setEnabled(pending.user.id, pending.action === 'enable');
               setNotice(pending.action === 'invite' ? `A new invitation was sent to ${pending.user.email}.` : null);
-              await reload();
+              await changed(pending.action === 'invite');
             } catch (e) {
               return errorMessage(e);
             }
@@ -135,7 +137,7 @@ export function StaffUsers({ me }: { me: Me }) {
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
-            void reload();
+            void changed();
           }}
         />
       )}

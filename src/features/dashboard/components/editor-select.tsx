@@ -3,8 +3,10 @@ import { EDITOR_LOCKED_STATUSES } from '@/domain/project-rules.ts';
 import type { ProjectStatus } from '@/domain/project-status.ts';
 import type { User } from '@/domain/contract/users.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useMutation } from '@/lib/query.ts';
 import { assignEditor } from '../api/assign-editor.ts';
 import { EDITOR_SEARCH_FROM, editorChoices } from '../editor-choices.ts';
+import { useProjectChanged } from '../use-dashboard-queries.ts';
 
 interface Props {
   projectId: number;
@@ -13,7 +15,6 @@ interface Props {
   editor: { id: number; firstName: string; lastName: string } | null;
   editors: User[];
   disabled: boolean;
-  onAssigned: () => void;
 }
 
 /**
@@ -21,9 +22,10 @@ interface Props {
  * many editors it opens with a search field; editors who never accepted their invitation are
  * marked and cannot be chosen (issue 12).
  */
-export function EditorSelect({ projectId, projectName, status, editor, editors, disabled, onAssigned }: Props) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+export function EditorSelect({ projectId, projectName, status, editor, editors, disabled }: Props) {
+  const assign = useMutation({ mutationFn: (editorId: number) => assignEditor(projectId, editorId), onSuccess: useProjectChanged() });
+  const busy = assign.isPending;
+  const error = assign.error ? errorMessage(assign.error) : null;
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
@@ -46,20 +48,11 @@ export function EditorSelect({ projectId, projectName, status, editor, editors, 
     return () => document.removeEventListener('mousedown', close);
   }, [open]);
 
-  const choose = async (id: number) => {
+  const choose = (id: number) => {
     setOpen(false);
     setQuery('');
     if (id === editor?.id) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await assignEditor(projectId, id);
-      onAssigned();
-    } catch (err) {
-      setError(errorMessage(err));
-    } finally {
-      setBusy(false);
-    }
+    assign.mutate(id);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -71,7 +64,7 @@ export function EditorSelect({ projectId, projectName, status, editor, editors, 
       setActive((i) => Math.max(0, Math.min(pickable.length - 1, i + (event.key === 'ArrowDown' ? 1 : -1))));
     } else if (event.key === 'Enter' && open && pickable[active]) {
       event.preventDefault();
-      void choose(pickable[active].id);
+      choose(pickable[active].id);
     }
   };
 
@@ -125,7 +118,7 @@ export function EditorSelect({ projectId, projectName, status, editor, editors, 
                 className={['editor-picker-option', choice.pending && 'is-pending', !choice.pending && pickable[active]?.id === choice.id && 'is-active'].filter(Boolean).join(' ')}
                 title={choice.pending ? `${choice.name} has not accepted the invitation yet and cannot sign in.` : choice.email ?? undefined}
                 onMouseDown={(e) => e.preventDefault()}
-                onClick={() => !choice.pending && void choose(choice.id)}
+                onClick={() => !choice.pending && choose(choice.id)}
               >
                 <span>{choice.name}</span>
                 {choice.pending && <span className="editor-picker-note">Invite not accepted</span>}

@@ -44,7 +44,9 @@ export function CreditsPanel({ organizationId, credits, editable, onSaved }: { o
   const [busy, setBusy] = useState(false);
   const [updated, setUpdated] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  useEffect(() => setDraft(toDraft(credits)), [credits]);
+  // The form starts over when the credits themselves change, not each time a refresh brings the same ones back.
+  const saved = JSON.stringify(credits);
+  useEffect(() => setDraft(toDraft(JSON.parse(saved) as CreditDetail)), [saved]);
 
   const warning = expiryWarning(credits.endDate, businessToday());
   const set = (key: Field) => (value: string) => {

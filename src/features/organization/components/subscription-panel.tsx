@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
-import type { InvoiceView, SubscriptionView } from '@/domain/contract/billing.ts';
+import type { InvoiceView } from '@/domain/contract/billing.ts';
 import type { StaffOrganization } from '@/domain/contract/customers.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useQuery } from '@/lib/query.ts';
 import { formatDate, formatMoney } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { listSubscriptions } from '@/shared/billing/api/list-subscriptions.ts';
+import { organizationKeys } from '../api/keys.ts';
 
 const STATUS_TONE = { active: 'success', canceled: 'warning', inactive: 'neutral' } as const;
 const INVOICE_TONE = { paid: 'success', failed: 'danger', refunded: 'neutral' } as const;
@@ -47,23 +48,10 @@ const invoiceColumns: Column<InvoiceRow>[] = [
  * earlier ones stay listed.
  */
 export function SubscriptionPanel({ organization }: { organization: StaffOrganization }) {
-  const [subscriptions, setSubscriptions] = useState<SubscriptionView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    setSubscriptions(null);
-    listSubscriptions(organization.id)
-      .then((list) => live && setSubscriptions(list))
-      .catch((e: unknown) => {
-        console.error('subscriptions failed to load', e);
-        if (!live) return;
-        setSubscriptions([]);
-        setError(errorMessage(e));
-      });
-    return () => {
-      live = false;
-    };
-  }, [organization.id]);
+  const query = useQuery({ queryKey: organizationKeys.subscriptions(organization.id), queryFn: () => listSubscriptions(organization.id) });
+  // A list that failed to load shows as none, with the reason above it.
+  const subscriptions = query.data ?? (query.isError ? [] : null);
+  const error = query.error ? errorMessage(query.error) : null;
 
   const current = subscriptions?.[0];
   const status = current?.status ?? organization.subscriptionStatus;

@@ -1,32 +1,19 @@
-import { useEffect, useState } from 'react';
-import type { User } from '@/domain/contract/users.ts';
+import { useState } from 'react';
 import { errorMessage } from '@/lib/api-client.ts';
+import { keepPreviousData, useQuery } from '@/lib/query.ts';
 import { fullName } from '@/lib/format.ts';
 import { Avatar } from '@/ui/brand.tsx';
 import { Icon } from '@/ui/icons.tsx';
+import { organizationKeys } from '../api/keys.ts';
 import { ORGANIZATION_USERS_PAGE, listUsers } from '../api/list-users.ts';
 
 /** A§2 users of the organization, 4 per page with arrows. */
 export function UsersPager({ organizationId, total }: { organizationId: number; total: number }) {
   const [start, setStart] = useState(0);
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    setUsers(null);
-    listUsers(organizationId, start)
-      .then((page) => live && setUsers(page))
-      .catch((e: unknown) => {
-        console.error('organization users failed to load', e);
-        if (live) {
-          setUsers([]);
-          setError(errorMessage(e));
-        }
-      });
-    return () => {
-      live = false;
-    };
-  }, [organizationId, start]);
+  // The page on screen stays until the next one arrives.
+  const query = useQuery({ queryKey: organizationKeys.usersPage(organizationId, start), queryFn: () => listUsers(organizationId, start), placeholderData: keepPreviousData });
+  const users = query.data ?? (query.isError ? [] : null);
+  const error = query.error ? errorMessage(query.error) : null;
   const last = Math.min(total, start + ORGANIZATION_USERS_PAGE);
   return (
     <section className="card users-pager" aria-label="Users">

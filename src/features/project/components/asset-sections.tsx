@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
-import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
 import type { AssetType } from '@/domain/uploads.ts';
 import { errorMessage } from '@/lib/api-client.ts';
+import { useQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 import { useUploads } from '@/shared/uploads/use-uploads.ts';
 import { Icon } from '@/ui/icons.tsx';
@@ -39,32 +40,29 @@ const SECTIONS: AssetType[] = ['INTERVIEW_CLIP', 'BROLL_CLIP', 'ASSET'];
  */
 export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }: Props) {
   const uploads = useUploads();
-  const [assets, setAssets] = useState<Asset[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const client = useQueryClient();
   const status = project.status.name;
-
-  const load = useCallback(async () => {
-    try {
-      setAssets(await listAssets(project.id));
-      setLoadError(null);
-    } catch (error) {
-      setLoadError(errorMessage(error));
-    }
-  }, [project.id]);
-  useEffect(() => void load(), [load]);
-  // A list that failed to load while offline is loaded again when the network is back.
-  const wasOnline = useRef(uploads.online);
-  useEffect(() => {
-    if (uploads.online && !wasOnline.current) void load();
-    wasOnline.current = uploads.online;
-  }, [uploads.online, load]);
+  const query = useQuery({ queryKey: queryKeys.projectAssets(project.id), queryFn: () => listAssets(project.id) });
+  const assets = query.data ?? null;
+  const loadError = query.error ? errorMessage(query.error) : null;
+  const { refetch } = query;
 
   const mine = useMemo(() => uploads.items.filter((item) => item.projectId === project.id && item.uploadType === 'asset'), [uploads.items, project.id]);
-  // A finished upload is registered: reload the list to show it as an asset.
+  // A finished upload is registered: the list shows it as an asset (the upload client refreshes the
+  // organization's storage; the project's files are this page's to refresh).
   const finished = mine.filter((item) => item.status === 'done').map((item) => item.uid).join(',');
   useEffect(() => {
-    if (finished) void load();
-  }, [finished, load]);
+    if (finished) void client.invalidateQueries({ queryKey: queryKeys.projectAssets(project.id) });
+  }, [finished, client, project.id]);
+  // A deleted file frees storage: the top bar and the organization's figures change too.
+  const onChanged = useCallback(
+    async () =>
+      void (await Promise.all([
+        client.invalidateQueries({ queryKey: queryKeys.projectAssets(project.id) }),
+        client.invalidateQueries({ queryKey: queryKeys.organization(project.organization.id) }),
+      ])),
+    [client, project.id, project.organization.id],
+  );
 
   const uploading = mine.some((item) => item.status === 'queued' || item.status === 'uploading');
   const incompleteClips = mine.filter((item) => item.status === 'incomplete' && item.type !== 'ASSET').length;
@@ -94,7 +92,7 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
       {loadError && (
         <div className="form-error" role="alert">
           {loadError}{' '}
-          <button type="button" className="link-button" onClick={() => void load()}>
+          <button type="button" className="link-button" onClick={() => void refetch()}>
             Try again
           </button>
         </div>
@@ -110,7 +108,7 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
           pending={mine.filter((item) => item.type === type && item.status !== 'done')}
           initiallyCollapsed={status === 'APPROVED'}
           clipsCheck={clipsCheck}
-          onChanged={load}
+          onChanged={onChanged}
         />
       ))}
       <UploadsPopup snapshot={uploads} />

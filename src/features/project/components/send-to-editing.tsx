@@ -8,7 +8,8 @@ import { projectNameRule } from '@/domain/validation.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
 import { needsConnection, useOffline } from '@/lib/connectivity.ts';
 import { meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
-import { loadTopBarInfo } from '@/lib/session.ts';
+import { useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { Button } from '@/ui/button.tsx';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Modal } from '@/ui/modal.tsx';
@@ -40,6 +41,7 @@ interface Props {
  */
 export function SendToEditing({ project, assets, onSent, prepareBrief, onIncompleteClips }: Props) {
   const me = useAtomValue(meAtom);
+  const client = useQueryClient();
   const info = useAtomValue(topBarInfoAtom);
   const [confirming, setConfirming] = useState(false);
   const offline = useOffline();
@@ -75,14 +77,13 @@ export function SendToEditing({ project, assets, onSent, prepareBrief, onIncompl
 
   const send = async (): Promise<string | void> => {
     try {
-      const sent = await submitProject(project.id);
-      if (me) await loadTopBarInfo(me);
-      onSent(sent);
+      // onSent stores the project and refreshes its organization: the top bar shows the credit spent.
+      onSent(await submitProject(project.id));
     } catch (e) {
       if (e instanceof ApiError && e.message === CREDIT_MESSAGES.noCredits) {
         // The credits ran out since the top bar read them. C§6: a USER is told to contact the
         // owner; the owner sees the free-plan modal.
-        if (me) void loadTopBarInfo(me).catch(() => undefined);
+        void client.invalidateQueries({ queryKey: queryKeys.organization(project.organization.id) });
         if (owner) {
           setConfirming(false);
           setFreePlan(true);

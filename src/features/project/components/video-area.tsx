@@ -1,26 +1,18 @@
-import { useEffect } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
-import { VIDEO_RETRY_MS } from '@/ui/constants.ts';
 import { FinalVideo } from '@/shared/media/final-video.tsx';
 import { Icon } from '@/ui/icons.tsx';
 
 /**
- * The edited video once staff delivered it (played through HLS, checked every 5 s while it is
- * being processed, the no-media modal when it is missing); before that, a note that matches the
+ * The edited video once staff delivered it (played through HLS, read again every 5 s by the page while
+ * it is being processed, the no-media modal when it is missing); before that, a note that matches the
  * status. "Being processed" (C§4) is said only while a delivered file is being processed: a
  * version in review without any file says so instead of promising a video that never comes,
  * and a finished project never says the editors are still working.
  */
-export function VideoArea({ project, onRetry }: { project: Project; onRetry: () => void }) {
+export function VideoArea({ project }: { project: Project }) {
   const status = project.status.name;
   const inReview = status === 'IN_REVIEW' && !project.finalVideoPreview;
   const processing = inReview && Boolean(project.finalVideoPath);
-  // Checked every 5 s while in review without a playable video: processing ends, or staff deliver.
-  useEffect(() => {
-    if (!inReview) return;
-    const timer = setInterval(onRetry, VIDEO_RETRY_MS);
-    return () => clearInterval(timer);
-  }, [inReview, onRetry]);
 
   const finished = status === 'APPROVED' || status === 'ARCHIVED';
   const placeholder = (

@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { BILLING_MESSAGES, SHIPPING_FIELDS, BILLING_FIELDS, cardDigits, fullExpiryYear, isCouponCodeShape, type BillingField } from '@/domain/billing.ts';
+import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { BILLING_MESSAGES, SHIPPING_FIELDS, BILLING_FIELDS, cardDigits, fullExpiryYear, type BillingField } from '@/domain/billing.ts';
 import type { PaymentMethodView, PaymentPlanView, SubscriptionView } from '@/domain/contract/billing.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
 import { addCard } from '@/shared/billing/api/add-card.ts';
-import { checkCoupon } from '@/shared/billing/api/check-coupon.ts';
 import { createSubscription } from '@/shared/billing/api/create-subscription.ts';
 import {
   attemptKey,
@@ -19,8 +18,9 @@ import {
 import { useForm } from '@/ui/use-form.ts';
 import { AddressFields } from './billing-fields.tsx';
 import { CardField } from './card-field.tsx';
-import { OrderSummary, type CouponState } from './order-summary.tsx';
+import { OrderSummary } from './order-summary.tsx';
 import { CardTokenError, type StripeCardHandle } from './stripe-card.tsx';
+import { useCouponCheck } from './use-coupon-check.ts';
 
 interface Props {
   organizationId: number;
@@ -34,7 +34,6 @@ interface Props {
   onPurchased: (subscription: SubscriptionView) => void;
 }
 
-const COUPON_DEBOUNCE_MS = 400;
 /** Emptied once the card is tokenized (or refused): the number and CVC are not kept. */
 const SECRET_CARD_KEYS: CardKey[] = ['card.number', 'card.cvc'];
 
@@ -59,8 +58,7 @@ export function CheckoutForm({ organizationId, plan, payments, defaults, today, 
     }, []),
     validate,
   );
-  const [couponCode, setCouponCode] = useState('');
-  const [coupon, setCoupon] = useState<CouponState>({ state: 'empty' });
+  const { couponCode, coupon, change: onCouponChange, refuse: refuseCoupon } = useCouponCheck(organizationId);
   const [cardError, setCardError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
@@ -75,34 +73,6 @@ export function CheckoutForm({ organizationId, plan, payments, defaults, today, 
     stripeHandle.current = handle;
     setStripeReady(handle !== null);
   }, []);
-
-  // The coupon is checked as it is typed, once typing pauses; a stale answer is dropped.
-  useEffect(() => {
-    const code = couponCode.trim();
-    if (!code) {
-      setCoupon({ state: 'empty' });
-      return;
-    }
-    if (!isCouponCodeShape(code)) {
-      setCoupon({ state: 'invalid', message: BILLING_MESSAGES.couponInvalid });
-      return;
-    }
-    setCoupon({ state: 'checking' });
-    let stale = false;
-    const timer = setTimeout(() => {
-      checkCoupon(code)
-        .then((found) => !stale && setCoupon({ state: 'valid', coupon: found }))
-        .catch((error: unknown) => {
-          if (stale) return;
-          const message = error instanceof ApiError && error.status === 404 ? (error.fields.coupon ?? BILLING_MESSAGES.couponInvalid) : errorMessage(error);
-          setCoupon({ state: 'invalid', message });
-        });
-    }, COUPON_DEBOUNCE_MS);
-    return () => {
-      stale = true;
-      clearTimeout(timer);
-    };
-  }, [couponCode]);
 
   const summary = orderSummary(plan, coupon.state === 'valid' ? coupon.coupon : null, today);
 
@@ -183,7 +153,7 @@ export function CheckoutForm({ organizationId, plan, payments, defaults, today, 
           if (phase === 'purchase') replaceCard();
           setCardError(mapped.card);
         }
-        if (mapped.coupon) setCoupon({ state: 'invalid', message: mapped.coupon });
+        if (mapped.coupon) refuseCoupon(mapped.coupon);
         if (mapped.other) setFormError(mapped.other);
       } else setFormError(errorMessage(error));
       revealError();
@@ -257,7 +227,7 @@ export function CheckoutForm({ organizationId, plan, payments, defaults, today, 
             summary={summary}
             coupon={coupon}
             couponCode={couponCode}
-            onCouponChange={setCouponCode}
+            onCouponChange={onCouponChange}
             onChangePlan={onChangePlan}
             paying={paying}
             canPay={canPay}

@@ -1,18 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { businessToday } from '@/domain/business-calendar.ts';
 import { formatTb, tbToBytes } from '@/domain/bytes.ts';
-import type { ClientConfig } from '@/domain/contract/auth.ts';
-import type { PaymentPlanView, SubscriptionView } from '@/domain/contract/billing.ts';
+import type { PaymentPlanView } from '@/domain/contract/billing.ts';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import type { Organization } from '@/domain/contract/organizations.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate } from '@/lib/format.ts';
+import { useQuery, useQueryClient } from '@/lib/query.ts';
+import { queryKeys } from '@/shared/query/keys.ts';
 import { getClientConfig } from '@/shared/billing/api/get-client-config.ts';
 import { listPlans } from '@/shared/billing/api/list-plans.ts';
 import { listSubscriptions } from '@/shared/billing/api/list-subscriptions.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { SUPPORT_EMAIL } from '@/ui/constants.ts';
 import { Icon } from '@/ui/icons.tsx';
+import { settingsKeys } from '../api/keys.ts';
 import { READ_ONLY_NOTE, canBuy, currentSubscription } from '../checkout.ts';
 import { CheckoutForm } from './checkout-form.tsx';
 import { CreditsCard } from './credits-card.tsx';
@@ -56,29 +58,21 @@ interface Props {
  */
 export function SubscriptionTab({ organization, credits, owner, readOnly, initialPlanId, onChanged }: Props) {
   const organizationId = organization?.id ?? null;
-  const [subscriptions, setSubscriptions] = useState<SubscriptionView[] | null>(null);
-  const [plans, setPlans] = useState<PaymentPlanView[] | null>(null);
-  const [payments, setPayments] = useState<ClientConfig['payments'] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const enabled = organizationId !== null;
+  const subscriptionsQuery = useQuery({ queryKey: settingsKeys.subscriptions(organizationId ?? 0), queryFn: () => listSubscriptions(organizationId!), enabled });
+  const plansQuery = useQuery({ queryKey: queryKeys.paymentPlans(), queryFn: listPlans, enabled });
+  const configQuery = useQuery({ queryKey: settingsKeys.clientConfig(), queryFn: getClientConfig, enabled, staleTime: Infinity });
+  const subscriptions = subscriptionsQuery.data ?? null;
+  const plans = plansQuery.data ?? null;
+  const payments = configQuery.data?.payments ?? null;
+  const failed = subscriptionsQuery.error ?? plansQuery.error ?? configQuery.error;
+  const error = failed ? errorMessage(failed) : null;
   const [planId, setPlanId] = useState<number | null>(initialPlanId);
   const [justBought, setJustBought] = useState(false);
   const plansRef = useRef<HTMLElement>(null);
   const checkoutRef = useRef<HTMLDivElement>(null);
   const today = businessToday();
-
-  const load = useCallback(async () => {
-    if (organizationId === null) return;
-    try {
-      const [list, sale, config] = await Promise.all([listSubscriptions(organizationId), listPlans(), getClientConfig()]);
-      setSubscriptions(list);
-      setPlans(sale);
-      setPayments(config.payments);
-      setError(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [organizationId]);
-  useEffect(() => void load(), [load]);
 
   if (error) {
     return (
@@ -115,7 +109,7 @@ export function SubscriptionTab({ organization, credits, owner, readOnly, initia
               canManage={!readOnly}
               onCancelled={() => {
                 setJustBought(false);
-                void load();
+                // onChanged refreshes the organization, its subscriptions with it.
                 onChanged();
               }}
             />
@@ -187,7 +181,8 @@ export function SubscriptionTab({ organization, credits, owner, readOnly, initia
             readOnly={readOnly}
             onChangePlan={() => plansRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' })}
             onPurchased={(subscription) => {
-              setSubscriptions((list) => [subscription, ...(list ?? [])]);
+              // Shown at once; onChanged then reads the organization again (credits, storage, top bar).
+              client.setQueryData(settingsKeys.subscriptions(organization.id), (list: typeof subscriptions) => [subscription, ...(list ?? [])]);
               setJustBought(true);
               onChanged();
               window.scrollTo({ top: 0, behavior: 'smooth' });

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { registerOwner } from './fresh-organization.ts';
 
 /**
  * Issue 12 "installed app": bookmarks opened signed out, document titles, sign-out across tabs,
@@ -15,13 +16,7 @@ async function newOwnerWithProject(request: APIRequestContext, projectName = 'Br
   const id = unique();
   const email = `resilience-${id}@example.com`;
   const password = 'first-pass-1';
-  const register = await request.post('/api/v1/register', { data: { email, password, firstName: 'Robin', lastName: `Resilience ${id}`, phone: '5550123', role: 'Owner' } });
-  expect(register.status()).toBe(201);
-  const { token } = (await register.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}` };
-  const organization = await request.post('/api/v1/organizations', { data: { name: `Resilience ${id}` }, headers });
-  expect(organization.status()).toBe(201);
-  const { id: organizationId } = (await organization.json()) as { id: number };
+  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Robin', lastName: `Resilience ${id}`, organizationName: `Resilience ${id}` });
   const project = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
     data: { name: projectName, audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Short and bright.' },
     headers,

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { registerOwner } from './fresh-organization.ts';
 
 /**
  * Issue 9: the customer board pages each section (24 cards at a time) instead of loading every
@@ -8,12 +9,7 @@ test('a board section with more projects than a page shows the total and loads t
   const stamp = Date.now().toString(36);
   const email = `pager-${stamp}@example.com`;
   const password = 'pager-password';
-  const registered = await request.post('/api/v1/register', { data: { email, password, firstName: 'Page', lastName: 'Turner', phone: '5551234' } });
-  expect(registered.status()).toBe(201);
-  const headers = { authorization: `Bearer ${(await registered.json()).token}` };
-  const organization = await request.post('/api/v1/organizations', { headers, data: { name: `Pager ${stamp}` } });
-  expect(organization.status()).toBe(201);
-  const organizationId = (await organization.json()).id as number;
+  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Page', lastName: 'Turner', phone: '5551234', organizationName: `Pager ${stamp}` });
   const brief = { audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Fast cuts.' };
   for (let index = 1; index <= 26; index += 1) {
     const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, { headers, data: { name: `Paged project ${index}`, ...brief } });

@@ -1,4 +1,5 @@
 import { expect, test, type Page, type Request, type Response } from '@playwright/test';
+import { registerOwner } from './fresh-organization.ts';
 
 /**
  * The customer pages read and change the server through one query layer: a change refreshes
@@ -67,12 +68,7 @@ test('a duplicate and a delete on the board refresh it in place, keep the cards 
   const stamp = unique();
   const email = `queries-${stamp}@example.com`;
   const password = 'queries-password';
-  const registered = await request.post('/api/v1/register', { data: { email, password, firstName: 'Query', lastName: 'Layer', phone: '5551234' } });
-  expect(registered.status()).toBe(201);
-  const headers = { authorization: `Bearer ${(await registered.json()).token}` };
-  const organization = await request.post('/api/v1/organizations', { headers, data: { name: `Queries ${stamp}` } });
-  expect(organization.status()).toBe(201);
-  const organizationId = (await organization.json()).id as number;
+  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Query', lastName: 'Layer', phone: '5551234', organizationName: `Queries ${stamp}` });
   for (let index = 1; index <= 26; index += 1) {
     const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, { headers, data: { name: `Board project ${index}`, ...brief } });
     expect(created.status()).toBe(201);

@@ -5,6 +5,7 @@ import { CREDIT_MESSAGES, MESSAGES } from '../src/domain/messages.ts';
 import { FIELD_MESSAGES } from '../src/domain/validation.ts';
 import { UPLOAD_MESSAGES } from '../src/domain/uploads.ts';
 import { mp4Bytes } from '../tests/support/file-fixtures.ts';
+import { registerOwner } from './fresh-organization.ts';
 
 /** Issue 12, customer portal: one regression test per rough edge a browser can hold. */
 
@@ -181,11 +182,7 @@ test('an organization without credits is told before the confirmation', async ({
   // A new organization of its own: the demo's trial organization may have bought a plan in
   // another spec (e2e/checkout.spec.ts).
   const email = `no-credits-${unique()}@example.com`;
-  const registered = await request.post('/api/v1/register', { data: { email, password: 'demo-password', firstName: 'Nora', lastName: 'Credits', phone: '5550123' } });
-  expect(registered.status()).toBe(201);
-  const { token } = (await registered.json()) as { token: string };
-  const created = await request.post('/api/v1/organizations', { headers: { authorization: `Bearer ${token}` }, data: { name: `No Credits ${unique()}` } });
-  expect(created.status()).toBe(201);
+  await registerOwner(request, { email, password: 'demo-password', firstName: 'Nora', lastName: 'Credits', organizationName: `No Credits ${unique()}` });
   const project = await newProject(request, email);
   await signInAs(page, email);
   await page.goto(`/user/project/${project.id}`);

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { changePasswordLink } from '../tests/support/outbox.ts';
+import { registerOwner } from './fresh-organization.ts';
 
 /** The server's data directory (a private run may point elsewhere): the recovery mails are read there. */
 const DATA_DIR = process.env.E2E_DATA_DIR ?? E2E_DATA_DIR;
@@ -54,13 +55,7 @@ async function newOwnerWithProject(request: APIRequestContext) {
   const id = unique();
   const email = `offline-${id}@example.com`;
   const password = 'first-pass-1';
-  const register = await request.post('/api/v1/register', { data: { email, password, firstName: 'Sasha', lastName: `Session ${id}`, phone: '5550123', role: 'Owner' } });
-  expect(register.status()).toBe(201);
-  const { token } = (await register.json()) as { token: string };
-  const headers = { authorization: `Bearer ${token}` };
-  const organization = await request.post('/api/v1/organizations', { data: { name: `Sessions ${id}` }, headers });
-  expect(organization.status()).toBe(201);
-  const { id: organizationId } = (await organization.json()) as { id: number };
+  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Sasha', lastName: `Session ${id}`, organizationName: `Sessions ${id}` });
   const project = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
     data: { name: 'Session test', audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Short and bright.' },
     headers,

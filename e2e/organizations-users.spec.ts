@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { MESSAGES } from '../src/domain/messages.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { changePasswordLink } from '../tests/support/outbox.ts';
+import { registerOwner } from './fresh-organization.ts';
 
 /** The server's data directory (a private run may point elsewhere). */
 const DATA_DIR = process.env.E2E_DATA_DIR ?? E2E_DATA_DIR;
@@ -103,11 +104,7 @@ test('an owner adds a user, who sets a password from the e-mail and sees only th
 
 test('an admin completes an onboarding', async ({ page, request }) => {
   const name = `Onboard ${unique()}`;
-  const register = await request.post('/api/v1/register', {
-    data: { email: `onboard-${unique()}@example.com`, password: 'onboard-1', firstName: 'Otto', lastName: 'Board', phone: '5550123', role: 'Owner' },
-  });
-  const { token } = (await register.json()) as { token: string };
-  expect((await request.post('/api/v1/organizations', { data: { name }, headers: { authorization: `Bearer ${token}` } })).status()).toBe(201);
+  await registerOwner(request, { email: `onboard-${unique()}@example.com`, password: 'onboard-1', firstName: 'Otto', lastName: 'Board', organizationName: name });
 
   await signIn(page, 'admin@demo.cutdesk.test', /\/dashboard$/);
   await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Onboarding' }).click();

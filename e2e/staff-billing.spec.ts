@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { staffSignIn } from './sign-in.ts';
 import { CATALOG_MESSAGES } from '../src/domain/billing.ts';
+import { registerOwner } from './fresh-organization.ts';
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
 
@@ -86,12 +87,7 @@ test('the organization page shows "No subscription", then the subscription panel
   // A fresh organization: the demo trial organization is bought for by the checkout spec.
   const stamp = unique();
   const name = `Aardvark Billing ${stamp}`;
-  const registered = await request.post('/api/v1/register', { data: { email: `billing-${stamp.toLowerCase()}@example.com`, password: 'billing-password', firstName: 'Ada', lastName: 'Aardvark', phone: '5551234' } });
-  expect(registered.status()).toBe(201);
-  const headers = { authorization: `Bearer ${((await registered.json()) as { token: string }).token}` };
-  const created = await request.post('/api/v1/organizations', { headers, data: { name } });
-  expect(created.status()).toBe(201);
-  const organizationId = ((await created.json()) as { id: number }).id;
+  const { headers, organizationId } = await registerOwner(request, { email: `billing-${stamp.toLowerCase()}@example.com`, password: 'billing-password', firstName: 'Ada', lastName: 'Aardvark', phone: '5551234', organizationName: name });
 
   await staffSignIn(page, 'superadmin@demo.cutdesk.test');
   await page.goto(`/organization/${organizationId}`);

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { staffSignIn } from './sign-in.ts';
 import { FIELD_MESSAGES } from '../src/domain/validation.ts';
+import { registerOwner } from './fresh-organization.ts';
 
 /** Issue 12, "Rough edges found in the walkthrough", staff portal: what a person sees at 1440×900. */
 
@@ -187,10 +188,7 @@ test('sorting by status follows the workflow, not the internal names', async ({ 
 test("each trial user's registration link is their own", async ({ page, request }) => {
   const stamp = unique();
   const email = `trial-${stamp}@example.com`;
-  const registered = await request.post('/api/v1/register', { data: { email, password: 'trial-password', firstName: 'Tess', lastName: 'Trial', phone: '5551234' } });
-  expect(registered.status()).toBe(201);
-  const token = ((await registered.json()) as { token: string }).token;
-  await api(request, 'POST', '/organizations', token, { name: `Trial Studio ${stamp}` });
+  await registerOwner(request, { email, password: 'trial-password', firstName: 'Tess', lastName: 'Trial', phone: '5551234', organizationName: `Trial Studio ${stamp}` });
 
   await staffSignIn(page, 'admin@demo.cutdesk.test');
   await page.goto('/onboarding');

@@ -7,6 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { MESSAGES } from '../src/domain/messages.ts';
 import { PART_SIZE } from '../src/domain/uploads.ts';
 import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
+import { registerOwner } from './fresh-organization.ts';
 
 /** 200 MB by default; E2E_UPLOAD_BYTES=1073741824 runs the same journey with 1 GiB. */
 const CLIP_BYTES = Number(process.env.E2E_UPLOAD_BYTES ?? 200 * 1000 * 1000);
@@ -182,11 +183,7 @@ test("a second organization's credentials are refused for this project's prefix"
   const projectId = await createProject(request, owner.token, owner.organizationId, `Guarded ${unique()}`);
 
   const email = `rival-${unique()}@example.com`;
-  const registered = await request.post('/api/v1/register', { data: { email, password: 'rival-pass-1', firstName: 'Riva', lastName: 'Rival', phone: '5550111' } });
-  expect(registered.status()).toBe(201);
-  const rival = ((await registered.json()) as { token: string }).token;
-  const organization = await request.post('/api/v1/organizations', { headers: { authorization: `Bearer ${rival}` }, data: { name: `Rival Films ${unique()}` } });
-  const rivalOrganizationId = ((await organization.json()) as { id: number }).id;
+  const { token: rival, organizationId: rivalOrganizationId } = await registerOwner(request, { email, password: 'rival-pass-1', firstName: 'Riva', lastName: 'Rival', phone: '5550111', organizationName: `Rival Films ${unique()}` });
   const rivalProject = await createProject(request, rival, rivalOrganizationId, 'Rival project');
 
   // Our project does not exist for them.

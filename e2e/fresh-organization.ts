@@ -1,0 +1,26 @@
+import { expect, type APIRequestContext } from '@playwright/test';
+
+export interface FreshOwner {
+  token: string;
+  headers: { authorization: string };
+  organizationId: number;
+}
+
+/**
+ * Registers a new owner and their organization through the API. The e2e specs share one server,
+ * so a spec that changes an organization's data makes its own instead of using the demo's.
+ */
+export async function registerOwner(
+  request: APIRequestContext,
+  owner: { email: string; password: string; firstName: string; lastName: string; organizationName: string; phone?: string },
+): Promise<FreshOwner> {
+  const registered = await request.post('/api/v1/register', {
+    data: { email: owner.email, password: owner.password, firstName: owner.firstName, lastName: owner.lastName, phone: owner.phone ?? '5550123', role: 'Owner' },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  const { token } = (await registered.json()) as { token: string };
+  const headers = { authorization: `Bearer ${token}` };
+  const organization = await request.post('/api/v1/organizations', { headers, data: { name: owner.organizationName } });
+  expect(organization.status(), await organization.text()).toBe(201);
+  return { token, headers, organizationId: ((await organization.json()) as { id: number }).id };
+}

@@ -156,7 +156,7 @@ test('incomplete clips are reported on the interview zone, not in the side card'
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 });
 
-test('a half-filled wizard survives a narrow window, and Continue goes back to it', async ({ page }) => {
+test('a half-filled wizard survives a narrow window, and widening it again goes back to it by itself', async ({ page }) => {
   await signInAs(page, 'owner@demo.cutdesk.test');
   await page.goto('/user/create-project');
   const name = `Narrow ${unique()}`;
@@ -167,7 +167,6 @@ test('a half-filled wizard survives a narrow window, and Continue goes back to i
   await page.setViewportSize({ width: 700, height: 800 });
   await expect(page).toHaveURL(/\/not-mobile\?from=%2Fuser%2Fcreate-project$/);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.getByRole('link', { name: 'Continue to Cutdesk' }).click();
   await expect(page).toHaveURL(/\/user\/create-project$/);
   await expect(page.getByLabel('Audience')).toHaveValue('Partners');
   await page.getByRole('button', { name: 'Back' }).click();
@@ -269,4 +268,20 @@ test('upload zones: a locked project does not promise uploads, and a refusal doe
   const text = (await zone.locator('.upload-zone-text').boundingBox())!;
   const box = (await notice.boundingBox())!;
   expect(box.x >= text.x + text.width || box.y >= text.y + text.height).toBe(true);
+});
+
+test('Admin Settings offers no Edit on a disabled user, only Enable (A§2: edit only when enabled)', async ({ page, request }) => {
+  const stamp = unique();
+  const email = `disabled-edit-${stamp}@example.com`;
+  const { headers } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Dana', lastName: 'Owner', organizationName: `Disabled Edit ${stamp}` });
+  const invited = await request.post('/api/v1/users', { headers, data: { email: `umar-${stamp}@example.com`, firstName: 'Umar', lastName: 'Offline', phone: '5550177' } });
+  expect(invited.status()).toBe(201);
+  const userId = ((await invited.json()) as { id: number }).id;
+  expect((await request.patch(`/api/v1/users/${userId}`, { headers, data: { isEnabled: false } })).status()).toBe(200);
+
+  await signInAs(page, email);
+  await page.goto('/user/admin-settings');
+  await page.getByRole('button', { name: 'Actions for Umar Offline' }).click();
+  await expect(page.getByRole('menuitem', { name: /^Enable/ })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: /^Edit/ })).toHaveCount(0);
 });

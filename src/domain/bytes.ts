@@ -26,3 +26,12 @@ export function formatFileSize(bytes: number): string {
   }
   return unit === 0 ? `${value} Bytes` : `${value.toFixed(value < 10 ? 2 : 1)} ${UNITS[unit]}`;
 }
+
+/**
+ * Space used against a quota in TB: below 1 TB in the file-size units (123.7 MB, 18.40 GB), so
+ * a first upload visibly moves the figure instead of staying at "0.00 TB"; from 1 TB as formatTb.
+ */
+export function formatUsedSpace(bytes: number): string {
+  return bytesToTb(bytes) < 1 ? formatFileSize(bytes) : formatTb(bytes);
+}
+

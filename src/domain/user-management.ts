@@ -22,6 +22,7 @@ export const USER_MESSAGES = {
   notFound: 'Not found.',
   editorHasProjects: 'You can not delete an editor who has assigned projects.',
   inviteDisabled: 'Enable the user before sending a new invitation.',
+  editDisabled: 'Enable the user before editing their details.',
   otherOrganization: 'A user cannot be moved to another organization.',
   roleInvalid: 'Choose one of the roles User, Editor or Admin.',
   pictureInvalid: 'The picture must be a JPEG, PNG, GIF or BMP image of at most 100 KB.',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFileSize, formatTb, tbToBytes } from '../../src/domain/bytes.ts';
+import { formatFileSize, formatTb, formatUsedSpace, tbToBytes } from '../../src/domain/bytes.ts';
 import { creditStatus } from '../../src/domain/credits.ts';
 import { daysUntilExpiry, shouldRefreshToken, tokenExpiryMs } from '../../src/domain/session.ts';
 
@@ -44,6 +44,10 @@ describe('byte units', () => {
     expect(tbToBytes(1)).toBe(1_099_511_627_776);
     expect(formatTb(tbToBytes(2))).toBe('2.00 TB');
     expect(formatTb(0)).toBe('0.00 TB');
+    // Used space moves with a first upload instead of staying at 0.00 TB.
+    expect(formatUsedSpace(129_708_851)).toBe('123.7 MB');
+    expect(formatUsedSpace(0)).toBe('0 Bytes');
+    expect(formatUsedSpace(tbToBytes(1))).toBe('1.00 TB');
   });
 
   it('shows file sizes in Bytes, KB, MB or GB', () => {

@@ -315,6 +315,10 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const disabled = await call('PATCH', `/users/${id}/invite-link`, as.OWNER);
       expect(disabled.statusCode).toBe(409);
       expect(disabled.json().message).toBe(USER_MESSAGES.inviteDisabled);
+      // Nor are a disabled user's details edited (A§2: edit only when enabled), whoever asks.
+      const edit = await call('PATCH', `/users/${id}`, as.OWNER, { firstName: 'Renamed' });
+      expect(edit.statusCode).toBe(409);
+      expect(edit.json().message).toBe(USER_MESSAGES.editDisabled);
     });
 
     it('answers 404 for a user that does not exist or a bad id', async () => {

@@ -13,6 +13,8 @@ export default async function updateUserRoutes(app: FastifyInstance) {
     const enabling = typeof body === 'object' && 'isEnabled' in body;
     const { target } = await targetUser(app.ctx, request, enabling ? 'enable' : 'edit');
     if (enabling) return userDto(await setUserEnabled(app.ctx, target, parse(SetEnabledBodyStruct, body).isEnabled));
+    // A§2: a user's details are edited only while the user is enabled (both portals' tables say so).
+    if (!target.isEnabled) throw conflict(USER_MESSAGES.editDisabled);
     if (isCustomerRole(target.role)) return userDto(await updateCustomerUser(app.ctx, target, parse(CustomerUserBodyStruct, body)));
     return userDto(await updateStaffUser(app.ctx, target, parse(StaffUserBodyStruct, body)));
   });

@@ -1,7 +1,7 @@
 import { useAtomValue } from '@/lib/state.ts';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { formatTb } from '@/domain/bytes.ts';
+import { formatTb, formatUsedSpace } from '@/domain/bytes.ts';
 import { tbToBytes } from '@/domain/bytes.ts';
 import { pageTitleAtom } from '@/shared/project/page-title.ts';
 import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
@@ -79,7 +79,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
           <button className="meter" onClick={toSettings} title="Storage used of your plan">
             <span className="meter-label">Storage</span>
             <span className="meter-value" data-testid="storage-meter">
-              {info ? `${formatTb(info.usedSpace)} / ${formatTb(tbToBytes(info.storageTb))}` : '—'}
+              {info ? `${formatUsedSpace(info.usedSpace)} / ${formatTb(tbToBytes(info.storageTb))}` : '—'}
             </span>
           </button>
           <button className="meter" onClick={toSettings} title="Credits used this period">

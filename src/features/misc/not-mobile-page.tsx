@@ -1,15 +1,24 @@
-import { Link, useSearch } from 'wouter';
+import { useEffect } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import { notMobileReturnPath } from '@/domain/route-guard.ts';
 import { useIsMobile } from '@/ui/use-window-width.ts';
 import { Clapboard } from '@/ui/brand.tsx';
 
 /**
- * Notice for windows of 768 px or less. Once the window is wide again, "Continue" goes back to
- * the page the notice replaced (`?from=`), where a half-filled form is still there.
+ * Notice for windows of 768 px or less. Once the window is wide again it goes back by itself to
+ * the page the notice replaced (`?from=`), where a half-filled form is still there: a window
+ * narrowed for a moment (snapped, dev tools docked) must not leave the user on this notice.
+ * Opened without `from`, "Continue" leads to the start.
  */
 export function NotMobilePage() {
   const isMobile = useIsMobile();
-  const back = notMobileReturnPath(useSearch());
+  const search = useSearch();
+  const back = notMobileReturnPath(search);
+  const [, navigate] = useLocation();
+  const cameFromPage = new URLSearchParams(search).has('from');
+  useEffect(() => {
+    if (!isMobile && cameFromPage) navigate(back, { replace: true });
+  }, [isMobile, cameFromPage, back, navigate]);
   return (
     <div className="notice-page">
       <div className="notice fade-in">

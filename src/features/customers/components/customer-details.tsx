@@ -1,7 +1,7 @@
 import { isOnboardingComplete } from '@/domain/organization-rules.ts';
 import { businessToday } from '@/domain/business-calendar.ts';
 import type { OrganizationRow } from '@/domain/contract/customers.ts';
-import { formatTb, tbToBytes } from '@/domain/bytes.ts';
+import { formatTb, formatUsedSpace, tbToBytes } from '@/domain/bytes.ts';
 import { creditStatus } from '@/domain/credits.ts';
 import { creditPeriodLabel } from '@/domain/subscription.ts';
 import { formatDate } from '@/lib/format.ts';
@@ -40,7 +40,7 @@ export function CustomerDetails({ row }: { row: OrganizationRow }) {
         <div>
           <dt>Storage</dt>
           <dd>
-            {formatTb(row.usedSpace)} of {formatTb(tbToBytes(row.storage))}
+            {formatUsedSpace(row.usedSpace)} of {formatTb(tbToBytes(row.storage))}
           </dd>
         </div>
         <div>

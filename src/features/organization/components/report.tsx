@@ -1,5 +1,5 @@
 import type { StaffOrganization } from '@/domain/contract/customers.ts';
-import { formatTb, tbToBytes } from '@/domain/bytes.ts';
+import { formatTb, formatUsedSpace, tbToBytes } from '@/domain/bytes.ts';
 
 /** A§2 project report: completed, in progress, storage used/total and asset count. */
 export function Report({ organization }: { organization: StaffOrganization }) {
@@ -22,7 +22,7 @@ export function Report({ organization }: { organization: StaffOrganization }) {
       <div className="stat">
         <span className="stat-label">Storage used</span>
         <span className="stat-value stat-value-sm">
-          {formatTb(organization.usedSpace)} <span className="stat-of">/ {formatTb(quota)}</span>
+          {formatUsedSpace(organization.usedSpace)} <span className="stat-of">/ {formatTb(quota)}</span>
         </span>
         <span className="progress" role="progressbar" aria-label="Storage used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(share)}>
           <span style={{ width: `${share}%` }} />

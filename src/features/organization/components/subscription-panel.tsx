@@ -81,7 +81,8 @@ export function SubscriptionPanel({ organization }: { organization: StaffOrganiz
       ) : !current ? (
         <>
           <div className="subscription-empty">
-            <strong>No subscription</strong>
+            {/* A term set by staff is a subscription in force (the page's badge says active): only the purchase is missing. */}
+            <strong>{organization.subscriptionStatus === 'inactive' ? 'No subscription' : 'Term set by staff'}</strong>
             <span>
               {organization.subscriptionStatus === 'inactive'
                 ? 'This organization has not bought a plan.'

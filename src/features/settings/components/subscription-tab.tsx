@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { businessToday } from '@/domain/business-calendar.ts';
-import { formatTb, tbToBytes } from '@/domain/bytes.ts';
+import { formatTb, formatUsedSpace, tbToBytes } from '@/domain/bytes.ts';
 import type { PaymentPlanView } from '@/domain/contract/billing.ts';
 import type { CreditDetail } from '@/domain/contract/customers.ts';
 import type { Organization } from '@/domain/contract/organizations.ts';
@@ -31,7 +31,7 @@ function StorageCard({ organization }: { organization: Organization }) {
         <h2>Storage</h2>
       </header>
       <p className="plan-line">
-        {formatTb(organization.usedSpace)} used of {formatTb(quota)}
+        {formatUsedSpace(organization.usedSpace)} used of {formatTb(quota)}
       </p>
       <div className="progress" role="progressbar" aria-label="Storage used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(usedShare)}>
         <span style={{ width: `${usedShare}%` }} />

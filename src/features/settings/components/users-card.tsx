@@ -80,7 +80,8 @@ export function UsersCard({ users, meId, canManage, readOnlyReason, onAdd, onEdi
               : [
                   { label: 'Resend invite', onSelect: () => setPending({ action: 'invite', user: u }), disabled: !u.isEnabled, hint: 'Enable the user first.' },
                   u.isEnabled ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', user: u }) } : { label: 'Enable', onSelect: () => setPending({ action: 'enable', user: u }) },
-                  { label: 'Edit', onSelect: () => onEdit(u) },
+                  // A§2: edit only while enabled (the server refuses it too).
+                  ...(u.isEnabled ? [{ label: 'Edit', onSelect: () => onEdit(u) }] : []),
                   { label: 'Delete', onSelect: () => setPending({ action: 'delete', user: u }), danger: true },
                 ]
           }

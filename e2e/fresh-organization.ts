@@ -24,3 +24,20 @@ export async function registerOwner(
   expect(organization.status(), await organization.text()).toBe(201);
   return { token, headers, organizationId: ((await organization.json()) as { id: number }).id };
 }
+
+/**
+ * Gives an organization a year of credits as staff do on its page (PUT organizations/{id}/credits),
+ * so a spec that sends projects to editing spends its own credits, not the demo studio's few.
+ */
+export async function grantCredits(request: APIRequestContext, organizationId: number, credits = 50): Promise<void> {
+  const login = await request.post('/api/v1/login', { data: { email: 'admin@demo.cutdesk.test', password: 'demo-password' } });
+  expect(login.ok()).toBe(true);
+  const { token } = (await login.json()) as { token: string };
+  const today = new Date();
+  const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+  const response = await request.put(`/api/v1/organizations/${organizationId}/credits`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { startDate: isoDay(today), endDate: isoDay(new Date(today.getTime() + 365 * 86_400_000)), renewable: true, credits, interval: 1, creditsPerInterval: credits, storage: 2 },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { staffSignIn } from './sign-in.ts';
 import { FIELD_MESSAGES } from '../src/domain/validation.ts';
-import { registerOwner } from './fresh-organization.ts';
+import { grantCredits, registerOwner } from './fresh-organization.ts';
 
 /** Issue 12, "Rough edges found in the walkthrough", staff portal: what a person sees at 1440×900. */
 
@@ -16,9 +16,14 @@ async function api<T = unknown>(request: APIRequestContext, method: 'GET' | 'POS
 
 const login = (request: APIRequestContext, email: string) => api<{ token: string; organizationId: number | null }>(request, 'POST', '/login', undefined, { email, password: 'demo-password' });
 
-/** A Demo Studio project sent to editing, with an editor: IN PROGRESS. */
+/**
+ * A project of a new organization with its own credits, sent to editing, with an editor: IN
+ * PROGRESS. Not the demo studio's: its few credits are for the specs that need that customer.
+ */
 async function projectInProgress(request: APIRequestContext, name: string) {
-  const owner = await login(request, 'owner@demo.cutdesk.test');
+  const stamp = unique();
+  const owner = await registerOwner(request, { email: `in-progress-${stamp}@example.com`, password: 'progress-pass-1', firstName: 'Ines', lastName: 'Progress', organizationName: `In Progress ${stamp}` });
+  await grantCredits(request, owner.organizationId);
   const admin = await login(request, 'admin@demo.cutdesk.test');
   const { id } = await api<{ id: number }>(request, 'POST', `/organizations/${owner.organizationId}/projects`, owner.token, { name, audience: 'Staff', goal: 'Check the rough edges', finalVideoLength: '1-2 minutes', brief: 'A short film for the walkthrough.' });
   await api(request, 'POST', `/projects/${id}/submit`, owner.token);

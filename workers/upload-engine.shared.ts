@@ -127,8 +127,10 @@ export class UploadEngine {
       }
       if (this.items.has(record.uid)) continue;
       const upload = this.add(record, null);
-      if (record.error === UPLOAD_MESSAGES.noMoreMemory) {
-        upload.phase = 'refused';
+      // Refused stays refused, with the server's reason (records from before `phase` was kept:
+      // only "no more memory" was known to be a refusal).
+      if (record.phase === 'refused' || record.error === UPLOAD_MESSAGES.noMoreMemory) {
+        upload.settle('refused', record.error ?? 'The server refused this file.');
         continue;
       }
       await upload.reopen(this.options.openHandle);
@@ -148,7 +150,8 @@ export class UploadEngine {
         result.rejected.push(entry.file.name);
         continue;
       }
-      const waiting = [...this.items.values()].find((upload) => upload.file === null && upload.phase !== 'uploading' && upload.phase !== 'cancelled' && upload.record.projectId === target.projectId && upload.record.type === target.type && sameFile(upload.record, entry.file));
+      // A refused upload is not waiting for its file: the same file again starts a new upload.
+      const waiting = [...this.items.values()].find((upload) => upload.file === null && upload.phase !== 'uploading' && upload.phase !== 'cancelled' && upload.phase !== 'refused' && upload.record.projectId === target.projectId && upload.record.type === target.type && sameFile(upload.record, entry.file));
       if (waiting) {
         await this.attach(waiting, entry.file, entry.handle);
         result.resumed.push(waiting.uid);
@@ -201,16 +204,19 @@ export class UploadEngine {
   /** The re-picked file of an incomplete upload; false when it is not the same file (name, size, date). */
   async provideFile(uid: string, file: File, handle?: FileSystemFileHandleLike): Promise<boolean> {
     const upload = this.items.get(uid);
-    if (!upload || upload.phase === 'uploading' || !sameFile(upload.record, file)) return false;
+    if (!upload || upload.phase === 'uploading' || upload.phase === 'refused' || !sameFile(upload.record, file)) return false;
     await this.attach(upload, file, handle);
     this.pump();
     return true;
   }
 
-  /** Tries an incomplete upload again (after an error, or once access to its handle was granted). */
+  /**
+   * Tries an incomplete upload again (after an error, or once access to its handle was granted).
+   * Not a refused one: the server discarded its object and would give the same answer.
+   */
   async retry(uid: string): Promise<void> {
     const upload = this.items.get(uid);
-    if (!upload || upload.phase === 'uploading' || upload.phase === 'done') return;
+    if (!upload || upload.phase === 'uploading' || upload.phase === 'done' || upload.phase === 'refused') return;
     if (upload.file === null) await upload.reopen(this.options.openHandle);
     else upload.requeue();
     this.emit(true);
@@ -321,7 +327,7 @@ export class UploadEngine {
       // Unknown now (offline): the server refuses past the quota at registration anyway.
       return true;
     }
-    const pending = [...this.items.values()].filter((upload) => upload.record.uploadType === 'asset' && upload.phase !== 'done' && upload.phase !== 'cancelled' && upload.record.error !== UPLOAD_MESSAGES.noMoreMemory).reduce((sum, upload) => sum + upload.record.size, 0);
+    const pending = [...this.items.values()].filter((upload) => upload.record.uploadType === 'asset' && upload.phase !== 'done' && upload.phase !== 'cancelled' && upload.phase !== 'refused').reduce((sum, upload) => sum + upload.record.size, 0);
     return quotaAllows(bytes, figures, pending);
   }
 

@@ -37,6 +37,13 @@ export interface UploadRecord {
   completed?: boolean;
   status: UploadStatus;
   error: string | null;
+  /**
+   * 'refused': the server said no (a 4xx: not a file the zone takes, no more memory…) and
+   * `error` is its reason. Sending the same bytes again gets the same answer, and the server
+   * discarded what was stored, so only dismissing is left, after a reload too. Absent in
+   * records written before it (and in every other phase): they are read as they always were.
+   */
+  phase?: 'refused';
   /** File System Access handle, where the browser offers one (resume after a restart). */
   handle?: FileSystemFileHandleLike;
   createdAt: number;

@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
+import { FILE_MESSAGES } from '../../src/domain/file-signature.ts';
 import { MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
 import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
 import { TransportError } from '../../workers/transport.shared.ts';
-import { openUploadStore, type UploadStore } from '../../workers/upload-store.shared.ts';
+import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.shared.ts';
 import { pngBytes } from '../support/file-fixtures.ts';
 import { bytes, scriptedTransport, sha256, startUploadWorld, until, type UploadWorld } from './support.ts';
 
@@ -359,6 +360,84 @@ describe('upload engine against the embedded store', () => {
     } finally {
       await world.server.db.updateTable('organizations').set({ storageTb: 2, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
     }
+  });
+
+  it('shows a file the server refuses as refused with its reason, never as uploaded, and keeps that after a reload', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const { engine, snapshots } = engineWith(store);
+    // Text under a video name: the zone takes it by its name, the server refuses it by its bytes.
+    const text = new File(['This is not a video.\n'.repeat(500)], 'notes.mp4', { type: 'video/mp4', lastModified: 1_700_000_000_000 });
+    const { accepted } = await engine.enqueue([{ file: text }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(doneOrIncomplete(engine, uid));
+    const refused = { status: 'incomplete', refused: true, error: FILE_MESSAGES.notVideo, needs: null, loaded: 0, percent: 0, assetId: null };
+    expect(engine.snapshot().items[0]).toMatchObject(refused);
+    // Not counted as done, nor as still to do, in the overall figures.
+    expect(engine.snapshot().totals).toMatchObject({ files: 1, active: 0, size: 0, loaded: 0, percent: 0 });
+    // No snapshot ever showed it done, nor refused with bytes to its credit.
+    expect(snapshots.some((snapshot) => snapshot.items.some((item) => item.uid === uid && (item.status === 'done' || (item.refused && item.percent > 0))))).toBe(false);
+    expect(await assetsOf(projectId)).toEqual([]);
+    // The phase and the reason are stored with the record.
+    expect(await store.get(uid)).toMatchObject({ status: 'incomplete', phase: 'refused', error: FILE_MESSAGES.notVideo });
+    // Retrying would send the same bytes for the same answer: it does nothing.
+    await engine.retry(uid);
+    expect(engine.snapshot().items[0]).toMatchObject(refused);
+
+    // A reload: still refused, still the server's reason (not "select the file again").
+    engine.destroy();
+    const { engine: reopened } = engineWith(store);
+    await reopened.start();
+    expect(reopened.snapshot().items).toHaveLength(1);
+    expect(reopened.snapshot().items[0]).toMatchObject({ uid, ...refused });
+    // The same file again is a new upload, not the refused one resumed.
+    const again = await reopened.enqueue([{ file: text }], { projectId, type: 'INTERVIEW_CLIP' });
+    expect(again.resumed).toEqual([]);
+    expect(again.accepted).toHaveLength(1);
+    expect(await reopened.provideFile(uid, text)).toBe(false);
+    await until(doneOrIncomplete(reopened, again.accepted[0]!));
+    expect(reopened.snapshot().items.every((item) => item.refused)).toBe(true);
+    // Dismissed: gone from the list and from IndexedDB, also after another reload.
+    await reopened.dismiss(uid);
+    await reopened.dismiss(again.accepted[0]!);
+    expect(reopened.snapshot().items).toEqual([]);
+    expect(await store.list(world.userId)).toEqual([]);
+  });
+
+  it('reads records written before the refused phase was stored as it did before', async () => {
+    const store = await freshStore();
+    const base: UploadRecord = {
+      uid: 'old-record',
+      userId: world.userId,
+      organizationId: world.organizationId,
+      projectId: 1,
+      type: 'INTERVIEW_CLIP',
+      uploadType: 'asset',
+      fileName: 'old.mp4',
+      size: 1000,
+      lastModified: 1,
+      contentType: 'video/mp4',
+      name: 'old.mp4',
+      key: null,
+      uploadId: null,
+      partSize: null,
+      partCount: 0,
+      parts: [],
+      status: 'incomplete',
+      error: null,
+      createdAt: 1,
+      updatedAt: 1,
+    };
+    await store.put(base);
+    await store.put({ ...base, uid: 'old-no-memory', fileName: 'full.mp4', error: UPLOAD_MESSAGES.noMoreMemory, createdAt: 2 });
+    const { engine } = engineWith(store);
+    await engine.start();
+    const [waiting, noMemory] = engine.snapshot().items;
+    // Without the field, an incomplete upload waits for its file, and "no more memory" is refused, as before.
+    expect(waiting).toMatchObject({ uid: 'old-record', refused: false, needs: 'file', error: UPLOAD_MESSAGES.needsFile });
+    expect(noMemory).toMatchObject({ uid: 'old-no-memory', refused: true, needs: null, error: UPLOAD_MESSAGES.noMoreMemory });
+    await engine.dismiss('old-no-memory');
+    expect(await store.get('old-no-memory')).toBeUndefined();
   });
 
   it('applies the name and accept rules: video zones refuse images, names are sanitised and unique', async () => {

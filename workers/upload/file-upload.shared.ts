@@ -17,7 +17,7 @@ import { S3RequestError, type S3Client } from '../s3-client.shared.ts';
 import { ApiFailure, type ServerApi } from '../server-api.shared.ts';
 import { TransportError } from '../transport.shared.ts';
 import type { FileSystemFileHandleLike, UploadRecord } from '../upload-store.shared.ts';
-import { ACTIVE_STATUSES, STATUS_OF, needsOf, type Phase, type StopReason } from './phase.shared.ts';
+import { ACTIVE_STATUSES, STATUS_OF, needsOf, storedPhaseOf, type Phase, type StopReason } from './phase.shared.ts';
 import { FileProgress, storedBytesOf, type SpeedMeter } from './progress-meter.shared.ts';
 import type { UploadRecords } from './upload-records.shared.ts';
 import type { UploadItemView } from './types.shared.ts';
@@ -101,6 +101,9 @@ export class FileUpload {
     this.phase = phase;
     this.record.status = STATUS_OF[phase];
     this.record.error = error;
+    const stored = storedPhaseOf(phase);
+    if (stored) this.record.phase = stored;
+    else delete this.record.phase;
   }
 
   requeue(): void {
@@ -165,7 +168,7 @@ export class FileUpload {
       this.progress.setStored(this.record.size);
     } catch (error) {
       next = this.outcomeOf(error, controller.signal);
-      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close') await this.context.records.saveOutcome(this.record, STATUS_OF[next.phase], next.error);
+      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close') await this.context.records.saveOutcome(this.record, next.phase, next.error);
     }
     this.progress.dropInflight();
     this.controller = null;
@@ -179,7 +182,9 @@ export class FileUpload {
     const record = this.record;
     const status = STATUS_OF[this.phase];
     const needs = needsOf(this.phase);
-    const loaded = this.phase === 'done' ? record.size : this.progress.loaded(record.size);
+    const refused = this.phase === 'refused';
+    // Refused: the server discarded whatever was sent, so nothing of it counts as uploaded.
+    const loaded = this.phase === 'done' ? record.size : refused ? 0 : this.progress.loaded(record.size);
     const speed = this.phase === 'uploading' ? this.progress.speed.bytesPerSecond(now) : 0;
     return {
       uid: record.uid,
@@ -196,9 +201,10 @@ export class FileUpload {
       loaded,
       percent: percentOf(loaded, record.size),
       speed,
-      secondsLeft: status === 'done' ? 0 : secondsLeft(record.size - loaded, speed),
+      secondsLeft: status === 'done' ? 0 : refused ? null : secondsLeft(record.size - loaded, speed),
       error: record.error ?? (needs === 'file' ? UPLOAD_MESSAGES.needsFile : needs === 'permission' ? UPLOAD_MESSAGES.needsPermission : null),
       needs,
+      refused,
       hasHandle: Boolean(record.handle),
       assetId: this.assetId,
     };
@@ -410,6 +416,8 @@ export class FileUpload {
     if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) return { phase: 'refused', error: error.message };
     const retryable = status === 0 || status >= 500 || status === 408 || status === 429;
     if (retryable) return { phase: 'failed', error: UPLOAD_MESSAGES.failedAfterRetries };
-    return { phase: 'refused', error: error instanceof Error ? error.message : String(error) };
+    // The store's own no (403 for a credential no longer allowed, 400…): the same request gets it again.
+    if (error instanceof S3RequestError && status >= 400 && status < 500) return { phase: 'refused', error: error.message };
+    return { phase: 'stopped', error: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -1,4 +1,4 @@
-import type { UploadStatus } from '../upload-store.shared.ts';
+import type { UploadRecord, UploadStatus } from '../upload-store.shared.ts';
 import type { Needs } from './types.shared.ts';
 
 /**
@@ -14,9 +14,17 @@ export type Phase =
   | 'paused'
   /** Incomplete after network or server trouble: tried again later, or when back online. */
   | 'failed'
-  /** Incomplete because the server refused it (no memory, 4xx): it can only be dismissed or resumed by hand. */
+  /**
+   * Incomplete because the server refused it (no memory, not a video, another 4xx): it can only
+   * be dismissed. The server discarded what was stored, and the same bytes get the same answer.
+   */
   | 'refused'
   /** Incomplete until the user gives the file again, or access to it. */
+  /**
+   * Incomplete after an unexpected error (not an answer of the server): resumed by hand, and
+   * after a reload read back like any incomplete upload (its refusal is not stored).
+   */
+  | 'stopped'
   | 'needs-file'
   | 'needs-permission'
   | 'done'
@@ -29,17 +37,26 @@ export const STATUS_OF: Record<Phase, UploadStatus> = {
   paused: 'queued',
   failed: 'incomplete',
   refused: 'incomplete',
+  stopped: 'incomplete',
   'needs-file': 'incomplete',
   'needs-permission': 'incomplete',
   done: 'done',
   cancelled: 'incomplete',
 };
 
+/**
+ * The phase a record keeps in IndexedDB beside its status, where the status alone would
+ * read back as another phase: a refused upload stays refused (with its reason) after a reload.
+ */
+export function storedPhaseOf(phase: Phase): UploadRecord['phase'] {
+  return phase === 'refused' ? 'refused' : undefined;
+}
+
 /** Statuses still on their way: counted as active in the totals, and shown paused while offline. */
 export const ACTIVE_STATUSES: readonly UploadStatus[] = ['queued', 'uploading'];
 
 /** Phases a person may remove from the list: finished, or stopped for good until they act. */
-export const DISMISSABLE = new Set<Phase>(['done', 'refused', 'needs-file', 'needs-permission']);
+export const DISMISSABLE = new Set<Phase>(['done', 'refused', 'stopped', 'needs-file', 'needs-permission']);
 
 export function needsOf(phase: Phase): Needs {
   return phase === 'needs-file' ? 'file' : phase === 'needs-permission' ? 'permission' : null;

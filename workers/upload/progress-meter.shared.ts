@@ -98,12 +98,15 @@ export function storedBytesOf(record: UploadRecord): number {
   return record.parts.reduce((sum, part) => sum + Math.min(partSize, record.size - (part.PartNumber - 1) * partSize), 0);
 }
 
-/** The overall line. Uploads waiting for their file or for access are not counted in the bytes. */
+/**
+ * The overall line. Uploads waiting for their file or for access are not counted in the bytes,
+ * nor refused ones (nothing of them is stored: they are neither done nor still to do).
+ */
 export function totalsOf(views: readonly UploadItemView[], speed: number): UploadTotals {
-  const counted = views.filter((v) => v.status !== 'incomplete' || v.needs === null);
+  const counted = views.filter((v) => !v.refused && (v.status !== 'incomplete' || v.needs === null));
   const size = counted.reduce((sum, v) => sum + v.size, 0);
   const loaded = counted.reduce((sum, v) => sum + v.loaded, 0);
   const active = views.filter((v) => ACTIVE_STATUSES.includes(v.status));
   const pending = active.reduce((sum, v) => sum + (v.size - v.loaded), 0);
-  return { files: views.length, active: active.length, size, loaded, percent: percentOf(loaded, size), speed, secondsLeft: active.length ? secondsLeft(pending, speed) : 0 };
+  return { files: views.length, active: active.length, size, loaded, percent: counted.length ? percentOf(loaded, size) : 0, speed, secondsLeft: active.length ? secondsLeft(pending, speed) : 0 };
 }

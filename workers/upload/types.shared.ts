@@ -39,6 +39,12 @@ export interface UploadItemView {
   error: string | null;
   /** What the user must give to resume: the file again, or access to it. */
   needs: Needs;
+  /**
+   * The server refused the file (a 4xx: not a video, no more memory…): `error` is its reason.
+   * Nothing of it is stored and the same bytes get the same answer, so it can only be
+   * dismissed; it is not an unfinished upload (status stays 'incomplete' for older readers).
+   */
+  refused: boolean;
   /** True when a File System Access handle is kept for this upload. */
   hasHandle: boolean;
   /** The registered asset, once done. */

@@ -1,4 +1,5 @@
-import type { UploadRecord, UploadStatus, UploadStore } from '../upload-store.shared.ts';
+import type { UploadRecord, UploadStore } from '../upload-store.shared.ts';
+import { STATUS_OF, storedPhaseOf, type Phase } from './phase.shared.ts';
 
 /**
  * The engine's writes to IndexedDB (ARCHITECTURE §4). Once closed (a closed tab, a sign-out)
@@ -23,8 +24,10 @@ export class UploadRecords {
   }
 
   /** Stores how a run ended without touching the live record (its phase is set once this is written). */
-  async saveOutcome(record: UploadRecord, status: UploadStatus, error: string | null): Promise<void> {
-    await this.save({ ...record, status, error });
+  async saveOutcome(record: UploadRecord, phase: Phase, error: string | null): Promise<void> {
+    const { phase: _previous, ...rest } = record;
+    const stored = storedPhaseOf(phase);
+    await this.save({ ...rest, status: STATUS_OF[phase], error, ...(stored && { phase: stored }) });
   }
 
   /** Done, cancelled or dismissed: nothing is left to resume. */

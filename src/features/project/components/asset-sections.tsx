@@ -15,7 +15,7 @@ import { UploadsSection } from './uploads-section.tsx';
 export interface AssetState {
   /** An upload of this project is queued or running. */
   uploading: boolean;
-  /** Interview or b-roll clips whose upload did not finish. */
+  /** Interview or b-roll clips whose upload did not finish and can still be finished (not refused ones). */
   incompleteClips: number;
   /** Registered assets of the project (null while loading). */
   assetCount: number | null;
@@ -65,7 +65,9 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
   );
 
   const uploading = mine.some((item) => item.status === 'queued' || item.status === 'uploading');
-  const incompleteClips = mine.filter((item) => item.status === 'incomplete' && item.type !== 'ASSET').length;
+  // A refused clip does not count: the server discarded it and nothing can finish it, so it
+  // does not hold up Send to editing; its row stays (with the reason) until it is removed.
+  const incompleteClips = mine.filter((item) => item.status === 'incomplete' && !item.refused && item.type !== 'ASSET').length;
   const assetCount = assets ? assets.length : null;
   useEffect(() => onStateChange({ uploading, incompleteClips, assetCount }), [onStateChange, uploading, incompleteClips, assetCount]);
 

@@ -1,14 +1,42 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft, runningProgress } from '@/domain/uploads.ts';
 import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/shared/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
 
+/** The room the popup takes at the bottom of the window, for the page (src/ui/theme.css, issue 12). */
+const POPUP_SPACE = '--uploads-popup-space';
+/** The popup's distance from the window's bottom edge, plus a gap above it. */
+const POPUP_MARGIN = 24 + 16;
+
 /**
- * The pending-uploads popup (C§2): every queued, running, incomplete and finished upload,
- * with the overall bytes, percent, speed and time left. Closing it hides it until the next
- * upload starts.
+ * The popup sits fixed in the bottom-right corner, over the side column (the brief and its Save
+ * button): while it shows, the page gets its height as room at the bottom, and scrolling to a
+ * focused field (Tab, scrollIntoView) stops above it (html's scroll-padding-bottom).
+ */
+function usePageRoom(shown: boolean) {
+  const box = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    const aside = box.current;
+    if (!shown || !aside) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty(POPUP_SPACE, `${Math.ceil(aside.getBoundingClientRect().height) + POPUP_MARGIN}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(aside);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty(POPUP_SPACE);
+    };
+  }, [shown]);
+  return box;
+}
+
+/**
+ * The pending-uploads popup (C§2): every queued, running, incomplete, refused and finished
+ * upload, with the overall bytes, percent, speed and time left. Collapsing it leaves its header
+ * only; closing it hides it until the next upload starts.
  */
 export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
   const [collapsed, setCollapsed] = useState(false);
@@ -16,41 +44,52 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
   const [picking, setPicking] = useState<string | null>(null);
   const [wrongFile, setWrongFile] = useState<string | null>(null);
   const repick = useRef<HTMLInputElement>(null);
+  const signature = snapshot.items.map((item) => item.uid).join(',');
+  const shown = snapshot.items.length > 0 && closedAt !== signature;
+  const box = usePageRoom(shown);
 
   /** Resume from the popup too (uploads of other projects have no zone on this page). */
   const resume = async (item: UploadItemView) => {
     setWrongFile(null);
     if (item.needs === 'permission' && (await grantAndResume(item.uid))) return;
     if (item.needs === null) {
-      if (item.error === UPLOAD_MESSAGES.noMoreMemory) await dismissUpload(item.uid);
-      else await retryUpload(item.uid);
+      await retryUpload(item.uid);
       return;
     }
     setPicking(item.uid);
     repick.current?.click();
   };
   const { items, totals, online } = snapshot;
-  const signature = items.map((item) => item.uid).join(',');
-  if (items.length === 0 || closedAt === signature) return null;
+  if (!shown) return null;
   const finished = items.filter((item) => item.status === 'done');
   // The header's figures are those of the uploads still running, like the bars under it.
   const running = runningProgress(items);
-  const incomplete = items.filter((item) => item.status === 'incomplete').length;
-  const title = totals.active > 0 ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}` : incomplete > 0 ? `${incomplete} ${incomplete === 1 ? 'upload needs' : 'uploads need'} attention` : 'Uploads complete';
+  // Refused files are neither done nor to resume: counted apart, never in a percentage.
+  const refused = items.filter((item) => item.refused).length;
+  const incomplete = items.filter((item) => item.status === 'incomplete').length - refused;
+  const title =
+    totals.active > 0
+      ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}`
+      : incomplete > 0
+        ? `${incomplete} ${incomplete === 1 ? 'upload needs' : 'uploads need'} attention`
+        : refused > 0
+          ? `${refused} ${refused === 1 ? 'file was' : 'files were'} refused`
+          : 'Uploads complete';
 
   return (
-    <aside className={`uploads-popup ${collapsed ? 'is-collapsed' : ''}`} aria-label="Uploads" data-testid="uploads-popup">
+    <aside ref={box} className={`uploads-popup ${collapsed ? 'is-collapsed' : ''}`} aria-label="Uploads" data-testid="uploads-popup">
       <header className="uploads-popup-head">
-        <button type="button" className="uploads-popup-title" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed}>
-          <Icon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : 'cloud'} size={18} />
+        <button type="button" className="uploads-popup-title" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed} title={collapsed ? 'Show the uploads' : 'Collapse to this bar'}>
+          <Icon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : refused > 0 ? 'alert' : 'cloud'} size={18} />
           <strong>{title}</strong>
           {totals.active > 0 && <span className="uploads-popup-percent" data-testid="overall-percent">{running.percent}%</span>}
+          <Icon name="chevronDown" size={16} className={`uploads-popup-chevron ${collapsed ? '' : 'open'}`} />
         </button>
         <button type="button" className="uploads-popup-close" aria-label="Close the uploads panel" title={totals.active > 0 ? 'Hide (uploads continue)' : 'Close'} onClick={() => setClosedAt(signature)}>
           <Icon name="close" size={16} />
         </button>
       </header>
-      {totals.active > 0 && (
+      {totals.active > 0 && !collapsed && (
         <div className="uploads-overall">
           <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={running.percent} aria-label="Overall upload progress">
             <span style={{ width: `${running.percent}%` }} />
@@ -69,25 +108,32 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
       {!collapsed && (
         <ul className="uploads-list">
           {items.map((item) => (
-            <li key={item.uid} className={`uploads-row state-${item.status === 'queued' && item.paused ? 'paused' : item.status}`} data-testid="upload-row" data-status={item.status}>
+            <li key={item.uid} className={`uploads-row state-${item.refused ? 'refused' : item.status === 'queued' && item.paused ? 'paused' : item.status}`} data-testid="upload-row" data-status={item.status} data-refused={item.refused ? 'true' : undefined}>
               <span className="uploads-row-icon">
-                <Icon name={item.status === 'done' ? 'cloud' : item.type === 'ASSET' ? 'image' : 'video'} size={16} />
+                <Icon name={item.status === 'done' ? 'cloud' : item.refused ? 'alert' : item.type === 'ASSET' ? 'image' : 'video'} size={16} />
               </span>
               <span className="uploads-row-text">
                 <span className="uploads-row-name" title={item.name}>
                   {item.name}
                 </span>
                 <span className="uploads-row-status">{uploadStatusLine(item)}</span>
-                {item.status !== 'done' && (
+                {item.status !== 'done' && !item.refused && (
                   <span className="mini-progress" aria-hidden>
                     <span style={{ width: `${item.percent}%` }} />
                   </span>
                 )}
               </span>
-              <span className="uploads-row-percent">{item.status === 'done' ? '✓' : `${item.percent}%`}</span>
-              {item.status === 'incomplete' && (
-                <button type="button" className="uploads-row-cancel" aria-label={`${item.error === UPLOAD_MESSAGES.noMoreMemory ? 'Dismiss' : 'Resume'} ${item.name}`} title={item.needs === 'file' ? 'Select the file again' : item.error === UPLOAD_MESSAGES.noMoreMemory ? 'Dismiss' : 'Resume'} onClick={() => void resume(item)}>
-                  <Icon name={item.error === UPLOAD_MESSAGES.noMoreMemory ? 'close' : item.needs === 'file' ? 'folder' : 'resume'} size={14} />
+              <span className="uploads-row-percent" data-testid="upload-row-percent">
+                {item.status === 'done' ? '✓' : item.refused ? 'Refused' : `${item.percent}%`}
+              </span>
+              {item.refused && (
+                <button type="button" className="uploads-row-cancel" aria-label={`Remove ${item.name}`} title="Remove" onClick={() => void dismissUpload(item.uid)}>
+                  <Icon name="close" size={14} />
+                </button>
+              )}
+              {item.status === 'incomplete' && !item.refused && (
+                <button type="button" className="uploads-row-cancel" aria-label={`Resume ${item.name}`} title={item.needs === 'file' ? 'Select the file again' : 'Resume'} onClick={() => void resume(item)}>
+                  <Icon name={item.needs === 'file' ? 'folder' : 'resume'} size={14} />
                 </button>
               )}
               {item.status !== 'done' && item.status !== 'incomplete' && (

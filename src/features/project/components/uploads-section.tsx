@@ -65,7 +65,8 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
 
   // C§5: "incomplete clips" shows on the interview / b-roll zone that holds them, opened and scrolled to.
   const section = useRef<HTMLDivElement>(null);
-  const incompleteHere = type !== 'ASSET' && pending.some((item) => item.status === 'incomplete');
+  // A refused upload is not an unfinished clip: nothing of it is stored and nothing can finish it (it only waits to be removed).
+  const incompleteHere = type !== 'ASSET' && pending.some((item) => item.status === 'incomplete' && !item.refused);
   const showIncomplete = clipsCheck > 0 && incompleteHere;
   useEffect(() => {
     if (clipsCheck === 0 || !incompleteHere) return;
@@ -122,6 +123,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
 
   /** Resume an incomplete upload: access again to a kept handle, the file again, or just another try. */
   const resume = async (item: UploadItemView) => {
+    if (item.refused) return;
     if (item.needs === 'permission' && (await grantAndResume(item.uid))) return;
     if (item.needs === null) {
       await retryUpload(item.uid);
@@ -154,7 +156,8 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   };
 
   const count = files.length + pending.length;
-  const incompleteCount = pending.filter((item) => item.status === 'incomplete').length;
+  const refusedCount = pending.filter((item) => item.refused).length;
+  const incompleteCount = pending.filter((item) => item.status === 'incomplete').length - refusedCount;
 
   return (
     <div ref={section} className={`card upload-section ${open ? 'is-open' : ''}`} data-testid={`asset-section-${type}`} data-incomplete={incompleteHere ? 'true' : undefined}>
@@ -167,8 +170,9 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
             <h3>{label}</h3>
             <span className="upload-section-sub">
               {assets === null ? 'Loading…' : files.length === 0 ? 'No files yet' : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
-              {pending.length - incompleteCount > 0 && ` · ${pending.length - incompleteCount} uploading`}
+              {pending.length - incompleteCount - refusedCount > 0 && ` · ${pending.length - incompleteCount - refusedCount} uploading`}
               {incompleteCount > 0 && ` · ${incompleteCount} incomplete`}
+              {refusedCount > 0 && ` · ${refusedCount} refused`}
             </span>
           </span>
           <Icon name="chevronDown" size={18} className={`upload-section-chevron ${open ? 'open' : ''}`} />
@@ -264,7 +268,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           {count > 0 ? (
             <div className={`asset-grid kind-${kind}`}>
               {pending.map((item) => (
-                <PendingTile key={item.uid} item={item} kind={kind} onResume={() => void resume(item)} onRemove={() => (item.status === 'incomplete' && item.error === UPLOAD_MESSAGES.noMoreMemory ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))} />
+                <PendingTile key={item.uid} item={item} kind={kind} onResume={() => void resume(item)} onRemove={() => (item.refused ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))} />
               ))}
               {files.map((asset) => (
                 <AssetTile key={asset.id} asset={asset} kind={kind} locked={locked} onPreview={() => setPreview(asset)} onDelete={() => setConfirm({ kind: 'delete', asset })} />

@@ -52,17 +52,38 @@ export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset:
 /** An upload still queued, running or incomplete: shown in the list with id -1 (C§3). */
 export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadItemView; kind: AcceptKind; onResume: () => void; onRemove: () => void }) {
   const incomplete = item.status === 'incomplete';
-  const state = incomplete ? 'incomplete' : item.paused ? 'paused' : item.status;
-  const canResume = incomplete && (item.needs !== null || item.error !== 'There is no more memory.');
+  // Refused by the server: its reason, no progress and no resume (the same bytes get the same answer), only Remove.
+  const refused = item.refused;
+  const state = refused ? 'refused' : incomplete ? 'incomplete' : item.paused ? 'paused' : item.status;
+  const canResume = incomplete && !refused;
   return (
-    <article className={`asset-tile pending state-${state}`} data-asset-id={-1} data-testid="pending-tile" data-upload-status={item.status} aria-label={`${item.name}: ${uploadStatusLine(item)}`}>
+    <article
+      className={`asset-tile pending state-${state}`}
+      data-asset-id={-1}
+      data-testid="pending-tile"
+      data-upload-status={item.status}
+      data-refused={refused ? 'true' : undefined}
+      aria-label={`${item.name}: ${refused ? 'refused. ' : ''}${uploadStatusLine(item)}`}
+    >
       <div className="asset-thumb pending-thumb">
-        <svg className="progress-ring" viewBox="0 0 44 44" aria-hidden>
-          <circle cx="22" cy="22" r="19" className="ring-track" />
-          <circle cx="22" cy="22" r="19" className="ring-value" style={{ strokeDasharray: `${(item.percent / 100) * 119.4} 119.4` }} />
-        </svg>
+        {!refused && (
+          <svg className="progress-ring" viewBox="0 0 44 44" aria-hidden>
+            <circle cx="22" cy="22" r="19" className="ring-track" />
+            <circle cx="22" cy="22" r="19" className="ring-value" style={{ strokeDasharray: `${(item.percent / 100) * 119.4} 119.4` }} />
+          </svg>
+        )}
         <span className="pending-percent" data-testid="pending-percent">
-          {incomplete ? <Icon name={item.needs ? 'folder' : 'resume'} size={18} /> : item.paused ? <Icon name="offline" size={18} /> : `${item.percent}%`}
+          {refused ? (
+            <span className="pending-refused">
+              <Icon name="alert" size={18} /> Refused
+            </span>
+          ) : incomplete ? (
+            <Icon name={item.needs ? 'folder' : 'resume'} size={18} />
+          ) : item.paused ? (
+            <Icon name="offline" size={18} />
+          ) : (
+            `${item.percent}%`
+          )}
         </span>
         <span className="pending-kind" aria-hidden>
           <Icon name={kind === 'image' ? 'image' : 'video'} size={14} />
@@ -72,10 +93,14 @@ export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadIt
         <span className="asset-name" title={item.name}>
           {item.name}
         </span>
-        <span className={`asset-size ${incomplete ? 'is-error' : ''}`}>{uploadStatusLine(item)}</span>
-        <span className="mini-progress" aria-hidden>
-          <span style={{ width: `${item.percent}%` }} />
+        <span className={`asset-size ${incomplete ? 'is-error' : ''}`} data-testid="pending-status">
+          {uploadStatusLine(item)}
         </span>
+        {!refused && (
+          <span className="mini-progress" aria-hidden>
+            <span style={{ width: `${item.percent}%` }} />
+          </span>
+        )}
       </div>
       <div className="asset-actions">
         {canResume && (
@@ -83,9 +108,15 @@ export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadIt
             {item.needs === 'file' ? 'Select file' : item.needs === 'permission' ? 'Allow access' : 'Resume'}
           </button>
         )}
-        <button type="button" className="icon-action" onClick={onRemove} title={incomplete ? 'Remove' : 'Cancel upload'} aria-label={`${incomplete ? 'Remove' : 'Cancel'} ${item.name}`}>
-          <Icon name="close" size={16} />
-        </button>
+        {refused ? (
+          <button type="button" className="btn btn-small btn-secondary" onClick={onRemove} data-testid="dismiss-upload" aria-label={`Remove ${item.name}`}>
+            Remove
+          </button>
+        ) : (
+          <button type="button" className="icon-action" onClick={onRemove} title={incomplete ? 'Remove' : 'Cancel upload'} aria-label={`${incomplete ? 'Remove' : 'Cancel'} ${item.name}`}>
+            <Icon name="close" size={16} />
+          </button>
+        )}
       </div>
     </article>
   );

@@ -29,6 +29,7 @@ import { registerBackground } from './background.ts';
 import { requestSerializer } from './log-redaction.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
+import { eventsPlugin } from './plugins/events.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { storagePlugin } from './plugins/storage.ts';
@@ -42,6 +43,7 @@ import mediaRoutes from './routes/media/index.ts';
 import billingRoutes from './routes/billing/index.ts';
 import reviewRoutes from './routes/review/index.ts';
 import apiReferenceRoutes from './routes/api-reference.ts';
+import eventRoutes from './routes/events/index.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -116,6 +118,8 @@ export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<F
   app.decorate('ctx', ctx);
   app.setErrorHandler(handleError);
   if (jobs) await app.register(jobsPlugin);
+  // Live updates: this instance's LISTEN connection and open event streams (closed on shutdown).
+  await app.register(eventsPlugin, { config });
 
   await app.register(
     async (api) => {
@@ -143,6 +147,7 @@ export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<F
         mediaRoutes,
         billingRoutes,
         reviewRoutes,
+        eventRoutes,
         apiReferenceRoutes,
       ];
       for (const routes of routeModules) {

@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * Query parameters whose values are secrets: single-use codes of /change-password links,
- * bot-check and media tokens, SigV4 presigned-URL signatures and session tokens. Request logs
+ * bot-check and media tokens, event-stream tickets, SigV4 presigned-URL signatures and session tokens. Request logs
  * keep the parameter's name and drop its value, so no log line carries a usable secret.
  */
-const SECRET_PARAMETERS = /^(code|token|t|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|password|secret|key)$/i;
+const SECRET_PARAMETERS = /^(code|token|ticket|t|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|password|secret|key)$/i;
 
 // Media links carry their signed token as a path segment: /api/v1/media/<token>/<file>.
 const MEDIA_TOKEN = /(\/api\/v1\/media\/)[^/?]+/;

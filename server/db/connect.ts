@@ -1,8 +1,17 @@
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
+
+/** The embedded database behind each PGlite `Db`, for what Kysely cannot do (LISTEN: server/events/). */
+const EMBEDDED = new WeakMap<Db, PGlite>();
+
+/** The PGlite instance `db` runs on, or undefined for PostgreSQL (or a `Db` opened elsewhere). */
+export function embeddedPglite(db: Db): PGlite | undefined {
+  return EMBEDDED.get(db);
+}
 
 // int8 and numeric carry byte counts and quotas: far below 2^53, so plain numbers are safe.
 // `date` columns stay 'YYYY-MM-DD' text so no time zone can shift them.
@@ -36,5 +45,7 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
   const pglite = await PGlite.create(options.inMemory ? 'memory://' : join(options.dataDir, 'db'), {
     parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v },
   });
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
+  EMBEDDED.set(db, pglite);
+  return db;
 }

@@ -7,6 +7,7 @@ import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import { UPLOAD_MESSAGES, uploadPrefix } from '../../src/domain/uploads.ts';
 import type { AppContext } from '../context.ts';
 import type { AssetRow } from '../db/schema.ts';
+import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http-error.ts';
 import { verifyMediaToken } from '../media/media-links.ts';
 import { FINAL_KINDS, enqueueFinalVideoMedia, finalVideoState, type PieceState } from '../media/pipeline.ts';
@@ -83,6 +84,8 @@ export async function registerDeliverable(ctx: AppContext, project: ProjectDetai
   });
   await enqueueFinalVideoMedia(ctx, project.id, key);
   log.info({ projectId: project.id, key, size: head.size }, 'final video registered; media jobs queued');
+  // Open pages of the project show the new cut (server/events/).
+  await publishChange(ctx.db, { type: 'project', projectId: project.id });
   return (await repo.details(project.id))!;
 }
 

@@ -11,6 +11,7 @@ import { businessToday } from '../../src/domain/business-calendar.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectsTable } from '../db/schema.ts';
+import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
@@ -72,6 +73,8 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
     return true;
   });
   if (!moved) throw changedMeanwhile();
+  // After the commit: open pages of the project and the staff dashboard read it again (server/events/).
+  await publishChange(ctx.db, { type: 'project', projectId: project.id });
   return (await projectsRepo(ctx.db).details(project.id))!;
 }
 
@@ -163,6 +166,7 @@ export async function sendToEditing(ctx: AppContext, auth: AuthContext, project:
     if (!moved) throw changedMeanwhile();
     if (!(await consumeCredit(tx, project.organizationId))) throw new HttpError(409, CREDIT_MESSAGES.noCredits, { code: 200 });
   });
+  await publishChange(ctx.db, { type: 'project', projectId: project.id });
   return (await projectsRepo(ctx.db).details(project.id))!;
 }
 

@@ -1,6 +1,7 @@
 import { LINK_FIELDS, type CreateProjectBody, type UpdateProjectBody } from '../../src/domain/contract/projects.ts';
 import { decideLinkEdit } from '../../src/domain/project-rules.ts';
 import type { Db } from '../db/connect.ts';
+import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { NEW_PROJECT_BLANKS, projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
@@ -13,7 +14,7 @@ const BRIEF_KEYS = ['audience', 'goal', 'finalVideoLength', 'brief'] as const;
 export async function createProject(db: Db, auth: AuthContext, organizationId: number, body: CreateProjectBody): Promise<number> {
   const repo = projectsRepo(db);
   const reviewPeriod = await repo.organizationReviewPeriod(organizationId);
-  return repo.create({
+  const id = await repo.create({
     ...NEW_PROJECT_BLANKS,
     organizationId,
     userId: auth.user.id,
@@ -25,6 +26,9 @@ export async function createProject(db: Db, auth: AuthContext, organizationId: n
     reviewPeriod,
     assetsLink: null,
   });
+  // A new row on the staff dashboard (server/events/).
+  await publishChange(db, { type: 'project', projectId: id });
+  return id;
 }
 
 /**
@@ -49,6 +53,7 @@ export async function updateProject(db: Db, auth: AuthContext, project: ProjectD
   };
   const repo = projectsRepo(db);
   if (!(await repo.update(project.id, changes, project.status))) throw changedMeanwhile();
+  await publishChange(db, { type: 'project', projectId: project.id });
   return (await repo.details(project.id))!;
 }
 
@@ -57,4 +62,5 @@ export async function deleteProject(db: Db, auth: AuthContext, project: ProjectD
   const decision = requireAllowed('delete', auth, project);
   const done = await projectsRepo(db).update(project.id, { status: decision.next!, deletedAt: new Date() }, project.status);
   if (!done) throw changedMeanwhile();
+  await publishChange(db, { type: 'project', projectId: project.id });
 }

@@ -17,6 +17,7 @@ import { isCustomerRole } from '../../src/domain/roles.ts';
 import { frameToTimecode, type FrameRate } from '../../src/domain/timecode.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectVersionRow, ReviewCommentRow } from '../db/schema.ts';
+import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
@@ -214,6 +215,8 @@ export async function createComment(ctx: AppContext, auth: AuthContext, project:
     text,
     drawing: body.drawing ?? null,
   });
+  // Every open page of the project reads its comments again (server/events/).
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number });
   return commentView(auth, review, version, row);
 }
 
@@ -243,6 +246,7 @@ export async function updateComment(ctx: AppContext, auth: AuthContext, project:
   const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: auth.user.id } : null;
   const updated = await reviewRepo(ctx.db).updateComment(row.id, { ...(text !== undefined && { text }), ...(resolved !== undefined && { resolved }) }, now);
   if (!updated) throw notFound();
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number });
   return commentView(auth, review, version, updated);
 }
 
@@ -252,6 +256,7 @@ export async function deleteComment(ctx: AppContext, auth: AuthContext, project:
   require(decideDelete(actorOf(auth), review, storedComment(row, version.number)));
   refuseImpersonation(auth);
   await reviewRepo(ctx.db).deleteComment(row.id, new Date());
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number });
 }
 
 const EXPORTS: Record<ExportFormat, { write: typeof toCsv; contentType: string; extension: string }> = {

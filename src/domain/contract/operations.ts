@@ -29,6 +29,7 @@ import {
   UpdateCreditsBodyStruct,
   UpdateOrganizationBodyStruct,
 } from './customers.ts';
+import { EventStreamQueryStruct, EventTicketStruct } from './events.ts';
 import { Id } from './fields.ts';
 import type { AnyStruct } from './json-schema.ts';
 import { MeStruct } from './me.ts';
@@ -115,6 +116,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Uploads and assets', description: 'Upload credentials and the raw files of a project (issue 4).' },
   { name: 'Media and delivery', description: 'The final video, download links and media links (issue 6).' },
   { name: 'Review', description: 'Versions of the final video and frame-accurate, time-coded review comments.' },
+  { name: 'Live updates', description: 'Server-Sent Events: what changed on a project or the staff dashboard, opened with a short-lived ticket.' },
   { name: 'Billing', description: 'Plans, coupons, cards and subscriptions (issue 11).' },
   { name: 'Reference', description: 'This reference, generated from the contract structs.' },
 ];
@@ -436,6 +438,35 @@ export const OPERATIONS: readonly Operation[] = [
       400: 'No or a bad `version` or `format`.',
       403: FORBIDDEN,
       404: NOT_FOUND,
+    },
+  },
+
+  // Live updates
+  {
+    method: 'POST', path: '/projects/{id}/events/ticket', tag: 'Live updates', summary: 'A 60-second ticket that opens the project’s event stream (EventSource sends no header).', who: 'V', auth: 'bearer',
+    responses: { 200: ok('The ticket and its lifetime in seconds.', EventTicketStruct), 404: NOT_FOUND },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/events', tag: 'Live updates', summary: 'The project’s changes as Server-Sent Events: `{ type: comment | project | resync, projectId, version?, at }`, a ping comment every 25 s.', who: 'the ticket’s holder', auth: 'link', query: EventStreamQueryStruct,
+    notes: 'Opened with `?ticket=` from the call above. Events say what changed, never the data: read it through the API. `resync`: events may have been missed, read everything again.',
+    responses: {
+      200: { description: 'The stream, until the client leaves, 30 minutes pass or the server shuts down.', contentType: 'text/event-stream' },
+      401: 'No ticket, a bad or expired one, another stream’s, or a session that ended since.',
+      404: NOT_FOUND,
+      429: 'Too many streams open for this user on this server.',
+    },
+  },
+  {
+    method: 'POST', path: '/dashboard/events/ticket', tag: 'Live updates', summary: 'A 60-second ticket that opens the staff dashboard’s event stream.', who: 'S', auth: 'bearer',
+    responses: { 200: ok('The ticket and its lifetime in seconds.', EventTicketStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'GET', path: '/dashboard/events', tag: 'Live updates', summary: 'Every project’s status, assignment and creation as Server-Sent Events (`type: project`), for the staff dashboard.', who: 'the ticket’s holder (S)', auth: 'link', query: EventStreamQueryStruct,
+    responses: {
+      200: { description: 'The stream.', contentType: 'text/event-stream' },
+      401: 'No ticket, a bad or expired one, another stream’s, or a session that ended since.',
+      403: 'No longer staff.',
+      429: 'Too many streams open for this user on this server.',
     },
   },
 

@@ -21,6 +21,7 @@ import { dashboardKeys } from './api/keys.ts';
 import { listDashboard, type DashboardTab } from './api/list-dashboard.ts';
 import { EditorSelect } from './components/editor-select.tsx';
 import { useAssignableEditors, useProjectChanged } from './use-dashboard-queries.ts';
+import { useLiveDashboard } from './use-live-dashboard.ts';
 
 const PAGE_SIZE = 30;
 const SCROLL_DEBOUNCE_MS = 500;
@@ -62,6 +63,8 @@ export function DashboardPage() {
   const sentinel = useRef<HTMLDivElement>(null);
   const editors = useAssignableEditors();
   const changed = useProjectChanged();
+  // Rows update in place when any project changes (live updates).
+  useLiveDashboard();
   const statusChange = useMutation({ mutationFn: ({ id, action }: { id: number; action: StatusAction }) => changeStatus(id, action), onSuccess: changed });
 
   const query = useInfiniteQuery({

@@ -8,6 +8,7 @@ import { ApiError, errorMessage } from '@/lib/api-client.ts';
 import { fieldError } from '@/lib/form-errors.ts';
 import { useQuery, useQueryClient } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
+import { useProjectEvents } from '@/shared/review/use-project-events.ts';
 import { VIDEO_RETRY_MS } from '@/ui/constants.ts';
 import { pageTitleAtom } from './page-title.ts';
 
@@ -31,6 +32,8 @@ export function useProjectPage(
     queryFn: () => load(id),
     refetchInterval: ({ state }) => (state.data && awaitingVideo(state.data) ? VIDEO_RETRY_MS : false),
   });
+  // Comments, replies, resolves and status changes by anyone show without a reload.
+  useProjectEvents(id);
   const project = query.data ?? null;
   const missing = query.error ? (query.error instanceof ApiError && query.error.status === 404 ? 'This project does not exist or was deleted.' : errorMessage(query.error)) : null;
   const setPageTitle = useSetAtom(pageTitleAtom);

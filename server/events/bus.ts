@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import { LiveEventStruct, type LiveEvent } from '../../src/domain/contract/events.ts';
+import { is } from 'superstruct';
+import type { Db } from '../db/connect.ts';
+
+/**
+ * The event bus: PostgreSQL's LISTEN/NOTIFY on one channel. Every change is published with
+ * `pg_notify` through the database the change was written to, so every server instance on that
+ * database hears it (each listens on one connection of its own, server/events/subscriber.ts),
+ * and on embedded PGlite the same statement is heard in-process. A notification sent inside a
+ * transaction is delivered at commit, and never if it rolls back.
+ */
+export const EVENTS_CHANNEL = 'cutdesk_events';
+
+/** What a service says changed; the time is added here. */
+export type Change = { type: 'comment'; projectId: number; version: number } | { type: 'project'; projectId: number };
+
+/** The notification's payload: the event as JSON (far below PostgreSQL's 8000-byte limit). */
+export function encodeEvent(change: Change, at = new Date()): string {
+  return JSON.stringify({ ...change, at: at.toISOString() } satisfies LiveEvent);
+}
+
+/** A payload as heard, or null for anything that is not one of ours (never trusted blindly). */
+export function decodeEvent(payload: string | undefined): LiveEvent | null {
+  if (!payload) return null;
+  try {
+    const value: unknown = JSON.parse(payload);
+    return is(value, LiveEventStruct) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Publishes `change` after its write committed. Live updates are a convenience: a failure here
+ * is logged and never fails the change itself (the pages catch up on their next read).
+ */
+export async function publishChange(db: Db, change: Change): Promise<void> {
+  try {
+    await sql`select pg_notify(${EVENTS_CHANNEL}, ${encodeEvent(change)})`.execute(db);
+  } catch (error) {
+    console.warn('live update not published:', (error as Error).message);
+  }
+}

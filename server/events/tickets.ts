@@ -1,0 +1,76 @@
+import { createHmac } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { EVENT_TICKET_SECONDS } from '../../src/domain/contract/events.ts';
+import { sessionStillStands, type SessionClaims } from '../../src/domain/session-standing.ts';
+import type { AppContext } from '../context.ts';
+import { unauthorized } from '../http-error.ts';
+import type { AuthContext } from '../plugins/auth.ts';
+import { usersRepo } from '../repositories/users.ts';
+
+/**
+ * Tickets that open an event stream (EventSource sends no Authorization header, and a session
+ * token in a URL would end up in logs and histories). A ticket names one stream (`project:12` or
+ * `dashboard`), the user and the session it was handed to, and lives 60 s. It is signed with a
+ * key derived from the app secret for this purpose only, so it is never accepted as a session
+ * token (nor a session token as a ticket), and carries its own audience besides.
+ */
+const AUDIENCE = 'cutdesk-events';
+const PURPOSE = 'cutdesk event-stream ticket';
+
+export type StreamScope = `project:${number}` | 'dashboard';
+
+export const projectScope = (projectId: number): StreamScope => `project:${projectId}`;
+
+const keys = new Map<string, Uint8Array>();
+function ticketKey(secret: string): Uint8Array {
+  let key = keys.get(secret);
+  if (!key) {
+    key = new Uint8Array(createHmac('sha256', secret).update(PURPOSE).digest());
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** A ticket for `scope`, handed to the caller of a signed-in request with these session claims. */
+export async function signTicket(secret: string, userId: number, session: SessionClaims, scope: StreamScope): Promise<string> {
+  const payload: Record<string, string | number> = { scope, sv: session.sessionVersion };
+  if (session.impersonatorId !== null) {
+    payload.imp = session.impersonatorId;
+    payload.isv = session.impersonatorSessionVersion ?? 0;
+  }
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(userId))
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${EVENT_TICKET_SECONDS}s`)
+    .sign(ticketKey(secret));
+}
+
+async function verifyTicket(secret: string, ticket: string, scope: StreamScope): Promise<(SessionClaims & { userId: number }) | null> {
+  try {
+    const { payload } = await jwtVerify(ticket, ticketKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, requiredClaims: ['exp'] });
+    const userId = Number(payload.sub);
+    if (!Number.isSafeInteger(userId) || payload.scope !== scope || typeof payload.sv !== 'number') return null;
+    const impersonatorId = typeof payload.imp === 'number' ? payload.imp : null;
+    return { userId, sessionVersion: payload.sv, impersonatorId, impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0 };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The caller a ticket speaks for, as the auth plugin would see them now: 401 for a missing, bad,
+ * expired or other stream's ticket, and for a session that ended since (password change,
+ * disabled, deleted, an impersonating admin who lost access).
+ */
+export async function ticketCaller(ctx: AppContext, ticket: string | undefined, scope: StreamScope): Promise<AuthContext> {
+  if (!ticket) throw unauthorized();
+  const claims = await verifyTicket(ctx.config.jwtSecret, ticket, scope);
+  if (!claims) throw unauthorized();
+  const users = usersRepo(ctx.db);
+  const user = await users.findById(claims.userId);
+  const admin = claims.impersonatorId === null ? null : await users.findById(claims.impersonatorId);
+  if (!user || !sessionStillStands(claims, user, admin ?? null)) throw unauthorized();
+  return { user, impersonatorId: claims.impersonatorId };
+}

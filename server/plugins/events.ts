@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+import { embeddedPglite } from '../db/connect.ts';
+import { EventHub } from '../events/hub.ts';
+import { listenPglite, listenPostgres, type Subscriber, type SubscriberHandlers } from '../events/subscriber.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's open event streams (live updates), fed by its database listener. */
+    events: EventHub;
+  }
+}
+
+export interface EventsPluginOptions {
+  config: Pick<Config, 'databaseUrl'>;
+}
+
+/**
+ * Live updates (server/events/): one LISTEN connection per instance on the database's
+ * `cutdesk_events` channel (PostgreSQL: a dedicated connection, reopened when lost; PGlite: its
+ * in-process notifications), fanned out to this instance's open streams. On shutdown the
+ * streams end first (preClose: an open stream would keep the HTTP server from closing), the
+ * listener after (onClose, before the database closes: registered after it).
+ */
+export const eventsPlugin = fp(
+  async function eventsPlugin(app: FastifyInstance, options: EventsPluginOptions) {
+    const hub = new EventHub();
+    app.decorate('events', hub);
+    const handlers: SubscriberHandlers = {
+      event: (event) => hub.dispatch(event),
+      resync: () => hub.dispatch({ type: 'resync', projectId: null, at: new Date().toISOString() }),
+      warn: (message) => app.log.warn(message),
+    };
+    let subscriber: Subscriber | null = null;
+    const pglite = embeddedPglite(app.db);
+    if (options.config.databaseUrl) subscriber = await listenPostgres(options.config.databaseUrl, handlers);
+    else if (pglite) subscriber = await listenPglite(pglite, handlers);
+    else app.log.warn('live updates are off: no database to listen on');
+    app.addHook('preClose', async () => hub.closeAll());
+    app.addHook('onClose', async () => subscriber?.close());
+  },
+  { name: 'cutdesk-events', dependencies: ['cutdesk-db'] },
+);

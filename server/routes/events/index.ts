@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { EVENT_TICKET_SECONDS, EventStreamQueryStruct, type EventTicket, type LiveEvent } from '../../../src/domain/contract/events.ts';
+import { isStaffRole } from '../../../src/domain/roles.ts';
+import { forbidden, parse } from '../../http-error.ts';
+import { openEventStream } from '../../events/sse.ts';
+import { projectScope, signTicket, ticketCaller } from '../../events/tickets.ts';
+import { hasAccess } from '../../plugins/auth.ts';
+import { visibleProject } from '../../services/project-access.ts';
+import { idParam } from '../params.ts';
+
+/**
+ * Live updates through Server-Sent Events (docs/api.md, "Live updates"). A signed-in caller asks
+ * for a 60-second ticket for one stream; the stream itself is opened with the ticket in its
+ * query (EventSource sends no header), so it is public to the auth plugin and checks the ticket
+ * here: who it was handed to, that their session still stands and that they still may see the
+ * project. Events name what changed and nothing more; pages read the change through the API.
+ */
+/** Customers are not told which version a comment is on (the version under edit is not theirs to know of). */
+const withoutVersion = ({ version: _version, ...event }: LiveEvent): LiveEvent => event;
+
+export default async function eventRoutes(app: FastifyInstance) {
+  app.post('/projects/:id/events/ticket', async (request): Promise<EventTicket> => {
+    const id = idParam(request.params);
+    await visibleProject(app.ctx, request.auth, id);
+    return { ticket: await signTicket(app.ctx.config.jwtSecret, request.auth.user.id, request.session, projectScope(id)), expiresIn: EVENT_TICKET_SECONDS };
+  });
+
+  app.get('/projects/:id/events', { config: { access: 'public' } }, async (request, reply) => {
+    const id = idParam(request.params);
+    const { ticket } = parse(EventStreamQueryStruct, request.query);
+    const auth = await ticketCaller(app.ctx, ticket, projectScope(id));
+    await visibleProject(app.ctx, auth, id);
+    openEventStream(app.events, reply, { userId: auth.user.id, accepts: (event) => event.projectId === id, view: isStaffRole(auth.user.role) ? undefined : withoutVersion });
+    return reply;
+  });
+
+  app.post('/dashboard/events/ticket', { config: { access: 'staff' } }, async (request): Promise<EventTicket> => {
+    return { ticket: await signTicket(app.ctx.config.jwtSecret, request.auth.user.id, request.session, 'dashboard'), expiresIn: EVENT_TICKET_SECONDS };
+  });
+
+  app.get('/dashboard/events', { config: { access: 'public' } }, async (request, reply) => {
+    const { ticket } = parse(EventStreamQueryStruct, request.query);
+    const auth = await ticketCaller(app.ctx, ticket, 'dashboard');
+    // A staff member who lost the role since the ticket was handed out.
+    if (!hasAccess('staff', auth)) throw forbidden();
+    // Every project's status or assignment changes (comments do not change a dashboard row).
+    openEventStream(app.events, reply, { userId: auth.user.id, accepts: (event) => event.type === 'project' });
+    return reply;
+  });
+}

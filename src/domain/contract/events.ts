@@ -1,0 +1,37 @@
+import { enums, integer, min, nullable, object, optional, string, type Infer } from 'superstruct';
+import { Id } from './fields.ts';
+
+/**
+ * Live updates (Server-Sent Events): what a stream says, and the ticket that opens one.
+ *
+ * An event carries no private data, only what changed: the page that receives it reads the
+ * change again through the normal, authorized API. So a listener never learns more than the API
+ * would tell it. `resync` means "events may have been lost" (this server's database listener
+ * reconnected): read everything again.
+ */
+export const LIVE_EVENT_TYPES = ['comment', 'project', 'resync'] as const;
+export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+
+export const LiveEventStruct = object({
+  type: enums(LIVE_EVENT_TYPES),
+  /** The project that changed; null only for `resync`. */
+  projectId: nullable(Id),
+  /** The review version a comment is on. */
+  version: optional(integer()),
+  /** When the change was published (ISO 8601). */
+  at: string(),
+});
+export type LiveEvent = Infer<typeof LiveEventStruct>;
+
+/** How long a ticket opens a stream (seconds). */
+export const EVENT_TICKET_SECONDS = 60;
+
+/**
+ * POST projects/{id}/events/ticket, POST dashboard/events/ticket: EventSource sends no header, so
+ * the stream is opened with this short-lived ticket in its query (`?ticket=`), never the session token.
+ */
+export const EventTicketStruct = object({ ticket: string(), expiresIn: min(integer(), 1) });
+export type EventTicket = Infer<typeof EventTicketStruct>;
+
+/** The stream's own query: the ticket. */
+export const EventStreamQueryStruct = object({ ticket: optional(string()) });

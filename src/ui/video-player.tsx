@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 export const PLAYBACK_RATES = [0.7, 1, 1.5, 2] as const;
 
@@ -19,6 +19,10 @@ interface Props {
   maxHeight?: number;
   /** Called when the stream and the MP4 both fail to load. */
   onError?: (message: string) => void;
+  /** Hands the <video> element to whoever drives it (the review: frame stepping, seeking), null when it goes. */
+  onVideo?: (video: HTMLVideoElement | null) => void;
+  /** Drawn over the picture (the review's drawings), positioned by its own CSS inside the stage. */
+  overlay?: ReactNode;
 }
 
 const HLS_TYPE = 'application/vnd.apple.mpegurl';
@@ -29,7 +33,7 @@ const HLS_TYPE = 'application/vnd.apple.mpegurl';
  * can (Safari), through hls.js where it has Media Source Extensions, and plays the MP4
  * otherwise or when the stream fails.
  */
-export function VideoPlayer({ src, hlsSrc, poster, version, width = 884, height = 494, minHeight = 320, maxHeight = 720, onError }: Props) {
+export function VideoPlayer({ src, hlsSrc, poster, version, width = 884, height = 494, minHeight = 320, maxHeight = 720, onError, onVideo, overlay }: Props) {
   const video = useRef<HTMLVideoElement>(null);
   const [rate, setRate] = useState(1);
   const [engine, setEngine] = useState<PlayerEngine | null>(null);
@@ -78,20 +82,29 @@ export function VideoPlayer({ src, hlsSrc, poster, version, width = 884, height 
     if (video.current) video.current.playbackRate = rate;
   }, [rate, engine]);
 
+  useEffect(() => {
+    if (!onVideo) return;
+    onVideo(video.current);
+    return () => onVideo(null);
+  }, [onVideo]);
+
   return (
     <div className="player" style={{ maxWidth: width }}>
-      <video
-        ref={video}
-        poster={poster ?? undefined}
-        controls
-        preload="metadata"
-        playsInline
-        style={{ width: '100%', height, minHeight, maxHeight }}
-        data-testid="video-player"
-        data-engine={engine ?? undefined}
-        onError={() => engine === 'mp4' && onError?.('The video could not be played.')}
-        onRateChange={(e) => setRate(e.currentTarget.playbackRate)}
-      />
+      <div className="player-stage">
+        <video
+          ref={video}
+          poster={poster ?? undefined}
+          controls
+          preload="metadata"
+          playsInline
+          style={{ width: '100%', height, minHeight, maxHeight }}
+          data-testid="video-player"
+          data-engine={engine ?? undefined}
+          onError={() => engine === 'mp4' && onError?.('The video could not be played.')}
+          onRateChange={(e) => setRate(e.currentTarget.playbackRate)}
+        />
+        {overlay}
+      </div>
       <div className="player-bar">
         {version !== undefined && <span className="version">Version {String(version).padStart(2, '0')}</span>}
         <div className="rates" role="group" aria-label="Playback speed">

@@ -1,4 +1,5 @@
 import { useAtomValue } from '@/lib/state.ts';
+import type { ReactNode } from 'react';
 import { useParams } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
 import { can } from '@/domain/project-rules.ts';
@@ -16,6 +17,10 @@ import { SlaBadge } from '@/ui/sla-badge.tsx';
 import { FinalVideo } from '@/shared/media/final-video.tsx';
 import { BriefPdfButton, ZipDownloadButtons } from '@/shared/media/project-downloads.tsx';
 import { getProject } from '@/shared/project/api/get-project.ts';
+import { ReviewProvider } from '@/shared/review/review-context.tsx';
+import { ReviewPanel } from '@/shared/review/review-panel.tsx';
+import { useReviewPlayer } from '@/shared/review/review-player.tsx';
+import { ReviewTimeline } from '@/shared/review/review-timeline.tsx';
 import { runProjectAction, type StaffProjectAction } from './api/project-action.ts';
 import { updateProject } from '@/shared/project/api/update-project.ts';
 import { AssetsPanel } from './components/assets-panel.tsx';
@@ -26,6 +31,11 @@ import { ReviewPeriodField } from './components/review-period.tsx';
 const renameProject = (id: number, name: string) => updateProject(id, { name });
 /** The delivered video is being processed: its preview appears when the job ends. */
 const processingVideo = (project: Project) => Boolean(project.finalVideoPath && !project.finalVideoPreview);
+
+/** The final video, driven by the review (frame stepping, seeking, drawings). */
+function StaffVideo({ project, placeholder }: { project: Project; placeholder: ReactNode }) {
+  return <FinalVideo project={project} audience="staff" placeholder={placeholder} {...useReviewPlayer()} />;
+}
 
 /** /project/{id} for staff (A§2): status, timer, final video, links, brief and assets. */
 export function AdminProjectPage() {
@@ -91,11 +101,11 @@ export function AdminProjectPage() {
         )}
       </div>
       {error && <div className="form-error" role="alert">{error}</div>}
+      <ReviewProvider project={project} enabled>
       <div className="admin-project-grid">
         <div className="admin-project-video">
-          <FinalVideo
+          <StaffVideo
             project={project}
-            audience="staff"
             placeholder={
               <div className="player-placeholder" data-testid="no-video">
                 <Icon name="film" size={40} />
@@ -104,6 +114,8 @@ export function AdminProjectPage() {
               </div>
             }
           />
+          <ReviewTimeline />
+          <ReviewPanel exportable layout="below" />
         </div>
         <div className="admin-project-side">
           <section className="card" aria-label="Review and links">
@@ -135,6 +147,7 @@ export function AdminProjectPage() {
           </section>
         </div>
       </div>
+      </ReviewProvider>
       <AssetsPanel project={project} actions={<ZipDownloadButtons projectId={project.id} />} />
     </div>
   );

@@ -4,6 +4,9 @@ import { useParams } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { useProjectPage } from '@/shared/project/use-project-page.ts';
+import { ReviewProvider } from '@/shared/review/review-context.tsx';
+import { ReviewPanel } from '@/shared/review/review-panel.tsx';
+import { ReviewTimeline } from '@/shared/review/review-timeline.tsx';
 import { EmptyState, Spinner } from '@/ui/empty-state.tsx';
 import { getProject } from '@/shared/project/api/get-project.ts';
 import { updateProject } from '@/shared/project/api/update-project.ts';
@@ -35,20 +38,31 @@ export function ProjectPage() {
   if (!project) return <div className="center-block"><Spinner /></div>;
   const status = project.status.name;
   const finished = status === 'APPROVED' || status === 'ARCHIVED';
+  // Comments beside the player from review on (read-only once approved).
+  const reviewing = status === 'IN_REVIEW' || finished;
 
   return (
     <div className="project-layout">
       <StatusBanner project={project} />
-      <div className="project-main">
-        <VideoArea project={project} />
-        <div className="project-side">
-          {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
-          {status === 'IN_REVIEW' && <ReviewActions project={project} onChanged={setProject} />}
-          {finished && <FinalDownloads project={project} />}
-          {status !== 'OPENED' && <ProjectFacts project={project} />}
-          <BriefForm key={`${project.id}-${status}`} ref={brief} project={project} onSaved={setProject} />
+      <ReviewProvider project={project} enabled={reviewing}>
+        <div className={`project-main${reviewing ? ' with-review' : ''}`}>
+          <div className="project-player">
+            <VideoArea project={project} />
+            {reviewing && <ReviewTimeline />}
+            {/* While reviewing, the comments take the side: the facts and the brief go under the player. */}
+            {reviewing && <ProjectFacts project={project} />}
+            {reviewing && <BriefForm key={`${project.id}-${status}`} ref={brief} project={project} onSaved={setProject} />}
+          </div>
+          <div className="project-side">
+            {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
+            {status === 'IN_REVIEW' && <ReviewActions project={project} onChanged={setProject} />}
+            {finished && <FinalDownloads project={project} />}
+            {reviewing && <ReviewPanel />}
+            {!reviewing && status !== 'OPENED' && <ProjectFacts project={project} />}
+            {!reviewing && <BriefForm key={`${project.id}-${status}`} ref={brief} project={project} onSaved={setProject} />}
+          </div>
         </div>
-      </div>
+      </ReviewProvider>
       <AssetSections project={project} locked={status !== 'OPENED'} onStateChange={setAssets} clipsCheck={clipsCheck} />
     </div>
   );

@@ -12,6 +12,10 @@ interface Props {
   audience: 'customer' | 'staff';
   /** What shows when the project has no final video at all. */
   placeholder: ReactNode;
+  /** Receives the player's <video> element (the review drives it), null when it goes. */
+  onVideo?: (video: HTMLVideoElement | null) => void;
+  /** Drawn over the picture (the review's drawings). */
+  overlay?: ReactNode;
 }
 
 function Note({ testId, title, children, version }: { testId: string; title: string; children?: ReactNode; version?: number }) {
@@ -30,13 +34,13 @@ function Note({ testId, title, children, version }: { testId: string; title: str
  * (HLS stream, MP4 beside it), "being processed" while the pipeline works on it (checked again
  * every 5 s), and the spec's message when it is missing from storage.
  */
-export function FinalVideo({ project, audience, placeholder }: Props) {
+export function FinalVideo({ project, audience, placeholder, onVideo, overlay }: Props) {
   const preview = project.finalVideoPreview;
   const availability = useMediaAvailability(preview);
   const [modalClosed, setModalClosed] = useState<string | null>(null);
   if (!preview) return <>{placeholder}</>;
   if (availability === 'ready') {
-    return <VideoPlayer src={preview} hlsSrc={siblingMediaUrl(preview, 'stream')} poster={project.finalVideoThumbnail} version={project.noReviews} />;
+    return <VideoPlayer src={preview} hlsSrc={siblingMediaUrl(preview, 'stream')} poster={project.finalVideoThumbnail} version={project.noReviews} onVideo={onVideo} overlay={overlay} />;
   }
   if (availability === 'missing') {
     if (audience === 'staff') {

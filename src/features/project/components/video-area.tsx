@@ -1,5 +1,6 @@
 import type { Project } from '@/domain/contract/projects.ts';
 import { FinalVideo } from '@/shared/media/final-video.tsx';
+import { useReviewPlayer } from '@/shared/review/review-player.tsx';
 import { Icon } from '@/ui/icons.tsx';
 
 /**
@@ -10,6 +11,7 @@ import { Icon } from '@/ui/icons.tsx';
  * and a finished project never says the editors are still working.
  */
 export function VideoArea({ project }: { project: Project }) {
+  const player = useReviewPlayer();
   const status = project.status.name;
   const inReview = status === 'IN_REVIEW' && !project.finalVideoPreview;
   const processing = inReview && Boolean(project.finalVideoPath);
@@ -50,5 +52,5 @@ export function VideoArea({ project }: { project: Project }) {
       {project.noReviews > 0 && <span className="version">Version {String(project.noReviews).padStart(2, '0')}</span>}
     </div>
   );
-  return <FinalVideo project={project} audience="customer" placeholder={placeholder} />;
+  return <FinalVideo project={project} audience="customer" placeholder={placeholder} {...player} />;
 }

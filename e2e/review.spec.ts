@@ -1,0 +1,113 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { grantCredits, registerOwner } from './fresh-organization.ts';
+import { customerSignIn, staffSignIn } from './sign-in.ts';
+
+const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * "Hiring video" of a new organization with its own credits, sent to editing and given an editor:
+ * the specs share one server, and the demo's projects scroll off the dashboard as others add theirs.
+ */
+async function projectInEditing(request: APIRequestContext) {
+  const stamp = unique();
+  const email = `review-${stamp}@example.com`;
+  const password = 'review-pass-1';
+  const owner = await registerOwner(request, { email, password, firstName: 'Rhea', lastName: 'Reviewer', organizationName: `Review ${stamp}` });
+  await grantCredits(request, owner.organizationId);
+  const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
+    headers: owner.headers,
+    data: { name: 'Hiring video', audience: 'Candidates', goal: 'Applications', finalVideoLength: '0-60 seconds', brief: 'Meet the team.' },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: number }).id;
+  expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers: owner.headers })).ok()).toBe(true);
+  const login = await request.post('/api/v1/login', { data: { email: 'admin@demo.cutdesk.test', password: 'demo-password' } });
+  const admin = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const editors = (await (await request.get('/api/v1/users?role=editor&start=0&limit=200', { headers: admin })).json()) as { id: number; email: string }[];
+  const editorId = editors.find((e) => e.email === 'editor@demo.cutdesk.test')!.id;
+  expect((await request.post(`/api/v1/projects/${projectId}/assign-editor`, { headers: admin, data: { editorId } })).ok()).toBe(true);
+  return { projectId, email, password };
+}
+
+/**
+ * Frame-accurate review (issue 13), end to end: staff deliver a clip and send it to review; the
+ * owner pauses on a frame and comments there; staff see the comment and export it as an EDL
+ * marker; the owner requests changes with the comment listed.
+ */
+test('a comment at an exact frame travels from the owner to the editor’s EDL and into the change request', async ({ browser, request }) => {
+  test.setTimeout(180_000);
+  const { generateClip } = await import('../tests/support/media.ts');
+  const clip = await generateClip({ seconds: 4, width: 640, height: 360 }); // 25 fps
+
+  const { projectId, email, password } = await projectInEditing(request);
+
+  const staff = await (await browser.newContext()).newPage();
+  await staffSignIn(staff, 'admin@demo.cutdesk.test');
+  await staff.goto(`/project/${projectId}`);
+  await staff.getByTestId('final-video-input').setInputFiles({ name: 'hiring final.mp4', mimeType: 'video/mp4', buffer: clip });
+  await expect(staff.getByRole('button', { name: 'Send to review' })).toBeEnabled({ timeout: 90_000 });
+  await staff.getByRole('button', { name: 'Send to review' }).click();
+  await expect(staff.getByTestId('project-status')).toHaveText('PENDING REVIEW');
+
+  const owner = await (await browser.newContext()).newPage();
+  await customerSignIn(owner, email, password);
+  await owner.getByRole('region', { name: 'Needs review' }).getByRole('link', { name: 'Hiring video' }).click();
+  const panel = owner.getByTestId('review-panel');
+  await expect(panel).toContainText('No comments yet', { timeout: 60_000 });
+
+  // Without an open comment or a note, changes cannot be requested, and the page says why.
+  await owner.getByRole('button', { name: 'Request changes' }).click();
+  await expect(owner.getByRole('button', { name: 'Submit revision' })).toBeDisabled();
+  await expect(owner.getByTestId('request-changes-hint')).toHaveText('Leave at least one open comment or write a note before requesting changes.');
+  await owner.getByRole('button', { name: 'Back' }).click();
+
+  // Pause at 1 s (frame 25), then two frames on with the keyboard: 00:00:01:02.
+  const video = owner.getByTestId('video-player');
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
+  await video.evaluate((v: HTMLVideoElement) => {
+    v.pause();
+    v.currentTime = 1.0;
+  });
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:00');
+  await owner.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await owner.keyboard.press('ArrowRight');
+  await owner.keyboard.press('.');
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:02');
+  const box = owner.getByLabel('Add a comment at 00:00:01:02');
+  await box.fill('The logo <b>flickers</b> here.');
+  await owner.getByRole('button', { name: 'Comment', exact: true }).click();
+  const thread = owner.getByTestId('review-thread');
+  await expect(thread).toHaveCount(1);
+  await expect(thread).toContainText('00:00:01:02');
+  // Plain text, never HTML.
+  await expect(thread.locator('.comment-text')).toHaveText('The logo <b>flickers</b> here.');
+  await expect(owner.getByTestId('review-counts')).toContainText('1 open');
+  await expect(owner.getByTestId('review-marker')).toHaveCount(1);
+
+  // A click on the comment seeks back to its exact frame and pauses.
+  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 3));
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:03:00');
+  await thread.getByRole('button', { name: '00:00:01:02' }).click();
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:02');
+  expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+
+  // Staff see it and export the markers for the edit.
+  await staff.reload();
+  await expect(staff.getByTestId('review-thread')).toContainText('The logo <b>flickers</b> here.');
+  const download = staff.waitForEvent('download');
+  await staff.getByRole('button', { name: 'Export markers as EDL' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Hiring_video_v01_comments.edl');
+  const edl = await readFile(await file.path(), 'utf8');
+  // The EDL's timeline starts at 01:00:00:00.
+  expect(edl).toContain('01:00:01:02');
+  expect(edl).toContain('The logo <b>flickers</b> here.');
+
+  // The owner requests changes: the comment goes with the request.
+  await owner.getByRole('button', { name: 'Request changes' }).click();
+  await expect(owner.getByTestId('revision-comments')).toContainText('00:00:01:02');
+  await expect(owner.getByTestId('revision-comments')).toContainText('The logo <b>flickers</b> here.');
+  await owner.getByRole('button', { name: 'Submit revision' }).click();
+  await expect(owner.getByTestId('status-banner')).toContainText('Editing');
+});

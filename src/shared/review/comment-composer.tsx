@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import { DRAWING_COLORS, DRAWING_PALETTE, validateDrawing, type ShapeKind } from '@/domain/drawing.ts';
+import { COMMENT_TEXT_MAX, validateCommentText } from '@/domain/review-rules.ts';
+import { frameToTimecode } from '@/domain/timecode.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { needsConnection, useOffline } from '@/lib/connectivity.ts';
+import { Button } from '@/ui/button.tsx';
+import { placement } from './review-logic.ts';
+import type { ReviewState } from './review-context.tsx';
+import type { useCommentActions } from './use-comment-actions.ts';
+
+const TOOLS: readonly { kind: ShapeKind; label: string; icon: string }[] = [
+  { kind: 'arrow', label: 'Arrow', icon: '↗' },
+  { kind: 'rectangle', label: 'Rectangle', icon: '▭' },
+  { kind: 'freehand', label: 'Freehand', icon: '✎' },
+  { kind: 'text', label: 'Text', icon: 'T' },
+];
+
+/** The drawing toolbar: tools, palette, undo and clear, for the drawing of the next comment. */
+function DrawingToolbar({ review }: { review: ReviewState }) {
+  const shapes = review.draft ?? [];
+  return (
+    <div className="drawing-toolbar" role="toolbar" aria-label="Drawing tools">
+      {TOOLS.map((t) => (
+        <button key={t.kind} type="button" className={`tool${review.tool === t.kind ? ' active' : ''}`} aria-pressed={review.tool === t.kind} title={t.label} aria-label={t.label} onClick={() => review.setTool(t.kind)}>
+          {t.icon}
+        </button>
+      ))}
+      <span className="toolbar-sep" />
+      {DRAWING_COLORS.map((c) => (
+        <button
+          key={c}
+          type="button"
+          className={`swatch${review.color === c ? ' active' : ''}`}
+          style={{ background: DRAWING_PALETTE[c] }}
+          aria-pressed={review.color === c}
+          aria-label={`Colour ${c}`}
+          title={c}
+          onClick={() => review.setColor(c)}
+        />
+      ))}
+      <span className="toolbar-sep" />
+      <button type="button" className="tool" disabled={shapes.length === 0} title="Undo" aria-label="Undo the last shape" onClick={() => review.setDraft(shapes.slice(0, -1))}>
+        ↶
+      </button>
+      <button type="button" className="tool" title="Stop drawing" aria-label="Remove the drawing" onClick={() => review.setDraft(null)}>
+        ✕
+      </button>
+    </div>
+  );
+}
+
+/**
+ * "Add a comment at 00:00:12:05": the player's frame (or the in/out marks), the text, and a
+ * drawing on the paused frame. Focusing the box pauses the video, so the frame stays put.
+ */
+export function CommentComposer({ review, actions }: { review: ReviewState; actions: ReturnType<typeof useCommentActions> }) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const offline = useOffline();
+  const { frame, rate, markIn, markOut, version } = review;
+  const place = placement(frame, markIn, markOut);
+  const at = 'problem' in place ? frameToTimecode(markIn ?? frame, rate) : frameToTimecode(place.frame, rate);
+  const range = 'problem' in place || place.endFrame === null ? null : frameToTimecode(place.endFrame - 1, rate);
+  const drawing = review.draft && review.draft.length > 0 ? { shapes: review.draft } : null;
+
+  const submit = () => {
+    if (!version) return;
+    if ('problem' in place) return setError(place.problem);
+    const problem = validateCommentText(text);
+    if (problem) return setError(problem);
+    if (drawing) {
+      const checked = validateDrawing(drawing);
+      if (!checked.ok) return setError(checked.message);
+    }
+    setError(null);
+    actions.create.mutate(
+      { version: version.number, frame: place.frame, ...(place.endFrame !== null && { endFrame: place.endFrame }), text, ...(drawing && { drawing }) },
+      {
+        onSuccess: () => {
+          setText('');
+          review.setMarkIn(null);
+          review.setMarkOut(null);
+          review.setDraft(null);
+        },
+        onError: (e) => setError(errorMessage(e)),
+      },
+    );
+  };
+
+  return (
+    <form
+      className="comment-composer"
+      data-testid="comment-composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <label htmlFor="new-comment" className="composer-label">
+        Add a comment at <span className="timecode">{at}</span>
+        {range && (
+          <>
+            {' '}
+            – <span className="timecode">{range}</span>
+          </>
+        )}
+      </label>
+      <textarea
+        id="new-comment"
+        value={text}
+        rows={3}
+        maxLength={COMMENT_TEXT_MAX}
+        placeholder="What should change at this frame?"
+        onFocus={review.pause}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+            event.preventDefault();
+            submit();
+          }
+        }}
+      />
+      <div className="composer-marks">
+        <Button variant="secondary" className="btn-small" title="Mark in (I)" onClick={() => { review.pause(); review.setMarkIn(frame); }}>
+          Mark in
+        </Button>
+        <Button variant="secondary" className="btn-small" title="Mark out (O)" onClick={() => { review.pause(); review.setMarkOut(frame); }}>
+          Mark out
+        </Button>
+        {(markIn !== null || markOut !== null) && (
+          <button type="button" className="link-button" onClick={() => { review.setMarkIn(null); review.setMarkOut(null); }}>
+            Clear range
+          </button>
+        )}
+        {review.draft === null ? (
+          <Button variant="secondary" className="btn-small composer-draw" title="Draw on the paused frame" onClick={() => { review.pause(); review.setDraft([]); }}>
+            ✎ Draw
+          </Button>
+        ) : (
+          <span className="muted composer-draw">{review.draft.length === 0 ? 'Draw on the picture' : `${review.draft.length} shape${review.draft.length === 1 ? '' : 's'}`}</span>
+        )}
+      </div>
+      {review.draft !== null && <DrawingToolbar review={review} />}
+      {error && <p className="field-error" role="alert">{error}</p>}
+      <div className="composer-submit">
+        <span className="muted">{text.length > COMMENT_TEXT_MAX - 200 ? `${text.length} / ${COMMENT_TEXT_MAX}` : 'Ctrl+Enter to send'}</span>
+        <Button type="submit" variant="primary" className="btn-small" busy={actions.create.isPending} {...needsConnection(offline, !text.trim())}>
+          Comment
+        </Button>
+      </div>
+    </form>
+  );
+}

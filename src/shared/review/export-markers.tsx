@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { EXPORT_FORMATS, type ExportFormat } from '@/domain/contract/review.ts';
+import { errorMessage } from '@/lib/api-client.ts';
+import { startDownload } from '@/shared/media/start-download.ts';
+import { exportComments } from './api/export-comments.ts';
+import { exportFile } from './review-logic.ts';
+
+const LABELS: Record<ExportFormat, string> = { csv: 'CSV', edl: 'EDL', fcpxml: 'FCPXML' };
+
+/** Staff: the version's markers for the editing application, saved as a file. */
+export function ExportMarkers({ projectId, projectName, version }: { projectId: number; projectName: string; version: number }) {
+  const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (format: ExportFormat) => {
+    setBusy(format);
+    setError(null);
+    try {
+      const body = await exportComments(projectId, version, format);
+      const file = exportFile(projectName, version, format);
+      const url = URL.createObjectURL(new Blob([body], { type: file.type }));
+      startDownload(url, file.name);
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="export-markers" data-testid="export-markers">
+      <span className="muted-label">Export markers:</span>
+      {EXPORT_FORMATS.map((format, index) => (
+        <span key={format}>
+          {index > 0 && <span className="muted"> · </span>}
+          <button type="button" className="link-button" aria-label={`Export markers as ${LABELS[format]}`} disabled={busy !== null} aria-busy={busy === format} onClick={() => void run(format)}>
+            {LABELS[format]}
+          </button>
+        </span>
+      ))}
+      {error && <p className="field-error" role="alert">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { Thread, Version } from '@/domain/contract/review.ts';
+import type { DrawingColor, Shape, ShapeKind } from '@/domain/drawing.ts';
+import type { ProjectStatus } from '@/domain/project-status.ts';
+import { isCommentingOpen } from '@/domain/review-rules.ts';
+import type { FrameRate } from '@/domain/timecode.ts';
+import { useQuery } from '@/lib/query.ts';
+import { listComments } from './api/list-comments.ts';
+import { listVersions } from './api/list-versions.ts';
+import { reviewKeys } from './keys.ts';
+import { clampFrame, defaultVersion, frameAt, openCount, seekSeconds, sortThreads } from './review-logic.ts';
+
+const ASSUMED_RATE: FrameRate = { num: 30, den: 1 };
+
+export interface ReviewState {
+  projectId: number;
+  projectName: string;
+  /** New comments, edits and resolutions are accepted (not approved or archived). */
+  open: boolean;
+  versions: readonly Version[];
+  versionsLoading: boolean;
+  versionsError: unknown;
+  /** The version whose comments the panel shows. */
+  version: Version | null;
+  selectVersion: (number: number) => void;
+  /** The version the player plays (the current one), null when none may be played. */
+  playable: Version | null;
+  /** The selected version is the one in the player: its comments can be placed and sought. */
+  inPlayer: boolean;
+  rate: FrameRate;
+  threads: Thread[];
+  threadsLoading: boolean;
+  threadsError: unknown;
+  /** Open threads of the selected version. */
+  openThreads: number;
+  video: HTMLVideoElement | null;
+  setVideo: (video: HTMLVideoElement | null) => void;
+  frame: number;
+  playing: boolean;
+  totalFrames: number | null;
+  markIn: number | null;
+  markOut: number | null;
+  setMarkIn: (frame: number | null) => void;
+  setMarkOut: (frame: number | null) => void;
+  seekFrame: (frame: number) => void;
+  pause: () => void;
+  /** The drawing being made for the next comment (null while not drawing). */
+  draft: Shape[] | null;
+  setDraft: (shapes: Shape[] | null) => void;
+  tool: ShapeKind;
+  setTool: (tool: ShapeKind) => void;
+  color: DrawingColor;
+  setColor: (color: DrawingColor) => void;
+  /** Thread ids in the list, to scroll the one the playhead reaches into view. */
+  selected: number | null;
+  setSelected: (id: number | null) => void;
+}
+
+const ReviewContext = createContext<ReviewState | null>(null);
+
+interface Props {
+  project: { id: number; name: string; status: { name: ProjectStatus } };
+  /** False while the page shows no review (no video yet): nothing is loaded. */
+  enabled: boolean;
+  children: ReactNode;
+}
+
+/**
+ * Holds a project page's review together: the versions, the chosen version's threads, the
+ * player's <video> (handed over by the player through onVideo) and its playhead in frames,
+ * the in/out marks and the drawing in progress. The panel, the timeline, the keyboard and the
+ * overlay read it; the page wraps the player and the panel in it.
+ */
+export function ReviewProvider({ project, enabled, children }: Props) {
+  const projectId = project.id;
+  const versionsQuery = useQuery({ queryKey: reviewKeys.versions(projectId), queryFn: () => listVersions(projectId), enabled });
+  const versions = useMemo(() => versionsQuery.data ?? [], [versionsQuery.data]);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const version = versions.find((v) => v.number === chosen) ?? defaultVersion(versions);
+  const commentsQuery = useQuery({
+    queryKey: reviewKeys.comments(projectId, version?.number ?? 0),
+    queryFn: () => listComments(projectId, version!.number),
+    enabled: enabled && version !== null,
+  });
+  const playable = versions.find((v) => v.current && v.media !== null) ?? null;
+  const inPlayer = version !== null && playable !== null && version.number === playable.number;
+  const rate = (inPlayer ? playable.frameRate : (commentsQuery.data?.frameRate ?? version?.frameRate)) ?? ASSUMED_RATE;
+  const threads = useMemo(() => sortThreads(commentsQuery.data?.comments ?? []), [commentsQuery.data]);
+
+  const [video, setVideo] = useState<HTMLVideoElement | null>(null);
+  const [frame, setFrame] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const [mediaFrames, setMediaFrames] = useState<number | null>(null);
+  const [markIn, setMarkIn] = useState<number | null>(null);
+  const [markOut, setMarkOut] = useState<number | null>(null);
+  const [draft, setDraft] = useState<Shape[] | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  const [tool, setTool] = useState<ShapeKind>('arrow');
+  const [color, setColor] = useState<DrawingColor>('red');
+  const playerRate = playable?.frameRate ?? ASSUMED_RATE;
+  const { num, den } = playerRate;
+
+  // The playhead in frames: every animation frame while playing, on each seek otherwise.
+  useEffect(() => {
+    if (!video) return;
+    const rateNow = { num, den };
+    let handle = 0;
+    const read = () => setFrame(frameAt(video.currentTime, rateNow));
+    const readLength = () => setMediaFrames(Number.isFinite(video.duration) && video.duration > 0 ? Math.round((video.duration * num) / den) : null);
+    const tick = () => {
+      read();
+      handle = requestAnimationFrame(tick);
+    };
+    const onPlay = () => {
+      setPlaying(true);
+      cancelAnimationFrame(handle);
+      handle = requestAnimationFrame(tick);
+    };
+    const onPause = () => {
+      setPlaying(false);
+      cancelAnimationFrame(handle);
+      read();
+    };
+    read();
+    readLength();
+    setPlaying(!video.paused);
+    if (!video.paused) onPlay();
+    video.addEventListener('play', onPlay);
+    video.addEventListener('pause', onPause);
+    video.addEventListener('ended', onPause);
+    video.addEventListener('seeked', read);
+    video.addEventListener('timeupdate', read);
+    video.addEventListener('loadedmetadata', readLength);
+    video.addEventListener('durationchange', readLength);
+    return () => {
+      cancelAnimationFrame(handle);
+      video.removeEventListener('play', onPlay);
+      video.removeEventListener('pause', onPause);
+      video.removeEventListener('ended', onPause);
+      video.removeEventListener('seeked', read);
+      video.removeEventListener('timeupdate', read);
+      video.removeEventListener('loadedmetadata', readLength);
+      video.removeEventListener('durationchange', readLength);
+    };
+  }, [video, num, den]);
+
+  const totalFrames = playable?.durationFrames ?? mediaFrames;
+  const pause = useCallback(() => video?.pause(), [video]);
+  const seekFrame = useCallback(
+    (target: number) => {
+      if (!video) return;
+      video.pause();
+      const to = clampFrame(target, totalFrames);
+      video.currentTime = seekSeconds(to, { num, den });
+      setFrame(to);
+    },
+    [video, totalFrames, num, den],
+  );
+  const selectVersion = useCallback((number: number) => {
+    setChosen(number);
+    setMarkIn(null);
+    setMarkOut(null);
+    setDraft(null);
+  }, []);
+
+  const value: ReviewState = {
+    projectId,
+    projectName: project.name,
+    open: isCommentingOpen(project.status.name),
+    versions,
+    versionsLoading: versionsQuery.isPending && enabled,
+    versionsError: versionsQuery.error,
+    version,
+    selectVersion,
+    playable,
+    inPlayer,
+    rate,
+    threads,
+    threadsLoading: commentsQuery.isPending && version !== null,
+    threadsError: commentsQuery.error,
+    openThreads: openCount(threads),
+    video,
+    setVideo,
+    frame,
+    playing,
+    totalFrames,
+    markIn,
+    markOut,
+    setMarkIn,
+    setMarkOut,
+    seekFrame,
+    pause,
+    draft,
+    setDraft,
+    tool,
+    setTool,
+    color,
+    setColor,
+    selected,
+    setSelected,
+  };
+  return <ReviewContext.Provider value={value}>{children}</ReviewContext.Provider>;
+}
+
+/** The review of the page (inside ReviewProvider), or null outside one. */
+export function useReview(): ReviewState | null {
+  return useContext(ReviewContext);
+}

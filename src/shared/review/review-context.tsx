@@ -125,22 +125,19 @@ export function ReviewProvider({ project, enabled, children }: Props) {
     readLength();
     setPlaying(!video.paused);
     if (!video.paused) onPlay();
-    video.addEventListener('play', onPlay);
-    video.addEventListener('pause', onPause);
-    video.addEventListener('ended', onPause);
-    video.addEventListener('seeked', read);
-    video.addEventListener('timeupdate', read);
-    video.addEventListener('loadedmetadata', readLength);
-    video.addEventListener('durationchange', readLength);
+    const listeners: [keyof HTMLVideoElementEventMap, () => void][] = [
+      ['play', onPlay],
+      ['pause', onPause],
+      ['ended', onPause],
+      ['seeked', read],
+      ['timeupdate', read],
+      ['loadedmetadata', readLength],
+      ['durationchange', readLength],
+    ];
+    for (const [type, listener] of listeners) video.addEventListener(type, listener);
     return () => {
       cancelAnimationFrame(handle);
-      video.removeEventListener('play', onPlay);
-      video.removeEventListener('pause', onPause);
-      video.removeEventListener('ended', onPause);
-      video.removeEventListener('seeked', read);
-      video.removeEventListener('timeupdate', read);
-      video.removeEventListener('loadedmetadata', readLength);
-      video.removeEventListener('durationchange', readLength);
+      for (const [type, listener] of listeners) video.removeEventListener(type, listener);
     };
   }, [video, num, den]);
 

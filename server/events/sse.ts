@@ -9,9 +9,12 @@ export const PING_MS = 25_000;
 const RETRY_MS = 3_000;
 /**
  * A stream ends after this long; the client gets a new ticket and opens another one, so who may
- * still see the project is checked again at least this often.
+ * still see the project (a disabled user, a hidden project, a session ended) is checked again at
+ * least this often. Events carry no data, so a stream that outlives its access by minutes leaks
+ * only that something changed; five minutes keeps even that short for one ticket and re-read per
+ * page.
  */
-const MAX_STREAM_MS = 30 * 60_000;
+const MAX_STREAM_MS = 5 * 60_000;
 /** A client that reads nothing while this much waits unsent is cut off (it reconnects and catches up). */
 const MAX_BUFFERED_BYTES = 64 * 1024;
 

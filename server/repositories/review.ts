@@ -117,6 +117,12 @@ export function reviewRepo(db: Db) {
         .execute();
     },
 
+    /** How many live comments (threads and replies) a version holds. */
+    async countComments(versionId: number): Promise<number> {
+      const row = await db.selectFrom('reviewComments').select((eb) => eb.fn.countAll<string>().as('count')).where('versionId', '=', versionId).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
     /** One live comment of the project. */
     async comment(projectId: number, id: number): Promise<ReviewCommentRow | undefined> {
       return db.selectFrom('reviewComments').selectAll().where('projectId', '=', projectId).where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();

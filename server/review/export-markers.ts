@@ -49,14 +49,15 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029
 export const CSV_HEADER = ['Timecode', 'End', 'Author', 'Status', 'Comment'] as const;
 
 /**
- * One CSV cell. A cell starting with = + - @, a tab or a carriage return gets a leading
- * apostrophe: spreadsheets run such a cell as a formula (`=HYPERLINK(...)` in a comment would
- * become a live link in the editor's Excel), and the apostrophe makes it plain text. Then the
- * RFC 4180 quoting: a cell holding a quote, a comma or a line break is quoted, quotes doubled.
+ * One CSV cell, always quoted (quotes doubled). A cell starting with = + - @, a tab or a carriage
+ * return also gets a leading apostrophe: spreadsheets run such a cell as a formula
+ * (`=HYPERLINK(...)` in a comment would become a live link in the editor's Excel). Quoting every
+ * cell matters as much: Excel in a locale whose list separator is ";" splits an unquoted
+ * `note;=1+1` at the semicolon, and the second half would run as a formula.
  */
 function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return `"${safe.replaceAll('"', '""')}"`;
 }
 
 /** The comments as CSV, CRLF line ends, with the header Timecode,End,Author,Status,Comment. */
@@ -68,7 +69,8 @@ export function toCsv(input: MarkerExport): string {
     comment.resolved ? 'Resolved' : 'Open',
     comment.text,
   ]);
-  return [CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  // The header is our own fixed words; every data cell is quoted (csvCell).
+  return [CSV_HEADER.join(','), ...rows.map((row) => row.map(csvCell).join(','))].join('\r\n') + '\r\n';
 }
 
 // ---------------------------------------------------------------------------------------
@@ -156,7 +158,8 @@ const positive = (value: number | null | undefined): value is number => typeof v
 export function toFcpxml(input: MarkerExport): string {
   const { rate } = input;
   const comments = byFrame(input.comments);
-  const lastEnd = Math.max(1, input.durationFrames, ...comments.map((c) => c.frame + markerFrames(c)));
+  // A reduce, not a spread: a spread of 100k+ arguments overflows the call stack.
+  const lastEnd = comments.reduce((end, c) => Math.max(end, c.frame + markerFrames(c)), Math.max(1, input.durationFrames));
   const size = positive(input.width) && positive(input.height) ? ` width="${input.width}" height="${input.height}"` : '';
   const name = xmlAttribute(`${input.projectName} v${input.version}`);
   const markers = comments.map(

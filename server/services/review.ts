@@ -1,6 +1,7 @@
 import type { Comment, CommentList, CreateCommentBody, ExportFormat, Thread, UpdateCommentBody, Version } from '../../src/domain/contract/review.ts';
 import { customerSeesVersion } from '../../src/domain/customer-view.ts';
 import {
+  COMMENTS_PER_VERSION_MAX,
   REVIEW_MESSAGES,
   REVIEW_REFUSAL_STATUS,
   canSeeVersion,
@@ -18,7 +19,7 @@ import { frameToTimecode, type FrameRate } from '../../src/domain/timecode.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectVersionRow, ReviewCommentRow } from '../db/schema.ts';
 import { publishChange } from '../events/bus.ts';
-import { HttpError, badRequest, forbidden, notFound } from '../http-error.ts';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
 import { reviewRepo } from '../repositories/review.ts';
@@ -52,8 +53,8 @@ function reviewProject(project: ProjectDetails, versions: readonly ProjectVersio
     id: project.id,
     organizationId: project.organizationId,
     status: project.status,
-    versions: Math.max(0, ...versions.map((version) => version.number)),
-    releasedVersions: Math.max(0, ...released.map((version) => version.number)),
+    versions: versions.reduce((top, version) => Math.max(top, version.number), 0),
+    releasedVersions: released.reduce((top, version) => Math.max(top, version.number), 0),
   };
 }
 
@@ -189,6 +190,8 @@ export async function createComment(ctx: AppContext, auth: AuthContext, project:
     parent = await repo.comment(project.id, body.parentId);
     if (!parent) throw notFound(REVIEW_SERVICE_MESSAGES.parentMissing);
     parentVersion = parent.versionId === version.id ? version.number : ((await repo.versionById(parent.versionId))?.number ?? 0);
+    // A comment on a version the caller may not see answers exactly as a missing one: its id must not tell.
+    if (!canSeeVersion(actorOf(auth), review, parentVersion).ok) throw notFound(REVIEW_SERVICE_MESSAGES.parentMissing);
   }
   const text = body.text.trim();
   require(
@@ -202,6 +205,7 @@ export async function createComment(ctx: AppContext, auth: AuthContext, project:
     }),
   );
   refuseImpersonation(auth);
+  if ((await repo.countComments(version.id)) >= COMMENTS_PER_VERSION_MAX) throw conflict(REVIEW_MESSAGES.versionFull);
   const row = await repo.insertComment({
     projectId: project.id,
     versionId: version.id,
@@ -216,7 +220,7 @@ export async function createComment(ctx: AppContext, auth: AuthContext, project:
     drawing: body.drawing ?? null,
   });
   // Every open page of the project reads its comments again (server/events/).
-  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number });
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
   return commentView(auth, review, version, row);
 }
 
@@ -227,8 +231,8 @@ async function visibleComment(ctx: AppContext, auth: AuthContext, project: Proje
   if (!row) throw notFound();
   const { versions, review } = await reviewState(ctx, project);
   const version = versions.find((v) => v.id === row.versionId);
-  if (!version) throw notFound();
-  require(canSeeVersion(actorOf(auth), review, version.number));
+  // Not the rules' own refusal: a comment on a version the caller may not see is as missing as one that never was.
+  if (!version || !canSeeVersion(actorOf(auth), review, version.number).ok) throw notFound();
   return { row, version, review };
 }
 
@@ -246,7 +250,7 @@ export async function updateComment(ctx: AppContext, auth: AuthContext, project:
   const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: auth.user.id } : null;
   const updated = await reviewRepo(ctx.db).updateComment(row.id, { ...(text !== undefined && { text }), ...(resolved !== undefined && { resolved }) }, now);
   if (!updated) throw notFound();
-  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number });
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
   return commentView(auth, review, version, updated);
 }
 
@@ -256,7 +260,7 @@ export async function deleteComment(ctx: AppContext, auth: AuthContext, project:
   require(decideDelete(actorOf(auth), review, storedComment(row, version.number)));
   refuseImpersonation(auth);
   await reviewRepo(ctx.db).deleteComment(row.id, new Date());
-  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number });
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
 }
 
 const EXPORTS: Record<ExportFormat, { write: typeof toCsv; contentType: string; extension: string }> = {
@@ -286,7 +290,7 @@ export async function exportComments(ctx: AppContext, auth: AuthContext, project
     projectName: project.name,
     version: version.number,
     rate,
-    durationFrames: version.durationFrames ?? Math.max(1, ...rows.map((row) => row.endFrame ?? row.frame + 1)),
+    durationFrames: version.durationFrames ?? rows.reduce((end, row) => Math.max(end, row.endFrame ?? row.frame + 1), 1),
     width: version.width,
     height: version.height,
     comments: rows.map((row) => ({ frame: row.frame, endFrame: row.endFrame, text: row.text, author: row.authorName, resolved: row.resolvedAt !== null })),

@@ -15,6 +15,12 @@ import { storableTextRule } from './validation.ts';
 /** Comment text, counted in characters (code points, as PostgreSQL counts `varchar`) after trim. */
 export const COMMENT_TEXT_MIN = 1;
 export const COMMENT_TEXT_MAX = 2000;
+/**
+ * Comments (threads and replies) one version can hold. A real review has tens; the ceiling keeps
+ * one version's list (read again by every open page at each change) within a few megabytes,
+ * whatever one account posts.
+ */
+export const COMMENTS_PER_VERSION_MAX = 500;
 /** A guest's typed name, in characters after trim. */
 export const GUEST_NAME_MAX = 80;
 
@@ -39,6 +45,7 @@ export const REVIEW_REFUSAL_STATUS: Readonly<Record<ReviewRefusalReason, 400 | 4
 
 export const REVIEW_MESSAGES = {
   notFound: 'This version does not exist or you do not have access to it.',
+  versionFull: `This version already has ${COMMENTS_PER_VERSION_MAX} comments: resolve or delete some, or write to the team.`,
   closed: 'This project is approved: its review comments are read-only.',
   resolveForbidden: 'Only the comment’s author and the production team can resolve or reopen it.',
   editForbidden: 'Only the comment’s author can edit it.',

@@ -252,9 +252,23 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
         throw new Error('rolled back');
       })
       .catch(() => {});
-    await publishChange(server.db, { type: 'comment', projectId: editingProject, version: 1 });
+    await publishChange(server.db, { type: 'comment', projectId: editingProject, version: 1, released: true });
     expect(await owner.next()).toMatchObject({ type: 'comment' });
     await expect(owner.next(undefined, 300)).rejects.toThrow(/no matching event/);
+  });
+
+  it('a customer never hears of comments on a version not yet sent to them; staff do', async () => {
+    const owner = await projectStream(editingProject, who.owner);
+    const editor = await projectStream(editingProject, who.editor);
+    await vi.waitFor(() => expect(server.app.events.size).toBe(2));
+    await publishChange(server.db, { type: 'comment', projectId: editingProject, version: 2, released: false });
+    expect(await editor.next()).toMatchObject({ type: 'comment', version: 2, released: false });
+    await expect(owner.next(undefined, 300)).rejects.toThrow(/no matching event/);
+    await publishChange(server.db, { type: 'comment', projectId: editingProject, version: 1, released: true });
+    const heard = await owner.next();
+    expect(heard).toMatchObject({ type: 'comment', projectId: editingProject });
+    expect(heard).not.toHaveProperty('version');
+    expect(heard).not.toHaveProperty('released');
   });
 
   it(`caps each user at ${MAX_STREAMS_PER_USER} streams per server with a 429`, async () => {

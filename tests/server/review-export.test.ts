@@ -95,6 +95,12 @@ describe('toCsv', () => {
     for (const cell of cells) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
   });
 
+  it('quotes every cell, so a semicolon-separated Excel never splits a comment into a formula', () => {
+    const csv = toCsv(input(R25, { comments: [{ frame: 1, text: "note;=1+1", author: 'x;=cmd|\' /C calc\'!A0', resolved: false }] }));
+    const line = csv.split('\r\n')[1]!;
+    expect(line).toBe('"00:00:00:01","","x;=cmd|\' /C calc\'!A0","Open","note;=1+1"');
+  });
+
   it('writes only the header without comments', () => {
     expect(toCsv(input(R25, { comments: [] }))).toBe('Timecode,End,Author,Status,Comment\r\n');
   });

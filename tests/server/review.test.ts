@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Comment, CommentList, Version } from '../../src/domain/contract/review.ts';
-import { REVIEW_MESSAGES } from '../../src/domain/review-rules.ts';
+import { COMMENTS_PER_VERSION_MAX, REVIEW_MESSAGES } from '../../src/domain/review-rules.ts';
 import { timecodeToFrame, type FrameRate } from '../../src/domain/timecode.ts';
 import { mediaTools } from '../../server/media/ffmpeg.ts';
 import { mediaHandlers } from '../../server/media/pipeline.ts';
@@ -311,6 +311,32 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
     expect(placeholder.replies.map((r) => r.text)).toEqual(['Agreed.']);
     expect((await call('PATCH', path, who.owner, { text: 'back' })).statusCode).toBe(404);
     expect((await post(who.user, { version: 1, parentId: ownerThread.id, text: 'to a deleted thread' })).statusCode).toBe(404);
+  });
+
+  it('holds back a flood: 60 comment writes a minute per account (429), and at most COMMENTS_PER_VERSION_MAX per version (409)', async () => {
+    let accepted = 0;
+    let status = 201;
+    while (status === 201 && accepted < 100) {
+      status = (await post(who.superadmin, { version: 1, frame: 2, text: `Flood ${accepted}` })).statusCode;
+      if (status === 201) accepted += 1;
+    }
+    expect(status).toBe(429);
+    expect(accepted).toBe(60);
+    // Another account is not held back by the first one's count.
+    expect((await post(who.admin, { version: 1, frame: 2, text: 'Flood by another account' })).statusCode).toBe(201);
+
+    const version = await server.db.selectFrom('projectVersions').select('id').where('projectId', '=', projectId).where('number', '=', 1).executeTakeFirstOrThrow();
+    const live = await server.db.selectFrom('reviewComments').select((eb) => eb.fn.countAll<string>().as('n')).where('versionId', '=', version.id).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
+    const admin = await server.db.selectFrom('users').select(['id']).where('email', '=', 'admin@demo.cutdesk.test').executeTakeFirstOrThrow();
+    const missing = COMMENTS_PER_VERSION_MAX - Number(live.n);
+    await server.db
+      .insertInto('reviewComments')
+      .values(Array.from({ length: missing }, (_, i) => ({ projectId, versionId: version.id, parentId: null, authorUserId: admin.id, authorName: 'Alex Admin', authorRole: 'ADMIN', frame: 3, endFrame: null, text: `Filler ${i}`, drawing: null })))
+      .execute();
+    const full = await post(who.admin, { version: 1, frame: 2, text: 'One too many' });
+    expect(full.statusCode).toBe(409);
+    expect(full.json().message).toBe(REVIEW_MESSAGES.versionFull);
+    await server.db.deleteFrom('reviewComments').where('versionId', '=', version.id).where((eb) => eb.or([eb('text', 'like', 'Flood%'), eb('text', 'like', 'Filler%')])).execute();
   });
 
   it('closes comments once approved (409); managers may still delete', async () => {

@@ -16,7 +16,9 @@ import { idParam } from '../params.ts';
  * project. Events name what changed and nothing more; pages read the change through the API.
  */
 /** Customers are not told which version a comment is on (the version under edit is not theirs to know of). */
-const withoutVersion = ({ version: _version, ...event }: LiveEvent): LiveEvent => event;
+const withoutVersion = ({ version: _version, released: _released, ...event }: LiveEvent): LiveEvent => event;
+/** A customer's stream hears of comments on released versions only: a cut not yet sent to them stays unknown. */
+const customerHears = (event: LiveEvent) => event.type !== 'comment' || event.released !== false;
 
 export default async function eventRoutes(app: FastifyInstance) {
   app.post('/projects/:id/events/ticket', async (request): Promise<EventTicket> => {
@@ -30,7 +32,8 @@ export default async function eventRoutes(app: FastifyInstance) {
     const { ticket } = parse(EventStreamQueryStruct, request.query);
     const auth = await ticketCaller(app.ctx, ticket, projectScope(id));
     await visibleProject(app.ctx, auth, id);
-    openEventStream(app.events, reply, { userId: auth.user.id, accepts: (event) => event.projectId === id, view: isStaffRole(auth.user.role) ? undefined : withoutVersion });
+    const staff = isStaffRole(auth.user.role);
+    openEventStream(app.events, reply, { userId: auth.user.id, accepts: (event) => event.projectId === id && (staff || customerHears(event)), view: staff ? undefined : withoutVersion });
     return reply;
   });
 

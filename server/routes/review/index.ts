@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, UpdateCommentBodyStruct } from '../../../src/domain/contract/review.ts';
 import { mediaUrl, signMediaToken } from '../../media/media-links.ts';
 import { parse } from '../../http-error.ts';
@@ -11,6 +12,21 @@ import { idParam } from '../params.ts';
  * may see the project calls these (another organization's project is 404); which versions and
  * comments they see and may change is src/domain/review-rules.ts's, applied by the service.
  */
+/** Comment writes one account may make per minute: far above what a person types, a ceiling for a script. */
+const COMMENT_WRITES_PER_MINUTE = 60;
+
+/**
+ * @fastify/rate-limit config counting per session token (hashed: the counts live in the
+ * database), so one account cannot flood a version from many addresses.
+ */
+const perAccountWrites = {
+  rateLimit: {
+    max: COMMENT_WRITES_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) => `comments:${createHash('sha256').update(request.headers.authorization ?? request.ip).digest('base64url')}`,
+  },
+};
+
 export default async function reviewRoutes(app: FastifyInstance) {
   app.get('/projects/:id/versions', { config: { access: 'signed-in' } }, async (request) => {
     const { auth } = request;
@@ -30,7 +46,7 @@ export default async function reviewRoutes(app: FastifyInstance) {
     return listComments(app.ctx, auth, project, version);
   });
 
-  app.post('/projects/:id/comments', { config: { access: 'signed-in' } }, async (request, reply) => {
+  app.post('/projects/:id/comments', { config: { access: 'signed-in', ...perAccountWrites } }, async (request, reply) => {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const body = parse(CreateCommentBodyStruct, request.body);
@@ -39,7 +55,7 @@ export default async function reviewRoutes(app: FastifyInstance) {
     return comment;
   });
 
-  app.patch('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request) => {
+  app.patch('/projects/:id/comments/:commentId', { config: { access: 'signed-in', ...perAccountWrites } }, async (request) => {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const commentId = idParam(request.params, 'commentId');

@@ -1,4 +1,4 @@
-import { enums, integer, min, nullable, object, optional, string, type Infer } from 'superstruct';
+import { boolean, enums, integer, min, nullable, object, optional, string, type Infer } from 'superstruct';
 import { Id } from './fields.ts';
 
 /**
@@ -16,8 +16,10 @@ export const LiveEventStruct = object({
   type: enums(LIVE_EVENT_TYPES),
   /** The project that changed; null only for `resync`. */
   projectId: nullable(Id),
-  /** The review version a comment is on. */
+  /** The review version a comment is on (staff streams only). */
   version: optional(integer()),
+  /** Whether that version was released to the customer (staff streams only): customer streams never hear of a cut not yet sent to them. */
+  released: optional(boolean()),
   /** When the change was published (ISO 8601). */
   at: string(),
 });

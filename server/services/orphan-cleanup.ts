@@ -24,7 +24,8 @@ export type ObjectLister = (prefix: string) => AsyncIterable<ListedObject[]>;
 
 /**
  * Deletes the objects under `projects/*\/raw/` that no live asset record points at and the
- * ones under `projects/*\/final/` that are no project's final video, once older than the grace.
+ * ones under `projects/*\/final/` that are no project's final video nor any review version's cut,
+ * once older than the grace.
  * Duplicated projects share objects, so a record of any project keeps an object.
  */
 export async function deleteOrphanObjects(ctx: AppContext, list: ObjectLister, now = new Date()): Promise<{ deleted: number; failed: number }> {
@@ -43,6 +44,9 @@ export async function deleteOrphanObjects(ctx: AppContext, list: ObjectLister, n
     if (final.length) {
       const rows = await ctx.db.selectFrom('projects').select('finalVideoPath').where('finalVideoPath', 'in', final).execute();
       for (const row of rows) if (row.finalVideoPath) kept.add(row.finalVideoPath);
+      // An earlier cut is a review version with its own comments (issue 13): it stays as long as the version does.
+      const versions = await ctx.db.selectFrom('projectVersions').select('videoPath').where('videoPath', 'in', final).execute();
+      for (const row of versions) kept.add(row.videoPath);
     }
     const orphans = old.filter((key) => !kept.has(key));
     if (orphans.length === 0) continue;

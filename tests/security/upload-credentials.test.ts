@@ -234,8 +234,11 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     const finalS3 = s3With(finalCreds);
     const strayFinal = `${finalCreds.prefix}1-stray.mp4`;
     const finalVideo = `${finalCreds.prefix}2-cut.mp4`;
-    for (const key of [strayFinal, finalVideo]) await finalS3.send(new PutObjectCommand({ Bucket: finalCreds.bucket, Key: key, Body: randomBytes(500) }));
+    // An earlier cut, replaced as the final video but kept as review version 1 with its comments.
+    const earlierCut = `${finalCreds.prefix}0-first-cut.mp4`;
+    for (const key of [strayFinal, finalVideo, earlierCut]) await finalS3.send(new PutObjectCommand({ Bucket: finalCreds.bucket, Key: key, Body: randomBytes(500) }));
     await server.db.updateTable('projects').set({ finalVideoPath: finalVideo }).where('id', '=', projectId).execute();
+    await server.db.insertInto('projectVersions').values({ projectId, number: 1, videoPath: earlierCut }).execute();
 
     const exists = async (key: string) => (await server.app.ctx.storage.headObject(key)) !== null;
     const lister = s3ObjectLister(server.config.storage, `${server.baseUrl}/s3`);
@@ -250,6 +253,7 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
       expect(await exists(strayFinal)).toBe(false);
       expect(await exists(checked.location)).toBe(true);
       expect(await exists(finalVideo)).toBe(true);
+      expect(await exists(earlierCut)).toBe(true);
       expect(await server.app.ctx.storage.headObject(checked.location)).toMatchObject({ size: bytes.length });
     } finally {
       lister.close();

@@ -97,8 +97,17 @@ test('a 401 in the middle of a session sends the customer to sign in and back to
   const { email, password, projectId } = await newOwnerWithProject(page.request);
   await page.goto('/login/user');
   await signIn(page, email, password, /\/user\/projects$/);
+  // The page's live-updates stream opens after the project loads and reads the project again
+  // (its catch-up): both happen before the password changes, so Save is this page's next call.
+  let projectReads = 0;
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname === `/api/v1/projects/${projectId}` && response.request().method() === 'GET') projectReads += 1;
+  });
+  const streamOpened = page.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
   await page.goto(`/user/project/${projectId}`);
   await expect(page.getByTestId('status-banner')).toContainText('Assembly');
+  await streamOpened;
+  await expect.poll(() => projectReads).toBeGreaterThanOrEqual(2);
 
   // Another device resets the password: every older session ends.
   const other = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { registerOwner } from './fresh-organization.ts';
+import { customerSignIn } from './sign-in.ts';
 
 /**
  * Issue 9: the customer board pages each section (24 cards at a time) instead of loading every
@@ -16,11 +17,7 @@ test('a board section with more projects than a page shows the total and loads t
     expect(created.status()).toBe(201);
   }
 
-  await page.goto('/login/user');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/user\/projects$/);
+  await customerSignIn(page, email, password);
 
   const assembly = page.getByRole('region', { name: 'Assembly' });
   await expect(assembly.locator('.count-pill')).toHaveText('26');

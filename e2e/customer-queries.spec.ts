@@ -1,5 +1,6 @@
 import { expect, test, type Page, type Request, type Response } from '@playwright/test';
 import { registerOwner } from './fresh-organization.ts';
+import { customerSignIn } from './sign-in.ts';
 
 /**
  * The customer pages read and change the server through one query layer: a change refreshes
@@ -82,11 +83,7 @@ test('a duplicate and a delete on the board refresh it in place, keep the cards 
   });
   const readsOf = (section: string) => boardReads.filter((s) => s === section).length;
 
-  await page.goto('/login/user');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/user\/projects$/);
+  await customerSignIn(page, email, password);
   const assembly = page.getByRole('region', { name: 'Assembly' });
   const cards = assembly.locator('.project-card');
   await expect(assembly.locator('.count-pill')).toHaveText('26');

@@ -123,6 +123,19 @@ export function reviewRepo(db: Db) {
       return Number(row.count);
     },
 
+    /** Open threads of a version: live first comments not resolved (what a change request sends the editor). */
+    async countOpenThreads(versionId: number): Promise<number> {
+      const row = await db
+        .selectFrom('reviewComments')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('versionId', '=', versionId)
+        .where('parentId', 'is', null)
+        .where('deletedAt', 'is', null)
+        .where('resolvedAt', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
     /** One live comment of the project. */
     async comment(projectId: number, id: number): Promise<ReviewCommentRow | undefined> {
       return db.selectFrom('reviewComments').selectAll().where('projectId', '=', projectId).where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();

@@ -5,6 +5,7 @@ import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
 import { decide, restoreTarget, type ProjectAction } from '../../src/domain/project-rules.ts';
 import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
+import { REVIEW_REFUSAL_STATUS, decideRequestChanges } from '../../src/domain/review-rules.ts';
 import { reviewPeriodProblem } from '../../src/domain/review-window.ts';
 import { businessMinutesBetween, isSlaRunning } from '../../src/domain/sla-timer.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
@@ -176,6 +177,26 @@ export async function sendToEditing(ctx: AppContext, auth: AuthContext, project:
  */
 export async function submitProject(ctx: AppContext, auth: AuthContext, project: ProjectDetails): Promise<ProjectDetails> {
   if (isStaffRole(auth.user.role)) return runTransition(ctx, auth, project, 'send-to-review');
-  if (project.status === 'IN_REVIEW') return runTransition(ctx, auth, project, 'submit-revision');
+  if (project.status === 'IN_REVIEW') {
+    requireAllowed('submit-revision', auth, project);
+    await requireChangeFeedback(ctx, project);
+    return runTransition(ctx, auth, project, 'submit-revision');
+  }
   return sendToEditing(ctx, auth, project);
+}
+
+/**
+ * Issue 13: a change request on a version reviewed frame by frame must say what to change —
+ * at least one open thread on the version the customer is reviewing (the page posts a written
+ * note as a comment at its first frame before it asks). The rule is the domain's; the server
+ * holds it so a direct call cannot send the editor back to work with nothing to do. A project
+ * whose cut in review has no version row (none is kept before issue 13's migration) has its
+ * feedback on the review link, as the page says.
+ */
+async function requireChangeFeedback(ctx: AppContext, project: ProjectDetails): Promise<void> {
+  const repo = reviewRepo(ctx.db);
+  const inReview = (await repo.versions(project.id)).find((version) => version.videoPath === project.finalVideoPath && version.releasedAt !== null);
+  if (!inReview) return;
+  const decision = decideRequestChanges({ openComments: await repo.countOpenThreads(inReview.id), note: null });
+  if (!decision.ok) throw new HttpError(REVIEW_REFUSAL_STATUS[decision.reason], decision.message);
 }

@@ -121,14 +121,14 @@ export function projectsRepo(db: Db) {
     /**
      * The set-based form for jobs: moves every project in `from` that `condition` selects to
      * `changes` (one conditional UPDATE, so concurrent runs move each row once) and stores the
-     * moved rows' SLA keys in the same transaction. Returns how many moved.
+     * moved rows' SLA keys in the same transaction. Returns the ids of the projects it moved.
      */
-    async transitionWhere(from: readonly ProjectStatus[], changes: Updateable<ProjectsTable>, condition: Expression<SqlBool>, now: Date): Promise<number> {
-      if (from.length === 0) return 0;
+    async transitionWhere(from: readonly ProjectStatus[], changes: Updateable<ProjectsTable>, condition: Expression<SqlBool>, now: Date): Promise<number[]> {
+      if (from.length === 0) return [];
       return inTransaction(db, async (tx) => {
         const moved = await tx.updateTable('projects').set(changes).where('status', 'in', from).where(condition).returning(SLA_INPUT_COLUMNS).execute();
         await storeSlaKeys(tx, moved, now);
-        return moved.length;
+        return moved.map((row) => row.id);
       });
     },
     /**

@@ -6,6 +6,7 @@ import { connectDatabase } from '../../server/db/connect.ts';
 import { publishChange } from '../../server/events/bus.ts';
 import { MAX_STREAMS_PER_USER } from '../../server/events/hub.ts';
 import { redactUrl } from '../../server/log-redaction.ts';
+import { completeClosedReviews } from '../../server/services/review-auto-complete.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 type Headers = { authorization: string };
@@ -312,6 +313,22 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
       await other.close();
       await db.destroy();
     }
+  });
+
+  // Last in this block: it approves the review project the tests above comment on.
+  it('a review window that closes approves the project live: its streams and the staff dashboard hear it once', async () => {
+    const owner = await projectStream(reviewProject, who.owner);
+    const dashboard = await openStream(`${base}/api/v1/dashboard/events?ticket=${await ticket('/dashboard/events/ticket', who.editor)}`);
+    streams.push(dashboard);
+    await vi.waitFor(() => expect(server.app.events.size).toBe(2));
+    await server.db.updateTable('projects').set({ reviewPeriod: 1, reviewStartedAt: new Date(Date.now() - 10 * 86_400_000) }).where('id', '=', reviewProject).execute();
+    expect(await completeClosedReviews(server.db)).toBe(1);
+    expect(await owner.next()).toMatchObject({ type: 'project', projectId: reviewProject });
+    expect(await dashboard.next()).toMatchObject({ type: 'project', projectId: reviewProject });
+    // A second run moves nothing and tells nobody.
+    expect(await completeClosedReviews(server.db)).toBe(0);
+    await expect(owner.next(undefined, 300)).rejects.toThrow(/no matching event/);
+    expect((await call('GET', `/projects/${reviewProject}`, who.owner)).json<{ status: { name: string } }>().status.name).toBe('APPROVED');
   });
 });
 

@@ -8,7 +8,9 @@
  * the ratios current / baseline. Each build gets a server of its own (child process, fresh data
  * directory, demo data). Every JS and CSS response of the page is recorded (the service worker
  * is blocked, so its precaching does not count as the page's load) and gzipped here with zlib
- * level 9, so the figure does not depend on how the server compresses.
+ * level 9, so that figure does not depend on how the server compresses; beside it, what the
+ * server really sent (body bytes as encoded on the wire, and every response of the load with
+ * its headers), which is where compression shows (issue 14).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,12 +32,16 @@ interface Asset {
   kind: 'js' | 'css';
   bytes: number;
   gzip: number;
+  /** Body bytes as the server sent them (compressed when it compresses). */
+  wire: number;
 }
 
 interface PageLoad {
   assets: Asset[];
-  js: { files: number; bytes: number; gzip: number };
-  css: { files: number; bytes: number; gzip: number };
+  js: { files: number; bytes: number; gzip: number; wire: number };
+  css: { files: number; bytes: number; gzip: number; wire: number };
+  /** Every same-origin response of the load (HTML, JS, CSS, JSON, fonts…), headers and bodies as sent. */
+  wireTotal: number;
 }
 
 interface BuildFigures {
@@ -82,32 +88,39 @@ async function startServer(webDir: string): Promise<{ base: string; stop: () => 
   };
 }
 
-function summarize(assets: Asset[]): PageLoad {
+function summarize(assets: Asset[], wireTotal: number): PageLoad {
   const sum = (kind: Asset['kind']) => {
     const of = assets.filter((asset) => asset.kind === kind);
-    return { files: of.length, bytes: of.reduce((n, a) => n + a.bytes, 0), gzip: of.reduce((n, a) => n + a.gzip, 0) };
+    return { files: of.length, bytes: of.reduce((n, a) => n + a.bytes, 0), gzip: of.reduce((n, a) => n + a.gzip, 0), wire: of.reduce((n, a) => n + a.wire, 0) };
   };
-  return { assets: assets.sort((a, b) => b.gzip - a.gzip), js: sum('js'), css: sum('css') };
+  return { assets: assets.sort((a, b) => b.gzip - a.gzip), js: sum('js'), css: sum('css'), wireTotal };
 }
 
 /** Opens `path` in a fresh context (cold HTTP cache, no service worker) and records every JS and CSS response. */
 async function coldLoad(browser: Browser, base: string, path: string, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<PageLoad> {
   const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1440, height: 900 }, storageState });
   const pending: Promise<Asset | null>[] = [];
+  const sent: Promise<number>[] = [];
   context.on('response', (response) => {
     const url = new URL(response.url());
+    if (url.origin !== base) return;
+    const sizes = response.request().sizes();
+    sent.push(sizes.then((s) => s.responseBodySize + s.responseHeadersSize, () => 0));
     const kind = url.pathname.endsWith('.js') ? 'js' : url.pathname.endsWith('.css') ? 'css' : null;
-    if (!kind || url.origin !== base || response.status() !== 200) return;
-    pending.push(response.body().then((body) => ({ path: url.pathname, kind, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length }), () => null));
+    if (!kind || response.status() !== 200) return;
+    pending.push(
+      Promise.all([response.body(), sizes]).then(([body, s]) => ({ path: url.pathname, kind, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length, wire: s.responseBodySize }), () => null),
+    );
   });
   const page = await context.newPage();
   await page.goto(`${base}${path}`, { waitUntil: 'networkidle' });
   // The page has settled (the portal and its page chunks loaded, the upload worker started).
   await page.waitForTimeout(1_000);
   const assets = (await Promise.all(pending)).filter((asset): asset is Asset => asset !== null);
+  const wireTotal = (await Promise.all(sent)).reduce((n, bytes) => n + bytes, 0);
   await context.close();
   // A chunk asked for twice (a worker and the page) counts once.
-  return summarize([...new Map(assets.map((asset) => [asset.path, asset])).values()]);
+  return summarize([...new Map(assets.map((asset) => [asset.path, asset])).values()], wireTotal);
 }
 
 async function signedInState(browser: Browser, base: string) {
@@ -151,8 +164,11 @@ function figures(build: BuildFigures) {
     'JS files': load.js.files,
     'JS bytes': load.js.bytes,
     'JS gzip': load.js.gzip,
+    'JS on the wire': load.js.wire,
     'CSS bytes': load.css.bytes,
     'CSS gzip': load.css.gzip,
+    'CSS on the wire': load.css.wire,
+    'all bytes on the wire': load.wireTotal,
     'largest (gzip)': load.assets.slice(0, 6).map((asset) => `${asset.path.replace('/assets/', '')} ${kb(asset.gzip)}`),
   });
   return { dir: build.dir, '/login': page(build.login), '/user/projects': page(build.projects), precache: build.precache };
@@ -174,6 +190,9 @@ export async function benchFirstLoad(): Promise<Record<string, unknown>> {
       results.baseline = figures(before);
       results['ratio current / baseline'] = {
         '/login JS gzip': ratio(now.login.js.gzip, before.login.js.gzip),
+        '/login JS on the wire': ratio(now.login.js.wire, before.login.js.wire),
+        '/login all bytes on the wire': ratio(now.login.wireTotal, before.login.wireTotal),
+        '/user/projects all bytes on the wire': ratio(now.projects.wireTotal, before.projects.wireTotal),
         '/login JS+CSS gzip': ratio(now.login.js.gzip + now.login.css.gzip, before.login.js.gzip + before.login.css.gzip),
         '/user/projects JS gzip': ratio(now.projects.js.gzip, before.projects.js.gzip),
         '/user/projects JS+CSS gzip': ratio(now.projects.js.gzip + now.projects.css.gzip, before.projects.js.gzip + before.projects.css.gzip),

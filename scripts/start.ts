@@ -24,6 +24,8 @@ if (!existsSync(built) || statSync(built).mtimeMs < newestSource(sources)) {
   const { build } = await import('vite');
   const staging = `${webDir}.building-${process.pid}`;
   await build({ logLevel: 'warn', build: { outDir: staging, emptyOutDir: true } });
+  const { compressBuild } = await import('./compress-build.ts');
+  await compressBuild(staging);
   const retired = `${webDir}.old-${process.pid}`;
   if (existsSync(webDir)) renameSync(webDir, retired);
   renameSync(staging, webDir);

@@ -196,6 +196,9 @@ async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> 
   await app.register(fastifyStatic, {
     root: webDir,
     wildcard: false,
+    // The build holds brotli and gzip copies of its text files (scripts/compress-build.ts): sent
+    // to browsers that accept them, with Vary: Accept-Encoding; the plain file otherwise.
+    preCompressed: true,
     setHeaders(res, path) {
       // Hashed assets never change; the shell and the service worker must always be fresh.
       res.header('Cache-Control', path.includes(`${join(webDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');

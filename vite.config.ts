@@ -46,7 +46,6 @@ export default defineConfig({
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg'],
       manifest: {
         id: '/',
         name: 'Cutdesk',
@@ -65,9 +64,22 @@ export default defineConfig({
         screenshots: [{ src: '/screenshots/projects-wide.png', sizes: '1440x900', type: 'image/png', form_factor: 'wide', label: 'Your video projects in Cutdesk' }],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        // The app shell: what every page and offline start need (the manifest's icons are added
+        // by the plugin). Issue 14: what only some screens use — the video player's hls.js, the
+        // media worker with jsPDF and its fonts, jsPDF's left-out stubs — is not fetched on the
+        // first visit; it is cached when first used (the runtime rule below), so it works
+        // offline from then on.
+        globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         // The install dialog's screenshot is fetched by the browser when it shows the dialog.
-        globIgnores: ['screenshots/**'],
+        globIgnores: ['screenshots/**', 'assets/hls-*.js', 'assets/media.worker-*.js', 'assets/_jspdf-unused_*.js'],
+        runtimeCaching: [
+          {
+            // Hashed build files never change, so the first copy fetched is kept.
+            urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'cutdesk-assets-on-use', expiration: { maxEntries: 80, maxAgeSeconds: 60 * 60 * 24 * 90 } },
+          },
+        ],
         navigateFallback: '/index.html',
         // The API and the object store are never served from the cache.
         navigateFallbackDenylist: [/^\/api\//, /^\/s3\//],

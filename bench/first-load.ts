@@ -48,7 +48,7 @@ interface BuildFigures {
   dir: string;
   login: PageLoad;
   projects: PageLoad;
-  precache: { entries: number; bytes: number };
+  precache: { entries: number; bytes: number; wire: number };
 }
 
 function freePort(): Promise<number> {
@@ -136,13 +136,22 @@ async function signedInState(browser: Browser, base: string) {
   return state;
 }
 
-/** The service worker's precache list, read from the built sw.js, and the bytes of its files. */
-async function precache(webDir: string): Promise<{ entries: number; bytes: number }> {
+/**
+ * The service worker's precache list, read from the built sw.js: the bytes of its files, and
+ * what fetching them sends when the build holds brotli copies (scripts/compress-build.ts).
+ */
+async function precache(webDir: string): Promise<{ entries: number; bytes: number; wire: number }> {
   const sw = await readFile(join(webDir, 'sw.js'), 'utf8');
-  const urls = [...sw.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]!);
+  const urls = [...new Set([...sw.matchAll(/url:"([^"]+)"/g)].map((match) => match[1]!))];
   let bytes = 0;
-  for (const url of urls) bytes += (await stat(join(webDir, url.replace(/^\//, '')))).size;
-  return { entries: urls.length, bytes };
+  let wire = 0;
+  for (const url of urls) {
+    const file = join(webDir, url.replace(/^\//, ''));
+    const size = (await stat(file)).size;
+    bytes += size;
+    wire += existsSync(`${file}.br`) ? (await stat(`${file}.br`)).size : size;
+  }
+  return { entries: urls.length, bytes, wire };
 }
 
 async function measure(browser: Browser, webDir: string): Promise<BuildFigures> {
@@ -197,6 +206,7 @@ export async function benchFirstLoad(): Promise<Record<string, unknown>> {
         '/user/projects JS gzip': ratio(now.projects.js.gzip, before.projects.js.gzip),
         '/user/projects JS+CSS gzip': ratio(now.projects.js.gzip + now.projects.css.gzip, before.projects.js.gzip + before.projects.css.gzip),
         'precache bytes': ratio(now.precache.bytes, before.precache.bytes),
+        'precache on the wire': ratio(now.precache.wire, before.precache.wire),
       };
     }
     return results;

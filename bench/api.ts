@@ -99,7 +99,7 @@ export async function benchApi(): Promise<Record<string, unknown>> {
       const raw = await rawQueryMs(db, offset);
       started = performance.now();
       const http = await load(`${base}/projects?active=true&sort=timer&order=asc&start=${offset}&limit=30`, headers);
-      results[label] = {
+      results[`${label} (start=${offset})`] = {
         'raw SQL p50 ms': raw.p50.toFixed(1),
         'raw SQL p99 ms': raw.p99.toFixed(1),
         'HTTP p50 ms': http.p50,
@@ -109,6 +109,22 @@ export async function benchApi(): Promise<Record<string, unknown>> {
         errors: http.errors,
       };
     }
+    // Issue 14, keyset paging: the same deep page reached with the cursor of the page before it.
+    const deep = Math.floor(PROJECTS / 2);
+    const before = await fetch(`${base}/projects?active=true&sort=timer&order=asc&start=${deep - 30}&limit=30`, { headers });
+    const { nextCursor } = ((await before.json()) as { data: { nextCursor: string } }).data;
+    const keyset = await load(`${base}/projects?active=true&sort=timer&order=asc&after=${nextCursor}&limit=30`, headers);
+    const first = results['first page (start=0)'] as { 'HTTP p50 ms': number; 'requests/s': number };
+    const offsetDeep = results[`deep page (start=${deep})`] as { 'HTTP p50 ms': number; 'requests/s': number };
+    results[`deep page (after the cursor of row ${deep})`] = {
+      'HTTP p50 ms': keyset.p50,
+      'HTTP p99 ms': keyset.p99,
+      'requests/s': Math.round(keyset.rps),
+      'p50 / first page p50': (keyset.p50 / Math.max(first['HTTP p50 ms'], 0.01)).toFixed(2),
+      'requests/s: first page / this': (first['requests/s'] / Math.max(keyset.rps, 1)).toFixed(2),
+      'requests/s: this / the same page by start': (keyset.rps / Math.max(offsetDeep['requests/s'], 1)).toFixed(2),
+      errors: keyset.errors,
+    };
     await app.close();
     return results;
   } finally {

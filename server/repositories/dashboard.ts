@@ -8,28 +8,63 @@ import type { Db } from '../db/connect.ts';
 const LIVE_ORGANIZATION = sql`exists (select 1 from organizations o where o.id = p.organization_id and o.deleted_at is null)`;
 
 /**
- * Ids of one page ordered by timer. Running projects are ordered by their stored deadline and
- * frozen ones by their stored minutes, each read from its own partial index and cut at
- * start + limit, then merged on the minutes each cell shows (⌈(deadline − clock(now)) / 1 min⌉, see businessClock): no per-row
- * expression over the whole table. On equal minutes a running timer goes first in ascending
- * order (it is the one that drops next), so the page is still in order when the cells tick.
+ * Where a page of the board starts: an offset (the spec's `start`), or after the last row of
+ * the page before (keyset: the sort key and id of that row), which costs the same at any depth.
  */
-export async function pageIdsByTimer(db: Db, statuses: ProjectStatus[], descending: boolean, start: number, limit: number): Promise<number[]> {
+export type PagePosition<Key> = { start: number } | { after: Key };
+
+/**
+ * The timer's keyset: the last running row (its deadline) and the last frozen row (its minutes)
+ * a page showed, each with its id; null where no row of that kind was shown yet.
+ */
+export interface TimerKey {
+  running: [deadline: string, id: number] | null;
+  frozen: [minutes: string, id: number] | null;
+}
+
+/**
+ * One page ordered by timer: the ids, and the key to continue after it. Running projects are
+ * ordered by their stored deadline and frozen ones by their stored minutes, each read from its
+ * own partial index (`(sla_deadline, id)`, `(sla_frozen, id)`) and cut at the page's reach, then
+ * merged on the minutes each cell shows (⌈(deadline − clock(now)) / 1 min⌉, see businessClock),
+ * then the stored key and the id: no per-row expression over the whole table. On equal minutes a
+ * running timer goes first in ascending order (it is the one that drops next), so the page is
+ * still in order when the cells tick. The merged order keeps each kind in its index order, so a
+ * page's rows are a prefix of each kind and the next page continues each kind after its last
+ * row shown — exactly, even though a running timer's minutes fall while the user scrolls.
+ */
+export async function timerPage(db: Db, statuses: ProjectStatus[], descending: boolean, position: PagePosition<TimerKey>, limit: number): Promise<{ ids: number[]; next: TimerKey }> {
   const direction = descending ? sql`desc` : sql`asc`;
+  const after = descending ? sql`<` : sql`>`;
+  const start = 'start' in position ? position.start : 0;
   const reach = start + limit;
+  const key = 'after' in position ? position.after : { running: null, frozen: null };
   const clockNow = businessClock(new Date());
-  const { rows } = await sql<{ id: number }>`
-    select id from (
-      (select p.id, 0 as frozen, least(${SLA_MINUTES}, ceil((p.sla_deadline - ${clockNow}) / ${MS_PER_MINUTE}::numeric)) as t from projects p
-        where p.sla_deadline is not null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION}
+  const runningAfter = key.running ? sql`and (p.sla_deadline, p.id) ${after} (${key.running[0]}::bigint, ${key.running[1]}::integer)` : sql``;
+  const frozenAfter = key.frozen ? sql`and (p.sla_frozen, p.id) ${after} (${key.frozen[0]}::integer, ${key.frozen[1]}::integer)` : sql``;
+  const { rows } = await sql<{ id: number; frozen: number; k: string }>`
+    select id, frozen, k::text as k from (
+      (select p.id, 0 as frozen, p.sla_deadline as k, least(${SLA_MINUTES}, ceil((p.sla_deadline - ${clockNow}) / ${MS_PER_MINUTE}::numeric)) as t from projects p
+        where p.sla_deadline is not null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION} ${runningAfter}
         order by p.sla_deadline ${direction}, p.id ${direction} limit ${reach})
       union all
-      (select p.id, 1 as frozen, p.sla_frozen as t from projects p
-        where p.sla_deadline is null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION}
+      (select p.id, 1 as frozen, p.sla_frozen::bigint as k, p.sla_frozen as t from projects p
+        where p.sla_deadline is null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION} ${frozenAfter}
         order by p.sla_frozen ${direction}, p.id ${direction} limit ${reach})
     ) merged
-    order by t ${direction}, frozen ${direction}, id ${direction} offset ${start} limit ${limit}`.execute(db);
-  return rows.map((r) => r.id);
+    order by t ${direction}, frozen ${direction}, k ${direction}, id ${direction} offset ${start} limit ${limit}`.execute(db);
+  const last = (frozen: number) => rows.findLast((row) => Number(row.frozen) === frozen);
+  const running = last(0);
+  const frozen = last(1);
+  return {
+    ids: rows.map((row) => row.id),
+    next: { running: running ? [running.k, running.id] : key.running, frozen: frozen ? [frozen.k, frozen.id] : key.frozen },
+  };
+}
+
+/** Ids of one page ordered by timer, from an offset (bench/api compares it with the keyset). */
+export async function pageIdsByTimer(db: Db, statuses: ProjectStatus[], descending: boolean, start: number, limit: number): Promise<number[]> {
+  return (await timerPage(db, statuses, descending, { start }, limit)).ids;
 }
 
 /** The SQL that orders each sortable column but the timer; text compares case-insensitively (A§2). */
@@ -49,8 +84,14 @@ function sortExpression(sort: Exclude<DashboardSort, 'timer'>) {
   }
 }
 
+/** The SQL type each sort key is read back as from a page key (kept as text, so nothing is rounded). */
+const SORT_KEY_TYPE: Record<Exclude<DashboardSort, 'timer'>, string> = { name: 'text', organization: 'text', status: 'integer', version: 'integer', createdAt: 'timestamptz' };
+
+/** The keyset of the other sorts: the last row's sort key (as text) and id. */
+export type SortKey = [key: string, id: number];
+
 /** Which rows of the board to read: a page in `sort` order, or exactly `ids` (a timer page, in any order). */
-export type DashboardPage = { ids: number[] } | { sort: Exclude<DashboardSort, 'timer'>; descending: boolean; start: number; limit: number };
+export type DashboardPage = { ids: number[] } | { sort: Exclude<DashboardSort, 'timer'>; descending: boolean; position: PagePosition<SortKey>; limit: number };
 
 /** The staff board's rows (A§2) of projects in `statuses` whose organization is live. */
 export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: DashboardPage) {
@@ -75,11 +116,17 @@ export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: Das
       'p.latestSubmittedAt',
       'p.pausedAt',
       'p.totalPausedMinutes',
+      // The row's sort key, for the page after it (only meaningful when sorting by a column).
+      sql<string>`(${'ids' in page ? sql`null` : sortExpression(page.sort)})::text`.as('sortKey'),
     ])
     .where('p.status', 'in', statuses)
     // A deleted organization's projects went with it (issue 9).
     .where('o.deletedAt', 'is', null);
   if ('ids' in page) return select.where('p.id', 'in', page.ids).execute();
   const direction = page.descending ? sql`desc` : sql`asc`;
-  return select.orderBy(sql`${sortExpression(page.sort)} ${direction}, p.id ${direction}`).offset(page.start).limit(page.limit).execute();
+  const ordered = select.orderBy(sql`${sortExpression(page.sort)} ${direction}, p.id ${direction}`).limit(page.limit);
+  if ('start' in page.position) return ordered.offset(page.position.start).execute();
+  const [key, id] = page.position.after;
+  const after = page.descending ? sql`<` : sql`>`;
+  return ordered.where(sql<boolean>`(${sortExpression(page.sort)}, p.id) ${after} (cast(${key} as ${sql.raw(SORT_KEY_TYPE[page.sort])}), ${id}::integer)`).execute();
 }

@@ -3,7 +3,9 @@ import type { DashboardQueryStruct, DashboardRow } from '../../src/domain/contra
 import { restoreTarget } from '../../src/domain/project-rules.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { Db } from '../db/connect.ts';
-import { dashboardRows, pageIdsByTimer } from '../repositories/dashboard.ts';
+import { badRequest } from '../http-error.ts';
+import { dashboardRows, timerPage, type SortKey, type TimerKey } from '../repositories/dashboard.ts';
+import { CURSOR_MESSAGES, decodeCursor, encodeCursor } from './dashboard-cursor.ts';
 
 const DEFAULT_LIMIT = 30;
 
@@ -15,22 +17,34 @@ const TAB_STATUSES: Record<'active' | 'archived' | 'hidden', ProjectStatus[]> = 
 };
 
 /** A§7 GET projects: one page of the staff board, sorted on the server so the order holds across pages. */
-export async function dashboardPage(db: Db, query: Infer<typeof DashboardQueryStruct>): Promise<DashboardRow[]> {
+export async function dashboardPage(db: Db, query: Infer<typeof DashboardQueryStruct>): Promise<{ projects: DashboardRow[]; nextCursor: string | null }> {
   const tab = query.hidden ? 'hidden' : query.archived ? 'archived' : 'active';
   const statuses = TAB_STATUSES[tab];
   const descending = query.order === 'desc';
   const sort = query.sort ?? 'createdAt';
-  const start = query.start ?? 0;
   const limit = query.limit ?? DEFAULT_LIMIT;
+  const scope = { tab, sort, order: descending ? 'desc' : 'asc' } as const;
+  if (query.after !== undefined && query.start !== undefined) throw badRequest(CURSOR_MESSAGES.both, { fields: { after: CURSOR_MESSAGES.both } });
+  // Issue 14: `after` (the cursor of the page before) costs the same at any depth; `start` (A§7) still works.
+  const after = query.after === undefined ? null : decodeCursor(query.after, scope);
   let rows;
+  let next: SortKey | TimerKey | null = null;
   if (sort === 'timer') {
-    const timerIds = await pageIdsByTimer(db, statuses, descending, start, limit);
-    if (timerIds.length === 0) return [];
-    const found = await dashboardRows(db, statuses, { ids: timerIds });
-    rows = timerIds.map((id) => found.find((r) => r.id === id)!).filter(Boolean);
+    const page = await timerPage(db, statuses, descending, after ? { after: after as TimerKey } : { start: query.start ?? 0 }, limit);
+    const found = page.ids.length === 0 ? [] : await dashboardRows(db, statuses, { ids: page.ids });
+    rows = page.ids.map((id) => found.find((r) => r.id === id)!).filter(Boolean);
+    next = page.next;
   } else {
-    rows = await dashboardRows(db, statuses, { sort, descending, start, limit });
+    rows = await dashboardRows(db, statuses, { sort, descending, position: after ? { after: after as SortKey } : { start: query.start ?? 0 }, limit });
+    const last = rows.at(-1);
+    if (last) next = [last.sortKey, last.id];
   }
+  // A short page is the last one.
+  const nextCursor = rows.length < limit || next === null ? null : encodeCursor(scope, next);
+  return { projects: toRows(rows), nextCursor };
+}
+
+function toRows(rows: Awaited<ReturnType<typeof dashboardRows>>): DashboardRow[] {
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

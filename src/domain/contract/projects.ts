@@ -1,4 +1,4 @@
-import { array, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { array, enums, nullable, number, object, optional, size, string, type Infer } from 'superstruct';
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
 import { FIELD_MESSAGES, audienceRule, firstError, projectLinkRule, projectNameRule, requiredRule } from '../validation.ts';
@@ -100,6 +100,8 @@ export const DashboardQueryStruct = object({
   hidden: optional(queryBool()),
   sort: optional(enums(DASHBOARD_SORTS)),
   order: optional(enums(['asc', 'desc'])),
+  /** The `nextCursor` of the page before (keyset paging); instead of `start`. */
+  after: optional(size(string(), 1, 2000)),
 });
 export const DashboardRowStruct = object({
   id: number(),
@@ -117,7 +119,8 @@ export const DashboardRowStruct = object({
   restoresTo: optional(enums(PROJECT_STATUSES)),
 });
 export type DashboardRow = Infer<typeof DashboardRowStruct>;
-export const DashboardPageStruct = object({ data: object({ projects: array(DashboardRowStruct) }) });
+/** `nextCursor` continues after this page (null on the last one). */
+export const DashboardPageStruct = object({ data: object({ projects: array(DashboardRowStruct), nextCursor: optional(nullable(string())) }) });
 
 export const AssignEditorBodyStruct = object({ editorId: Id });
 export const ReviewPeriodBodyStruct = object({ reviewPeriod: number() });

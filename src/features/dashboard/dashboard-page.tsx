@@ -70,13 +70,14 @@ export function DashboardPage() {
   const query = useInfiniteQuery({
     queryKey: dashboardKeys.list(tab, sort, order),
     queryFn: ({ pageParam }) => listDashboard(tab, sort, order, pageParam, PAGE_SIZE),
-    initialPageParam: 0,
-    // The next page starts after every row loaded so far; a short page is the last one.
-    getNextPageParam: (last, pages) => (last.length < PAGE_SIZE ? undefined : pages.reduce((n, page) => n + page.length, 0)),
+    initialPageParam: null as string | null,
+    // The next page continues after the last row shown (keyset: as quick deep in the list as at
+    // its top, and no row shown twice when projects move meanwhile); none after the last page.
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
     // Another tab or sort keeps the rows on screen until its first page arrives.
     placeholderData: keepPreviousData,
   });
-  const rows = query.data?.pages.flat() ?? [];
+  const rows = query.data?.pages.flatMap((page) => page.projects) ?? [];
   const done = query.data !== undefined && !query.hasNextPage;
   const loading = query.isFetching;
   const error = query.error ? errorMessage(query.error) : null;

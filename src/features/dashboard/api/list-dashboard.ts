@@ -3,7 +3,9 @@ import { api } from '@/lib/api-client.ts';
 
 export type DashboardTab = 'active' | 'archived' | 'hidden';
 
-export async function listDashboard(tab: DashboardTab, sort: DashboardSort, order: 'asc' | 'desc', start: number, limit: number) {
-  const query = { start, limit, sort, order, [tab]: true };
-  return (await api('GET', '/projects', { query, struct: DashboardPageStruct })).data.projects;
+/** One page of the board; `after` is the `nextCursor` of the page before (null for the first). */
+export async function listDashboard(tab: DashboardTab, sort: DashboardSort, order: 'asc' | 'desc', after: string | null, limit: number) {
+  const query = { limit, sort, order, [tab]: true, ...(after !== null && { after }) };
+  const { data } = await api('GET', '/projects', { query, struct: DashboardPageStruct });
+  return { projects: data.projects, nextCursor: data.nextCursor ?? null };
 }

@@ -2,8 +2,7 @@ import { useCallback, useState } from 'react';
 import { CATALOG_MESSAGES, isCouponCodeShape, normalizeCouponCode } from '@/domain/billing.ts';
 import type { CouponBody, StaffCoupon } from '@/domain/contract/billing.ts';
 import { isIsoDate } from '@/domain/subscription.ts';
-import { errorMessage } from '@/lib/api-client.ts';
-import { fieldErrors } from '@/lib/form-errors.ts';
+import { useFormSubmit } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { TextField } from '@/ui/text-field.tsx';
@@ -49,14 +48,10 @@ export function CouponModal({ coupon, currency, onClose, onSaved }: { coupon: St
     },
     useCallback((v: Record<Field, string>) => check(v, kind, coupon?.timesRedeemed ?? 0), [kind, coupon]),
   );
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: run } = useFormSubmit(form, coupon ? undefined : { code: CATALOG_MESSAGES.codeExists });
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!form.checkAll() || busy) return;
-    setBusy(true);
-    setError(null);
+  const submit = (event: React.FormEvent) =>
+    run(event, async () => {
     const v = form.values;
     const body: CouponBody = {
       code: normalizeCouponCode(v.code),
@@ -66,16 +61,8 @@ export function CouponModal({ coupon, currency, onClose, onSaved }: { coupon: St
       maxRedemptions: v.maxRedemptions.trim() ? whole(v.maxRedemptions, 1, 1_000_000) : null,
       retired: coupon?.retired ?? false,
     };
-    try {
-      onSaved(await saveCoupon(coupon?.code ?? null, body));
-    } catch (e) {
-      const fields = fieldErrors<Field>(e, coupon ? undefined : { code: CATALOG_MESSAGES.codeExists });
-      if (fields) form.setServerErrors(fields);
-      else setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    onSaved(await saveCoupon(coupon?.code ?? null, body));
+    });
 
   return (
     <Modal title={coupon ? `Edit ${coupon.code}` : 'New coupon'} onClose={onClose} width={560}>

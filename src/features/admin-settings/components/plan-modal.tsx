@@ -1,8 +1,7 @@
 import { useCallback, useState } from 'react';
 import { CATALOG_MESSAGES } from '@/domain/billing.ts';
 import type { PlanBody, StaffPlan } from '@/domain/contract/billing.ts';
-import { errorMessage } from '@/lib/api-client.ts';
-import { fieldErrors } from '@/lib/form-errors.ts';
+import { useFormSubmit } from '@/lib/form-errors.ts';
 import { plural } from '@/lib/format.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
@@ -65,27 +64,12 @@ export function PlanModal({ plan, onClose, onSaved }: { plan: StaffPlan | null; 
     useCallback(validate, []),
   );
   const [onSale, setOnSale] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: run } = useFormSubmit(form);
   // Renewals charge in the plan's currency: it stays while subscriptions run on the plan.
   const currencyFixed = plan !== null && plan.subscriptions > 0;
   const currency = /^[a-z]{3}$/i.test(form.values.currency.trim()) ? form.values.currency.trim().toUpperCase() : 'currency';
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!form.checkAll() || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      onSaved(await savePlan(plan?.id ?? null, toBody(form.values, plan ? plan.retired : !onSale)));
-    } catch (e) {
-      const fields = fieldErrors<Field>(e);
-      if (fields) form.setServerErrors(fields);
-      else setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = (event: React.FormEvent) => run(event, async () => onSaved(await savePlan(plan?.id ?? null, toBody(form.values, plan ? plan.retired : !onSale))));
 
   return (
     <Modal title={plan ? `Edit ${plan.name}` : 'New plan'} onClose={onClose} width={640}>

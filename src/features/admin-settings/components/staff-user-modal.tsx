@@ -2,8 +2,7 @@ import { useCallback, useState } from 'react';
 import type { User } from '@/domain/contract/users.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { collectErrors, emailRule, settingsNameRule } from '@/domain/validation.ts';
-import { errorMessage } from '@/lib/api-client.ts';
-import { fieldErrors } from '@/lib/form-errors.ts';
+import { useFormSubmit } from '@/lib/form-errors.ts';
 import { Button } from '@/ui/button.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { NameFields } from '@/ui/name-fields.tsx';
@@ -18,25 +17,13 @@ const validate = (v: Record<Field, string>) => collectErrors({ firstName: settin
 export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User | null; roles: ('Editor' | 'Admin')[]; onClose: () => void; onSaved: (user: User) => void }) {
   const form = useForm<Field>({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', phone: user?.phone ?? '' }, useCallback(validate, []));
   const [role, setRole] = useState<'Editor' | 'Admin'>(roles[0] ?? 'Editor');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: run } = useFormSubmit(form, { email: MESSAGES.userEmailUsed });
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!form.checkAll() || busy) return;
-    setBusy(true);
-    setError(null);
-    const v = form.values;
-    try {
+  const submit = (event: React.FormEvent) =>
+    run(event, async () => {
+      const v = form.values;
       onSaved(await saveStaffUser(user?.id ?? null, { email: v.email.trim(), firstName: v.firstName.trim(), lastName: v.lastName.trim(), phone: v.phone.trim() }, role));
-    } catch (e) {
-      const fields = fieldErrors<Field>(e, { email: MESSAGES.userEmailUsed });
-      if (fields) form.setServerErrors(fields);
-      else setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <Modal title={user ? 'Edit staff user' : 'Add staff user'} onClose={onClose}>

@@ -1,6 +1,8 @@
 /** `npm run bench [name…]`: runs the benchmarks (all by default) and prints their figures. */
 import { benchApi } from './api.ts';
+import { benchComplete } from './complete.ts';
 import { benchFirstLoad } from './first-load.ts';
+import { benchReview } from './review.ts';
 import { benchUpload } from './upload.ts';
 import { benchZip } from './zip.ts';
 
@@ -9,6 +11,8 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   zip: benchZip,
   upload: benchUpload,
   'first-load': benchFirstLoad,
+  complete: benchComplete,
+  review: benchReview,
 };
 
 const wanted = process.argv.slice(2).filter((name) => name in BENCHES);

@@ -35,6 +35,8 @@ export interface S3TestTarget {
   credentials: Credentials;
   /** True when the suite started the embedded store itself (its credential resolver and CORS are ours). */
   embedded: boolean;
+  /** The embedded store's root directory, to look at its files (embedded only). */
+  root?: string;
   runPrefix: string;
   /** Principals of the embedded store's resolver (embedded only). */
   restricted: Credentials & { allowedPrefix: string };
@@ -91,6 +93,7 @@ export async function startS3Target(): Promise<S3TestTarget> {
     region: 'eu-central-1',
     credentials: main,
     embedded: true,
+    root,
     runPrefix,
     restricted,
     expired,

@@ -112,7 +112,10 @@ export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyRe
 async function assembleAndCommit(ctx: S3Context, upload: UploadRecord, parts: PartRecord[], condition: ReturnType<typeof writeCondition>): Promise<string> {
   const { key } = ctx.target;
   const temp = ctx.objects.newTempPath();
-  await ctx.uploads.assemble(upload.uploadId, parts, temp);
+  // Issue 14: the parts become the object's segments by hard link, a metadata operation whatever
+  // the size; copied into one file only where the file system cannot link.
+  const linked = await ctx.uploads.linkParts(upload.uploadId, parts, temp);
+  if (!linked) await ctx.uploads.assemble(upload.uploadId, parts, temp);
   const checksum = multipartChecksum(upload, parts);
   const meta = await ctx.objects.commit(key, temp, {
     size: parts.reduce((total, part) => total + part.size, 0),
@@ -122,9 +125,10 @@ async function assembleAndCommit(ctx: S3Context, upload: UploadRecord, parts: Pa
     headers: upload.headers,
     userMetadata: upload.userMetadata,
     partsCount: parts.length,
+    ...(linked && { segments: parts.map((part) => part.size) }),
     ...(checksum && { checksum }),
   }, condition).catch(async (error: unknown) => {
-    await rm(temp, { force: true });
+    await rm(temp, { recursive: true, force: true });
     throw error;
   });
   await ctx.uploads.remove(upload.uploadId);

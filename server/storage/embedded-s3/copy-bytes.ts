@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ObjectBody } from './object-files.ts';
 
 /**
  * Copies bytes [start, end] of an open object into a new file, computing the md5 the copy's
  * ETag needs (a copy is a single-part object even when its source was multipart).
  */
-export async function copyBytesToFile(source: FileHandle, start: number, end: number, path: string): Promise<{ size: number; md5: Buffer }> {
+export async function copyBytesToFile(source: ObjectBody, start: number, end: number, path: string): Promise<{ size: number; md5: Buffer }> {
   const md5 = createHash('md5');
   let size = 0;
   const meter = new Transform({

@@ -1,16 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ChecksumAlgorithm } from './checksums.ts';
 import { createKeyLock } from './key-lock.ts';
+import { segmentFileName } from './object-files.ts';
 import { S3Error } from './s3-error.ts';
 
 /**
  * Multipart uploads in progress: one directory per upload with its record and every part
- * as a file (plus a small JSON with the part's ETag), kept until Complete streams the
- * chosen parts into one object file, or Abort removes them.
+ * as a file (plus a small JSON with the part's ETag), kept until Complete hard-links the
+ * chosen parts into the object's data directory as its segments (no byte copied; streamed into
+ * one file only where the file system has no hard links), or Abort removes them.
  *
  *   uploads/<uploadId>/upload.json
  *   uploads/<uploadId>/part-00001.json
@@ -52,6 +54,12 @@ export interface MultipartFiles {
   listUploads(): Promise<UploadRecord[]>;
   /** Streams the given parts, in order, into a new file at tempPath. */
   assemble(uploadId: string, parts: PartRecord[], tempPath: string): Promise<void>;
+  /**
+   * Hard-links the given parts, in order, into a new directory at tempDir as segment files
+   * (object-files.ts): the object's bytes without copying them. The upload keeps its parts, so a
+   * refused completion leaves it as it was. False when the file system cannot link (nothing made).
+   */
+  linkParts(uploadId: string, parts: PartRecord[], tempDir: string): Promise<boolean>;
   /** True when there was an upload to remove. */
   remove(uploadId: string): Promise<boolean>;
   /**
@@ -167,6 +175,22 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
     }
   };
 
+  const linkParts = async (uploadId: string, parts: PartRecord[], tempDir: string): Promise<boolean> => {
+    const dir = uploadDir(uploadId);
+    if (!dir) throw new S3Error('NoSuchUpload', undefined, { UploadId: uploadId });
+    await mkdir(tempDir);
+    try {
+      for (const [index, part] of parts.entries()) await link(join(dir, part.dataFile), join(tempDir, segmentFileName(index)));
+      return true;
+    } catch (error) {
+      await rm(tempDir, { recursive: true, force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      // No hard links here (some network and FAT file systems): the caller copies instead.
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV' || code === 'EMLINK') return false;
+      throw error;
+    }
+  };
+
   const remove = async (uploadId: string): Promise<boolean> => {
     const dir = uploadDir(uploadId);
     if (!dir || !(await get(uploadId))) return false;
@@ -190,5 +214,5 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
   };
   const isClaimed = (uploadId: string): boolean => claimed.has(uploadId);
 
-  return { create, get, putPart, listParts, listUploads, assemble, remove, claim, isClaimed };
+  return { create, get, putPart, listParts, listUploads, assemble, linkParts, remove, claim, isClaimed };
 }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readFile, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import type { StoredChecksum } from './checksums.ts';
 import { createKeyLock } from './key-lock.ts';
 
@@ -13,6 +14,15 @@ import { createKeyLock } from './key-lock.ts';
  *
  *   objects/<seg>/<seg>/<last>~m.json   metadata
  *   objects/<seg>/<seg>/<last>~d.<id>   bytes
+ *   objects/<seg>/<seg>/<last>~d.<id>/s00001, s00002, …   or the bytes as segments, in order
+ *
+ * Segments are how CompleteMultipartUpload makes an object without copying a byte (issue 14):
+ * the parts' files are hard-linked into the object's data directory and read one after the
+ * other as one stream (multipart.ts `linkParts`). A data file or directory that an overwrite or
+ * a delete replaces while a reader still streams it is removed when that reader is done (a
+ * single file stays readable through its open handle anyway; a directory's segments are opened
+ * one by one as the stream reaches them, so it is kept until then). One process owns a data
+ * directory (server/data-dir-lock.ts), so the readers are counted in memory.
  *
  * Segment names are encoded so any key is a safe, case-distinct file name on any platform:
  * [a-z0-9_-] and inner dots stay, capitals become `^` + lower case, everything else is
@@ -35,16 +45,60 @@ export interface ObjectMeta {
   checksum?: StoredChecksum;
   /** Set for objects assembled by CompleteMultipartUpload. */
   partsCount?: number;
+  /** Set when the bytes are stored as segment files (a multipart object): each one's size, in order. */
+  segments?: number[];
   /** Name of the data file beside the sidecar. */
   dataFile: string;
 }
 
 export type NewObject = Omit<ObjectMeta, 'key' | 'dataFile'>;
 
+/** An object's bytes, open for reading (a FileHandle is one). */
+export interface ObjectBody {
+  /** Bytes start..end, inclusive; with `autoClose` (the default) the body is released when the stream closes. */
+  createReadStream(options: { start: number; end: number; autoClose?: boolean; highWaterMark?: number }): Readable;
+  /** Releases the body (when it was not streamed with autoClose). */
+  close(): Promise<void>;
+}
+
 export interface OpenedObject {
   meta: ObjectMeta;
-  /** Open on the data file; stays readable even if the object is overwritten meanwhile. */
-  handle: FileHandle;
+  /** The object's bytes; stays readable even if the object is overwritten or deleted meanwhile. */
+  handle: ObjectBody;
+}
+
+/** The file name of segment `index` (from 0) in a segmented object's data directory. */
+export function segmentFileName(index: number): string {
+  return `s${String(index + 1).padStart(5, '0')}`;
+}
+
+/** Reads segment files one after the other as one stream of bytes start..end. */
+function segmentedBody(dir: string, sizes: readonly number[], release: () => void): ObjectBody {
+  let released = false;
+  const done = () => {
+    if (released) return;
+    released = true;
+    release();
+  };
+  async function* bytes(start: number, end: number, highWaterMark: number | undefined): AsyncGenerator<Buffer> {
+    let offset = 0;
+    for (const [index, size] of sizes.entries()) {
+      const first = offset;
+      offset += size;
+      if (size === 0 || offset <= start || first > end) continue;
+      const from = Math.max(start, first) - first;
+      const to = Math.min(end, offset - 1) - first;
+      for await (const chunk of createReadStream(join(dir, segmentFileName(index)), { start: from, end: to, ...(highWaterMark && { highWaterMark }) })) yield chunk as Buffer;
+    }
+  }
+  return {
+    createReadStream({ start, end, autoClose = true, highWaterMark }) {
+      const stream = Readable.from(bytes(start, end, highWaterMark), { objectMode: false });
+      if (autoClose) stream.once('close', done);
+      return stream;
+    },
+    close: async () => done(),
+  };
 }
 
 export interface ObjectListing {
@@ -116,6 +170,21 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
   await mkdir(objectsDir, { recursive: true });
   await mkdir(tmpDir, { recursive: true });
   const lock = createKeyLock();
+  // Data directories being read (path → readers), and those replaced meanwhile, removed when the last reader is done.
+  const readers = new Map<string, number>();
+  const doomed = new Set<string>();
+  const pin = (path: string) => readers.set(path, (readers.get(path) ?? 0) + 1);
+  const unpin = (path: string) => {
+    const left = (readers.get(path) ?? 1) - 1;
+    if (left > 0) return void readers.set(path, left);
+    readers.delete(path);
+    if (doomed.delete(path)) void rm(path, { recursive: true, force: true, maxRetries: 3 }).then(() => pruneEmptyDirs(dirname(path)));
+  };
+  /** Removes a replaced or deleted object's bytes, at once or after its last reader. */
+  const discard = async (path: string): Promise<void> => {
+    if (readers.has(path)) doomed.add(path);
+    else await rm(path, { recursive: true, force: true, maxRetries: 3 });
+  };
 
   const newTempPath = (): string => join(tmpDir, randomUUID());
 
@@ -162,7 +231,7 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
       const metaTemp = newTempPath();
       await writeFile(metaTemp, JSON.stringify(meta));
       await renameInto(metaTemp, metaPath);
-      if (previous && previous.dataFile !== dataFile) await rm(join(dir, previous.dataFile), { force: true });
+      if (previous && previous.dataFile !== dataFile) await discard(join(dir, previous.dataFile));
       return meta;
     });
   };
@@ -174,8 +243,18 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const meta = await readMetaFile(metaPath);
       if (!meta) return null;
+      const path = join(dir, meta.dataFile);
       try {
-        return { meta, handle: await open(join(dir, meta.dataFile), 'r') };
+        if (!meta.segments) return { meta, handle: await open(path, 'r') };
+        // Pinned before it is looked at, so a concurrent overwrite leaves it until this reader is done.
+        pin(path);
+        try {
+          await stat(path);
+        } catch (error) {
+          unpin(path);
+          throw error;
+        }
+        return { meta, handle: segmentedBody(path, meta.segments, () => unpin(path)) };
       } catch (error) {
         if (!isMissing(error)) throw error;
       }
@@ -189,7 +268,7 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
       const meta = await readMetaFile(metaPath);
       if (!meta) return false;
       await rm(metaPath, { force: true });
-      await rm(join(dir, meta.dataFile), { force: true });
+      await discard(join(dir, meta.dataFile));
       await pruneEmptyDirs(dir);
       return true;
     });
@@ -202,7 +281,7 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
     });
     if (entries.some((entry) => entry.isFile() && entry.name.endsWith(META_SUFFIX))) return true;
     for (const entry of entries) {
-      if (entry.isDirectory() && (await containsObject(join(dir, entry.name)))) return true;
+      if (entry.isDirectory() && !entry.name.includes(DATA_MARK) && (await containsObject(join(dir, entry.name)))) return true;
     }
     return false;
   };
@@ -232,7 +311,8 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
           if (meta) addKey(meta);
           continue;
         }
-        if (!entry.isDirectory()) continue;
+        // A segmented object's data directory holds bytes, not keys.
+        if (!entry.isDirectory() || entry.name.includes(DATA_MARK)) continue;
         const segment = decodeSegment(entry.name);
         const childPath = path !== null && segment !== null ? `${path}${segment}/` : null;
         if (childPath !== null) {

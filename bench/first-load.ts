@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const EMAIL = 'owner@demo.cutdesk.test';
 const PASSWORD = 'demo-password';
 /** The goal of issue 12: at most 120 KB of gzipped JavaScript for /login. */
@@ -62,7 +62,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startServer(webDir: string): Promise<{ base: string; stop: () => Promise<void> }> {
+export async function startServer(webDir: string): Promise<{ base: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-bench-first-load-'));
   const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {

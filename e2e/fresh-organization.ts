@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
+import { businessToday } from '../src/domain/business-calendar.ts';
 
 export interface FreshOwner {
   token: string;
@@ -33,8 +34,10 @@ export async function grantCredits(request: APIRequestContext, organizationId: n
   const login = await request.post('/api/v1/login', { data: { email: 'admin@demo.cutdesk.test', password: 'demo-password' } });
   expect(login.ok()).toBe(true);
   const { token } = (await login.json()) as { token: string };
+  // Credits are active from the business day on (America/New_York): a UTC date is tomorrow there
+  // between midnight UTC and the evening before in New York, and the grant would not start yet.
   const today = new Date();
-  const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+  const isoDay = (date: Date) => businessToday(date);
   const response = await request.put(`/api/v1/organizations/${organizationId}/credits`, {
     headers: { authorization: `Bearer ${token}` },
     data: { startDate: isoDay(today), endDate: isoDay(new Date(today.getTime() + 365 * 86_400_000)), renewable: true, credits, interval: 1, creditsPerInterval: credits, storage: 2 },

@@ -19,7 +19,11 @@ import type { AppContext } from '../context.ts';
  * The expiry is rounded to the hour, so the same session reloading the page gets the same
  * URLs: the player does not restart when the project is fetched again.
  *
- * Token: `{projectId}.{userId}.{sessionVersion}[.{impersonatorId}.{impersonatorSessionVersion}].{expires, base 36}.{signature}`.
+ * Token: `{projectId}[v{version}].{userId}.{sessionVersion}[.{impersonatorId}.{impersonatorSessionVersion}].{expires, base 36}.{signature}`.
+ * Without `v{version}` the link plays the project's current final video (every link minted before
+ * versions existed keeps working); with it, that review version's own files (issue 13: older
+ * versions stay playable). The signature covers the whole body, the version included, so a link
+ * to v1 cannot be edited into one to v2.
  */
 
 export const MEDIA_LINK_HOURS = 12;
@@ -30,6 +34,8 @@ export type MediaSession = SessionClaims & { userId: number };
 
 export interface MediaToken extends MediaSession {
   projectId: number;
+  /** The review version the link plays; null for the project's current final video. */
+  version: number | null;
   /** Unix seconds. */
   expires: number;
 }
@@ -47,10 +53,11 @@ function signature(key: Buffer, body: string): string {
 }
 
 /** A token minted for the same session within the same hour is the same token. */
-export function signMediaToken(secret: string, projectId: number, session: MediaSession, now = Date.now()): string {
+export function signMediaToken(secret: string, projectId: number, session: MediaSession, now = Date.now(), version: number | null = null): string {
   const expires = Math.floor((Math.ceil(now / HOUR_MS) * HOUR_MS + MEDIA_LINK_HOURS * HOUR_MS) / 1000);
   const impersonation = session.impersonatorId === null ? '' : `.${session.impersonatorId}.${session.impersonatorSessionVersion ?? 0}`;
-  const body = `${projectId}.${session.userId}.${session.sessionVersion}${impersonation}.${expires.toString(36)}`;
+  const target = version === null ? `${projectId}` : `${projectId}v${version}`;
+  const body = `${target}.${session.userId}.${session.sessionVersion}${impersonation}.${expires.toString(36)}`;
   return `${body}.${signature(keyOf(secret), body)}`;
 }
 
@@ -60,7 +67,7 @@ function signedBy(key: Buffer, body: string, given: string): boolean {
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-const TOKEN = /^(\d{1,10})\.(\d{1,10})\.(\d{1,10})(?:\.(\d{1,10})\.(\d{1,10}))?\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/;
+const TOKEN = /^(\d{1,10})(?:v(\d{1,6}))?\.(\d{1,10})\.(\d{1,10})(?:\.(\d{1,10})\.(\d{1,10}))?\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/;
 /** Links minted before they carried the session (project.user.expires); they live 13 h at most. */
 const V1_TOKEN = /^(\d{1,10}\.\d{1,10}\.[0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/;
 
@@ -73,12 +80,13 @@ export function verifyMediaToken(secret: string, token: string, now = Date.now()
     const v1 = V1_TOKEN.exec(token);
     return v1 && signedBy(keyOf(secret, 'v1'), v1[1]!, v1[2]!) ? 'expired' : null;
   }
-  const [, projectId, userId, sessionVersion, impersonatorId, impersonatorSessionVersion, expiresText, given] = match;
+  const [, projectId, version, userId, sessionVersion, impersonatorId, impersonatorSessionVersion, expiresText, given] = match;
   if (!signedBy(keyOf(secret), token.slice(0, token.length - given!.length - 1), given!)) return null;
   const expires = parseInt(expiresText!, 36);
   if (expires * 1000 < now) return 'expired';
   return {
     projectId: Number(projectId),
+    version: version === undefined ? null : Number(version),
     userId: Number(userId),
     sessionVersion: Number(sessionVersion),
     impersonatorId: impersonatorId === undefined ? null : Number(impersonatorId),

@@ -6,7 +6,7 @@ import { isCustomerRole } from '../../src/domain/roles.ts';
 import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import { UPLOAD_MESSAGES, uploadPrefix } from '../../src/domain/uploads.ts';
 import type { AppContext } from '../context.ts';
-import type { AssetRow } from '../db/schema.ts';
+import type { AssetRow, ProjectVersionRow } from '../db/schema.ts';
 import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http-error.ts';
 import { verifyMediaToken } from '../media/media-links.ts';
@@ -21,6 +21,7 @@ import { usersRepo } from '../repositories/users.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { requireAcceptedContent } from './file-content.ts';
 import { visibleProject } from './project-access.ts';
+import { playableVersion } from './review.ts';
 
 /** Download links live a quarter of an hour: enough to start the transfer, too short to share. */
 const DOWNLOAD_SECONDS = 15 * 60;
@@ -150,12 +151,18 @@ export async function projectMediaJobs(ctx: AppContext, projectId: number): Prom
   return { jobs, ffmpeg: ffmpegState() === 'missing' ? 'missing' : 'available' };
 }
 
+/** What a media link plays: the project's current final video (`version` null) or one review version's. */
+export interface MediaLinkTarget {
+  project: ProjectDetails;
+  version: ProjectVersionRow | null;
+}
+
 /**
- * The project of a media link, for its session as it is now: the link ends with the session it
- * was minted for (the user's password reset, disable or delete; the impersonating admin's
- * revocation), like the session's token (issue 9). 404, as for any link that is not valid.
+ * The project (and version) of a media link, for its session as it is now: the link ends with
+ * the session it was minted for (the user's password reset, disable or delete; the impersonating
+ * admin's revocation), like the session's token (issue 9). 404, as for any link that is not valid.
  */
-export async function mediaLinkProject(ctx: AppContext, token: string): Promise<ProjectDetails> {
+export async function mediaLinkTarget(ctx: AppContext, token: string): Promise<MediaLinkTarget> {
   const claims = verifyMediaToken(ctx.config.jwtSecret, token);
   if (claims === 'expired') throw new HttpError(410, MEDIA_MESSAGES.expired);
   if (!claims) throw notFound();
@@ -163,10 +170,13 @@ export async function mediaLinkProject(ctx: AppContext, token: string): Promise<
   const user = await users.findById(claims.userId);
   const admin = claims.impersonatorId === null ? null : ((await users.findById(claims.impersonatorId)) ?? null);
   if (!user || !sessionStillStands(claims, user, admin)) throw notFound();
-  const project = await visibleProject(ctx, { user, impersonatorId: claims.impersonatorId }, claims.projectId);
+  const auth = { user, impersonatorId: claims.impersonatorId };
+  const project = await visibleProject(ctx, auth, claims.projectId);
+  // A version's link: the review rules decide, at every request (customers: released versions only).
+  if (claims.version !== null) return { project, version: await playableVersion(ctx, auth, project, claims.version) };
   // Every file here belongs to the final video: a customer's link works only from review on.
   if (isCustomerRole(user.role) && !customerSeesVersion(project.status, project.versionReleased)) throw notFound();
-  return project;
+  return { project, version: null };
 }
 
 /** What a media link answers: not (yet) there, an HLS playlist, or a presigned URL to redirect to. */
@@ -192,13 +202,16 @@ async function readText(storage: ObjectStore, key: string): Promise<string | nul
 
 const PIECES: Record<MediaFile, (typeof FINAL_KINDS)[number]> = { preview: 'final.preview', stream: 'final.hls', thumbnail: 'final.thumbnail', hd: 'final.hd', lowRes: 'final.lowres' };
 
+/** The derived object of each file for a version's own video (the pipeline names them after their source). */
+const DERIVED_OF: Record<Exclude<MediaFile, 'stream'>, Parameters<typeof derivedKey>[1]> = { preview: 'proxy', thumbnail: 'thumbnail', hd: 'hd', lowRes: 'lowRes' };
+
 /**
- * One file of the project's final video behind its media link: the HLS master playlist (its
- * variant playlists under `stream/`), or a presigned URL of the object (a download name for the
- * HD and low-res renditions).
+ * One file of a media link's video (the project's final video, or one version's): the HLS master
+ * playlist (its variant playlists under `stream/`), or a presigned URL of the object (a download
+ * name for the HD and low-res renditions).
  */
-export async function finalVideoFile(ctx: AppContext, presigner: Presigner, project: ProjectDetails, file: MediaFile): Promise<MediaAnswer> {
-  const source = project.finalVideoPath;
+export async function finalVideoFile(ctx: AppContext, presigner: Presigner, { project, version }: MediaLinkTarget, file: MediaFile): Promise<MediaAnswer> {
+  const source = version ? version.videoPath : project.finalVideoPath;
   if (!source) return { kind: 'unavailable', state: 'missing' };
   const states = await finalVideoState(ctx, project.id, source);
   const state = states[PIECES[file]].state;
@@ -208,16 +221,17 @@ export async function finalVideoFile(ctx: AppContext, presigner: Presigner, proj
     if (text === null) return { kind: 'unavailable', state: 'missing' };
     return { kind: 'playlist', body: await rewritePlaylist(text, (uri) => (/^v\d+\/playlist\.m3u8$/.test(uri) ? `stream/${uri}` : uri)) };
   }
-  const key = { preview: derivedKey(source, 'proxy'), thumbnail: project.finalVideoThumbnail, hd: project.hdUrl, lowRes: project.lowResUrl }[file];
+  const key = version ? derivedKey(source, DERIVED_OF[file]) : { preview: derivedKey(source, 'proxy'), thumbnail: project.finalVideoThumbnail, hd: project.hdUrl, lowRes: project.lowResUrl }[file];
   if (!key || !(await ctx.storage.headObject(key))) return { kind: 'unavailable', state: 'missing' };
-  const stem = project.name.replace(/[^A-Za-z0-9._ -]/g, '').trim().replace(/\s+/g, '_') || `project-${project.id}`;
+  const name = project.name.replace(/[^A-Za-z0-9._ -]/g, '').trim().replace(/\s+/g, '_') || `project-${project.id}`;
+  const stem = version ? `${name}_v${String(version.number).padStart(2, '0')}` : name;
   const download = file === 'hd' ? `${stem}_HD.mp4` : file === 'lowRes' ? `${stem}_low-res.mp4` : undefined;
   return { kind: 'redirect', url: await presigner.presignGet(key, download ? DOWNLOAD_SECONDS : STREAM_SECONDS, download) };
 }
 
 /** A variant playlist (`v0`, `v1`, …) of the HLS rendition, its segments presigned for the browser. */
-export async function variantPlaylist(ctx: AppContext, presigner: Presigner, project: ProjectDetails, variant: string): Promise<MediaAnswer> {
-  const source = project.finalVideoPath;
+export async function variantPlaylist(ctx: AppContext, presigner: Presigner, { project, version }: MediaLinkTarget, variant: string): Promise<MediaAnswer> {
+  const source = version ? version.videoPath : project.finalVideoPath;
   if (!source) return { kind: 'unavailable', state: 'missing' };
   const states = await finalVideoState(ctx, project.id, source);
   if (states['final.hls'].state !== 'ready') return { kind: 'unavailable', state: states['final.hls'].state };

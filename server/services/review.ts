@@ -40,8 +40,11 @@ export const REVIEW_SERVICE_MESSAGES = {
   parentMissing: 'The comment you are replying to does not exist any more.',
 } as const;
 
-/** Media links of the current version, signed for the caller by the route. */
-export type VersionMediaLinks = () => NonNullable<Version['media']>;
+/**
+ * Media links signed for the caller by the route: of the project's current final video (null,
+ * the same links as the project's own) or of one version's own files.
+ */
+export type VersionMediaLinks = (version: number | null) => NonNullable<Version['media']>;
 
 function actorOf(auth: AuthContext): ReviewActor {
   return { kind: 'member', role: auth.user.role, userId: auth.user.id, organizationId: auth.user.organizationId };
@@ -98,7 +101,15 @@ async function visibleVersion(ctx: AppContext, auth: AuthContext, project: Proje
   return { version, review };
 }
 
-/** GET projects/{id}/versions: the versions the caller may see, oldest first. */
+/**
+ * The version a versioned media link plays, re-checked at every request with the same rule as
+ * the list (canSeeVersion: customers play released versions only); 404 otherwise.
+ */
+export async function playableVersion(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number): Promise<ProjectVersionRow> {
+  return (await visibleVersion(ctx, auth, project, number)).version;
+}
+
+/** GET projects/{id}/versions: the versions the caller may see, oldest first, each with its media links. */
 export async function listVersions(ctx: AppContext, auth: AuthContext, project: ProjectDetails, links: VersionMediaLinks): Promise<{ versions: Version[] }> {
   const { versions, review } = await reviewState(ctx, project);
   const actor = actorOf(auth);
@@ -120,7 +131,9 @@ export async function listVersions(ctx: AppContext, auth: AuthContext, project: 
           durationFrames: version.durationFrames,
           width: version.width,
           height: version.height,
-          media: current && playable ? links() : null,
+          // The current cut keeps the project's own links (the page's player does not restart);
+          // any other visible version, or the current one outside the customer's review window, its own.
+          media: links(current && playable ? null : version.number),
         };
       }),
   };

@@ -4,7 +4,7 @@ import type { MediaFile } from '../../../src/domain/media.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import { parseAssetType } from '../../../src/domain/uploads.ts';
 import { forbidden, notFound, parse } from '../../http-error.ts';
-import { MEDIA_MESSAGES, downloadLink, finalVideoFile, mediaLinkProject, projectMediaJobs, registerDeliverable, variantPlaylist, type MediaAnswer } from '../../services/media.ts';
+import { MEDIA_MESSAGES, downloadLink, finalVideoFile, mediaLinkTarget, projectMediaJobs, registerDeliverable, variantPlaylist, type MediaAnswer } from '../../services/media.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
@@ -63,15 +63,16 @@ export default async function mediaRoutes(app: FastifyInstance) {
   app.get('/media/:token/:file', { config: { access: 'public' } }, async (request, reply) => {
     const file = FILES[(request.params as { file: string }).file];
     if (!file) throw notFound();
-    const project = await mediaLinkProject(ctx, token(request));
-    return sendMedia(reply, await finalVideoFile(ctx, browserPresigner(app, request), project, file));
+    // The project's final video, or the version the link names (issue 13).
+    const target = await mediaLinkTarget(ctx, token(request));
+    return sendMedia(reply, await finalVideoFile(ctx, browserPresigner(app, request), target, file));
   });
 
   // A variant playlist of the HLS rendition, its segments presigned for the browser.
   app.get('/media/:token/stream/:variant/playlist.m3u8', { config: { access: 'public' } }, async (request, reply) => {
     const { variant } = request.params as { variant: string };
     if (!/^v\d{1,2}$/.test(variant)) throw notFound();
-    const project = await mediaLinkProject(ctx, token(request));
-    return sendMedia(reply, await variantPlaylist(ctx, browserPresigner(app, request), project, variant));
+    const target = await mediaLinkTarget(ctx, token(request));
+    return sendMedia(reply, await variantPlaylist(ctx, browserPresigner(app, request), target, variant));
   });
 }

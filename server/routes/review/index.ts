@@ -31,9 +31,9 @@ export default async function reviewRoutes(app: FastifyInstance) {
   app.get('/projects/:id/versions', { config: { access: 'signed-in' } }, async (request) => {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    // The current cut's links are the project's own media links, signed for this session.
-    const links = () => {
-      const token = signMediaToken(app.ctx.config.jwtSecret, project.id, request.session);
+    // Media links signed for this session: the project's own (version null) or one version's.
+    const links = (version: number | null) => {
+      const token = signMediaToken(app.ctx.config.jwtSecret, project.id, request.session, Date.now(), version);
       return { preview: mediaUrl(app.prefix, token, 'preview'), stream: mediaUrl(app.prefix, token, 'stream'), thumbnail: mediaUrl(app.prefix, token, 'thumbnail') };
     };
     return listVersions(app.ctx, auth, project, links);

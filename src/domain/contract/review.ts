@@ -65,8 +65,8 @@ export const VersionStruct = object({
   width: nullable(number()),
   height: nullable(number()),
   /**
-   * Media links of the current version (the same signed links as the project's, 12 h): null for
-   * older versions and for a customer while the version is not theirs to play.
+   * Media links signed for the caller (12 h), for every version listed: the current version's are
+   * the project's own links; an older version's play its own files (a link names its version).
    */
   media: nullable(object({ preview: string(), stream: string(), thumbnail: string() })),
 });

@@ -6,6 +6,14 @@ import { Icon } from '@/ui/icons.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { VideoPlayer } from '@/ui/video-player.tsx';
 
+/** Another cut than the project's current one (an older review version): its own links. */
+export interface PlayerSource {
+  preview: string;
+  stream: string;
+  thumbnail: string;
+  version: number;
+}
+
 interface Props {
   project: Pick<Project, 'finalVideoPreview' | 'finalVideoThumbnail' | 'noReviews'>;
   /** C§4: a missing preview opens the no-media modal (customer); A§4: the no-video message (staff). */
@@ -16,6 +24,8 @@ interface Props {
   onVideo?: (video: HTMLVideoElement | null) => void;
   /** Drawn over the picture (the review's drawings). */
   overlay?: ReactNode;
+  /** Plays this instead of the project's final video (the review's chosen older version). */
+  source?: PlayerSource;
 }
 
 function Note({ testId, title, children, version }: { testId: string; title: string; children?: ReactNode; version?: number }) {
@@ -34,13 +44,14 @@ function Note({ testId, title, children, version }: { testId: string; title: str
  * (HLS stream, MP4 beside it), "being processed" while the pipeline works on it (checked again
  * every 5 s), and the spec's message when it is missing from storage.
  */
-export function FinalVideo({ project, audience, placeholder, onVideo, overlay }: Props) {
+export function FinalVideo({ project: given, audience, placeholder, onVideo, overlay, source }: Props) {
+  const project = source ? { finalVideoPreview: source.preview, finalVideoThumbnail: source.thumbnail, noReviews: source.version } : given;
   const preview = project.finalVideoPreview;
   const availability = useMediaAvailability(preview);
   const [modalClosed, setModalClosed] = useState<string | null>(null);
   if (!preview) return <>{placeholder}</>;
   if (availability === 'ready') {
-    return <VideoPlayer src={preview} hlsSrc={siblingMediaUrl(preview, 'stream')} poster={project.finalVideoThumbnail} version={project.noReviews} onVideo={onVideo} overlay={overlay} />;
+    return <VideoPlayer src={preview} hlsSrc={source ? source.stream : siblingMediaUrl(preview, 'stream')} poster={project.finalVideoThumbnail} version={project.noReviews} onVideo={onVideo} overlay={overlay} />;
   }
   if (availability === 'missing') {
     if (audience === 'staff') {

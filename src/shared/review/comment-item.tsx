@@ -152,7 +152,7 @@ export const ThreadItem = memo(function ThreadItem({ thread, actions, open, seek
   return (
     <li className={`review-thread${thread.resolved ? ' resolved' : ''}${active ? ' active' : ''}`} data-testid="review-thread" data-id={thread.id} data-frame={thread.frame}>
       <div className="review-thread-head">
-        <button type="button" className="timecode-chip" disabled={!seekable} title={seekable ? 'Go to this frame' : 'Only the current version can be played'} onClick={() => onSeek(thread)}>
+        <button type="button" className="timecode-chip" disabled={!seekable} title={seekable ? 'Go to this frame' : 'This version cannot be played here'} onClick={() => onSeek(thread)}>
           {thread.timecode}
           {thread.endTimecode && <> – {thread.endTimecode}</>}
         </button>

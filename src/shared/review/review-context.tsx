@@ -23,7 +23,10 @@ export interface ReviewState {
   /** The version whose comments the panel shows. */
   version: Version | null;
   selectVersion: (number: number) => void;
-  /** The version the player plays (the current one), null when none may be played. */
+  /**
+   * The version the player plays: the chosen one when it has media links, else the current one;
+   * null when none may be played.
+   */
   playable: Version | null;
   /** The selected version is the one in the player: its comments can be placed and sought. */
   inPlayer: boolean;
@@ -82,7 +85,9 @@ export function ReviewProvider({ project, enabled, children }: Props) {
     queryFn: () => listComments(projectId, version!.number),
     enabled: enabled && version !== null,
   });
-  const playable = versions.find((v) => v.current && v.media !== null) ?? null;
+  // Older versions play too (issue 13): choosing one puts it in the page's player.
+  const current = versions.find((v) => v.current && v.media !== null) ?? null;
+  const playable = version?.media ? version : current;
   const inPlayer = version !== null && playable !== null && version.number === playable.number;
   const rate = (inPlayer ? playable.frameRate : (commentsQuery.data?.frameRate ?? version?.frameRate)) ?? ASSUMED_RATE;
   const threads = useMemo(() => sortThreads(commentsQuery.data?.comments ?? []), [commentsQuery.data]);

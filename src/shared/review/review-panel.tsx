@@ -5,9 +5,34 @@ import { Spinner } from '@/ui/empty-state.tsx';
 import { CommentComposer } from './comment-composer.tsx';
 import { ThreadItem } from './comment-item.tsx';
 import { ExportMarkers } from './export-markers.tsx';
+import { initialPair } from './compare-logic.ts';
 import { isOnComment, versionLabel, visibleThreads } from './review-logic.ts';
 import { useReview, type ReviewState } from './review-context.tsx';
 import { useCommentActions } from './use-comment-actions.ts';
+import { VersionCompare } from './version-compare.tsx';
+
+/** "Compare versions" when two versions can be played; the compare pauses the page's player. */
+function CompareButton({ review }: { review: ReviewState }) {
+  const [pair, setPair] = useState<[number, number] | null>(null);
+  const playable = review.versions.filter((v) => v.media !== null);
+  const initial = initialPair(review.versions, review.version?.number ?? null);
+  if (!initial) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="link-button compare-open"
+        onClick={() => {
+          review.pause();
+          setPair(initial);
+        }}
+      >
+        Compare versions
+      </button>
+      {pair && <VersionCompare versions={playable} initial={pair} onClose={() => setPair(null)} />}
+    </>
+  );
+}
 
 function VersionSwitcher({ review }: { review: ReviewState }) {
   if (review.versions.length < 2 && review.version) {
@@ -93,15 +118,23 @@ export function ReviewPanel({ exportable = false, layout = 'side' }: { exportabl
           <strong>{review.openThreads} open</strong>
           {resolved > 0 && <span className="muted"> · {resolved} resolved</span>}
         </span>
-        {resolved > 0 && (
-          <button type="button" className="link-button" aria-pressed={!showResolved} onClick={() => setShowResolved((v) => !v)}>
-            {showResolved ? 'Hide resolved' : 'Show resolved'}
-          </button>
-        )}
+        <span className="review-panel-actions">
+          <CompareButton review={review} />
+          {resolved > 0 && (
+            <button type="button" className="link-button" aria-pressed={!showResolved} onClick={() => setShowResolved((v) => !v)}>
+              {showResolved ? 'Hide resolved' : 'Show resolved'}
+            </button>
+          )}
+        </span>
       </div>
+      {review.inPlayer && !review.version.current && (
+        <p className="review-note" role="status">
+          You are watching {versionLabel(review.version.number)}, an earlier version. Choose {versionLabel(review.versions.find((v) => v.current)?.number ?? review.version.number)} to see the current cut.
+        </p>
+      )}
       {!review.inPlayer && (
         <p className="review-note" role="status">
-          Only the current version can be played for now. Its comments stay readable here.
+          This version cannot be played here. Its comments stay readable.
         </p>
       )}
       {!review.open && <p className="review-note">This project is approved: its review comments are read-only.</p>}

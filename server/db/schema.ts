@@ -57,6 +57,11 @@ export interface UsersTable {
   assetsPath: string | null;
   /** Raised to end every session of the user (migration 0007); tokens carry the version they were signed with. */
   sessionVersion: Generated<number>;
+  /** Which review e-mails the user gets (migration 0014, issue 13); all on by default. */
+  reviewMailReady: Generated<boolean>;
+  reviewMailReminder: Generated<boolean>;
+  reviewMailChanges: Generated<boolean>;
+  reviewMailDigest: Generated<boolean>;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }
@@ -231,6 +236,19 @@ export interface Database extends BillingTables {
   mediaJobs: MediaJobsTable;
   projectVersions: ProjectVersionsTable;
   reviewComments: ReviewCommentsTable;
+  reviewMailLedger: ReviewMailLedgerTable;
+}
+
+/** One row per review e-mail claimed (migration 0014): the unique key sends each mail once. */
+export interface ReviewMailLedgerTable {
+  id: Generated<number>;
+  kind: 'ready' | 'reminder' | 'changes' | 'digest';
+  projectId: Generated<number>;
+  version: Generated<number>;
+  userId: number;
+  day: Generated<string>;
+  coveredUntil: Date | null;
+  sentAt: Generated<Date>;
 }
 
 export type UserRow = Selectable<UsersTable>;

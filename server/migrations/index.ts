@@ -13,6 +13,7 @@ import * as billingReceipts from './0010-billing-receipts.ts';
 import * as statusBeforeHidden from './0011-status-before-hidden.ts';
 import * as slaDeadlineMilliseconds from './0012-sla-deadline-milliseconds.ts';
 import * as review from './0013-review.ts';
+import * as reviewNotifications from './0014-review-notifications.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-status-before-hidden': statusBeforeHidden,
   '0012-sla-deadline-milliseconds': slaDeadlineMilliseconds,
   '0013-review': review,
+  '0014-review-notifications': reviewNotifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -107,3 +107,76 @@ export function renewalFailedMail(to: string, details: BillingMailDetails & { re
     ),
   };
 }
+
+/** What every review e-mail (issue 13) carries besides its content: the unsubscribe link. */
+export interface ReviewMailFooter {
+  unsubscribeLink: string;
+}
+
+function reviewMail(to: string, subject: string, body: { title: string; intro: string; action: string; link: string; outro: string; listText?: string; listHtml?: string }, footer: ReviewMailFooter): MailMessage {
+  const base = layout(body.title, body.intro, body.action, body.link, body.outro);
+  const unsubscribeText = `Stop these e-mails: ${footer.unsubscribeLink}`;
+  const unsubscribeHtml = `<p style="font-size:12px;color:#777"><a href="${escape(footer.unsubscribeLink)}">Stop these e-mails</a></p>`;
+  return {
+    to,
+    subject,
+    links: [body.link, footer.unsubscribeLink],
+    headers: { 'List-Unsubscribe': `<${footer.unsubscribeLink}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    // Replacer functions: a `$` in user-written text is text, not a replacement pattern.
+    text: base.text.replace('\n\n', () => `\n\n${body.listText ? `${body.listText}\n\n` : ''}`) + `\n\n${unsubscribeText}`,
+    html: base.html.replace('</h2>', () => `</h2>${body.listHtml ?? ''}`).replace('</body>', () => `${unsubscribeHtml}</body>`),
+  };
+}
+
+export function versionReadyMail(to: string, details: { projectName: string; version: string; daysLeft: number; link: string }, footer: ReviewMailFooter): MailMessage {
+  const days = details.daysLeft > 0 ? `You have ${details.daysLeft} day${details.daysLeft === 1 ? '' : 's'} to review it; then the project is approved as it is.` : 'Take your time: this review has no time limit.';
+  return reviewMail(to, `${details.projectName}: version ${details.version} is ready for review`, {
+    title: `Version ${details.version} of ${details.projectName} is ready`, intro: `A new cut of ${details.projectName} is ready for your review. ${days}`,
+    action: 'Review the video', link: details.link, outro: 'Comment on any frame; request changes or approve from the project page.',
+  }, footer);
+}
+
+export function reviewReminderMail(to: string, details: { projectName: string; version: string; closesAt: string; link: string }, footer: ReviewMailFooter): MailMessage {
+  return reviewMail(to, `Reminder: the review of ${details.projectName} closes tomorrow`, {
+    title: `The review of ${details.projectName} closes tomorrow`, intro: `Version ${details.version} of ${details.projectName} will be approved as it is on ${details.closesAt} unless you request changes.`,
+    action: 'Review the video', link: details.link, outro: 'Nothing to change? You need not do anything.',
+  }, footer);
+}
+
+export interface MailComment {
+  timecode: string;
+  author: string;
+  text: string;
+}
+
+const commentLines = (comments: MailComment[]) => comments.map((c) => `${c.timecode}  ${c.author}: ${c.text}`).join('\n');
+const commentRows = (comments: MailComment[]) =>
+  `<table style="border-collapse:collapse;margin:12px 0">${comments.map((c) => `<tr><td style="padding:4px 12px 4px 0;font-family:monospace;vertical-align:top">${escape(c.timecode)}</td><td style="padding:4px 12px 4px 0;vertical-align:top;color:#777">${escape(c.author)}</td><td style="padding:4px 0;white-space:pre-wrap">${escape(c.text)}</td></tr>`).join('')}</table>`;
+
+export function changesRequestedMail(to: string, details: { projectName: string; organizationName: string; version: string; comments: MailComment[]; link: string }, footer: ReviewMailFooter): MailMessage {
+  const count = details.comments.length;
+  return reviewMail(to, `Changes requested on ${details.projectName} (${details.organizationName})`, {
+    title: `Changes requested on ${details.projectName}`, intro: `${details.organizationName} asked for changes on version ${details.version}: ${count} open comment${count === 1 ? '' : 's'}.`,
+    action: 'Open the project', link: details.link, outro: 'The project is back in editing; its SLA timer runs again.',
+    listText: commentLines(details.comments), listHtml: commentRows(details.comments),
+  }, footer);
+}
+
+export interface DigestProject {
+  projectName: string;
+  link: string;
+  comments: (MailComment & { version: string })[];
+}
+
+export function commentDigestMail(to: string, details: { projects: DigestProject[]; settingsLink: string }, footer: ReviewMailFooter): MailMessage {
+  const total = details.projects.reduce((sum, p) => sum + p.comments.length, 0);
+  const listText = details.projects.map((p) => `${p.projectName} (${p.link})\n${p.comments.map((c) => `  ${c.version} ${c.timecode}  ${c.author}: ${c.text}`).join('\n')}`).join('\n\n');
+  const listHtml = details.projects
+    .map((p) => `<h3 style="margin:16px 0 4px"><a href="${escape(p.link)}">${escape(p.projectName)}</a></h3>${commentRows(p.comments.map((c) => ({ ...c, timecode: `${c.version} ${c.timecode}` })))}`)
+    .join('');
+  return reviewMail(to, `${total} new comment${total === 1 ? '' : 's'} on your Cutdesk projects`, {
+    title: 'New review comments', intro: `${total} new comment${total === 1 ? '' : 's'} since your last digest.`,
+    action: 'Choose your review e-mails', link: details.settingsLink, outro: 'One digest a business day instead of one e-mail per comment.',
+    listText, listHtml,
+  }, footer);
+}

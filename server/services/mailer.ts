@@ -13,6 +13,8 @@ export interface MailMessage {
    * that are as good as a password; a developer finds them in the outbox file.
    */
   links: string[];
+  /** Extra headers (`List-Unsubscribe` on review e-mails). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -29,7 +31,7 @@ export function createMailer(options: { smtpUrl: string | null; outboxDir: strin
     const transport = nodemailer.createTransport(smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
         log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
@@ -38,7 +40,7 @@ export function createMailer(options: { smtpUrl: string | null; outboxDir: strin
   let sequence = 0;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       await mkdir(outboxDir, { recursive: true });
       sequence += 1;
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(4, '0')}.eml`);

@@ -19,6 +19,7 @@ import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
 import { reviewRepo } from '../repositories/review.ts';
 import { usersRepo } from '../repositories/users.ts';
 import { requireAllowed } from './project-access.ts';
+import { notifyAfterTransition } from './review-notifications.ts';
 
 type Changes = Updateable<ProjectsTable>;
 
@@ -76,6 +77,8 @@ export async function runTransition(ctx: AppContext, auth: AuthContext, project:
   if (!moved) throw changedMeanwhile();
   // After the commit: open pages of the project and the staff dashboard read it again (server/events/).
   await publishChange(ctx.db, { type: 'project', projectId: project.id });
+  // Issue 13: the review e-mails of this transition (version ready, changes requested).
+  await notifyAfterTransition({ db: ctx.db, mailer: ctx.mailer, publicUrl: ctx.config.publicUrl, secret: ctx.config.jwtSecret }, action, project.id);
   return (await projectsRepo(ctx.db).details(project.id))!;
 }
 

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { meAtom } from '@/lib/session-state.ts';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
+import { ReviewMailCard } from '@/shared/notifications/review-mail-card.tsx';
 import { ExpiringCredits } from './components/expiring-credits.tsx';
 import { PlansAndCoupons } from './components/plans-coupons.tsx';
 import { StaffUsers } from './components/staff-users.tsx';
@@ -11,6 +12,7 @@ const TABS = [
   { id: 'users' as const, label: 'Users' },
   { id: 'credits' as const, label: 'Credits' },
   { id: 'billing' as const, label: 'Plans & coupons' },
+  { id: 'mail' as const, label: 'My e-mails' },
 ];
 
 /** /admin-settings (A§2): staff users (limit 100), a credits overview, and the plans and coupons customers buy with. */
@@ -23,7 +25,18 @@ export function AdminSettingsPage() {
       <PageHeader title="Admin settings" subtitle="Staff users, credits across customers, plans and coupons." />
       <Tabs label="Admin settings" tabs={TABS} active={tab} onChange={setTab} />
       <div role="tabpanel" aria-label={TABS.find((t) => t.id === tab)!.label}>
-        {tab === 'users' ? <StaffUsers me={me} /> : tab === 'credits' ? <ExpiringCredits /> : <PlansAndCoupons />}
+        {tab === 'users' ? (
+          <StaffUsers me={me} />
+        ) : tab === 'credits' ? (
+          <ExpiringCredits />
+        ) : tab === 'billing' ? (
+          <PlansAndCoupons />
+        ) : (
+          // Issue 13: the signed-in staff member's own review e-mails.
+          <div className="review-mail-staff">
+            <ReviewMailCard role={me.role.name} />
+          </div>
+        )}
       </div>
     </>
   );

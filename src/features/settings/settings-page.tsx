@@ -12,6 +12,7 @@ import { queryKeys } from '@/shared/query/keys.ts';
 import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { getCredits } from '@/shared/organization/api/get-credits.ts';
+import { ReviewMailCard } from '@/shared/notifications/review-mail-card.tsx';
 import { getOrganization } from './api/get-organization.ts';
 import { settingsKeys } from './api/keys.ts';
 import { listUsers } from './api/list-users.ts';
@@ -70,6 +71,7 @@ export function SettingsPage() {
           <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} readOnlyReason={isOwner && me.impersonatedBy !== null ? USER_MESSAGES.impersonating : undefined} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={refreshUsers} />
           <div className="settings-side">
             <CreditsCard credits={credits} />
+            <ReviewMailCard role={me.role.name} />
             {!isOwner && credits?.status === 'INACTIVE' && <p className="side-note">{CREDIT_MESSAGES.userContactOwner}</p>}
           </div>
         </div>

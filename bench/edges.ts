@@ -14,6 +14,9 @@ import { loadConfig } from '../server/config.ts';
 import { connectDatabase } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/migrations/index.ts';
 import { registerBadInputGuards } from '../server/plugins/bad-input.ts';
+import { dbPlugin } from '../server/plugins/db.ts';
+import { metricsPlugin } from '../server/plugins/metrics.ts';
+import { registerRequestId } from '../server/request-id.ts';
 import { registerLoadShedding } from '../server/plugins/load-shedding.ts';
 import { registerSecurityHeaders } from '../server/plugins/security-headers.ts';
 import { RateLimiter } from '../server/services/rate-limiter.ts';
@@ -94,4 +97,34 @@ for (const [label, path, post] of cases) {
 }
 await bare.app.close();
 await edged.app.close();
+
+/**
+ * Issue 15: what measuring costs. The same route on a server without and with the metrics
+ * plugin's onResponse hook (a counter and a histogram per request) and the X-Request-Id header.
+ */
+async function measured(withMetrics: boolean): Promise<{ app: FastifyInstance; url: string }> {
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const db = await connectDatabase({ databaseUrl: null, dataDir, inMemory: true });
+  const app = Fastify({ logger: false });
+  app.addHook('onClose', async () => db.destroy());
+  await app.register(dbPlugin, { config, db });
+  if (withMetrics) {
+    await app.register(metricsPlugin, { config });
+    registerRequestId(app);
+  }
+  app.get('/api/v1/projects/:id', async () => ({ status: 'ok' }));
+  return { app, url: await app.listen({ host: '127.0.0.1', port: 0 }) };
+}
+const unmeasured = await measured(false);
+const metered = await measured(true);
+const without: number[] = [];
+const withMetrics: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  without.push(await rps(unmeasured.url, '/api/v1/projects/42', false));
+  withMetrics.push(await rps(metered.url, '/api/v1/projects/42', false));
+}
+const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+console.log(`${'GET, no work: metrics hook + request id'.padEnd(46)} bare ${middle(without).toFixed(0).padStart(7)} req/s   with metrics ${middle(withMetrics).toFixed(0).padStart(7)} req/s   ratio ${(middle(withMetrics) / middle(without)).toFixed(3)}`);
+await unmeasured.app.close();
+await metered.app.close();
 await rm(dataDir, { recursive: true, force: true });

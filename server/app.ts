@@ -36,6 +36,10 @@ import { storagePlugin } from './plugins/storage.ts';
 import { registerBadInputGuards } from './plugins/bad-input.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { readinessPlugin } from './plugins/readiness.ts';
+import { registerRequestId, requestIdOf } from './request-id.ts';
+import { prettyLogStream } from './log-format.ts';
 import { createTokenService } from './services/tokens.ts';
 import assetRoutes from './routes/uploads/assets.ts';
 import uploadCredentialRoutes from './routes/uploads/credentials.ts';
@@ -44,6 +48,7 @@ import billingRoutes from './routes/billing/index.ts';
 import reviewRoutes from './routes/review/index.ts';
 import apiReferenceRoutes from './routes/api-reference.ts';
 import eventRoutes from './routes/events/index.ts';
+import notificationRoutes from './routes/notifications/index.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -60,6 +65,8 @@ export interface AppDeps {
    * Off by default: tests and benchmarks build apps that must not start them.
    */
   jobs?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /**
@@ -82,10 +89,12 @@ export const SERVER_TIMEOUTS = {
  * server's close runs their hooks the other way round (jobs stop on preClose, then storage's
  * clients and the database close on onClose), see main.ts's shutdown.
  */
-export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, jobs = false, logStream }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Request logs carry the URL with its secret query values redacted (server/log-redaction.ts).
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer } },
+    // Each line carries `reqId`: the caller's sane X-Request-Id or a new one, sent back (server/request-id.ts).
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer }, stream: logStream ?? (config.logFormat === 'pretty' ? prettyLogStream() : undefined) },
+    genReqId: requestIdOf,
     // Forwarded headers are believed only from the proxies TRUST_PROXY names (none by default):
     // request.ip feeds the per-address limits and request.host/protocol the links we hand out.
     trustProxy: trustProxyOption(config.trustProxy),
@@ -94,6 +103,9 @@ export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<F
   });
   // First: every other part reads or writes the database, and it closes last.
   await app.register(dbPlugin, { config, db });
+  // Before the routes, so its hook measures every one of them (GET /metrics).
+  await app.register(metricsPlugin, { config });
+  registerRequestId(app);
   const limiter = new RateLimiter(app.db, config.rateLimit.windowMs);
   registerBackground(app);
   // Security headers on every answer but the object store's (/s3 keeps its own).
@@ -109,6 +121,7 @@ export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<F
   // The embedded S3 endpoint (/s3) keeps its own body handling, CORS and errors, apart from the API.
   await app.register(storagePlugin, { config });
   await app.register(mailPlugin, { config });
+  await app.register(readinessPlugin);
   const ctx = contextOf(app, {
     config,
     tokens: createTokenService(config.jwtSecret),
@@ -148,6 +161,7 @@ export async function buildApp({ config, db, jobs = false }: AppDeps): Promise<F
         billingRoutes,
         reviewRoutes,
         eventRoutes,
+        notificationRoutes,
         apiReferenceRoutes,
       ];
       for (const routes of routeModules) {

@@ -30,6 +30,10 @@ export interface Config {
   /** Directory holding the built PWA. */
   webDir: string;
   logLevel: string;
+  /** `json` (one JSON object a line, for collectors) or `pretty` (readable lines for a terminal). */
+  logFormat: 'json' | 'pretty';
+  /** Bearer token that opens GET /metrics from other addresses than loopback; null: loopback only. */
+  metricsToken: string | null;
   /** Object storage for every object the product keeps (see StorageConfig). */
   storage: StorageConfig;
   /**
@@ -208,6 +212,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (Boolean(env.RECAPTCHA_SECRET) !== Boolean(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together: set both (reCAPTCHA v3) or neither (embedded bot check)');
   if (env.RECAPTCHA_SITE_KEY && !/^[\w-]{10,100}$/.test(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SITE_KEY must be a reCAPTCHA v3 site key (letters, digits, - and _)');
   if (env.RECAPTCHA_VERIFY_URL && !/^https?:\/\/[^/]/.test(env.RECAPTCHA_VERIFY_URL)) problems.push('RECAPTCHA_VERIFY_URL must be an http(s) address');
+  const logFormat = env.LOG_FORMAT || 'json';
+  if (logFormat !== 'json' && logFormat !== 'pretty') problems.push('LOG_FORMAT must be "json" or "pretty"');
+  // Named, never shown: the message must not put a secret into a terminal or a log.
+  const metricsToken = env.METRICS_TOKEN || null;
+  if (metricsToken && !/^[\x21-\x7e]{24,}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be at least 24 printable characters without spaces');
   if (problems.length) throw new ConfigError(problems);
 
   mkdirSync(dataDir, { recursive: true });
@@ -228,6 +237,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit,
     webDir: resolve(env.WEB_DIR || 'dist'),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat as 'json' | 'pretty',
+    metricsToken,
     storage,
     trustProxy,
     maxEventLoopDelayMs,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { completeClosedReviews } from './services/review-auto-complete.ts';
+import { sendCommentDigests, sendReviewReminders } from './services/review-notifications.ts';
 import { abortAbandonedUploads } from './services/uploads.ts';
 import { sweepOrphanObjects } from './services/orphan-cleanup.ts';
 import { serverStoreEndpoint } from './storage/setup.ts';
@@ -19,45 +20,47 @@ const HOUR = 60 * MINUTE;
 export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
-  const track = (job: () => Promise<void>) => () => {
+  // A failed run is logged with `failure` and counted (/metrics: runs by job and outcome).
+  const track = (name: string, failure: string, job: () => Promise<void>) => () => {
     if (stopped) return;
-    const run = job().finally(() => inFlight.delete(run));
+    const finished = app.metrics.jobStarted(name);
+    const run = job()
+      .then(
+        () => finished('ok'),
+        (error: unknown) => {
+          finished('failed');
+          app.log.error({ err: error }, failure);
+        },
+      )
+      .finally(() => inFlight.delete(run));
     inFlight.add(run);
   };
 
-  const completeReviews = track(async () => {
-    try {
-      const completed = await completeClosedReviews(app.ctx.db);
-      if (completed) app.log.info({ completed }, 'review windows closed: projects approved');
-    } catch (error) {
-      app.log.error({ err: error }, 'review auto-complete failed');
-    }
+  const completeReviews = track('review-auto-complete', 'review auto-complete failed', async () => {
+    const completed = await completeClosedReviews(app.ctx.db);
+    if (completed) app.log.info({ completed }, 'review windows closed: projects approved');
   });
   completeReviews();
   const timer = setInterval(completeReviews, MINUTE);
 
   // Multipart uploads left for more than 7 days are aborted; expired upload reservations and
   // credentials are dropped. First run a minute after start, when storage is connected.
-  const sweepUploads = track(async () => {
+  const sweepUploads = track('upload-sweep', 'abandoned upload sweep failed', async () => {
     try {
       const swept = await abortAbandonedUploads(app.ctx);
       if (swept.aborted || swept.reservations || swept.credentials) app.log.info(swept, 'abandoned uploads aborted, expired reservations and credentials removed');
-    } catch (error) {
-      app.log.error({ err: error }, 'abandoned upload sweep failed');
+    } finally {
+      // Orphans are swept even after a failed upload sweep (it logs its own errors).
+      await sweepOrphanObjects(app.ctx, serverStoreEndpoint(app), app.log);
     }
-    await sweepOrphanObjects(app.ctx, serverStoreEndpoint(app), app.log);
   });
   const firstSweep = setTimeout(sweepUploads, MINUTE);
   const sweeps = setInterval(sweepUploads, HOUR);
 
   // Rate-limit counters whose window has ended are only read as zero; dropping them keeps the
   // table as small as the traffic of one window.
-  const sweepLimits = track(async () => {
-    try {
-      await app.ctx.limiter.sweep();
-    } catch (error) {
-      app.log.error({ err: error }, 'rate limit sweep failed');
-    }
+  const sweepLimits = track('rate-limit-sweep', 'rate limit sweep failed', async () => {
+    await app.ctx.limiter.sweep();
   });
   const limitSweeps = setInterval(sweepLimits, 5 * MINUTE);
 
@@ -65,19 +68,27 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
   // change is a conditional UPDATE, so all instances may run it (server/billing/renewals.ts).
   const billingProvider = createPaymentProvider(app.ctx.db, app.ctx.config.billing);
   const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
-  const renewBilling = track(async () => {
-    try {
-      const report = await runBillingRenewals(app.ctx.db, billingProvider, new Date(), { log: app.log, notices });
-      if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
-    } catch (error) {
-      app.log.error({ err: error }, 'billing renewals failed');
-    }
+  const renewBilling = track('billing-renewals', 'billing renewals failed', async () => {
+    const report = await runBillingRenewals(app.ctx.db, billingProvider, new Date(), { log: app.log, notices });
+    if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
   });
   const firstRenewal = setTimeout(renewBilling, MINUTE);
   const renewals = setInterval(renewBilling, HOUR);
 
+  // Issue 13: review reminders and the daily comment digest. Each mail is claimed in the
+  // ledger's unique key first, so every instance may run these at once (one mail per person).
+  const reviewMail = { db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, secret: app.ctx.config.jwtSecret };
+  const sendReviewMail = track('review-mail', 'review e-mails failed', async () => {
+    const now = new Date();
+    const reminders = await sendReviewReminders(reviewMail, now);
+    const digests = await sendCommentDigests(reviewMail, now);
+    if (reminders || digests) app.log.info({ reminders, digests }, 'review e-mails sent');
+  });
+  const reviewMails = setInterval(sendReviewMail, MINUTE);
+
   return async () => {
     stopped = true;
+    clearInterval(reviewMails);
     clearInterval(timer);
     clearTimeout(firstSweep);
     clearInterval(sweeps);

@@ -13,6 +13,12 @@ export function embeddedPglite(db: Db): PGlite | undefined {
   return EMBEDDED.get(db);
 }
 
+/** The connection pool behind a PostgreSQL `Db` (its use is reported on /metrics), or undefined for PGlite. */
+const POOLS = new WeakMap<Db, import('pg').Pool>();
+export function postgresPool(db: Db): import('pg').Pool | undefined {
+  return POOLS.get(db);
+}
+
 // int8 and numeric carry byte counts and quotas: far below 2^53, so plain numbers are safe.
 // `date` columns stay 'YYYY-MM-DD' text so no time zone can shift them.
 const INT8 = 20;
@@ -39,7 +45,9 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
     // An idle connection the server closes (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => console.warn('PostgreSQL connection lost:', error.message));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    POOLS.set(db, pool);
+    return db;
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(options.inMemory ? 'memory://' : join(options.dataDir, 'db'), {

@@ -20,7 +20,8 @@ export async function registerLoadShedding(app: FastifyInstance, options: { maxE
     retryAfter: RETRY_AFTER_SECONDS,
     // A rejection goes to the app's error handler, which answers the HttpError's JSON body.
     pressureHandler: async (request, reply) => {
-      if (request.url.startsWith(`${EMBEDDED_S3_PREFIX}/`)) return;
+      // Nor /metrics: an overloaded instance is exactly when its figures are wanted.
+      if (request.url.startsWith(`${EMBEDDED_S3_PREFIX}/`) || request.url === '/metrics') return;
       reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
       throw new HttpError(503, BUSY_MESSAGE);
     },

@@ -11,6 +11,8 @@ import { listRoutes } from './route-list.ts';
  */
 const PUBLIC_ROUTES = new Set([
   'GET /api/v1/health',
+  // Readiness for balancers and orchestrators: says only which part is down (server/plugins/readiness.ts).
+  'GET /api/v1/ready',
   'GET /api/v1/client-config',
   'GET /api/v1/score',
   'POST /api/v1/login',
@@ -23,6 +25,9 @@ const PUBLIC_ROUTES = new Set([
   // Signed links: the token in the path is the credential (server/media/media-links.ts).
   'GET /api/v1/media/:token/:file',
   'GET /api/v1/media/:token/stream/:variant/playlist.m3u8',
+  // Review e-mails' unsubscribe link: its signed token is the credential (issue 13).
+  'GET /api/v1/review-mail/unsubscribe',
+  'POST /api/v1/review-mail/unsubscribe',
   // Not listed: the event streams (GET projects/:id/events, dashboard/events) are public to the
   // auth plugin because EventSource sends no header, but their 60-second ticket in the query is
   // a credential the route checks (server/events/tickets.ts): without one they answer 401 like

@@ -233,11 +233,19 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const checked = await upload(owner, projectId, 'twice.mp4', bytes);
       const body = { name: checked.name, path: checked.location, type: 'INTERVIEW_CLIP', size: bytes.length };
       const before = await usedSpace();
+      // Issue 15: /metrics counts registrations and their bytes, a retried one not again.
+      const registered = async () => {
+        const text = (await server.app.inject({ method: 'GET', url: '/metrics' })).body;
+        const value = (name: string) => Number(new RegExp(`^${name}\\{type="INTERVIEW_CLIP"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+        return { count: value('cutdesk_upload_registrations_total'), bytes: value('cutdesk_upload_registered_bytes_total') };
+      };
+      const metricsBefore = await registered();
       const first = await call('POST', `/projects/${projectId}/assets`, owner, body);
       const second = await call('POST', `/projects/${projectId}/assets`, owner, body);
       expect([first.statusCode, second.statusCode]).toEqual([201, 200]);
       expect(second.json().id).toBe(first.json().id);
       expect(await usedSpace()).toBe(before + bytes.length);
+      expect(await registered()).toEqual({ count: metricsBefore.count + 1, bytes: metricsBefore.bytes + bytes.length });
     });
 
     it('checks the object: under the folder of its type, present, of the declared size', async () => {

@@ -29,6 +29,7 @@ export default async function assetRoutes(app: FastifyInstance) {
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const body = parse(RegisterAssetBodyStruct, request.body);
     const { row, created } = await registerAsset(app.ctx, auth, project, body);
+    if (created) app.metrics.uploadRegistered(row.type, row.size);
     // Proxy and thumbnail of a clip (an image is its own preview); a media failure never undoes the upload.
     await enqueueAssetMedia(app.ctx, row.id).catch((error: unknown) => request.log.error({ err: error, assetId: row.id }, 'asset media could not be queued'));
     const current = (await assetsRepo(app.ctx.db).find(project.id, row.id)) ?? row;

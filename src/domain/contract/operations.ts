@@ -1,4 +1,4 @@
-import { enums, literal, object, string } from 'superstruct';
+import { boolean, enums, literal, object, string } from 'superstruct';
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
 import { ROLES } from '../roles.ts';
@@ -33,6 +33,7 @@ import { EventStreamQueryStruct, EventTicketStruct } from './events.ts';
 import { Id } from './fields.ts';
 import type { AnyStruct } from './json-schema.ts';
 import { MeStruct } from './me.ts';
+import { ReviewMailPreferencesBodyStruct, ReviewMailPreferencesStruct, UnsubscribeQueryStruct } from './review-mail.ts';
 import { DeliverableBodyStruct, LinkBodyStruct, LinkStruct, MediaJobListStruct } from './media.ts';
 import { CreateOrganizationBodyStruct, IdResponseStruct, OrganizationStruct } from './organizations.ts';
 import {
@@ -129,6 +130,10 @@ const STATUS_CONFLICT = 'Not allowed in the project’s status (the message says
 const FILE = enums(['preview.mp4', 'stream.m3u8', 'thumbnail.jpg', 'hd.mp4', 'low-res.mp4']);
 const text = string();
 const StatusStruct = object({ status: enums(['ok']) });
+const ReadinessStruct = object({
+  status: enums(['ready', 'starting', 'unavailable', 'stopping']),
+  checks: object({ migrations: boolean(), database: boolean(), storage: boolean() }),
+});
 
 /** The seven staff transitions that are one call each (A§7). */
 const TRANSITIONS: [string, string, string][] = [
@@ -144,6 +149,11 @@ const TRANSITIONS: [string, string, string][] = [
 export const OPERATIONS: readonly Operation[] = [
   // Session
   { method: 'GET', path: '/health', tag: 'Session', summary: 'Liveness: the database answers.', who: 'anyone', auth: 'none', responses: { 200: ok('Up.', StatusStruct) } },
+  {
+    method: 'GET', path: '/ready', tag: 'Session', summary: 'Readiness: send this instance traffic. Every migration applied, the database and the object store answer, not shutting down.', who: 'anyone', auth: 'none',
+    notes: '`starting` until the object store first connected, `unavailable` when a check fails later, `stopping` from the start of shutdown. Checks answer within 2 s; an answer is reused for a second.',
+    responses: { 200: ok('Ready.', ReadinessStruct), 503: ok('Not ready: `status` says why, `checks` which part failed.', ReadinessStruct) },
+  },
   { method: 'GET', path: '/client-config', tag: 'Session', summary: 'What the web app needs before sign-in: the reCAPTCHA site key (or null) and the card form to use (`payments`: the embedded gateway, or Stripe with its publishable key).', who: 'anyone', auth: 'none', responses: { 200: ok('Public settings.', ClientConfigStruct) } },
   {
     method: 'POST', path: '/login', tag: 'Session', summary: 'Sign in.', who: 'anyone', auth: 'none', body: LoginBodyStruct, rateLimited: true,
@@ -154,6 +164,19 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'PUT', path: '/me/refresh-token', tag: 'Session', summary: 'A new expiry for the same session.', who: 'any signed-in user', auth: 'bearer',
     notes: 'The sign-in time is kept: never past 30 days after sign-in, then 401 and a new sign-in.',
     responses: { 200: ok('The new token.', TokenStruct) },
+  },
+  { method: 'GET', path: '/me/review-mail', tag: 'Session', summary: 'Which review e-mails the signed-in user gets (issue 13).', who: 'any signed-in user', auth: 'bearer', responses: { 200: ok('One flag per kind.', ReviewMailPreferencesStruct) } },
+  {
+    method: 'PATCH', path: '/me/review-mail', tag: 'Session', summary: 'Switch review e-mail kinds on or off.', who: 'any signed-in user', auth: 'bearer', body: ReviewMailPreferencesBodyStruct,
+    responses: { 200: ok('The settings now.', ReviewMailPreferencesStruct), 400: 'Not a flag.' },
+  },
+  {
+    method: 'GET', path: '/review-mail/unsubscribe', tag: 'Session', summary: 'The unsubscribe link of a review e-mail: turns its kind off; answers an HTML page.', who: 'the link’s holder', auth: 'link', query: UnsubscribeQueryStruct,
+    responses: { 200: ok('Unsubscribed (an HTML page).'), 400: 'No token.', 404: 'A forged or malformed token (an HTML page).' },
+  },
+  {
+    method: 'POST', path: '/review-mail/unsubscribe', tag: 'Session', summary: 'One-click unsubscribe (RFC 8058, `List-Unsubscribe-Post`).', who: 'the link’s holder', auth: 'link', query: UnsubscribeQueryStruct,
+    responses: { 204: ok('Unsubscribed.'), 400: 'No token.', 404: 'A forged or malformed token.' },
   },
   {
     method: 'POST', path: '/register', tag: 'Session', summary: 'Register an owner.', who: 'anyone', auth: 'none', body: RegisterBodyStruct, rateLimited: true,

@@ -37,6 +37,6 @@ export default defineConfig({
     stdout: 'pipe',
     // Many tests sign in as the same demo accounts: per-e-mail limits are tested in tests/server; so is
     // load shedding, which a busy CI machine could otherwise trigger (a 503 is not what a spec tests).
-    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR, DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000' },
+    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR, DEMO_PASSWORD: 'demo-password', DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000' },
   },
 });

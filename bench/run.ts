@@ -2,6 +2,7 @@
 import { benchApi } from './api.ts';
 import { benchComplete } from './complete.ts';
 import { benchFirstLoad } from './first-load.ts';
+import { benchFirstPaint } from './first-paint.ts';
 import { benchReview } from './review.ts';
 import { benchUpload } from './upload.ts';
 import { benchZip } from './zip.ts';
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   upload: benchUpload,
   'first-load': benchFirstLoad,
   complete: benchComplete,
+  'first-paint': benchFirstPaint,
   review: benchReview,
 };
 

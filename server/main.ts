@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
+import { seedDemoMedia } from './seed/demo-media.ts';
 import { connectStorage } from './storage/setup.ts';
 
 /** How long shutdown may take before the process exits anyway (orchestrators wait about 30 s). */
@@ -25,6 +26,12 @@ async function main(): Promise<void> {
   // The embedded object store is served by this server: the storage plugin connects it once the
   // server listens (and the jobs wait for it). A store that cannot be reached stops the start.
   await connectStorage(app);
+  // Issue 13: the demo's review videos are made in the background (ffmpeg takes a few seconds),
+  // so the first start answers at once; the demo projects show "being processed" meanwhile.
+  // DEMO_VIDEOS=off keeps the demo without them (the e2e server: its specs check the seeded states).
+  if (config.seed === 'demo' && process.env.DEMO_VIDEOS !== 'off') {
+    void seedDemoMedia(app.ctx, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) }).catch((error: unknown) => app.log.error({ err: error }, 'demo videos could not be made'));
+  }
   const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
 
   const lines = [
@@ -57,6 +64,8 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // GET /api/v1/ready answers 503 from now on: balancers stop sending new requests.
+    app.readiness.stop();
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     setTimeout(() => {
       app.log.error({ graceMs: SHUTDOWN_GRACE_MS }, 'shutdown took too long; exiting now');

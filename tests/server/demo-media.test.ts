@@ -1,0 +1,114 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CommentList, Version } from '../../src/domain/contract/review.ts';
+import { mediaTools, probe } from '../../server/media/ffmpeg.ts';
+import { DEMO_MEDIA_MESSAGES, seedDemoMedia } from '../../server/seed/demo-media.ts';
+import { hasFfmpeg } from '../support/media.ts';
+import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+
+const withFfmpeg = await hasFfmpeg();
+
+function collectingLog() {
+  const lines: string[] = [];
+  return { lines, log: { info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m) } };
+}
+
+/** Issue 13: the demo's projects in review and approved get real videos, versions and comments. */
+describe.each(DATABASES)('demo review videos on $name', ({ url }) => {
+  let server: TestServer;
+  const idOf = async (name: string) => (await server.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  const get = async <T>(path: string, email: string) => {
+    const response = await server.app.inject({ method: 'GET', url: `/api/v1${path}`, headers: await signIn(server.app, email) });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<T>();
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(url, { storage: true });
+  }, 60_000);
+  afterAll(async () => server.close());
+
+  it.skipIf(!withFfmpeg)('makes versions, comments and videos once, and queues their media jobs', async () => {
+    const { log } = collectingLog();
+    const result = await seedDemoMedia(server.app.ctx, log);
+    expect(result.skipped).toBeNull();
+    expect([...result.seeded].sort()).toEqual(['Brand anthem', 'Conference recap', 'Quarterly highlights']);
+
+    // Quarterly highlights: v01 came back with changes, v02 is in review; a customer sees both.
+    const quarterly = await idOf('Quarterly highlights');
+    const versions = await get<{ versions: Version[] }>(`/projects/${quarterly}/versions`, 'owner@demo.cutdesk.test');
+    expect(versions.versions.map((v) => [v.number, v.current, v.frameRate, v.frameRateKnown, v.width, v.height])).toEqual([
+      [1, false, { num: 25, den: 1 }, true, 1280, 720],
+      [2, true, { num: 25, den: 1 }, true, 1280, 720],
+    ]);
+    expect(versions.versions[1]!.durationFrames).toBeGreaterThanOrEqual(8 * 25);
+    expect(versions.versions[1]!.durationFrames).toBeLessThanOrEqual(12 * 25);
+    const v1 = await get<CommentList>(`/projects/${quarterly}/comments?version=1`, 'owner@demo.cutdesk.test');
+    expect(v1.comments).toHaveLength(3);
+    expect(v1.comments.filter((c) => c.drawing !== null)).toHaveLength(1);
+    expect(v1.comments.filter((c) => c.resolved).length).toBeGreaterThanOrEqual(1);
+    expect(v1.comments.filter((c) => !c.resolved).length).toBeGreaterThanOrEqual(1);
+    const replies = v1.comments.flatMap((c) => c.replies);
+    expect(replies.map((r) => r.author.role)).toContain('EDITOR');
+    expect(v1.comments.every((c) => c.frame < versions.versions[0]!.durationFrames!)).toBe(true);
+
+    // Brand anthem at 29.97: drop-frame timecodes, the probed rate exact.
+    const anthem = await idOf('Brand anthem');
+    const anthemComments = await get<CommentList>(`/projects/${anthem}/comments?version=1`, 'admin@demo.cutdesk.test');
+    expect(anthemComments.frameRate).toEqual({ num: 30000, den: 1001 });
+    expect(anthemComments.comments[0]!.timecode).toContain(';');
+
+    // The objects are in the store under each project's final-video prefix, and are what they claim.
+    for (const name of ['Quarterly highlights', 'Brand anthem', 'Conference recap']) {
+      const id = await idOf(name);
+      const project = await server.db.selectFrom('projects').select(['finalVideoPath', 'noReviews', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(project.finalVideoPath).toMatch(new RegExp(`^projects/${id}/final/`));
+      const rows = await server.db.selectFrom('projectVersions').select(['videoPath', 'videoSize']).where('projectId', '=', id).execute();
+      for (const row of rows) expect((await server.app.ctx.storage.headObject(row.videoPath))?.size, row.videoPath).toBe(row.videoSize);
+      const jobs = await server.db.selectFrom('mediaJobs').select(['kind', 'sourceKey']).where('projectId', '=', id).execute();
+      expect(jobs.map((j) => j.kind).sort()).toEqual(['final.hd', 'final.hls', 'final.lowres', 'final.preview', 'final.thumbnail']);
+      expect(new Set(jobs.map((j) => j.sourceKey))).toEqual(new Set([project.finalVideoPath]));
+    }
+    const anthemPath = (await server.db.selectFrom('projects').select('finalVideoPath').where('id', '=', anthem).executeTakeFirstOrThrow()).finalVideoPath!;
+    const object = await server.app.ctx.storage.getObjectStream(anthemPath);
+    const chunks: Buffer[] = [];
+    for await (const chunk of object!.body) chunks.push(chunk as Buffer);
+    const file = join(server.dataDir, 'anthem.mp4');
+    await writeFile(file, Buffer.concat(chunks));
+    const probed = await probe(mediaTools(), { url: file, demuxer: 'mov' });
+    expect(probed).toMatchObject({ frameRate: { real: '30000/1001' }, width: 1280, height: 720, audioCodec: 'aac' });
+
+    // Run again (a restart): nothing is duplicated.
+    const counts = async () => ({
+      versions: Number((await server.db.selectFrom('projectVersions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
+      comments: Number((await server.db.selectFrom('reviewComments').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
+      jobs: Number((await server.db.selectFrom('mediaJobs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
+    });
+    const before = await counts();
+    expect(await seedDemoMedia(server.app.ctx, log)).toEqual({ seeded: [], skipped: null });
+    expect(await counts()).toEqual(before);
+  }, 120_000);
+});
+
+describe('demo review videos without ffmpeg', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(null, { storage: true });
+  }, 60_000);
+  afterAll(async () => server.close());
+
+  it('says so in one line and leaves the demo as it was', async () => {
+    // The worker's own seam (server/media/ffmpeg.ts mediaTools): binaries that are not there.
+    const tools = mediaTools({ FFMPEG_PATH: join(server.dataDir, 'no-ffmpeg'), FFPROBE_PATH: join(server.dataDir, 'no-ffprobe') });
+    const { lines, log } = collectingLog();
+    expect(await seedDemoMedia(server.app.ctx, log, { tools })).toEqual({ seeded: [], skipped: 'ffmpeg-missing' });
+    expect(lines).toEqual([DEMO_MEDIA_MESSAGES.ffmpegMissing]);
+    expect(await server.db.selectFrom('projectVersions').selectAll().execute()).toEqual([]);
+    expect(await server.db.selectFrom('reviewComments').selectAll().execute()).toEqual([]);
+    expect(await server.db.selectFrom('mediaJobs').selectAll().execute()).toEqual([]);
+    const inReview = await server.db.selectFrom('projects').select(['status', 'finalVideoPath']).where('status', 'in', ['IN_REVIEW', 'APPROVED']).execute();
+    expect(inReview.length).toBeGreaterThan(0);
+    expect(inReview.every((p) => p.finalVideoPath === null)).toBe(true);
+  });
+});

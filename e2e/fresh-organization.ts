@@ -44,3 +44,31 @@ export async function grantCredits(request: APIRequestContext, organizationId: n
   });
   expect(response.ok(), await response.text()).toBe(true);
 }
+
+/**
+ * A project of a new organization with its own credits, sent to editing and given the demo
+ * editor (IN_EDITING): the specs share one server, and the demo's projects are others' to change.
+ */
+export async function projectInEditing(
+  request: APIRequestContext,
+  project: { label: string; firstName: string; lastName: string; name: string; audience: string; goal: string; brief: string },
+) {
+  const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const email = `${project.label}-${stamp}@example.com`;
+  const password = `${project.label}-pass-1`;
+  const owner = await registerOwner(request, { email, password, firstName: project.firstName, lastName: project.lastName, organizationName: `${project.label} ${stamp}` });
+  await grantCredits(request, owner.organizationId);
+  const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
+    headers: owner.headers,
+    data: { name: project.name, audience: project.audience, goal: project.goal, finalVideoLength: '0-60 seconds', brief: project.brief },
+  });
+  expect(created.status()).toBe(201);
+  const projectId = ((await created.json()) as { id: number }).id;
+  expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers: owner.headers })).ok()).toBe(true);
+  const login = await request.post('/api/v1/login', { data: { email: 'admin@demo.cutdesk.test', password: 'demo-password' } });
+  const admin = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+  const editors = (await (await request.get('/api/v1/users?role=editor&start=0&limit=200', { headers: admin })).json()) as { id: number; email: string }[];
+  const editorId = editors.find((e) => e.email === 'editor@demo.cutdesk.test')!.id;
+  expect((await request.post(`/api/v1/projects/${projectId}/assign-editor`, { headers: admin, data: { editorId } })).ok()).toBe(true);
+  return { projectId, email, password, headers: owner.headers, admin };
+}

@@ -1,32 +1,9 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { grantCredits, registerOwner } from './fresh-organization.ts';
+import { projectInEditing } from './fresh-organization.ts';
 import { customerSignIn, staffSignIn } from './sign-in.ts';
 
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 /** The generated clips run at 25 fps. */
 const FRAME = 1 / 25;
-
-/** "Launch film" of a new organization with its own credits, in editing with an editor (specs share one server). */
-async function projectInEditing(request: APIRequestContext) {
-  const stamp = unique();
-  const email = `versions-${stamp}@example.com`;
-  const password = 'versions-pass-1';
-  const owner = await registerOwner(request, { email, password, firstName: 'Vera', lastName: 'Versions', organizationName: `Versions ${stamp}` });
-  await grantCredits(request, owner.organizationId);
-  const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
-    headers: owner.headers,
-    data: { name: 'Launch film', audience: 'Customers', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Show the product.' },
-  });
-  expect(created.status()).toBe(201);
-  const projectId = ((await created.json()) as { id: number }).id;
-  expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers: owner.headers })).ok()).toBe(true);
-  const login = await request.post('/api/v1/login', { data: { email: 'admin@demo.cutdesk.test', password: 'demo-password' } });
-  const admin = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-  const editors = (await (await request.get('/api/v1/users?role=editor&start=0&limit=200', { headers: admin })).json()) as { id: number; email: string }[];
-  const editorId = editors.find((e) => e.email === 'editor@demo.cutdesk.test')!.id;
-  expect((await request.post(`/api/v1/projects/${projectId}/assign-editor`, { headers: admin, data: { editorId } })).ok()).toBe(true);
-  return { projectId, email, password, headers: owner.headers, admin };
-}
 
 /**
  * Staff upload a cut on the project page and send it to review once it is registered as version
@@ -69,7 +46,7 @@ test('the owner plays an older version, compares two versions in sync with a wip
   test.setTimeout(240_000);
   const { generateClip } = await import('../tests/support/media.ts');
   const [first, second] = await Promise.all([generateClip({ seconds: 4, width: 640, height: 360 }), generateClip({ seconds: 3, width: 480, height: 360 })]);
-  const { projectId, email, password, headers, admin } = await projectInEditing(request);
+  const { projectId, email, password, headers, admin } = await projectInEditing(request, { label: 'versions', firstName: 'Vera', lastName: 'Versions', name: 'Launch film', audience: 'Customers', goal: 'Sign-ups', brief: 'Show the product.' });
 
   const staff = await (await browser.newContext()).newPage();
   await staffSignIn(staff, 'admin@demo.cutdesk.test');

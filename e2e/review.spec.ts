@@ -1,34 +1,7 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
-import { grantCredits, registerOwner } from './fresh-organization.ts';
+import { projectInEditing } from './fresh-organization.ts';
 import { customerSignIn, staffSignIn } from './sign-in.ts';
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-/**
- * "Hiring video" of a new organization with its own credits, sent to editing and given an editor:
- * the specs share one server, and the demo's projects scroll off the dashboard as others add theirs.
- */
-async function projectInEditing(request: APIRequestContext) {
-  const stamp = unique();
-  const email = `review-${stamp}@example.com`;
-  const password = 'review-pass-1';
-  const owner = await registerOwner(request, { email, password, firstName: 'Rhea', lastName: 'Reviewer', organizationName: `Review ${stamp}` });
-  await grantCredits(request, owner.organizationId);
-  const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
-    headers: owner.headers,
-    data: { name: 'Hiring video', audience: 'Candidates', goal: 'Applications', finalVideoLength: '0-60 seconds', brief: 'Meet the team.' },
-  });
-  expect(created.status()).toBe(201);
-  const projectId = ((await created.json()) as { id: number }).id;
-  expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers: owner.headers })).ok()).toBe(true);
-  const login = await request.post('/api/v1/login', { data: { email: 'admin@demo.cutdesk.test', password: 'demo-password' } });
-  const admin = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-  const editors = (await (await request.get('/api/v1/users?role=editor&start=0&limit=200', { headers: admin })).json()) as { id: number; email: string }[];
-  const editorId = editors.find((e) => e.email === 'editor@demo.cutdesk.test')!.id;
-  expect((await request.post(`/api/v1/projects/${projectId}/assign-editor`, { headers: admin, data: { editorId } })).ok()).toBe(true);
-  return { projectId, email, password };
-}
 
 /**
  * Frame-accurate review (issue 13), end to end: staff deliver a clip and send it to review; the
@@ -40,7 +13,7 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   const { generateClip } = await import('../tests/support/media.ts');
   const clip = await generateClip({ seconds: 4, width: 640, height: 360 }); // 25 fps
 
-  const { projectId, email, password } = await projectInEditing(request);
+  const { projectId, email, password } = await projectInEditing(request, { label: 'review', firstName: 'Rhea', lastName: 'Reviewer', name: 'Hiring video', audience: 'Candidates', goal: 'Applications', brief: 'Meet the team.' });
 
   const staff = await (await browser.newContext()).newPage();
   await staffSignIn(staff, 'admin@demo.cutdesk.test');

@@ -49,6 +49,7 @@ import reviewRoutes from './routes/review/index.ts';
 import apiReferenceRoutes from './routes/api-reference.ts';
 import eventRoutes from './routes/events/index.ts';
 import notificationRoutes from './routes/notifications/index.ts';
+import shareLinkRoutes from './routes/share-links/index.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -162,6 +163,7 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
         reviewRoutes,
         eventRoutes,
         notificationRoutes,
+        shareLinkRoutes,
         apiReferenceRoutes,
       ];
       for (const routes of routeModules) {

@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
+import type { CommentAuthorRole } from '../../src/domain/share-links.ts';
 import type { BillingTables } from '../billing/schema.ts';
 
 /** Columns as the app sees them (CamelCasePlugin maps them to snake_case in SQL). */
@@ -210,7 +211,9 @@ export interface ReviewCommentsTable {
   parentId: number | null;
   authorUserId: number | null;
   authorName: string;
-  authorRole: RoleName;
+  authorRole: CommentAuthorRole;
+  /** The share link a guest's comment came through (migration 0015); null for members'. */
+  shareLinkId: Generated<number | null>;
   frame: number;
   endFrame: number | null;
   text: string;
@@ -237,6 +240,21 @@ export interface Database extends BillingTables {
   projectVersions: ProjectVersionsTable;
   reviewComments: ReviewCommentsTable;
   reviewMailLedger: ReviewMailLedgerTable;
+  reviewShareLinks: ReviewShareLinksTable;
+}
+
+/** A guest link to one version of a project (migration 0015); its token is derived, never stored. */
+export interface ReviewShareLinksTable {
+  id: Generated<number>;
+  projectId: number;
+  versionId: number;
+  salt: string;
+  passwordHash: string | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  createdBy: number | null;
+  createdAt: CreatedAt;
+  lastUsedAt: Date | null;
 }
 
 /** One row per review e-mail claimed (migration 0014): the unique key sends each mail once. */
@@ -260,3 +278,4 @@ export type AssetRow = Selectable<AssetsTable>;
 export type MediaJobRow = Selectable<MediaJobsTable>;
 export type ProjectVersionRow = Selectable<ProjectVersionsTable>;
 export type ReviewCommentRow = Selectable<ReviewCommentsTable>;
+export type ReviewShareLinkRow = Selectable<ReviewShareLinksTable>;

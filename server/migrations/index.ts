@@ -14,6 +14,7 @@ import * as statusBeforeHidden from './0011-status-before-hidden.ts';
 import * as slaDeadlineMilliseconds from './0012-sla-deadline-milliseconds.ts';
 import * as review from './0013-review.ts';
 import * as reviewNotifications from './0014-review-notifications.ts';
+import * as shareLinks from './0015-share-links.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-sla-deadline-milliseconds': slaDeadlineMilliseconds,
   '0013-review': review,
   '0014-review-notifications': reviewNotifications,
+  '0015-share-links': shareLinks,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

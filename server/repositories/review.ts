@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { RoleName } from '../../src/domain/roles.ts';
+import type { CommentAuthorRole } from '../../src/domain/share-links.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectVersionRow, ReviewCommentRow } from '../db/schema.ts';
 
@@ -23,9 +23,10 @@ export interface NewReviewComment {
   projectId: number;
   versionId: number;
   parentId: number | null;
-  authorUserId: number;
+  authorUserId: number | null;
   authorName: string;
-  authorRole: RoleName;
+  authorRole: CommentAuthorRole;
+  shareLinkId?: number | null;
   frame: number;
   endFrame: number | null;
   text: string;

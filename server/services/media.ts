@@ -21,7 +21,8 @@ import { usersRepo } from '../repositories/users.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { requireAcceptedContent } from './file-content.ts';
 import { visibleProject } from './project-access.ts';
-import { playableVersion } from './review.ts';
+import { memberCaller, playableVersion } from './review.ts';
+import { guestMediaTarget } from './share-links.ts';
 
 /** Download links live a quarter of an hour: enough to start the transfer, too short to share. */
 const DOWNLOAD_SECONDS = 15 * 60;
@@ -163,6 +164,8 @@ export interface MediaLinkTarget {
  * admin's revocation), like the session's token (issue 9). 404, as for any link that is not valid.
  */
 export async function mediaLinkTarget(ctx: AppContext, token: string): Promise<MediaLinkTarget> {
+  // A guest's link (share links, issue 13): its share link decides.
+  if (token.startsWith('g')) return guestMediaTarget(ctx, token);
   const claims = verifyMediaToken(ctx.config.jwtSecret, token);
   if (claims === 'expired') throw new HttpError(410, MEDIA_MESSAGES.expired);
   if (!claims) throw notFound();
@@ -173,7 +176,7 @@ export async function mediaLinkTarget(ctx: AppContext, token: string): Promise<M
   const auth = { user, impersonatorId: claims.impersonatorId };
   const project = await visibleProject(ctx, auth, claims.projectId);
   // A version's link: the review rules decide, at every request (customers: released versions only).
-  if (claims.version !== null) return { project, version: await playableVersion(ctx, auth, project, claims.version) };
+  if (claims.version !== null) return { project, version: await playableVersion(ctx, memberCaller(auth), project, claims.version) };
   // Every file here belongs to the final video: a customer's link works only from review on.
   if (isCustomerRole(user.role) && !customerSeesVersion(project.status, project.versionReleased)) throw notFound();
   return { project, version: null };

@@ -13,7 +13,9 @@ import {
   type ReviewComment,
   type ReviewDecision,
   type ReviewProject,
+  type ShareLink,
 } from '../../src/domain/review-rules.ts';
+import { GUEST_ROLE, type CommentAuthorRole } from '../../src/domain/share-links.ts';
 import { isCustomerRole } from '../../src/domain/roles.ts';
 import { frameToTimecode, type FrameRate } from '../../src/domain/timecode.ts';
 import type { AppContext } from '../context.ts';
@@ -46,8 +48,28 @@ export const REVIEW_SERVICE_MESSAGES = {
  */
 export type VersionMediaLinks = (version: number | null) => NonNullable<Version['media']>;
 
-function actorOf(auth: AuthContext): ReviewActor {
-  return { kind: 'member', role: auth.user.role, userId: auth.user.id, organizationId: auth.user.organizationId };
+/**
+ * Who calls, as the review sees it: the rules' actor, whether an administrator acts in a
+ * customer's name (they read, never write), and the name a new comment is signed with.
+ */
+export interface ReviewCaller {
+  readonly actor: ReviewActor;
+  readonly impersonating: boolean;
+  readonly author: { readonly userId: number | null; readonly name: string | null; readonly role: CommentAuthorRole; readonly shareLinkId: number | null };
+}
+
+/** A signed-in person (staff or customer). */
+export function memberCaller(auth: AuthContext): ReviewCaller {
+  return {
+    actor: { kind: 'member', role: auth.user.role, userId: auth.user.id, organizationId: auth.user.organizationId },
+    impersonating: auth.impersonatorId !== null,
+    author: { userId: auth.user.id, name: `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email, role: auth.user.role, shareLinkId: null },
+  };
+}
+
+/** A guest through a share link: the name comes with each comment (the rules require it). */
+export function guestCaller(link: ShareLink & { id: number }): ReviewCaller {
+  return { actor: { kind: 'guest', link }, impersonating: false, author: { userId: null, name: null, role: GUEST_ROLE, shareLinkId: link.id } };
 }
 
 function reviewProject(project: ProjectDetails, versions: readonly ProjectVersionRow[]): ReviewProject {
@@ -87,16 +109,16 @@ function require(decision: ReviewDecision, field = 'text'): void {
 }
 
 /** The caller's view of the project's review: its versions and what the rules make of them. */
-async function reviewState(ctx: AppContext, project: ProjectDetails) {
+export async function reviewState(ctx: AppContext, project: ProjectDetails) {
   const versions = await reviewRepo(ctx.db).versions(project.id);
   return { versions, review: reviewProject(project, versions) };
 }
 
 /** One version the caller may see, or 404 (the rules' own answer, so a hidden version is never revealed). */
-async function visibleVersion(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number) {
+export async function visibleVersion(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, number: number) {
   const { versions, review } = await reviewState(ctx, project);
   const version = versions.find((row) => row.number === number);
-  require(canSeeVersion(actorOf(auth), review, number));
+  require(canSeeVersion(caller.actor, review, number));
   if (!version) throw notFound(REVIEW_MESSAGES.notFound);
   return { version, review };
 }
@@ -105,37 +127,42 @@ async function visibleVersion(ctx: AppContext, auth: AuthContext, project: Proje
  * The version a versioned media link plays, re-checked at every request with the same rule as
  * the list (canSeeVersion: customers play released versions only); 404 otherwise.
  */
-export async function playableVersion(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number): Promise<ProjectVersionRow> {
-  return (await visibleVersion(ctx, auth, project, number)).version;
+export async function playableVersion(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, number: number): Promise<ProjectVersionRow> {
+  return (await visibleVersion(ctx, caller, project, number)).version;
 }
 
 /** GET projects/{id}/versions: the versions the caller may see, oldest first, each with its media links. */
 export async function listVersions(ctx: AppContext, auth: AuthContext, project: ProjectDetails, links: VersionMediaLinks): Promise<{ versions: Version[] }> {
   const { versions, review } = await reviewState(ctx, project);
-  const actor = actorOf(auth);
+  const { actor } = memberCaller(auth);
   // A customer plays the current cut only while it is theirs (the media links check the same rule).
   const playable = !isCustomerRole(auth.user.role) || customerSeesVersion(project.status, project.versionReleased);
   return {
     versions: versions
       .filter((version) => canSeeVersion(actor, review, version.number).ok)
       .map((version) => {
-        const { rate, known } = rateOf(version);
         const current = version.videoPath === project.finalVideoPath;
-        return {
-          number: version.number,
-          createdAt: version.createdAt.toISOString(),
-          releasedAt: version.releasedAt?.toISOString() ?? null,
-          current,
-          frameRate: { num: rate.num, den: rate.den },
-          frameRateKnown: known,
-          durationFrames: version.durationFrames,
-          width: version.width,
-          height: version.height,
-          // The current cut keeps the project's own links (the page's player does not restart);
-          // any other visible version, or the current one outside the customer's review window, its own.
-          media: links(current && playable ? null : version.number),
-        };
+        // The current cut keeps the project's own links (the page's player does not restart);
+        // any other visible version, or the current one outside the customer's review window, its own.
+        return versionView(version, current, links(current && playable ? null : version.number));
       }),
+  };
+}
+
+/** A version as the API shows it, with the media links signed for its caller. */
+export function versionView(version: ProjectVersionRow, current: boolean, media: Version['media']): Version {
+  const { rate, known } = rateOf(version);
+  return {
+    number: version.number,
+    createdAt: version.createdAt.toISOString(),
+    releasedAt: version.releasedAt?.toISOString() ?? null,
+    current,
+    frameRate: { num: rate.num, den: rate.den },
+    frameRateKnown: known,
+    durationFrames: version.durationFrames,
+    width: version.width,
+    height: version.height,
+    media,
   };
 }
 
@@ -144,11 +171,11 @@ function storedComment(row: ReviewCommentRow, versionNumber: number): ReviewComm
 }
 
 /** A comment as the caller sees it, with what they may do to it. */
-function commentView(auth: AuthContext, review: ReviewProject, version: ProjectVersionRow, row: ReviewCommentRow, deleted = false): Comment {
+function commentView(caller: ReviewCaller, review: ReviewProject, version: ProjectVersionRow, row: ReviewCommentRow, deleted = false): Comment {
   const { rate } = rateOf(version);
-  const actor = actorOf(auth);
+  const { actor } = caller;
   const stored = storedComment(row, version.number);
-  const writes = auth.impersonatorId === null && !deleted;
+  const writes = !caller.impersonating && !deleted;
   return {
     id: row.id,
     version: version.number,
@@ -172,30 +199,30 @@ function commentView(auth: AuthContext, review: ReviewProject, version: ProjectV
 }
 
 /** GET projects/{id}/comments?version=N: threads by frame, replies under them. */
-export async function listComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number): Promise<CommentList> {
-  const { version, review } = await visibleVersion(ctx, auth, project, number);
+export async function listComments(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, number: number): Promise<CommentList> {
+  const { version, review } = await visibleVersion(ctx, caller, project, number);
   const repo = reviewRepo(ctx.db);
   const rows = await repo.comments(version.id);
   // A deleted thread stays as an empty placeholder while replies answer it: they are other people's words.
   const placeholders = await repo.deletedThreadsWithReplies(version.id);
   const threads = new Map<number, Thread>();
   for (const row of [...rows, ...placeholders].filter((r) => r.parentId === null).sort((a, b) => a.frame - b.frame || a.id - b.id)) {
-    threads.set(row.id, { ...commentView(auth, review, version, row, row.deletedAt !== null), replies: [] });
+    threads.set(row.id, { ...commentView(caller, review, version, row, row.deletedAt !== null), replies: [] });
   }
   for (const row of rows) {
-    if (row.parentId !== null) threads.get(row.parentId)?.replies.push(commentView(auth, review, version, row));
+    if (row.parentId !== null) threads.get(row.parentId)?.replies.push(commentView(caller, review, version, row));
   }
   const { rate, known } = rateOf(version);
   return { version: version.number, frameRate: { num: rate.num, den: rate.den }, frameRateKnown: known, comments: [...threads.values()] };
 }
 
-function refuseImpersonation(auth: AuthContext): void {
-  if (auth.impersonatorId !== null) throw forbidden(REVIEW_SERVICE_MESSAGES.impersonating);
+function refuseImpersonation(caller: ReviewCaller): void {
+  if (caller.impersonating) throw forbidden(REVIEW_SERVICE_MESSAGES.impersonating);
 }
 
 /** POST projects/{id}/comments: a thread on a frame (or range), or a reply to a thread. */
-export async function createComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, body: CreateCommentBody): Promise<Comment> {
-  const { version, review } = await visibleVersion(ctx, auth, project, body.version);
+export async function createComment(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, body: CreateCommentBody & { guestName?: string | null }): Promise<Comment> {
+  const { version, review } = await visibleVersion(ctx, caller, project, body.version);
   const repo = reviewRepo(ctx.db);
   let parent: ReviewCommentRow | undefined;
   let parentVersion: number | undefined;
@@ -204,28 +231,33 @@ export async function createComment(ctx: AppContext, auth: AuthContext, project:
     if (!parent) throw notFound(REVIEW_SERVICE_MESSAGES.parentMissing);
     parentVersion = parent.versionId === version.id ? version.number : ((await repo.versionById(parent.versionId))?.number ?? 0);
     // A comment on a version the caller may not see answers exactly as a missing one: its id must not tell.
-    if (!canSeeVersion(actorOf(auth), review, parentVersion).ok) throw notFound(REVIEW_SERVICE_MESSAGES.parentMissing);
+    if (!canSeeVersion(caller.actor, review, parentVersion).ok) throw notFound(REVIEW_SERVICE_MESSAGES.parentMissing);
   }
   const text = body.text.trim();
+  const guestName = body.guestName?.trim() ?? null;
   require(
-    decideCreateComment(actorOf(auth), review, {
+    decideCreateComment(caller.actor, review, {
       version: version.number,
       text,
+      guestName,
       frame: body.frame ?? null,
       endFrame: body.endFrame ?? null,
       parent: parent ? { version: parentVersion!, parentId: parent.parentId } : null,
       durationFrames: version.durationFrames,
     }),
   );
-  refuseImpersonation(auth);
+  refuseImpersonation(caller);
   if ((await repo.countComments(version.id)) >= COMMENTS_PER_VERSION_MAX) throw conflict(REVIEW_MESSAGES.versionFull);
+  const { author } = caller;
   const row = await repo.insertComment({
     projectId: project.id,
     versionId: version.id,
     parentId: parent?.id ?? null,
-    authorUserId: auth.user.id,
-    authorName: `${auth.user.firstName} ${auth.user.lastName}`.trim() || auth.user.email,
-    authorRole: auth.user.role,
+    authorUserId: author.userId,
+    // A guest signs with the name they typed (required by the rules above).
+    authorName: author.name ?? guestName!,
+    authorRole: author.role,
+    shareLinkId: author.shareLinkId,
     // A reply sits on its thread's frame, so a version's comments list by frame with one index.
     frame: parent ? parent.frame : body.frame!,
     endFrame: parent ? null : (body.endFrame ?? null),
@@ -234,44 +266,45 @@ export async function createComment(ctx: AppContext, auth: AuthContext, project:
   });
   // Every open page of the project reads its comments again (server/events/).
   await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
-  return commentView(auth, review, version, row);
+  return commentView(caller, review, version, row);
 }
 
 /** The live comment `commentId` of the project, on a version the caller may see (404 otherwise). */
-async function visibleComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, commentId: number) {
+async function visibleComment(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, commentId: number) {
   const repo = reviewRepo(ctx.db);
   const row = await repo.comment(project.id, commentId);
   if (!row) throw notFound();
   const { versions, review } = await reviewState(ctx, project);
   const version = versions.find((v) => v.id === row.versionId);
   // Not the rules' own refusal: a comment on a version the caller may not see is as missing as one that never was.
-  if (!version || !canSeeVersion(actorOf(auth), review, version.number).ok) throw notFound();
+  if (!version || !canSeeVersion(caller.actor, review, version.number).ok) throw notFound();
   return { row, version, review };
 }
 
 /** PATCH projects/{id}/comments/{commentId}: the author edits the text; staff and the author resolve or reopen a thread. */
-export async function updateComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, commentId: number, body: UpdateCommentBody): Promise<Comment> {
+export async function updateComment(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, commentId: number, body: UpdateCommentBody): Promise<Comment> {
   if (body.text === undefined && body.resolved === undefined) throw badRequest(REVIEW_SERVICE_MESSAGES.nothingToChange, { fields: { text: REVIEW_SERVICE_MESSAGES.nothingToChange } });
-  const { row, version, review } = await visibleComment(ctx, auth, project, commentId);
-  const actor = actorOf(auth);
+  const { row, version, review } = await visibleComment(ctx, caller, project, commentId);
+  const { actor } = caller;
   const stored = storedComment(row, version.number);
   const text = body.text?.trim();
   if (text !== undefined) require(decideEdit(actor, review, stored, text));
   if (body.resolved !== undefined) require(decideResolve(actor, review, stored), 'resolved');
-  refuseImpersonation(auth);
+  refuseImpersonation(caller);
   const now = new Date();
-  const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: auth.user.id } : null;
+  // Only members resolve (the rules above), so the author's id is there.
+  const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: caller.author.userId! } : null;
   const updated = await reviewRepo(ctx.db).updateComment(row.id, { ...(text !== undefined && { text }), ...(resolved !== undefined && { resolved }) }, now);
   if (!updated) throw notFound();
   await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
-  return commentView(auth, review, version, updated);
+  return commentView(caller, review, version, updated);
 }
 
 /** DELETE projects/{id}/comments/{commentId}: soft; a thread's replies stay readable under an empty placeholder. */
-export async function deleteComment(ctx: AppContext, auth: AuthContext, project: ProjectDetails, commentId: number): Promise<void> {
-  const { row, version, review } = await visibleComment(ctx, auth, project, commentId);
-  require(decideDelete(actorOf(auth), review, storedComment(row, version.number)));
-  refuseImpersonation(auth);
+export async function deleteComment(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, commentId: number): Promise<void> {
+  const { row, version, review } = await visibleComment(ctx, caller, project, commentId);
+  require(decideDelete(caller.actor, review, storedComment(row, version.number)));
+  refuseImpersonation(caller);
   await reviewRepo(ctx.db).deleteComment(row.id, new Date());
   await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
 }
@@ -295,7 +328,7 @@ function safeStem(name: string, fallback: string): string {
 
 /** GET projects/{id}/comments/export (staff): a version's threads as markers for an editing application. */
 export async function exportComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number, format: ExportFormat): Promise<{ body: string; contentType: string; fileName: string }> {
-  const { version } = await visibleVersion(ctx, auth, project, number);
+  const { version } = await visibleVersion(ctx, memberCaller(auth), project, number);
   const rows = (await reviewRepo(ctx.db).comments(version.id)).filter((row) => row.parentId === null);
   const { rate } = rateOf(version);
   const exporter = EXPORTS[format];

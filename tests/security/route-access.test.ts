@@ -28,6 +28,13 @@ const PUBLIC_ROUTES = new Set([
   // Review e-mails' unsubscribe link: its signed token is the credential (issue 13).
   'GET /api/v1/review-mail/unsubscribe',
   'POST /api/v1/review-mail/unsubscribe',
+  // Guest review links: the link's token in the path (and a protected link's pass) is the
+  // credential, checked against the stored link at every call (server/services/share-links.ts).
+  'GET /api/v1/share/:token',
+  'POST /api/v1/share/:token/access',
+  'GET /api/v1/share/:token/comments',
+  'POST /api/v1/share/:token/comments',
+  'GET /api/v1/share/:token/events',
   // Not listed: the event streams (GET projects/:id/events, dashboard/events) are public to the
   // auth plugin because EventSource sends no header, but their 60-second ticket in the query is
   // a credential the route checks (server/events/tickets.ts): without one they answer 401 like

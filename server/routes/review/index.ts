@@ -4,7 +4,7 @@ import { CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct
 import { mediaUrl, signMediaToken } from '../../media/media-links.ts';
 import { parse } from '../../http-error.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { createComment, deleteComment, exportComments, listComments, listVersions, updateComment } from '../../services/review.ts';
+import { createComment, deleteComment, exportComments, listComments, listVersions, memberCaller, updateComment } from '../../services/review.ts';
 import { idParam } from '../params.ts';
 
 /**
@@ -43,14 +43,14 @@ export default async function reviewRoutes(app: FastifyInstance) {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const { version } = parse(CommentsQueryStruct, request.query);
-    return listComments(app.ctx, auth, project, version);
+    return listComments(app.ctx, memberCaller(auth), project, version);
   });
 
   app.post('/projects/:id/comments', { config: { access: 'signed-in', ...perAccountWrites } }, async (request, reply) => {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const body = parse(CreateCommentBodyStruct, request.body);
-    const comment = await createComment(app.ctx, auth, project, body);
+    const comment = await createComment(app.ctx, memberCaller(auth), project, body);
     reply.code(201);
     return comment;
   });
@@ -59,13 +59,13 @@ export default async function reviewRoutes(app: FastifyInstance) {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const commentId = idParam(request.params, 'commentId');
-    return updateComment(app.ctx, auth, project, commentId, parse(UpdateCommentBodyStruct, request.body));
+    return updateComment(app.ctx, memberCaller(auth), project, commentId, parse(UpdateCommentBodyStruct, request.body));
   });
 
   app.delete('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request, reply) => {
     const { auth } = request;
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    await deleteComment(app.ctx, auth, project, idParam(request.params, 'commentId'));
+    await deleteComment(app.ctx, memberCaller(auth), project, idParam(request.params, 'commentId'));
     reply.code(204);
   });
 

@@ -1,7 +1,7 @@
 import { array, boolean, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
 import { validateDrawing } from '../drawing.ts';
 import { REVIEW_MESSAGES, validateCommentText } from '../review-rules.ts';
-import { ROLES } from '../roles.ts';
+import { COMMENT_AUTHOR_ROLES } from '../share-links.ts';
 import { Id, MAX_ID, queryInt } from './fields.ts';
 
 /**
@@ -86,7 +86,7 @@ const commentFields = {
   /** Plain text: render it as text, never as HTML. Empty for a deleted thread kept for its replies. */
   text: string(),
   drawing: nullable(DrawingField),
-  author: object({ name: string(), role: enums(ROLES) }),
+  author: object({ name: string(), role: enums(COMMENT_AUTHOR_ROLES) }),
   resolved: boolean(),
   resolvedAt: nullable(string()),
   createdAt: string(),

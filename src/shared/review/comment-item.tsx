@@ -1,7 +1,7 @@
 import { memo, useState } from 'react';
 import type { Comment, Thread } from '@/domain/contract/review.ts';
 import { COMMENT_TEXT_MAX } from '@/domain/review-rules.ts';
-import type { RoleName } from '@/domain/roles.ts';
+import type { CommentAuthorRole } from '@/domain/share-links.ts';
 import { isStaffRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { Badge } from '@/ui/badge.tsx';
@@ -10,7 +10,7 @@ import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { relativeTime } from './review-logic.ts';
 import type { useCommentActions } from './use-comment-actions.ts';
 
-const ROLE_LABEL: Record<RoleName, string> = { SUPERADMIN: 'Cutdesk', ADMIN: 'Cutdesk', EDITOR: 'Editor', OWNER: 'Client', USER: 'Client' };
+const ROLE_LABEL: Record<CommentAuthorRole, string> = { SUPERADMIN: 'Cutdesk', ADMIN: 'Cutdesk', EDITOR: 'Editor', OWNER: 'Client', USER: 'Client', GUEST: 'Guest' };
 
 type Actions = ReturnType<typeof useCommentActions>;
 

@@ -1,0 +1,74 @@
+import { array, boolean, define, enums, nullable, number, object, omit, optional, string, type Infer } from 'superstruct';
+import { REVIEW_MESSAGES } from '../review-rules.ts';
+import { SHARE_MESSAGES, isShareLinkExpiry, validateSharePassword, type ShareLinkExpiryDays } from '../share-links.ts';
+import { CreateCommentBodyStruct, VersionStruct } from './review.ts';
+import { MAX_ID } from './fields.ts';
+
+/** Guest review links (issue 13): the owner's calls under the project, the guest's under the link's token. */
+
+const VersionNumber = define<number>('version', (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.');
+const ExpiryDays = define<ShareLinkExpiryDays>('expiresInDays', (value) => isShareLinkExpiry(value) || SHARE_MESSAGES.expiryInvalid);
+const SharePassword = define<string>('password', (value) => {
+  if (typeof value !== 'string') return 'Must be text.';
+  return validateSharePassword(value) ?? true;
+});
+
+/** POST projects/{id}/share-links (the owner). */
+export const CreateShareLinkBodyStruct = object({
+  version: VersionNumber,
+  expiresInDays: ExpiryDays,
+  password: optional(nullable(SharePassword)),
+});
+export type CreateShareLinkBody = Infer<typeof CreateShareLinkBodyStruct>;
+
+export const ShareLinkStruct = object({
+  id: number(),
+  version: number(),
+  /** The page to send the guest: `{origin}/review/{token}`. */
+  url: string(),
+  state: enums(['active', 'expired', 'revoked'] as const),
+  expiresAt: nullable(string()),
+  revokedAt: nullable(string()),
+  hasPassword: boolean(),
+  createdAt: string(),
+  createdByName: nullable(string()),
+  lastUsedAt: nullable(string()),
+  /** Comments guests wrote through it (not deleted). */
+  guestComments: number(),
+});
+export type ShareLinkView = Infer<typeof ShareLinkStruct>;
+export const ShareLinkListStruct = object({ links: array(ShareLinkStruct) });
+
+/**
+ * GET share/{token}: what the guest page shows. A protected link tells only that it is protected
+ * until its password was given (the project's name is the organization's business).
+ */
+export const GuestReviewStruct = object({
+  requiresPassword: boolean(),
+  expiresAt: nullable(string()),
+  review: nullable(
+    object({
+      projectName: string(),
+      organizationName: string(),
+      /** Comments are accepted (the project is not approved or archived). */
+      open: boolean(),
+      version: VersionStruct,
+    }),
+  ),
+});
+export type GuestReview = Infer<typeof GuestReviewStruct>;
+
+/** POST share/{token}/access: the password, once; the answer's pass goes with the guest's next calls. */
+export const ShareAccessBodyStruct = object({ password: define<string>('password', (value) => (typeof value === 'string' && value.length > 0 && value.length <= 1024) || SHARE_MESSAGES.passwordRequired) });
+export const SharePassStruct = object({ pass: string(), expiresIn: number() });
+/** The header that carries a pass (EventSource cannot: the stream takes it as `?pass=`). */
+export const SHARE_PASS_HEADER = 'x-share-pass';
+
+/** POST share/{token}/comments: a guest's comment on the link's version, signed with the name they type. */
+export const GuestCommentBodyStruct = object({
+  ...omit(CreateCommentBodyStruct, ['version']).schema,
+  guestName: define<string>('guestName', (value) => (typeof value === 'string' && value.trim().length > 0) || REVIEW_MESSAGES.guestNameRequired),
+});
+export type GuestCommentBody = Infer<typeof GuestCommentBodyStruct>;
+
+export const GuestStreamQueryStruct = object({ pass: optional(string()) });

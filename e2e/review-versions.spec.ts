@@ -42,7 +42,7 @@ const loaded = (video: Locator) => expect.poll(() => video.evaluate((v: HTMLVide
  * different v02; the owner plays v01 again, compares both side by side and with the wipe, plays
  * them in sync, and approves.
  */
-test('the owner plays an older version, compares two versions in sync with a wipe, and approves', async ({ browser, request }) => {
+test('the owner plays an older version, compares two versions in sync with a wipe, shares it with a guest who comments, and approves', async ({ browser, request }) => {
   test.setTimeout(240_000);
   const { generateClip } = await import('../tests/support/media.ts');
   const [first, second] = await Promise.all([generateClip({ seconds: 4, width: 640, height: 360 }), generateClip({ seconds: 3, width: 480, height: 360 })]);
@@ -131,7 +131,49 @@ test('the owner plays an older version, compares two versions in sync with a wip
   // Back on the current version, the owner approves.
   await switcher.getByRole('button', { name: /v02/ }).click();
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentSrc), { timeout: 30_000 }).toBe(currentSource);
+
+  // A guest reviewer: the owner shares v02 behind a password with someone without an account.
+  await owner.getByRole('button', { name: 'Share for review' }).click();
+  const share = owner.getByRole('dialog', { name: 'Share this video for review' });
+  await share.getByLabel('Link works for').selectOption('1');
+  await share.getByLabel('Protect with a password').check();
+  await share.getByLabel('Password', { exact: true }).fill('guest-pass-42');
+  await share.getByRole('button', { name: 'Create link' }).click();
+  const link = await share.getByRole('status').getByTestId('share-url').inputValue();
+  await expect(share.getByTestId('share-link')).toContainText('Active');
+  await snap(owner, 'share-dialog');
+  await share.getByRole('button', { name: 'Close' }).click();
+
+  const guest = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await guest.goto(new URL(link).pathname);
+  await expect(guest.getByRole('heading', { name: 'This review is protected' })).toBeVisible();
+  await guest.getByLabel('Password').fill('not-the-password');
+  await guest.getByRole('button', { name: 'Open the review' }).click();
+  await expect(guest.getByRole('alert')).toHaveText('That password is not right. Check it and try again.');
+  await guest.getByLabel('Password').fill('guest-pass-42');
+  await guest.getByRole('button', { name: 'Open the review' }).click();
+  await expect(guest.getByRole('heading', { level: 1 })).toContainText('Launch film');
+  await expect(guest.getByTestId('guest-review')).toContainText('Shared with you by');
+  await loaded(guest.getByTestId('video-player'));
+  // Three frames on from the start, with the keyboard as on the members' pages.
+  await guest.locator('body').click({ position: { x: 5, y: 300 } });
+  for (let i = 0; i < 3; i += 1) await guest.keyboard.press('ArrowRight');
+  await expect(guest.getByTestId('playhead-timecode')).toHaveText('00:00:00:03');
+  await guest.getByLabel('Your name').fill('Gil Guest');
+  await guest.getByPlaceholder('What should change at this frame?').fill('The end card needs our phone number.');
+  await guest.getByRole('button', { name: 'Comment', exact: true }).click();
+  const guestThread = guest.getByTestId('review-thread').filter({ hasText: 'The end card needs our phone number.' });
+  await expect(guestThread).toContainText('Gil Guest');
+  await expect(guestThread).toContainText('Guest');
+  await expect(guestThread).toContainText('00:00:00:03');
+  await snap(guest, 'guest-review');
+  // The owner sees it arrive without a reload, signed with the guest's name.
+  await expect(panel.getByTestId('review-thread').filter({ hasText: 'The end card needs our phone number.' })).toContainText('Gil Guest', { timeout: 20_000 });
+
   await owner.getByRole('button', { name: 'Looks great' }).click();
   await owner.getByRole('dialog', { name: 'Approve this video?' }).getByRole('button', { name: 'Approve' }).click();
   await expect(owner.getByTestId('status-banner')).toContainText('Approved');
+  // The guest's page hears of it: the conversation is closed, read-only.
+  await expect(guest.getByTestId('review-panel')).toContainText('This project is approved: its review comments are read-only.', { timeout: 20_000 });
+  await expect(guest.getByTestId('comment-composer')).toHaveCount(0);
 });

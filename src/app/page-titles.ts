@@ -14,6 +14,7 @@ const TITLES: readonly (readonly [RegExp, string])[] = [
   [/^\/change-password$/, 'Choose a new password'],
   [/^\/not-mobile$/, 'Open Cutdesk on a desktop'],
   [/^\/help$/, 'Help'],
+  [/^\/review\//, 'Review'],
   [/^\/pricing$/, 'Pricing'],
   [/^\/404$/, 'Page not found'],
   [/^\/user\/projects$/, 'Projects'],

@@ -23,6 +23,7 @@ const RegisterPage = lazy(() => import('@/features/auth/register-page.tsx').then
 const RecoverPasswordPage = lazy(() => import('@/features/auth/recover-password-page.tsx').then((m) => ({ default: m.RecoverPasswordPage })));
 const ChangePasswordPage = lazy(() => import('@/features/auth/change-password-page.tsx').then((m) => ({ default: m.ChangePasswordPage })));
 const HelpPage = lazy(() => import('@/features/misc/help-page.tsx').then((m) => ({ default: m.HelpPage })));
+const GuestReviewPage = lazy(() => import('@/features/guest-review/guest-review-page.tsx').then((m) => ({ default: m.GuestReviewPage })));
 const PricingPage = lazy(() => import('@/features/pricing/pricing-page.tsx').then((m) => ({ default: m.PricingPage })));
 
 /** The customer portal's pages (its own Switch tells them apart). One pattern: the portal stays mounted between its pages. */
@@ -77,6 +78,11 @@ export function AppRoutes() {
         <Route path="/help">
           <LazyPage>
             <HelpPage />
+          </LazyPage>
+        </Route>
+        <Route path="/review/:token">
+          <LazyPage>
+            <GuestReviewPage />
           </LazyPage>
         </Route>
         {/* Public plans page: a signed-in customer on a desktop sees it in the shell, anyone else standalone. */}

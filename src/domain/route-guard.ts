@@ -48,6 +48,11 @@ export function notMobileReturnPath(search: string): string {
  * prices; its buttons lead on to /register or settings, which keep the desktop rule.
  */
 const PUBLIC_PATHS = new Set(['/not-mobile', '/help', '/pricing', '/404', '/recover-password', '/change-password']);
+/**
+ * A guest's review page (share links, issue 13): the link is the credential, whoever opens it
+ * and on whatever window (a reviewer forwarded the link may well open it on a phone).
+ */
+const GUEST_REVIEW_PATH = /^\/review\/[A-Za-z0-9._-]+$/;
 /** Staff pages an EDITOR may not open (A§6: the editor sees only the Dashboard). */
 const MANAGER_PATHS = ['/customers', '/editors', '/onboarding', '/admin-settings'];
 const STAFF_PATHS = ['/dashboard', ...MANAGER_PATHS];
@@ -75,7 +80,7 @@ function isCustomerPath(path: string): boolean {
 export function decideRoute(rawPath: string, visitor: Visitor): RouteDecision {
   const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
   const { role, isMobile } = visitor;
-  if (PUBLIC_PATHS.has(path)) return render;
+  if (PUBLIC_PATHS.has(path) || GUEST_REVIEW_PATH.test(path)) return render;
   if (path === '/') return isMobile ? toNotMobile(path) : redirect(homeFor(role));
   if (path === '/login' || path === '/login/user') {
     if (isMobile) return toNotMobile(path);

@@ -34,6 +34,28 @@ function setOffline(offline: boolean): void {
   if (appStore.get(offlineAtom) !== offline) appStore.set(offlineAtom, offline);
 }
 
+/** The server's answer to a refused call, as the error the pages show (its message, its fields). */
+function answerError(error: FetchError): ApiError {
+  const body = (error.data ?? {}) as { message?: string; code?: number; fields?: Record<string, string> };
+  return new ApiError(error.status ?? 0, body.message ?? MESSAGES.generic, body.code, body.fields);
+}
+
+/**
+ * A call that is not the session's: a guest's, under a share link's token (issue 13). It sends
+ * no session token, so a 401 here (a protected link's pass missing) never ends the session of
+ * someone signed in in the same browser, and nothing is kept for offline use.
+ */
+export async function callAsGuest<T, S>(method: Method, path: string, options: { body?: unknown; headers?: Record<string, string>; struct?: Struct<T, S> } = {}): Promise<T> {
+  let data: unknown;
+  try {
+    data = await http(path, { method, body: options.body as Record<string, unknown>, headers: options.headers });
+  } catch (error) {
+    if (isNetworkFailure(error)) throw new ApiError(0, OFFLINE_MESSAGE);
+    throw error instanceof FetchError ? answerError(error) : error;
+  }
+  return options.struct ? create(data, options.struct) : (data as T);
+}
+
 /**
  * The one way the app calls the server. The answer is checked against the shared contract
  * struct, so a server that drifts from the contract fails loudly here, not deep in the UI.
@@ -69,8 +91,7 @@ export async function api<T, S>(method: Method, path: string, options: { body?: 
     }
     if (error instanceof FetchError) {
       if (error.status === 401 && token && token === appStore.get(tokenAtom)) unauthorizedHandler?.(token);
-      const body = (error.data ?? {}) as { message?: string; code?: number; fields?: Record<string, string> };
-      throw new ApiError(error.status ?? 0, body.message ?? MESSAGES.generic, body.code, body.fields);
+      throw answerError(error);
     }
     throw error;
   }

@@ -59,6 +59,12 @@ describe('route guard', () => {
     expect(decideRoute('/user/projects/', desktop('OWNER'))).toEqual(render);
   });
 
+  it('opens a guest review link to anyone signed in or not, on any window; only a token fits', () => {
+    for (const visitor of [mobile(null), desktop(null), desktop('OWNER'), desktop('EDITOR')]) expect(decideRoute('/review/12.AbC_-9xyz', visitor)).toEqual(render);
+    expect(decideRoute('/review/12/extra', desktop(null))).toEqual(go('/404'));
+    expect(decideRoute('/review/', desktop('OWNER'))).toEqual(go('/404'));
+  });
+
   it.each([null, 'OWNER', 'USER', 'SUPERADMIN', 'ADMIN', 'EDITOR'] as const)('shows /pricing to %s on any window', (role) => {
     expect(decideRoute('/pricing', desktop(role))).toEqual(render);
     expect(decideRoute('/pricing', mobile(role))).toEqual(render);

@@ -2,6 +2,7 @@ import { useAtomValue } from '@/lib/state.ts';
 import { useCallback, useRef, useState } from 'react';
 import { useParams } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
+import { canManageShareLinks } from '@/domain/share-links.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { useProjectPage } from '@/shared/project/use-project-page.ts';
 import { ReviewProvider } from '@/shared/review/review-context.tsx';
@@ -15,6 +16,7 @@ import { BriefForm, type BriefHandle } from './components/brief-form.tsx';
 import { FinalDownloads } from './components/final-downloads.tsx';
 import { ProjectFacts } from './components/project-facts.tsx';
 import { ReviewActions } from './components/review-actions.tsx';
+import { ShareReview } from './components/share-review.tsx';
 import { SendToEditing } from './components/send-to-editing.tsx';
 import { StatusBanner } from './components/status-banner.tsx';
 import { VideoArea } from './components/video-area.tsx';
@@ -56,6 +58,9 @@ export function ProjectPage() {
           <div className="project-side">
             {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
             {status === 'IN_REVIEW' && <ReviewActions project={project} onChanged={setProject} />}
+            {status === 'IN_REVIEW' && me && canManageShareLinks({ kind: 'member', role: me.role.name, userId: me.id, organizationId: me.organizationId }, { organizationId: project.organization.id }) && (
+              <ShareReview projectId={project.id} canShare={me.impersonatedBy === null} />
+            )}
             {finished && <FinalDownloads project={project} />}
             {reviewing && <ReviewPanel />}
             {!reviewing && status !== 'OPENED' && <ProjectFacts project={project} />}

@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import { DRAWING_COLORS, DRAWING_PALETTE, validateDrawing, type ShapeKind } from '@/domain/drawing.ts';
-import { COMMENT_TEXT_MAX, validateCommentText } from '@/domain/review-rules.ts';
+import { COMMENT_TEXT_MAX, GUEST_NAME_MAX, REVIEW_MESSAGES, validateCommentText } from '@/domain/review-rules.ts';
 import { frameToTimecode } from '@/domain/timecode.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { needsConnection, useOffline } from '@/lib/connectivity.ts';
 import { Button } from '@/ui/button.tsx';
+import { useGuestName } from './guest-name.ts';
 import { placement } from './review-logic.ts';
 import type { ReviewState } from './review-context.tsx';
 import type { useCommentActions } from './use-comment-actions.ts';
@@ -57,6 +58,7 @@ function DrawingToolbar({ review }: { review: ReviewState }) {
 export function CommentComposer({ review, actions }: { review: ReviewState; actions: ReturnType<typeof useCommentActions> }) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [guestName, setGuestName] = useGuestName();
   const offline = useOffline();
   const { frame, rate, markIn, markOut, version } = review;
   const place = placement(frame, markIn, markOut);
@@ -67,6 +69,7 @@ export function CommentComposer({ review, actions }: { review: ReviewState; acti
   const submit = () => {
     if (!version) return;
     if ('problem' in place) return setError(place.problem);
+    if (review.source.guest && !guestName.trim()) return setError(REVIEW_MESSAGES.guestNameRequired);
     const problem = validateCommentText(text);
     if (problem) return setError(problem);
     if (drawing) {
@@ -97,6 +100,12 @@ export function CommentComposer({ review, actions }: { review: ReviewState; acti
         submit();
       }}
     >
+      {review.source.guest && (
+        <div className="composer-guest-name">
+          <label htmlFor="guest-name">Your name</label>
+          <input id="guest-name" type="text" autoComplete="name" value={guestName} maxLength={GUEST_NAME_MAX} placeholder="Shown with your comments" onChange={(event) => setGuestName(event.target.value)} />
+        </div>
+      )}
       <label htmlFor="new-comment" className="composer-label">
         Add a comment at <span className="timecode">{at}</span>
         {range && (

@@ -5,15 +5,15 @@ import type { ProjectStatus } from '@/domain/project-status.ts';
 import { isCommentingOpen } from '@/domain/review-rules.ts';
 import type { FrameRate } from '@/domain/timecode.ts';
 import { useQuery } from '@/lib/query.ts';
-import { listComments } from './api/list-comments.ts';
-import { listVersions } from './api/list-versions.ts';
-import { reviewKeys } from './keys.ts';
+import { memberSource, type ReviewSource } from './review-source.ts';
 import { clampFrame, defaultVersion, frameAt, openCount, seekSeconds, sortThreads } from './review-logic.ts';
 
 const ASSUMED_RATE: FrameRate = { num: 30, den: 1 };
 
 export interface ReviewState {
   projectId: number;
+  /** The API the review reads and writes through (the project's, or a guest's share link). */
+  source: ReviewSource;
   projectName: string;
   /** New comments, edits and resolutions are accepted (not approved or archived). */
   open: boolean;
@@ -65,6 +65,8 @@ interface Props {
   project: { id: number; name: string; status: { name: ProjectStatus } };
   /** False while the page shows no review (no video yet): nothing is loaded. */
   enabled: boolean;
+  /** The project's own API unless given (a guest's page gives its share link's). */
+  source?: ReviewSource;
   children: ReactNode;
 }
 
@@ -74,15 +76,16 @@ interface Props {
  * the in/out marks and the drawing in progress. The panel, the timeline, the keyboard and the
  * overlay read it; the page wraps the player and the panel in it.
  */
-export function ReviewProvider({ project, enabled, children }: Props) {
+export function ReviewProvider({ project, enabled, source: given, children }: Props) {
   const projectId = project.id;
-  const versionsQuery = useQuery({ queryKey: reviewKeys.versions(projectId), queryFn: () => listVersions(projectId), enabled });
+  const source = useMemo(() => given ?? memberSource(projectId), [given, projectId]);
+  const versionsQuery = useQuery({ queryKey: source.versionsKey, queryFn: () => source.listVersions(), enabled });
   const versions = useMemo(() => versionsQuery.data ?? [], [versionsQuery.data]);
   const [chosen, setChosen] = useState<number | null>(null);
   const version = versions.find((v) => v.number === chosen) ?? defaultVersion(versions);
   const commentsQuery = useQuery({
-    queryKey: reviewKeys.comments(projectId, version?.number ?? 0),
-    queryFn: () => listComments(projectId, version!.number),
+    queryKey: source.commentsKey(version?.number ?? 0),
+    queryFn: () => source.listComments(version!.number),
     enabled: enabled && version !== null,
   });
   // Older versions play too (issue 13): choosing one puts it in the page's player.
@@ -167,6 +170,7 @@ export function ReviewProvider({ project, enabled, children }: Props) {
 
   const value: ReviewState = {
     projectId,
+    source,
     projectName: project.name,
     open: isCommentingOpen(project.status.name),
     versions,

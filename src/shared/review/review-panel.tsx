@@ -59,7 +59,7 @@ function VersionSwitcher({ review }: { review: ReviewState }) {
 
 function Threads({ review, showResolved }: { review: ReviewState; showResolved: boolean }) {
   const version = review.version!;
-  const actions = useCommentActions(review.projectId, version.number);
+  const actions = useCommentActions(review.source, version.number);
   const { seekFrame, setSelected, inPlayer, frame, playing, selected } = review;
   const list = useRef<HTMLUListElement>(null);
   const onSeek = useCallback(

@@ -1,3 +1,4 @@
+import { CreateShareLinkBodyStruct, GuestCommentBodyStruct, GuestReviewStruct, GuestStreamQueryStruct, ShareAccessBodyStruct, ShareLinkListStruct, ShareLinkStruct, SharePassStruct } from './share-links.ts';
 import { boolean, enums, literal, object, string } from 'superstruct';
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
@@ -117,6 +118,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Uploads and assets', description: 'Upload credentials and the raw files of a project (issue 4).' },
   { name: 'Media and delivery', description: 'The final video, download links and media links (issue 6).' },
   { name: 'Review', description: 'Versions of the final video and frame-accurate, time-coded review comments.' },
+  { name: 'Guest review', description: 'Share links: the owner shares one version with someone without an account, who watches and comments through the link.' },
   { name: 'Live updates', description: 'Server-Sent Events: what changed on a project or the staff dashboard, opened with a short-lived ticket.' },
   { name: 'Billing', description: 'Plans, coupons, cards and subscriptions (issue 11).' },
   { name: 'Reference', description: 'This reference, generated from the contract structs.' },
@@ -464,6 +466,55 @@ export const OPERATIONS: readonly Operation[] = [
     },
   },
 
+  // Guest review (share links)
+  {
+    method: 'GET', path: '/projects/{id}/share-links', tag: 'Guest review', summary: 'The project’s share links, newest first: version, URL, state (active, expired, revoked), expiry, whether a password protects it, guests’ comments, last opened.', who: 'the organization’s OWNER', auth: 'bearer',
+    responses: { 200: ok('The links.', ShareLinkListStruct), 403: 'Not the owner.', 404: NOT_FOUND },
+  },
+  {
+    method: 'POST', path: '/projects/{id}/share-links', tag: 'Guest review', summary: 'Share one version sent for review with someone without an account: `expiresInDays` 1, 7 or 30, an optional `password` (6–128 characters, stored hashed).', who: 'the organization’s OWNER (not through an impersonation)', auth: 'bearer', body: CreateShareLinkBodyStruct,
+    notes: 'The URL’s token is derived from the link’s id and a random salt with the server’s secret, never stored; the owner can copy it again from the list.',
+    responses: {
+      201: ok('The link with its URL.', ShareLinkStruct),
+      400: 'A message per field: the expiry choice, the password’s length.',
+      403: 'Not the owner, or an impersonation token.',
+      404: 'Project missing or another organization’s, or a version not sent to review.',
+      409: 'The project is not in review, or it already has 20 working links.',
+    },
+  },
+  {
+    method: 'DELETE', path: '/projects/{id}/share-links/{linkId}', tag: 'Guest review', summary: 'Revoke a link: at once, for every guest holding it (its media links too).', who: 'the organization’s OWNER', auth: 'bearer',
+    responses: { 204: ok('Revoked.'), 403: 'Not the owner.', 404: NOT_FOUND },
+  },
+  {
+    method: 'GET', path: '/share/{token}', tag: 'Guest review', summary: 'The guest’s page: the project’s and organization’s names, the version with its media links, whether comments are open. A protected link without a pass answers `review: null` and `requiresPassword: true`.', who: 'the link’s holder', auth: 'link',
+    responses: { 200: ok('The page.', GuestReviewStruct), 404: 'Not a link.', 410: 'The link expired or was revoked, or the version is no longer shown.' },
+  },
+  {
+    method: 'POST', path: '/share/{token}/access', tag: 'Guest review', summary: 'The password of a protected link, for a pass of 12 hours to send as `x-share-pass` (the event stream: `?pass=`).', who: 'the link’s holder', auth: 'link', body: ShareAccessBodyStruct,
+    responses: { 200: ok('The pass.', SharePassStruct), 400: 'The wrong password (`fields.password`).', 404: 'Not a link.', 410: 'The link ended.', 429: 'More than 10 attempts a minute for this link from this address.' },
+  },
+  {
+    method: 'GET', path: '/share/{token}/comments', tag: 'Guest review', summary: 'The link’s version’s threads, as on the members’ pages (a guest may change none).', who: 'the link’s holder', auth: 'link',
+    responses: { 200: ok('The comments.', CommentListStruct), 401: 'A protected link without its pass.', 404: 'Not a link.', 410: 'The link ended.' },
+  },
+  {
+    method: 'POST', path: '/share/{token}/comments', tag: 'Guest review', summary: 'A guest’s comment or reply on the link’s version, signed with `guestName` (1–80 characters).', who: 'the link’s holder', auth: 'link', body: GuestCommentBodyStruct,
+    responses: {
+      201: ok('The comment (author role `GUEST`).', CommentStruct),
+      400: 'A message per field, as for members, and `guestName`.',
+      401: 'A protected link without its pass.',
+      404: 'Not a link, or a parent that is not on this version.',
+      409: 'The project is approved: comments are read-only.',
+      410: 'The link ended.',
+      429: 'More than 60 comments a minute for this link from this address.',
+    },
+  },
+  {
+    method: 'GET', path: '/share/{token}/events', tag: 'Guest review', summary: 'Changes of the link’s version (comments) and of the project’s status, as Server-Sent Events, for the guest’s page.', who: 'the link’s holder', auth: 'link', query: GuestStreamQueryStruct,
+    responses: { 200: { description: 'The stream.', contentType: 'text/event-stream' }, 401: 'A protected link without its pass.', 404: 'Not a link.', 410: 'The link ended.' },
+  },
+
   // Live updates
   {
     method: 'POST', path: '/projects/{id}/events/ticket', tag: 'Live updates', summary: 'A 60-second ticket that opens the project’s event stream (EventSource sends no header).', who: 'V', auth: 'bearer',
@@ -499,4 +550,4 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /** Path parameters that are row ids. */
-export const ID_PARAMS: Record<string, AnyStruct> = { id: Id, assetId: Id, commentId: Id };
+export const ID_PARAMS: Record<string, AnyStruct> = { id: Id, assetId: Id, commentId: Id, linkId: Id };

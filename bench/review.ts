@@ -9,7 +9,9 @@
  *       what the list itself costs;
  *   (b) post → event at every client, p50/p99 over all clients and posts, and the time until the
  *       last client heard it;
- *   (c) post → event + re-read of the list at every client (what an open review page does).
+ *   (c) post → event + re-read of the whole list at every client (what an open page did before
+ *       events named the comment);
+ *   (d) post → event + read of the changed thread alone at every client (what it does now).
  *
  * The server runs in a child process of its own (this file with `serve`), so the 100 clients'
  * parsing does not share its event loop. The bulk of the comments is written through the
@@ -40,7 +42,8 @@ import { hashSecret } from '../server/services/passwords.ts';
 const PASSWORD = 'bench-password';
 const OLD_VERSION_COMMENTS = 1_000;
 const POSTS = Number(process.env.BENCH_REVIEW_POSTS ?? 20);
-const CURRENT_VERSION_SEEDED = COMMENTS_PER_VERSION_MAX - POSTS;
+/** Two rounds of posts: one where pages re-read the list, one where they read the changed thread. */
+const CURRENT_VERSION_SEEDED = COMMENTS_PER_VERSION_MAX - 2 * POSTS;
 const ACCOUNTS = 10;
 const STREAMS_PER_ACCOUNT = 10;
 const LIST_RUNS = Number(process.env.BENCH_REVIEW_LIST_RUNS ?? 200);
@@ -204,11 +207,16 @@ async function timedGet(url: string, token: string): Promise<number> {
   return performance.now() - started;
 }
 
-/** One open review page: its event stream, and what it does on a comment event (re-read the list). */
+/** One open review page: its event stream, and what it does on a comment event. */
 interface Client {
-  /** Resolves on the next comment event, then after the page's re-read; with their times. */
-  next(): Promise<{ event: number; reread: number }>;
+  /** Resolves on the next comment event, then after the page's read (the whole list, or the thread the event names); with their times. */
+  next(read: 'list' | 'thread'): Promise<{ event: number; reread: number }>;
   close(): void;
+}
+
+interface Heard {
+  at: number;
+  commentId: number | null;
 }
 
 async function openClient(base: string, projectId: number, token: string, version: number): Promise<Client> {
@@ -220,8 +228,8 @@ async function openClient(base: string, projectId: number, token: string, versio
   const stream = await fetch(`${base}/projects/${projectId}/events?ticket=${encodeURIComponent(ticket)}`, { signal: abort.signal });
   if (!stream.ok || !stream.body) throw new Error(`stream: ${stream.status}`);
   // Held in an object: TypeScript does not follow a closure's assignment to a local.
-  const pending: { waiter: ((at: number) => void) | null } = { waiter: null };
-  const heard: number[] = [];
+  const pending: { waiter: ((heard: Heard) => void) | null } = { waiter: null };
+  const heard: Heard[] = [];
   void (async () => {
     const decoder = new TextDecoder();
     let buffer = '';
@@ -233,13 +241,14 @@ async function openClient(base: string, projectId: number, token: string, versio
           const message = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = message.split('\n').find((line) => line.startsWith('data: '));
-          if (!data || (JSON.parse(data.slice(6)) as { type: string }).type !== 'comment') continue;
-          const at = performance.now();
+          const event = data ? (JSON.parse(data.slice(6)) as { type: string; commentId?: number }) : null;
+          if (event?.type !== 'comment') continue;
+          const one: Heard = { at: performance.now(), commentId: event.commentId ?? null };
           const resolve = pending.waiter;
           if (resolve) {
             pending.waiter = null;
-            resolve(at);
-          } else heard.push(at);
+            resolve(one);
+          } else heard.push(one);
         }
       }
     } catch {
@@ -247,10 +256,11 @@ async function openClient(base: string, projectId: number, token: string, versio
     }
   })();
   return {
-    async next() {
-      const event = heard.shift() ?? (await new Promise<number>((resolve) => (pending.waiter = resolve)));
-      await timedGet(`${base}/projects/${projectId}/comments?version=${version}`, token);
-      return { event, reread: performance.now() };
+    async next(read) {
+      const event = heard.shift() ?? (await new Promise<Heard>((resolve) => (pending.waiter = resolve)));
+      if (read === 'thread' && event.commentId === null) throw new Error('a comment event without its comment');
+      await timedGet(read === 'list' ? `${base}/projects/${projectId}/comments?version=${version}` : `${base}/projects/${projectId}/comments/${event.commentId}`, token);
+      return { event: event.at, reread: performance.now() };
     },
     close: () => abort.abort(),
   };
@@ -277,15 +287,18 @@ export async function benchReview(): Promise<Record<string, unknown>> {
     const full = await list(`/projects/${projectId}/comments?version=2`);
     const sizeOf = async (path: string) => (await (await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${reader}` } })).arrayBuffer()).byteLength;
 
-    // (b), (c) 100 open pages; one account posts, every page hears it and re-reads.
+    // (b), (c), (d) 100 open pages; one account posts, every page hears it and reads.
     for (const token of tokens) for (let s = 0; s < STREAMS_PER_ACCOUNT; s++) clients.push(await openClient(base, projectId, token, 2));
     const toEvent: number[] = [];
     const toReread: number[] = [];
     const lastEvent: number[] = [];
     const lastReread: number[] = [];
+    const toThread: number[] = [];
+    const lastThread: number[] = [];
     const postOnly: number[] = [];
-    for (let i = 0; i < POSTS; i++) {
-      const waits = clients.map((client) => client.next());
+    for (let i = 0; i < 2 * POSTS; i++) {
+      const read = i < POSTS ? 'list' : 'thread';
+      const waits = clients.map((client) => client.next(read));
       const started = performance.now();
       const response = await fetch(`${base}/projects/${projectId}/comments`, {
         method: 'POST',
@@ -298,9 +311,9 @@ export async function benchReview(): Promise<Record<string, unknown>> {
       const events = heard.map((h) => h.event - started);
       const rereads = heard.map((h) => h.reread - started);
       toEvent.push(...events);
-      toReread.push(...rereads);
       lastEvent.push(Math.max(...events));
-      lastReread.push(Math.max(...rereads));
+      (read === 'list' ? toReread : toThread).push(...rereads);
+      (read === 'list' ? lastReread : lastThread).push(Math.max(...rereads));
       // A page's reviewer does not post again within the same frame: let the last re-reads settle.
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -313,13 +326,16 @@ export async function benchReview(): Promise<Record<string, unknown>> {
       'GET versions (baseline) ms': baseline,
       'GET health ms': health,
       'GET comments, 1,000 ms': { ...thousand, bytes: await sizeOf(`/projects/${projectId}/comments?version=1`), 'p50 / baseline p50': Number((thousand.p50 / baseline.p50).toFixed(1)) },
-      'GET comments, 500 ms': { ...full, bytes: await sizeOf(`/projects/${projectId}/comments?version=2`), 'p50 / baseline p50': Number((full.p50 / baseline.p50).toFixed(1)) },
+      [`GET comments, ${CURRENT_VERSION_SEEDED} ms`]: { ...full, bytes: await sizeOf(`/projects/${projectId}/comments?version=2`), 'p50 / baseline p50': Number((full.p50 / baseline.p50).toFixed(1)) },
       'POST comment ms': stats(postOnly),
       'post → event, every client ms': stats(toEvent),
       'post → event at the last client ms': stats(lastEvent),
-      'post → event + re-read (500), every client ms': stats(toReread),
-      'post → event + re-read at the last client ms': stats(lastReread),
-      'last re-read / single GET comments (500) p50': Number((stats(lastReread).p50 / full.p50).toFixed(1)),
+      'post → event + re-read of the list, every client ms': stats(toReread),
+      'post → event + re-read of the list at the last client ms': stats(lastReread),
+      'last re-read / single GET comments p50': Number((stats(lastReread).p50 / full.p50).toFixed(1)),
+      'post → event + read of the thread, every client ms': stats(toThread),
+      'post → event + read of the thread at the last client ms': stats(lastThread),
+      'last client, list re-read / thread read p50': Number((stats(lastReread).p50 / stats(lastThread).p50).toFixed(1)),
     };
   } finally {
     for (const client of clients) client.close();

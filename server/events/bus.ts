@@ -13,7 +13,8 @@ import type { Db } from '../db/connect.ts';
 export const EVENTS_CHANNEL = 'cutdesk_events';
 
 /** What a service says changed; the time is added here. */
-export type Change = { type: 'comment'; projectId: number; version: number; released: boolean } | { type: 'project'; projectId: number };
+/** A comment change names the comment, so open pages read that thread alone (`GET projects/{id}/comments/{commentId}`). */
+export type Change = { type: 'comment'; projectId: number; version: number; released: boolean; commentId?: number } | { type: 'project'; projectId: number };
 
 /** The notification's payload: the event as JSON (far below PostgreSQL's 8000-byte limit). */
 export function encodeEvent(change: Change, at = new Date()): string {

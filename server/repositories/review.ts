@@ -137,6 +137,23 @@ export function reviewRepo(db: Db) {
       return Number(row.count);
     },
 
+    /**
+     * The thread `commentId` belongs to: its first comment (deleted or not) and its replies
+     * (deleted ones too; the caller filters), or nothing when the id is not the project's.
+     */
+    async threadAround(projectId: number, commentId: number): Promise<ReviewCommentRow[]> {
+      const found = await db.selectFrom('reviewComments').select(['id', 'parentId']).where('projectId', '=', projectId).where('id', '=', commentId).executeTakeFirst();
+      if (!found) return [];
+      const threadId = found.parentId ?? found.id;
+      return db
+        .selectFrom('reviewComments')
+        .selectAll()
+        .where('projectId', '=', projectId)
+        .where((eb) => eb.or([eb('id', '=', threadId), eb('parentId', '=', threadId)]))
+        .orderBy('id')
+        .execute();
+    },
+
     /** One live comment of the project. */
     async comment(projectId: number, id: number): Promise<ReviewCommentRow | undefined> {
       return db.selectFrom('reviewComments').selectAll().where('projectId', '=', projectId).where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();

@@ -5,6 +5,7 @@ import {
   REVIEW_MESSAGES,
   REVIEW_REFUSAL_STATUS,
   canSeeVersion,
+  commentPermissions,
   decideCreateComment,
   decideDelete,
   decideEdit,
@@ -170,13 +171,12 @@ function storedComment(row: ReviewCommentRow, versionNumber: number): ReviewComm
   return { version: versionNumber, authorUserId: row.authorUserId, parentId: row.parentId, resolved: row.resolvedAt !== null };
 }
 
-/** A comment as the caller sees it, with what they may do to it. */
-function commentView(caller: ReviewCaller, review: ReviewProject, version: ProjectVersionRow, row: ReviewCommentRow, deleted = false): Comment {
+/** Builds the caller's view of a version's comments; the permissions are decided once for the version. */
+function viewerFor(caller: ReviewCaller, review: ReviewProject, version: ProjectVersionRow): (row: ReviewCommentRow, deleted?: boolean) => Comment {
   const { rate } = rateOf(version);
-  const { actor } = caller;
-  const stored = storedComment(row, version.number);
-  const writes = !caller.impersonating && !deleted;
-  return {
+  const permissions = commentPermissions(caller.actor, review, version.number);
+  const none = { canEdit: false, canResolve: false, canDelete: false };
+  return (row, deleted = false) => ({
     id: row.id,
     version: version.number,
     parentId: row.parentId,
@@ -192,10 +192,20 @@ function commentView(caller: ReviewCaller, review: ReviewProject, version: Proje
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     deleted,
-    canEdit: writes && decideEdit(actor, review, stored, row.text).ok,
-    canResolve: writes && row.parentId === null && decideResolve(actor, review, stored).ok,
-    canDelete: writes && decideDelete(actor, review, stored).ok,
-  };
+    // An administrator signed in as a customer reads only; a deleted placeholder offers nothing.
+    ...(caller.impersonating || deleted ? none : permissions(row)),
+  });
+}
+
+/**
+ * Threads by frame, replies under them oldest first. `heads` may hold deleted first comments: a
+ * deleted thread stays as an empty placeholder while replies answer it (other people's words).
+ */
+function threadsOf(heads: readonly ReviewCommentRow[], replies: readonly ReviewCommentRow[], view: ReturnType<typeof viewerFor>): Thread[] {
+  const threads = new Map<number, Thread>();
+  for (const row of [...heads].sort((a, b) => a.frame - b.frame || a.id - b.id)) threads.set(row.id, { ...view(row, row.deletedAt !== null), replies: [] });
+  for (const row of replies) threads.get(row.parentId!)?.replies.push(view(row));
+  return [...threads.values()];
 }
 
 /** GET projects/{id}/comments?version=N: threads by frame, replies under them. */
@@ -203,17 +213,29 @@ export async function listComments(ctx: AppContext, caller: ReviewCaller, projec
   const { version, review } = await visibleVersion(ctx, caller, project, number);
   const repo = reviewRepo(ctx.db);
   const rows = await repo.comments(version.id);
-  // A deleted thread stays as an empty placeholder while replies answer it: they are other people's words.
   const placeholders = await repo.deletedThreadsWithReplies(version.id);
-  const threads = new Map<number, Thread>();
-  for (const row of [...rows, ...placeholders].filter((r) => r.parentId === null).sort((a, b) => a.frame - b.frame || a.id - b.id)) {
-    threads.set(row.id, { ...commentView(caller, review, version, row, row.deletedAt !== null), replies: [] });
-  }
-  for (const row of rows) {
-    if (row.parentId !== null) threads.get(row.parentId)?.replies.push(commentView(caller, review, version, row));
-  }
+  const heads = [...rows.filter((row) => row.parentId === null), ...placeholders];
+  const comments = threadsOf(heads, rows.filter((row) => row.parentId !== null), viewerFor(caller, review, version));
   const { rate, known } = rateOf(version);
-  return { version: version.number, frameRate: { num: rate.num, den: rate.den }, frameRateKnown: known, comments: [...threads.values()] };
+  return { version: version.number, frameRate: { num: rate.num, den: rate.den }, frameRateKnown: known, comments };
+}
+
+/**
+ * GET projects/{id}/comments/{commentId}: the thread a comment belongs to (itself, or its
+ * parent), with its live replies, as the list shows it. What an open page reads when the event
+ * stream names a changed comment, instead of the whole list. 404 when the thread is gone (deleted
+ * with no live reply) or on a version the caller may not see.
+ */
+export async function threadOf(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, commentId: number): Promise<Thread> {
+  const repo = reviewRepo(ctx.db);
+  const rows = await repo.threadAround(project.id, commentId);
+  const head = rows.find((row) => row.parentId === null);
+  const replies = rows.filter((row) => row.parentId !== null && row.deletedAt === null);
+  if (!head || (head.deletedAt !== null && replies.length === 0)) throw notFound();
+  const { versions, review } = await reviewState(ctx, project);
+  const version = versions.find((v) => v.id === head.versionId);
+  if (!version || !canSeeVersion(caller.actor, review, version.number).ok) throw notFound();
+  return threadsOf([head], replies, viewerFor(caller, review, version))[0]!;
 }
 
 function refuseImpersonation(caller: ReviewCaller): void {
@@ -265,8 +287,8 @@ export async function createComment(ctx: AppContext, caller: ReviewCaller, proje
     drawing: body.drawing ?? null,
   });
   // Every open page of the project reads its comments again (server/events/).
-  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
-  return commentView(caller, review, version, row);
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null, commentId: row.id });
+  return viewerFor(caller, review, version)(row);
 }
 
 /** The live comment `commentId` of the project, on a version the caller may see (404 otherwise). */
@@ -296,8 +318,8 @@ export async function updateComment(ctx: AppContext, caller: ReviewCaller, proje
   const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: caller.author.userId! } : null;
   const updated = await reviewRepo(ctx.db).updateComment(row.id, { ...(text !== undefined && { text }), ...(resolved !== undefined && { resolved }) }, now);
   if (!updated) throw notFound();
-  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
-  return commentView(caller, review, version, updated);
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null, commentId: row.id });
+  return viewerFor(caller, review, version)(updated);
 }
 
 /** DELETE projects/{id}/comments/{commentId}: soft; a thread's replies stay readable under an empty placeholder. */
@@ -306,7 +328,7 @@ export async function deleteComment(ctx: AppContext, caller: ReviewCaller, proje
   require(decideDelete(caller.actor, review, storedComment(row, version.number)));
   refuseImpersonation(caller);
   await reviewRepo(ctx.db).deleteComment(row.id, new Date());
-  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null });
+  await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null, commentId: row.id });
 }
 
 const EXPORTS: Record<ExportFormat, { write: typeof toCsv; contentType: string; extension: string }> = {

@@ -7,6 +7,7 @@ import {
   REVIEW_REFUSAL_STATUS,
   canRequestChanges,
   canSeeVersion,
+  commentPermissions,
   decideCreateComment,
   decideDelete,
   decideEdit,
@@ -311,5 +312,30 @@ describe('decideRequestChanges', () => {
     expect(decideRequestChanges({ openComments: 0, note: undefined })).toEqual(refused('invalid'));
     expect(canRequestChanges({ openComments: 3, note: '' })).toBe(true);
     expect(canRequestChanges({ openComments: 0, note: '' })).toBe(false);
+  });
+});
+
+describe('commentPermissions (the list decides once per version)', () => {
+  it('agrees with decideEdit, decideResolve and decideDelete for every actor, status, version and comment', () => {
+    const actors = [SUPERADMIN, ADMIN, EDITOR, OWNER, USER, OTHER_OWNER, ORPHAN_USER, GUEST, guest({ revokedAt: '2025-01-01T00:00:00Z' })];
+    const comments = [comment(), comment({ parentId: 5 }), comment({ authorUserId: 10 }), comment({ authorUserId: null }), comment({ authorUserId: 3, parentId: 9 })];
+    let checked = 0;
+    for (const actor of actors) {
+      for (const status of PROJECT_STATUSES) {
+        for (const version of [1, 2, 3]) {
+          const decide = commentPermissions(actor, project(status), version, NOW);
+          for (const base of comments) {
+            const stored = { ...base, version };
+            expect(decide(stored), `${JSON.stringify(actor)} ${status} v${version} ${JSON.stringify(base)}`).toEqual({
+              canEdit: decideEdit(actor, project(status), stored, 'kept text', NOW).ok,
+              canResolve: stored.parentId === null && decideResolve(actor, project(status), stored, NOW).ok,
+              canDelete: decideDelete(actor, project(status), stored, NOW).ok,
+            });
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(9 * PROJECT_STATUSES.length * 3 * 5);
   });
 });

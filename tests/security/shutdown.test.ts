@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUSY_MESSAGE } from '../../server/plugins/load-shedding.ts';
+import { BUSY_MESSAGE, isOverThreshold } from '../../server/plugins/load-shedding.ts';
 import { startTestServer } from '../server/harness.ts';
 import { portOf, startServerProcess, type ServerProcess } from './server-process.ts';
 
@@ -89,4 +89,14 @@ describe('load shedding', () => {
       await server.close();
     }
   }, 30_000);
+
+  it('sheds a loop that took no sample in an interval only when the threshold is not above the interval', () => {
+    // under-pressure's Infinity: no sample in a whole second, so blocked at least that long.
+    expect(isOverThreshold('eventLoopDelay', Infinity, 1_000)).toBe(true);
+    expect(isOverThreshold('eventLoopDelay', Infinity, 500)).toBe(true);
+    expect(isOverThreshold('eventLoopDelay', Infinity, 60_000)).toBe(false);
+    // A measured delay was already compared with the threshold by under-pressure.
+    expect(isOverThreshold('eventLoopDelay', 1_500, 1_000)).toBe(true);
+    expect(isOverThreshold('heapUsedBytes', Infinity, 60_000)).toBe(true);
+  });
 });

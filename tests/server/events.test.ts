@@ -206,13 +206,15 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     expect(posted.statusCode, posted.body).toBe(201);
     const event = await owner.next();
     expect(event).toMatchObject({ type: 'comment', projectId: reviewProject });
-    // Customers are not told the version; staff are. Nothing else is in an event.
-    expect(event).not.toHaveProperty('version');
-    expect(Object.keys(event).sort()).toEqual(['at', 'projectId', 'type']);
-    expect(await admin.next()).toMatchObject({ type: 'comment', projectId: reviewProject, version: 1 });
     const commentId = posted.json<{ id: number }>().id;
+    // Customers are not told the version; staff are. The comment is named (the page reads that
+    // thread alone, through the API); nothing else is in an event.
+    expect(event).not.toHaveProperty('version');
+    expect(Object.keys(event).sort()).toEqual(['at', 'commentId', 'projectId', 'type']);
+    expect(event.commentId).toBe(commentId);
+    expect(await admin.next()).toMatchObject({ type: 'comment', projectId: reviewProject, version: 1, commentId });
     expect((await call('PATCH', `/projects/${reviewProject}/comments/${commentId}`, who.admin, { resolved: true })).statusCode).toBe(200);
-    expect(await owner.next()).toMatchObject({ type: 'comment', projectId: reviewProject });
+    expect(await owner.next()).toMatchObject({ type: 'comment', projectId: reviewProject, commentId });
     expect(await admin.next()).toMatchObject({ type: 'comment', projectId: reviewProject });
     expect((await call('DELETE', `/projects/${reviewProject}/comments/${commentId}`, who.admin)).statusCode).toBe(204);
     expect(await owner.next()).toMatchObject({ type: 'comment' });

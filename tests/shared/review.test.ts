@@ -21,6 +21,8 @@ import {
   sortThreads,
   versionLabel,
   visibleThreads,
+  withThread,
+  withoutComment,
 } from '../../src/shared/review/review-logic.ts';
 
 const NTSC = { num: 30000, den: 1001 };
@@ -211,5 +213,25 @@ describe('the review’s reads live under the project’s key', () => {
     expect(queryClient.getQueryState(reviewKeys.comments(7, 1))?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(reviewKeys.comments(7, 2))?.isInvalidated).toBe(false);
     expect(queryClient.getQueryState(reviewKeys.versions(7))?.isInvalidated).toBe(false);
+  });
+});
+
+describe('a live update of one thread', () => {
+  const list = (...comments: Thread[]) => ({ version: 1, frameRate: PAL, frameRateKnown: true, comments });
+  it('puts a new thread in frame order and replaces a changed one in place', () => {
+    const before = list(thread(1, 10), thread(2, 50));
+    expect(withThread(before, thread(3, 30)).comments.map((t) => t.id)).toEqual([1, 3, 2]);
+    const resolved = withThread(before, thread(2, 50, { resolved: true, replies: [{ ...thread(9, 50), parentId: 2 }] }));
+    expect(resolved.comments.map((t) => t.id)).toEqual([1, 2]);
+    expect(resolved.comments[1]).toMatchObject({ resolved: true, replies: [{ id: 9 }] });
+    // The list held before is left as it was (the query cache compares by reference).
+    expect(before.comments[1]!.resolved).toBe(false);
+  });
+
+  it('takes out a thread that is gone, named by its own id or by a reply of it', () => {
+    const before = list(thread(1, 10), thread(2, 50, { replies: [{ ...thread(7, 50), parentId: 2 }] }));
+    expect(withoutComment(before, 1).comments.map((t) => t.id)).toEqual([2]);
+    expect(withoutComment(before, 7).comments.map((t) => t.id)).toEqual([1]);
+    expect(withoutComment(before, 99).comments.map((t) => t.id)).toEqual([1, 2]);
   });
 });

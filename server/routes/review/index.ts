@@ -4,7 +4,7 @@ import { CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct
 import { mediaUrl, signMediaToken } from '../../media/media-links.ts';
 import { parse } from '../../http-error.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { createComment, deleteComment, exportComments, listComments, listVersions, memberCaller, updateComment } from '../../services/review.ts';
+import { createComment, deleteComment, exportComments, listComments, listVersions, memberCaller, threadOf, updateComment } from '../../services/review.ts';
 import { idParam } from '../params.ts';
 
 /**
@@ -44,6 +44,13 @@ export default async function reviewRoutes(app: FastifyInstance) {
     const project = await visibleProject(app.ctx, auth, idParam(request.params));
     const { version } = parse(CommentsQueryStruct, request.query);
     return listComments(app.ctx, memberCaller(auth), project, version);
+  });
+
+  // The thread of one comment: what a page reads when the event stream names a changed comment.
+  app.get('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    return threadOf(app.ctx, memberCaller(auth), project, idParam(request.params, 'commentId'));
   });
 
   app.post('/projects/:id/comments', { config: { access: 'signed-in', ...perAccountWrites } }, async (request, reply) => {

@@ -20,6 +20,8 @@ export const LiveEventStruct = object({
   version: optional(integer()),
   /** Whether that version was released to the customer (staff streams only): customer streams never hear of a cut not yet sent to them. */
   released: optional(boolean()),
+  /** The comment that changed (created, edited, resolved, deleted): its thread is read again, not the list. */
+  commentId: optional(Id),
   /** When the change was published (ISO 8601). */
   at: string(),
 });

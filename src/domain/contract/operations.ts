@@ -48,7 +48,7 @@ import {
   ReviewPeriodBodyStruct,
   UpdateProjectBodyStruct,
 } from './projects.ts';
-import { CommentListStruct, CommentStruct, CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, UpdateCommentBodyStruct, VersionListStruct } from './review.ts';
+import { CommentListStruct, CommentStruct, CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, ThreadStruct, UpdateCommentBodyStruct, VersionListStruct } from './review.ts';
 import { AssetDeleteAllQueryStruct, AssetListQueryStruct, AssetListStruct, AssetStruct, CheckNameQueryStruct, CheckNameStruct, RegisterAssetBodyStruct, UploadCredentialsBodyStruct, UploadCredentialsStruct } from './uploads.ts';
 import {
   AssetPathBodyStruct,
@@ -436,6 +436,10 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'GET', path: '/projects/{id}/comments', tag: 'Review', summary: 'The comments of one version: threads by frame, each with its replies and SMPTE timecode, and what the caller may do to each.', who: 'V', auth: 'bearer', query: CommentsQueryStruct,
     notes: 'A deleted thread that still has replies stays as a placeholder (`deleted: true`, no text). Text is plain text.',
     responses: { 200: ok('The comments.', CommentListStruct), 400: 'No or a bad `version`.', 404: 'Project or version missing, another organization’s, or a version not sent to review (customers).' },
+  },
+  {
+    method: 'GET', path: '/projects/{id}/comments/{commentId}', tag: 'Review', summary: 'The thread a comment belongs to (the comment itself, or its parent) with its replies, as the list shows it: what a page reads when the event stream names a changed comment.', who: 'V', auth: 'bearer',
+    responses: { 200: ok('The thread.', ThreadStruct), 404: 'Project or comment missing, the thread deleted with no reply left, or on a version the caller may not see.' },
   },
   {
     method: 'POST', path: '/projects/{id}/comments', tag: 'Review', summary: 'Comment on a frame or range (`frame`, `endFrame` exclusive, optional `drawing`), or reply to a thread (`parentId`, no frame).', who: 'V', auth: 'bearer', body: CreateCommentBodyStruct,

@@ -1,4 +1,4 @@
-import type { Comment, ExportFormat, Thread, Version } from '@/domain/contract/review.ts';
+import type { Comment, CommentList, ExportFormat, Thread, Version } from '@/domain/contract/review.ts';
 import { frameToSeconds, secondsToFrame, type FrameRate } from '@/domain/timecode.ts';
 
 /**
@@ -106,6 +106,16 @@ export function isTypingTarget(target: { tagName?: string; isContentEditable?: b
 /** Threads by frame (then by when they were written), as the list and the timeline show them. */
 export function sortThreads(threads: readonly Thread[]): Thread[] {
   return [...threads].sort((a, b) => a.frame - b.frame || a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+}
+
+/** The list with `thread` in place of the thread with its id (or added), in the list's order: a live update of one thread. */
+export function withThread(list: CommentList, thread: Thread): CommentList {
+  return { ...list, comments: sortThreads([...list.comments.filter((t) => t.id !== thread.id), thread]) };
+}
+
+/** The list without the thread `id`, or the thread holding a reply `id`: a live update of a thread that is gone. */
+export function withoutComment(list: CommentList, id: number): CommentList {
+  return { ...list, comments: list.comments.filter((t) => t.id !== id && !t.replies.some((reply) => reply.id === id)) };
 }
 
 /** Open threads: unresolved and not deleted (a deleted thread is kept only for its replies). */

@@ -50,6 +50,7 @@ import apiReferenceRoutes from './routes/api-reference.ts';
 import eventRoutes from './routes/events/index.ts';
 import notificationRoutes from './routes/notifications/index.ts';
 import shareLinkRoutes from './routes/share-links/index.ts';
+import backupRoute from './routes/ops/backup.ts';
 import { mediaLinksHook } from './media/media-links.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -164,6 +165,7 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
         eventRoutes,
         notificationRoutes,
         shareLinkRoutes,
+        backupRoute,
         apiReferenceRoutes,
       ];
       for (const routes of routeModules) {

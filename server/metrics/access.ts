@@ -39,7 +39,7 @@ export function metricsAccess(request: MetricsRequest, token: string | null): Me
   return match && sameSecret(match[1]!, token) ? 'allowed' : 'unauthorized';
 }
 
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(given), digest(expected));
 }

@@ -35,6 +35,9 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/v1/share/:token/comments',
   'POST /api/v1/share/:token/comments',
   'GET /api/v1/share/:token/events',
+  // npm run backup while the server runs: loopback only, with a token derived from the server's
+  // secret (server/routes/ops/backup.ts); 404 to anyone else, as if it did not exist.
+  'GET /api/v1/ops/backup',
   // Not listed: the event streams (GET projects/:id/events, dashboard/events) are public to the
   // auth plugin because EventSource sends no header, but their 60-second ticket in the query is
   // a credential the route checks (server/events/tickets.ts): without one they answer 401 like

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, link, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import { create } from 'tar';
+
+/**
+ * A backup of an embedded installation (issue 15): one tar file holding the database (PGlite's
+ * own dump of its data directory), every object of the embedded store, the two secrets that make
+ * the restored server accept its sessions, media links and stored credentials (`jwt-secret`,
+ * `s3-credentials.json`), and a manifest with each object's size and SHA-256.
+ *
+ * Consistent while the server runs: the database is dumped first, between two statements of its
+ * single connection (PGlite runs one at a time), which is a committed state; the objects are then
+ * hard-linked into a staging directory in one walk (no byte copied, so it takes a moment) and
+ * archived from there. Objects are written to a temp file and renamed into place, and customers'
+ * uploads are never overwritten, so every object the dumped database names is already there and
+ * complete; objects created after the dump are in the archive too, unreferenced and harmless.
+ */
+
+export const BACKUP_FORMAT = 1;
+/** The secrets the restored server needs (never logged; the archive is written 0600). */
+const SECRET_FILES = ['jwt-secret', 's3-credentials.json'] as const;
+/** The store's own temp directory: writes in progress, never objects. */
+const STORE_TEMP = '.tmp';
+
+export interface BackupObject {
+  /** Relative to the store's directory (`DATA_DIR/s3`). */
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+export interface BackupManifest {
+  format: typeof BACKUP_FORMAT;
+  createdAt: string;
+  objects: BackupObject[];
+}
+
+async function* filesUnder(root: string, dir = root): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (dir === root && entry.name === STORE_TEMP) continue;
+      yield* filesUnder(root, path);
+    } else if (entry.isFile()) yield path;
+  }
+}
+
+/** Hard-links every committed file of the store into `into` (same file system), keeping the tree. */
+async function linkStore(storeDir: string, into: string): Promise<number> {
+  let count = 0;
+  for await (const file of filesUnder(storeDir)) {
+    const target = join(into, relative(storeDir, file));
+    await mkdir(join(target, '..'), { recursive: true });
+    try {
+      await link(file, target);
+      count += 1;
+    } catch (error) {
+      // Removed since the walk listed it (a derived file replaced, an abandoned upload swept): not part of any state the dump names.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return count;
+}
+
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
+}
+
+async function describeObjects(storeDir: string): Promise<BackupObject[]> {
+  const objects: BackupObject[] = [];
+  for await (const file of filesUnder(storeDir)) objects.push({ path: relative(storeDir, file), size: (await stat(file)).size, sha256: await sha256Of(file) });
+  return objects.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * Writes the backup of the installation in `dataDir` (its database open as `pglite`) to `output`,
+ * and answers its manifest. Staging lives in `dataDir` (hard links need the same file system)
+ * and is removed whatever happens.
+ */
+export async function writeBackup(source: { pglite: PGlite; dataDir: string }, output: Writable): Promise<BackupManifest> {
+  const staging = await mkdtemp(join(source.dataDir, '.backup-'));
+  try {
+    const dump = await source.pglite.dumpDataDir('gzip');
+    await writeFile(join(staging, 'db.tar.gz'), Buffer.from(await dump.arrayBuffer()));
+    const storeDir = join(source.dataDir, 's3');
+    const stagedStore = join(staging, 's3');
+    await mkdir(stagedStore);
+    await linkStore(storeDir, stagedStore).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    for (const name of SECRET_FILES) await copyFile(join(source.dataDir, name), join(staging, name)).catch(() => undefined);
+    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), objects: await describeObjects(stagedStore) };
+    await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest));
+    const entries = ['manifest.json', 'db.tar.gz', 's3', ...(await readdir(staging)).filter((name) => (SECRET_FILES as readonly string[]).includes(name))];
+    await pipeline(create({ cwd: staging, portable: true }, entries), output);
+    return manifest;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Writes the backup to `file` (readable by its owner only: it holds the installation's secrets). */
+export async function writeBackupFile(source: { pglite: PGlite; dataDir: string }, file: string): Promise<BackupManifest> {
+  return writeBackup(source, createWriteStream(file, { mode: 0o600 }));
+}

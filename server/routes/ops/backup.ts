@@ -1,0 +1,34 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { embeddedPglite } from '../../db/connect.ts';
+import { HttpError, notFound } from '../../http-error.ts';
+import { isLoopback, sameSecret } from '../../metrics/access.ts';
+import { writeBackup } from '../../ops/backup/archive.ts';
+import { backupToken } from '../../ops/backup/backup-token.ts';
+
+export const BACKUP_MESSAGES = {
+  external: 'This server uses PostgreSQL or an external object store: back those up with their own tools (pg_dump or point-in-time recovery, bucket versioning). See docs/operations.md, "Backups".',
+} as const;
+
+/**
+ * `npm run backup` while the server runs (issue 15): the embedded database lives in this
+ * process, so the archive is made here and streamed to the command. Only from this machine
+ * (the socket's peer is loopback and nothing was forwarded) and with the token derived from the
+ * server's secret (server/ops/backup/backup-token.ts); anyone else gets 404, as if it did not exist.
+ */
+export default async function backupRoute(app: FastifyInstance) {
+  const { ctx } = app;
+  app.get('/ops/backup', { config: { access: 'public' }, logLevel: 'warn' }, async (request, reply) => {
+    const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined || request.headers['x-real-ip'] !== undefined;
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!isLoopback(request.socket.remoteAddress) || forwarded || !bearer || !sameSecret(bearer, backupToken(ctx.config.jwtSecret))) throw notFound();
+    const pglite = embeddedPglite(ctx.db);
+    if (!pglite || ctx.config.storage.mode !== 'embedded') throw new HttpError(409, BACKUP_MESSAGES.external);
+    const body = new PassThrough();
+    writeBackup({ pglite, dataDir: ctx.config.dataDir }, body).catch((error: Error) => {
+      request.log.error({ err: error }, 'backup failed');
+      body.destroy(error);
+    });
+    return reply.header('Content-Type', 'application/x-tar').header('Cache-Control', 'no-store').send(body);
+  });
+}

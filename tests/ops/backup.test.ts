@@ -1,0 +1,180 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { connectDatabase, embeddedPglite } from '../../server/db/connect.ts';
+import { backupToken } from '../../server/ops/backup/backup-token.ts';
+import { RestoreRefusedError, restoreBackup } from '../../server/ops/backup/restore.ts';
+import { DEMO_PASSWORD, signIn, startTestServer, type TestServer } from '../server/harness.ts';
+import { MP4_FTYP } from '../support/file-fixtures.ts';
+
+/** Every table's rows, each table ordered by its first column (the id), as JSON text. */
+async function tableRows(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Record<string, string[]>> {
+  const tables = (await query(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)).map((row) => String(row.name));
+  const out: Record<string, string[]> = {};
+  for (const table of tables) out[table] = (await query(`select * from "${table}" order by 1`)).map((row) => JSON.stringify(row));
+  return out;
+}
+
+async function checksums(root: string): Promise<Map<string, string>> {
+  const sums = new Map<string, string>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!(dir === root && entry.name === '.tmp')) await walk(path);
+      } else sums.set(relative(root, path), createHash('sha256').update(await readFile(path)).digest('hex'));
+    }
+  };
+  await walk(root);
+  return sums;
+}
+
+/**
+ * Issue 15, backups: `npm run backup` takes one consistent archive of an embedded installation
+ * while the server runs (here: while comments are being written), `npm run restore` brings it
+ * back into an empty directory, and the restored installation is the same: every table a
+ * committed state of the original, every object byte for byte, the same accounts signing in.
+ */
+describe('backup and restore of an embedded installation', () => {
+  let server: TestServer;
+  let work: string;
+  let archive: string;
+  let projectId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer(null, { storage: true });
+    work = await mkdtemp(join(tmpdir(), 'cutdesk-backup-'));
+    archive = join(work, 'backup.tar');
+    projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
+    // Objects of several sizes, one of them in a nested key.
+    await server.app.ctx.storage.putObject(`projects/${projectId}/raw/assets/logo.png`, Buffer.from('a logo'), 'image/png');
+    await server.app.ctx.storage.putObject(`projects/${projectId}/raw/b_roll/clip one.mp4`, Buffer.alloc(3 * 1024 * 1024, 7), 'video/mp4');
+  });
+  afterAll(async () => {
+    await server?.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const backupUrl = () => `${server.baseUrl}/api/v1/ops/backup`;
+
+  it('answers only this machine’s callers holding the token derived from the server’s secret (404 to anyone else)', async () => {
+    expect((await fetch(backupUrl())).status).toBe(404);
+    expect((await fetch(backupUrl(), { headers: { authorization: 'Bearer guess' } })).status).toBe(404);
+    const forwarded = await fetch(backupUrl(), { headers: { authorization: `Bearer ${backupToken(server.config.jwtSecret)}`, 'x-forwarded-for': '203.0.113.9' } });
+    expect(forwarded.status).toBe(404);
+  });
+
+  it('takes a consistent archive while comments are written, and restores it exactly', async () => {
+    const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+    const admin = await signIn(server.app, 'admin@demo.cutdesk.test');
+    await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a final cut')]), 'video/mp4');
+    expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/deliverable`, headers: admin, payload: { path: `projects/${projectId}/final`, name: 'cut.mp4' } })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/submit`, headers: admin })).statusCode).toBe(200);
+    const objectsBefore = await checksums(join(server.dataDir, 's3'));
+
+    // Writes keep coming while the archive is made (three accounts: each may write 60 a minute).
+    const writers = [owner, admin, await signIn(server.app, 'user@demo.cutdesk.test')];
+    let writing = true;
+    let written = 0;
+    const writer = (async () => {
+      while (writing && written < 170) {
+        const response = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/comments`, headers: writers[written % 3]!, payload: { version: 1, frame: written, text: `Written during the backup ${written}` } });
+        expect(response.statusCode).toBe(201);
+        written += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const response = await fetch(backupUrl(), { headers: { authorization: `Bearer ${backupToken(server.config.jwtSecret)}` } });
+    expect(response.status).toBe(200);
+    await pipeline(Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream), createWriteStream(archive));
+    writing = false;
+    await writer;
+    expect(written).toBeGreaterThan(0);
+
+    const restored = join(work, 'restored');
+    const report = await restoreBackup(archive, restored);
+    expect(report.mismatches).toEqual([]);
+
+    // Objects: every one there before the backup, byte for byte.
+    const objectsAfter = await checksums(join(restored, 's3'));
+    for (const [path, sum] of objectsBefore) expect(objectsAfter.get(path), path).toBe(sum);
+
+    // Tables: every table but the comments as it is now; the comments a prefix of today's (a committed state, nothing half-written).
+    const live = embeddedPglite(server.db)!;
+    const source = await tableRows(async (text) => (await live.query<Record<string, unknown>>(text)).rows);
+    // The same parsers as the server's (server/db/connect.ts): dates as text, int8 and numeric as numbers.
+    const pglite = await PGlite.create(join(restored, 'db'), { parsers: { 20: Number, 1700: Number, 1082: (v: string) => v } });
+    const copy = await tableRows(async (text) => (await pglite.query<Record<string, unknown>>(text)).rows);
+    await pglite.close();
+    expect(Object.keys(copy)).toEqual(Object.keys(source));
+    for (const table of Object.keys(source)) {
+      // Counters and stamps that the running server keeps moving (rate-limit windows, link use) are not the backup's business.
+      if (table === 'rate_limits' || table === 'review_comments') continue;
+      expect(copy[table], table).toEqual(source[table]);
+    }
+    const comments = copy.review_comments!;
+    expect(comments.length).toBeLessThanOrEqual(source.review_comments!.length);
+    expect(comments).toEqual(source.review_comments!.slice(0, comments.length));
+    expect(report.tables.review_comments).toBe(comments.length);
+
+    // The restored installation starts and is the same product: the demo owner signs in with the same password.
+    const config = loadConfig({ DATA_DIR: restored, SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: join(restored, 'no-web') });
+    expect(config.jwtSecret).toBe(server.config.jwtSecret);
+    const db = await connectDatabase({ databaseUrl: null, dataDir: restored });
+    const app = await buildApp({ config, db });
+    try {
+      const login = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD } });
+      expect(login.statusCode).toBe(200);
+      // A session of the original server is valid on the restored one (same secret, same session versions).
+      expect((await app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}`, headers: owner })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await db.destroy();
+    }
+  }, 120_000);
+
+  it('restores only into an empty directory, and names what does not match the archive', async () => {
+    const busy = join(work, 'busy');
+    await mkdir(busy);
+    await writeFile(join(busy, 'something'), 'x');
+    await expect(restoreBackup(archive, busy)).rejects.toBeInstanceOf(RestoreRefusedError);
+    expect(existsSync(join(busy, 'db'))).toBe(false);
+  });
+
+  it('npm run backup opens a directory no server uses itself, and npm run restore brings it back (exit 0)', async () => {
+    const source = join(work, 'restored');
+    const again = join(work, 'again.tar');
+    const run = (script: string, args: string[], env: Record<string, string>) =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(process.cwd(), 'scripts', script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+    const backup = await run('backup.ts', [again], { DATA_DIR: source, LOG_LEVEL: 'silent' });
+    expect(backup.code, backup.out).toBe(0);
+    expect(backup.out).toContain('no server was running');
+    // The lock was released: nothing holds the directory afterwards.
+    expect(existsSync(join(source, 'server.lock'))).toBe(false);
+    const restore = await run('restore.ts', [again, '--data-dir', join(work, 'from-cli')], {});
+    expect(restore.code, restore.out).toBe(0);
+    expect(restore.out).toMatch(/review_comments\s+\d+ rows/);
+    // A second backup to the same name is refused: a backup never overwrites a file.
+    expect((await run('backup.ts', [again], { DATA_DIR: source })).code).toBe(2);
+    // With PostgreSQL it says what to use instead.
+    const external = await run('backup.ts', [join(work, 'pg.tar')], { DATA_DIR: source, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(external.code).toBe(2);
+    expect(external.out).toContain('pg_dump');
+  }, 120_000);
+});

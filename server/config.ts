@@ -68,6 +68,13 @@ export interface StorageConfig {
   uploadRoleArn: string | null;
   /** STS endpoint; defaults to AWS's regional one. */
   stsEndpoint: string | null;
+  /**
+   * How browsers get upload credentials: `sts` (AssumeRole, any S3 service) or `database` (the
+   * store at `endpoint` is another Cutdesk instance's embedded store on the same database, which
+   * checks the credentials this instance records there: several instances on one PostgreSQL
+   * sharing one embedded store). Embedded mode issues them the `database` way too.
+   */
+  uploadCredentials: 'sts' | 'database';
 }
 
 export class ConfigError extends Error {
@@ -114,7 +121,12 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
     // Without static keys the SDK's default credential chain answers (an instance or task role,
     // web identity, a profile): the way AWS advises to run on its machines. Half a pair is a mistake.
     if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain');
-    if (!env.S3_UPLOAD_ROLE_ARN) problems.push('S3_UPLOAD_ROLE_ARN is required with S3_ENDPOINT: browsers upload with temporary credentials from STS AssumeRole (see docs/operations.md)');
+    const uploadCredentials = env.S3_UPLOAD_CREDENTIALS || 'sts';
+    if (uploadCredentials !== 'sts' && uploadCredentials !== 'database') problems.push('S3_UPLOAD_CREDENTIALS must be "sts" or "database"');
+    if (uploadCredentials === 'database' && !(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY && env.DATABASE_URL)) {
+      problems.push('S3_UPLOAD_CREDENTIALS=database needs DATABASE_URL and the embedded store\'s own key pair (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY from its s3-credentials.json): see docs/operations.md, "Several instances"');
+    }
+    if (uploadCredentials === 'sts' && !env.S3_UPLOAD_ROLE_ARN) problems.push('S3_UPLOAD_ROLE_ARN is required with S3_ENDPOINT: browsers upload with temporary credentials from STS AssumeRole (see docs/operations.md)');
     if (env.S3_STS_ENDPOINT && !isUrl(env.S3_STS_ENDPOINT)) problems.push('S3_STS_ENDPOINT must be an http(s) address');
     return {
       mode: 'external',
@@ -127,11 +139,12 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
       forcePathStyle,
       uploadRoleArn: env.S3_UPLOAD_ROLE_ARN ?? null,
       stsEndpoint: env.S3_STS_ENDPOINT || null,
+      uploadCredentials: uploadCredentials === 'database' ? 'database' : 'sts',
     };
   }
   const keys = env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : null;
   if (keys && keys.secretAccessKey.length < 16) problems.push('S3_SECRET_ACCESS_KEY must be at least 16 characters');
-  if (problems.length) return { mode: 'embedded', endpoint: null, publicEndpoint: null, bucket, region, accessKeyId: '', secretAccessKey: '', forcePathStyle: true, uploadRoleArn: null, stsEndpoint: null };
+  if (problems.length) return { mode: 'embedded', endpoint: null, publicEndpoint: null, bucket, region, accessKeyId: '', secretAccessKey: '', forcePathStyle: true, uploadRoleArn: null, stsEndpoint: null, uploadCredentials: 'database' };
   mkdirSync(dataDir, { recursive: true });
   return {
     mode: 'embedded',
@@ -143,6 +156,7 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
     forcePathStyle: true,
     uploadRoleArn: null,
     stsEndpoint: null,
+    uploadCredentials: 'database',
   };
 }
 

@@ -54,7 +54,9 @@ export interface StorageParts {
 export async function registerStorage(app: FastifyInstance, options: { storage: StorageConfig; dataDir: string; db: Db }): Promise<StorageParts> {
   const { storage, db } = options;
   if (storage.mode === 'external') {
-    return { storage: storeFor(storage, storage.endpoint!), uploadCredentials: stsCredentialIssuer(storage) };
+    // Another instance's embedded store on this database checks the credentials recorded here.
+    const uploadCredentials = storage.uploadCredentials === 'database' ? embeddedCredentialIssuer(db, storage) : stsCredentialIssuer(storage);
+    return { storage: storeFor(storage, storage.endpoint!), uploadCredentials };
   }
   await app.register(embeddedS3Plugin, {
     prefix: EMBEDDED_S3_PREFIX,

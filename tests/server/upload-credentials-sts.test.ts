@@ -117,6 +117,14 @@ describe('STS upload credentials', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.example.com', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 'b' })).toThrow(/S3_UPLOAD_ROLE_ARN is required/);
   });
 
+  it('has no STS with S3_UPLOAD_CREDENTIALS=database (another instance\'s embedded store), which needs the shared database and the store\'s key pair', () => {
+    const shared = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://db/cutdesk', S3_ENDPOINT: 'http://store.internal:8080/s3', S3_ACCESS_KEY_ID: 'AKIASTORE', S3_SECRET_ACCESS_KEY: 'store-secret-key-123', S3_UPLOAD_CREDENTIALS: 'database' });
+    expect(shared.storage).toMatchObject({ mode: 'external', endpoint: 'http://store.internal:8080/s3', uploadCredentials: 'database', uploadRoleArn: null });
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'http://store.internal:8080/s3', S3_ACCESS_KEY_ID: 'AKIASTORE', S3_SECRET_ACCESS_KEY: 'store-secret-key-123', S3_UPLOAD_CREDENTIALS: 'database' })).toThrow(/needs DATABASE_URL/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, DATABASE_URL: 'postgres://db/cutdesk', S3_ENDPOINT: 'http://store.internal:8080/s3', S3_UPLOAD_CREDENTIALS: 'database' })).toThrow(/key pair/);
+    expect(() => loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.example.com', S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::1:role/u', S3_UPLOAD_CREDENTIALS: 'magic' })).toThrow(/"sts" or "database"/);
+  });
+
   it('needs no static keys with an external endpoint (the default credential chain), but refuses half a pair', () => {
     const chain = loadConfig({ DATA_DIR: dataDir, S3_ENDPOINT: 'https://s3.us-east-1.amazonaws.com', S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::123456789012:role/upload' });
     expect(chain.storage).toMatchObject({ mode: 'external', accessKeyId: '', secretAccessKey: '' });

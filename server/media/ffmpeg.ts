@@ -165,6 +165,15 @@ export async function makeThumbnail(tools: MediaTools, input: MediaInput, output
   await run(tools.ffmpeg, [...COMMON, '-ss', at.toFixed(3), ...inputArgs(input), '-frames:v', '1', '-vf', 'scale=w=trunc(min(960\\,iw)/2)*2:h=-2', '-q:v', '3', '-f', 'image2', output], { signal });
 }
 
+/**
+ * One JPEG of the frame starting at `seconds` ("1.501500"), `width` px wide: a commented frame
+ * for the comments PDF. `-ss` before the input seeks accurately when decoding (from the key frame
+ * before, dropping frames until the time) without decoding the video up to there.
+ */
+export async function makeFrameJpeg(tools: MediaTools, input: MediaInput, output: string, seconds: string, width: number, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<void> {
+  await run(tools.ffmpeg, [...COMMON, '-ss', seconds, ...inputArgs(input), '-frames:v', '1', '-an', '-sn', '-dn', '-vf', `scale=w=${width}:h=-2`, '-q:v', '4', '-f', 'image2', output], options);
+}
+
 export interface Rendition {
   /** Largest height; smaller sources keep theirs. */
   maxHeight: number;

@@ -26,6 +26,7 @@ import { HttpError, badRequest, conflict, forbidden, notFound } from '../http-er
 import type { AuthContext } from '../plugins/auth.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
 import { reviewRepo } from '../repositories/review.ts';
+import { commentsPdfFile } from '../review/comments-pdf-export.ts';
 import { toCsv, toEdl, toFcpxml } from '../review/export-markers.ts';
 
 /**
@@ -331,7 +332,7 @@ export async function deleteComment(ctx: AppContext, caller: ReviewCaller, proje
   await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null, commentId: row.id });
 }
 
-const EXPORTS: Record<ExportFormat, { write: typeof toCsv; contentType: string; extension: string }> = {
+const EXPORTS: Record<Exclude<ExportFormat, 'pdf'>, { write: typeof toCsv; contentType: string; extension: string }> = {
   csv: { write: toCsv, contentType: 'text/csv; charset=utf-8', extension: 'csv' },
   // CMX3600 has no registered media type; editors open it as text.
   edl: { write: toEdl, contentType: 'text/plain; charset=utf-8', extension: 'edl' },
@@ -348,9 +349,15 @@ function safeStem(name: string, fallback: string): string {
   return stem || fallback;
 }
 
-/** GET projects/{id}/comments/export (staff): a version's threads as markers for an editing application. */
-export async function exportComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number, format: ExportFormat): Promise<{ body: string; contentType: string; fileName: string }> {
+/** GET projects/{id}/comments/export (staff): a version's threads as markers for an editing application, or as a printable PDF. */
+export async function exportComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number, format: ExportFormat): Promise<{ body: string | Buffer; contentType: string; fileName: string }> {
   const { version } = await visibleVersion(ctx, memberCaller(auth), project, number);
+  const stem = `${safeStem(project.name, `project-${project.id}`)}_v${String(version.number).padStart(2, '0')}_comments`;
+  if (format === 'pdf') {
+    // For people, not an editing application: the replies too, and threads deleted under replies, as the list shows them.
+    const { comments } = await listComments(ctx, memberCaller(auth), project, number);
+    return { body: await commentsPdfFile(ctx.storage, project.name, version, rateOf(version), comments), contentType: 'application/pdf', fileName: `${stem}.pdf` };
+  }
   const rows = (await reviewRepo(ctx.db).comments(version.id)).filter((row) => row.parentId === null);
   const { rate } = rateOf(version);
   const exporter = EXPORTS[format];
@@ -363,6 +370,5 @@ export async function exportComments(ctx: AppContext, auth: AuthContext, project
     height: version.height,
     comments: rows.map((row) => ({ frame: row.frame, endFrame: row.endFrame, text: row.text, author: row.authorName, resolved: row.resolvedAt !== null })),
   });
-  const fileName = `${safeStem(project.name, `project-${project.id}`)}_v${String(version.number).padStart(2, '0')}_comments.${exporter.extension}`;
-  return { body, contentType: exporter.contentType, fileName };
+  return { body, contentType: exporter.contentType, fileName: `${stem}.${exporter.extension}` };
 }

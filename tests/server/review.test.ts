@@ -298,7 +298,13 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
       return Math.round((Number(num) / Number(den)) * (rate.num / rate.den));
     });
     expect(starts).toEqual(frames);
-    expect((await call('GET', `/projects/${projectId}/comments/export?version=1&format=pdf`, who.admin)).statusCode).toBe(400);
+    // The printable PDF is the fourth format (read back in tests/server/review-pdf.test.ts); others are refused.
+    const pdf = await call('GET', `/projects/${projectId}/comments/export?version=1&format=pdf`, who.admin);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe('attachment; filename="Product_walkthrough_v01_comments.pdf"');
+    expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect((await call('GET', `/projects/${projectId}/comments/export?version=1&format=xlsx`, who.admin)).statusCode).toBe(400);
   });
 
   it('deletes softly: a thread’s replies stay readable; others may not delete', async () => {

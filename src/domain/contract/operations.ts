@@ -156,6 +156,11 @@ export const OPERATIONS: readonly Operation[] = [
     notes: '`starting` until the object store first connected, `unavailable` when a check fails later, `stopping` from the start of shutdown. Checks answer within 2 s; an answer is reused for a second.',
     responses: { 200: ok('Ready.', ReadinessStruct), 503: ok('Not ready: `status` says why, `checks` which part failed.', ReadinessStruct) },
   },
+  {
+    method: 'GET', path: '/ops/backup', tag: 'Session', summary: 'The archive `npm run backup` saves while the server runs: the embedded database, every object, the secrets and a SHA-256 manifest, as a tar stream.', who: 'the same machine, with the token derived from the server’s secret', auth: 'link',
+    notes: 'Only from loopback and not forwarded, with `Authorization: Bearer <backup token>` (server/ops/backup/backup-token.ts). With PostgreSQL or an external store: 409 naming their own tools.',
+    responses: { 200: { description: 'The archive.', contentType: 'application/x-tar' }, 404: 'Anyone else: as if it did not exist.', 409: 'Not an embedded installation.' },
+  },
   { method: 'GET', path: '/client-config', tag: 'Session', summary: 'What the web app needs before sign-in: the reCAPTCHA site key (or null) and the card form to use (`payments`: the embedded gateway, or Stripe with its publishable key).', who: 'anyone', auth: 'none', responses: { 200: ok('Public settings.', ClientConfigStruct) } },
   {
     method: 'POST', path: '/login', tag: 'Session', summary: 'Sign in.', who: 'anyone', auth: 'none', body: LoginBodyStruct, rateLimited: true,
@@ -461,9 +466,9 @@ export const OPERATIONS: readonly Operation[] = [
     responses: { 204: ok('Deleted.'), 403: 'Not the author.', 404: NOT_FOUND, 409: 'The project is approved or archived.' },
   },
   {
-    method: 'GET', path: '/projects/{id}/comments/export', tag: 'Review', summary: 'A version’s threads as markers: CSV, CMX3600 marker EDL (DaVinci Resolve) or FCPXML 1.9 (Final Cut Pro), as an attachment.', who: 'S', auth: 'bearer', query: CommentsExportQueryStruct,
+    method: 'GET', path: '/projects/{id}/comments/export', tag: 'Review', summary: 'A version’s threads as markers: CSV, CMX3600 marker EDL (DaVinci Resolve) or FCPXML 1.9 (Final Cut Pro); or as a printable PDF with a picture of each commented frame. As an attachment.', who: 'S', auth: 'bearer', query: CommentsExportQueryStruct,
     responses: {
-      200: { description: 'The file (`Content-Disposition: attachment`): text/csv, text/plain (EDL) or application/xml (FCPXML).', contentType: 'text/csv' },
+      200: { description: 'The file (`Content-Disposition: attachment`): text/csv, text/plain (EDL), application/xml (FCPXML) or application/pdf (PDF).', contentType: 'text/csv' },
       400: 'No or a bad `version` or `format`.',
       403: FORBIDDEN,
       404: NOT_FOUND,

@@ -45,7 +45,8 @@ export type UpdateCommentBody = Infer<typeof UpdateCommentBodyStruct>;
 
 export const CommentsQueryStruct = object({ version: queryInt(1, MAX_ID) });
 
-export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml'] as const;
+/** Markers for an editing application (csv, edl, fcpxml), or a printable PDF with a picture of each commented frame. */
+export const EXPORT_FORMATS = ['csv', 'edl', 'fcpxml', 'pdf'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const CommentsExportQueryStruct = object({ version: queryInt(1, MAX_ID), format: enums(EXPORT_FORMATS) });
 

@@ -5,9 +5,11 @@ import { startDownload } from '@/shared/media/start-download.ts';
 import { exportComments } from './api/export-comments.ts';
 import { exportFile } from './review-logic.ts';
 
-const LABELS: Record<ExportFormat, string> = { csv: 'CSV', edl: 'EDL', fcpxml: 'FCPXML' };
+const LABELS: Record<ExportFormat, string> = { csv: 'CSV', edl: 'EDL', fcpxml: 'FCPXML', pdf: 'PDF' };
+/** What a button makes: markers for the editing application, or the comments to print (with a picture of each frame). */
+const ACTION = (format: ExportFormat) => (format === 'pdf' ? 'Export comments as PDF with pictures of the frames' : `Export markers as ${LABELS[format]}`);
 
-/** Staff: the version's markers for the editing application, saved as a file. */
+/** Staff: the version's markers for the editing application, or its comments as a printable PDF, saved as a file. */
 export function ExportMarkers({ projectId, projectName, version }: { projectId: number; projectName: string; version: number }) {
   const [busy, setBusy] = useState<ExportFormat | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -28,12 +30,13 @@ export function ExportMarkers({ projectId, projectName, version }: { projectId: 
   };
   return (
     <div className="export-markers" data-testid="export-markers">
-      <span className="muted-label">Export markers:</span>
+      <span className="muted-label">Export comments:</span>
       {EXPORT_FORMATS.map((format, index) => (
         <span key={format}>
           {index > 0 && <span className="muted"> · </span>}
-          <button type="button" className="link-button" aria-label={`Export markers as ${LABELS[format]}`} disabled={busy !== null} aria-busy={busy === format} onClick={() => void run(format)}>
-            {LABELS[format]}
+          <button type="button" className="link-button" aria-label={ACTION(format)} title={ACTION(format)} disabled={busy !== null} aria-busy={busy === format} onClick={() => void run(format)}>
+            {/* The PDF cuts a picture of every commented frame: it takes a moment. */}
+            {busy === format && format === 'pdf' ? 'PDF…' : LABELS[format]}
           </button>
         </span>
       ))}

@@ -162,8 +162,8 @@ export function defaultVersion(versions: readonly Version[]): Version | null {
   return versions.find((version) => version.current) ?? versions.at(-1) ?? null;
 }
 
-const EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', edl: 'edl', fcpxml: 'fcpxml' };
-const MIME: Record<ExportFormat, string> = { csv: 'text/csv', edl: 'text/plain', fcpxml: 'application/xml' };
+const EXTENSIONS: Record<ExportFormat, string> = { csv: 'csv', edl: 'edl', fcpxml: 'fcpxml', pdf: 'pdf' };
+const MIME: Record<ExportFormat, string> = { csv: 'text/csv', edl: 'text/plain', fcpxml: 'application/xml', pdf: 'application/pdf' };
 
 /** The saved file's name and type, as the server names it: `<Project>_vNN_comments.<ext>`. */
 export function exportFile(projectName: string, version: number, format: ExportFormat): { name: string; type: string } {

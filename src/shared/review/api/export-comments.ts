@@ -2,10 +2,12 @@ import type { ExportFormat } from '@/domain/contract/review.ts';
 import { api } from '@/lib/api-client.ts';
 
 /**
- * The version's markers as the file's text (CSV, EDL or FCPXML). Read through the API client,
- * which carries the session's Authorization header; a plain link could not.
+ * The version's comments as the file's content: the markers' text (CSV, EDL or FCPXML), or the
+ * PDF's bytes (the client reads a binary answer as a Blob). Read through the API client, which
+ * carries the session's Authorization header; a plain link could not.
  */
-export async function exportComments(projectId: number, version: number, format: ExportFormat): Promise<string> {
+export async function exportComments(projectId: number, version: number, format: ExportFormat): Promise<string | Blob> {
   const body: unknown = await api('GET', `/projects/${projectId}/comments/export`, { query: { version, format } });
-  return typeof body === 'string' ? body : JSON.stringify(body);
+  if (typeof body === 'string' || body instanceof Blob) return body;
+  return JSON.stringify(body);
 }

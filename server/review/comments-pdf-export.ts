@@ -1,0 +1,26 @@
+import type { FrameRate } from '../../src/domain/timecode.ts';
+import type { ProjectVersionRow } from '../db/schema.ts';
+import { mediaTools } from '../media/ffmpeg.ts';
+import type { ObjectStore } from '../storage/object-store.ts';
+import { buildCommentsPdf, type PdfThread } from './comments-pdf.ts';
+import { frameThumbnails, storedVideoInput } from './frame-thumbnails.ts';
+import { loadServerPdfFonts } from './pdf-fonts.ts';
+
+/**
+ * GET projects/{id}/comments/export?format=pdf, after the service has checked who asks and loaded
+ * the threads: the pictures of the commented frames from the version's video, then the document.
+ * A video that is gone or unreadable costs the pictures, never the PDF.
+ */
+export async function commentsPdfFile(
+  storage: ObjectStore,
+  projectName: string,
+  version: Pick<ProjectVersionRow, 'number' | 'videoPath' | 'width' | 'height'>,
+  frameRate: { rate: FrameRate; known: boolean },
+  threads: readonly PdfThread[],
+): Promise<Buffer> {
+  const { rate, known } = frameRate;
+  const source = threads.length ? await storedVideoInput(storage, version.videoPath).catch(() => null) : null;
+  const pictures = source ? await frameThumbnails(mediaTools(), source, threads.map((thread) => thread.frame), rate) : new Map<number, Uint8Array>();
+  const pdf = buildCommentsPdf({ projectName, version: version.number, rate, rateKnown: known, width: version.width, height: version.height, threads, pictures, generatedAt: new Date() }, await loadServerPdfFonts());
+  return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+}

@@ -76,6 +76,14 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   // The EDL's timeline starts at 01:00:00:00.
   expect(edl).toContain('01:00:01:02');
   expect(edl).toContain('The logo <b>flickers</b> here.');
+  // And the printable comments: a PDF with a picture of the commented frame.
+  const pdfDownload = staff.waitForEvent('download');
+  await staff.getByRole('button', { name: 'Export comments as PDF with pictures of the frames' }).click();
+  const pdf = await pdfDownload;
+  expect(pdf.suggestedFilename()).toBe('Hiring_video_v01_comments.pdf');
+  const pdfBytes = await readFile(await pdf.path());
+  expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(pdfBytes.includes(Buffer.from('/Subtype /Image'))).toBe(true);
 
   // The owner requests changes: the comment goes with the request.
   await owner.getByRole('button', { name: 'Request changes' }).click();

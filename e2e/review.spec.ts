@@ -5,10 +5,12 @@ import { customerSignIn, staffSignIn } from './sign-in.ts';
 
 /**
  * Frame-accurate review (issue 13), end to end: staff deliver a clip and send it to review; the
- * owner pauses on a frame and comments there; staff see the comment and export it as an EDL
- * marker; the owner requests changes with the comment listed.
+ * owner pauses on a frame, draws an arrow and comments there; in another browser the assigned
+ * editor sees the comment arrive without a reload, replies (the owner sees the reply arrive),
+ * and exports it as an EDL marker and a printable PDF; the owner requests changes with the
+ * comment listed.
  */
-test('a comment at an exact frame travels from the owner to the editor’s EDL and into the change request', async ({ browser, request }) => {
+test('a comment with an arrow at an exact frame reaches the editor live, gets a reply, goes into the EDL, the PDF and the change request', async ({ browser, request }) => {
   test.setTimeout(180_000);
   const { generateClip } = await import('../tests/support/media.ts');
   const clip = await generateClip({ seconds: 4, width: 640, height: 360 }); // 25 fps
@@ -22,6 +24,13 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   await expect(staff.getByRole('button', { name: 'Send to review' })).toBeEnabled({ timeout: 90_000 });
   await staff.getByRole('button', { name: 'Send to review' }).click();
   await expect(staff.getByTestId('project-status')).toHaveText('PENDING REVIEW');
+
+  // The assigned editor has the project open in another browser, its live stream running.
+  const editor = await (await browser.newContext()).newPage();
+  await staffSignIn(editor, 'editor@demo.cutdesk.test');
+  const editorStream = editor.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
+  await editor.goto(`/project/${projectId}`);
+  await editorStream;
 
   const owner = await (await browser.newContext()).newPage();
   await customerSignIn(owner, email, password);
@@ -47,6 +56,15 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   await owner.keyboard.press('ArrowRight');
   await owner.keyboard.press('.');
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:02');
+  // An arrow on the paused frame, dragged across the picture.
+  await owner.getByRole('button', { name: '✎ Draw' }).click();
+  const overlay = owner.getByTestId('review-overlay');
+  const area = (await overlay.boundingBox())!;
+  await owner.mouse.move(area.x + area.width * 0.3, area.y + area.height * 0.3);
+  await owner.mouse.down();
+  await owner.mouse.move(area.x + area.width * 0.6, area.y + area.height * 0.6, { steps: 6 });
+  await owner.mouse.up();
+  await expect(owner.getByTestId('comment-composer')).toContainText('1 shape');
   const box = owner.getByLabel('Add a comment at 00:00:01:02');
   await box.fill('The logo <b>flickers</b> here.');
   await owner.getByRole('button', { name: 'Comment', exact: true }).click();
@@ -56,6 +74,8 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   // Plain text, never HTML.
   await expect(thread.locator('.comment-text')).toHaveText('The logo <b>flickers</b> here.');
   await expect(owner.getByTestId('review-counts')).toContainText('1 open');
+  // The arrow is kept with the comment and drawn over the frame it is about.
+  await expect(overlay.locator('line, path, polygon, polyline').first()).toBeAttached();
   await expect(owner.getByTestId('review-marker')).toHaveCount(1);
 
   // A click on the comment seeks back to its exact frame and pauses.
@@ -65,11 +85,20 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:02');
   expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
 
-  // Staff see it and export the markers for the edit.
-  await staff.reload();
-  await expect(staff.getByTestId('review-thread')).toContainText('The logo <b>flickers</b> here.');
-  const download = staff.waitForEvent('download');
-  await staff.getByRole('button', { name: 'Export markers as EDL' }).click();
+  // The editor's open page shows it without a reload, and the editor answers it.
+  const editorThread = editor.getByTestId('review-thread');
+  await expect(editorThread).toContainText('The logo <b>flickers</b> here.', { timeout: 15_000 });
+  await expect(editorThread).toContainText('00:00:01:02');
+  await editorThread.getByRole('button', { name: 'Reply' }).click();
+  await editor.getByLabel('Your reply').fill('Fixed in the next cut: the logo holds still.');
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(editorThread).toContainText('Fixed in the next cut: the logo holds still.');
+  // The owner's page hears the reply.
+  await expect(thread).toContainText('Fixed in the next cut: the logo holds still.', { timeout: 15_000 });
+
+  // The editor exports the markers for the edit.
+  const download = editor.waitForEvent('download');
+  await editor.getByRole('button', { name: 'Export markers as EDL' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('Hiring_video_v01_comments.edl');
   const edl = await readFile(await file.path(), 'utf8');
@@ -77,8 +106,8 @@ test('a comment at an exact frame travels from the owner to the editor’s EDL a
   expect(edl).toContain('01:00:01:02');
   expect(edl).toContain('The logo <b>flickers</b> here.');
   // And the printable comments: a PDF with a picture of the commented frame.
-  const pdfDownload = staff.waitForEvent('download');
-  await staff.getByRole('button', { name: 'Export comments as PDF with pictures of the frames' }).click();
+  const pdfDownload = editor.waitForEvent('download');
+  await editor.getByRole('button', { name: 'Export comments as PDF with pictures of the frames' }).click();
   const pdf = await pdfDownload;
   expect(pdf.suggestedFilename()).toBe('Hiring_video_v01_comments.pdf');
   const pdfBytes = await readFile(await pdf.path());

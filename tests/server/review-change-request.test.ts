@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_MESSAGES } from '../../src/domain/review-rules.ts';
-import { MP4_FTYP } from '../support/file-fixtures.ts';
-import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { DATABASES, startTestServer, type TestServer } from './harness.ts';
+import { reviewCast, walkthroughWithCut } from './review-fixture.ts';
 
 type Headers = { authorization?: string };
 
@@ -21,12 +21,9 @@ describe.each(DATABASES)('a change request says what to change, on $name', ({ ur
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });
-    who.admin = await signIn(server.app, 'admin@demo.cutdesk.test');
-    who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
-    who.user = await signIn(server.app, 'user@demo.cutdesk.test');
-    projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
-    await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a cut')]), 'video/mp4');
-    expect((await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut.mp4' })).statusCode).toBe(200);
+    const cast = await reviewCast(server);
+    Object.assign(who, { admin: cast.admin, owner: cast.owner, user: cast.user });
+    projectId = await walkthroughWithCut(server, who.admin);
     expect((await call('POST', `/projects/${projectId}/submit`, who.admin)).statusCode).toBe(200);
     expect(await status()).toBe('IN_REVIEW');
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MP4_FTYP } from '../support/file-fixtures.ts';
-import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { DATABASES, startTestServer, type TestServer } from './harness.ts';
+import { reviewCast, walkthroughWithCut } from './review-fixture.ts';
 
 type Headers = Record<string, string>;
 interface Thread { id: number; version: number; text: string; deleted: boolean; canResolve: boolean; replies: { id: number; text: string }[] }
@@ -13,7 +13,7 @@ interface Thread { id: number; version: number; text: string; deleted: boolean; 
 describe.each(DATABASES)('one thread of the review, on $name', ({ url }) => {
   let server: TestServer;
   let projectId: number;
-  const who: Record<'admin' | 'owner' | 'user' | 'otherOwner', Headers> = { admin: {}, owner: {}, user: {}, otherOwner: {} };
+  const who: Record<'admin' | 'editor' | 'owner' | 'user' | 'otherOwner', Headers> = { admin: {}, editor: {}, owner: {}, user: {}, otherOwner: {} };
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, headers: Headers, payload?: object) =>
     server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload !== undefined && { payload }) });
   const post = async (headers: Headers, body: object) => {
@@ -25,13 +25,8 @@ describe.each(DATABASES)('one thread of the review, on $name', ({ url }) => {
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });
-    who.admin = await signIn(server.app, 'admin@demo.cutdesk.test');
-    who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
-    who.user = await signIn(server.app, 'user@demo.cutdesk.test');
-    who.otherOwner = await signIn(server.app, 'nina@northwind.demo.cutdesk.test');
-    projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
-    await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a cut')]), 'video/mp4');
-    expect((await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut.mp4' })).statusCode).toBe(200);
+    Object.assign(who, await reviewCast(server));
+    projectId = await walkthroughWithCut(server, who.admin);
   });
   afterAll(async () => server?.close());
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REVIEW_MESSAGES } from '../../src/domain/review-rules.ts';
 import { SHARE_MESSAGES } from '../../src/domain/share-links.ts';
-import { MP4_FTYP } from '../support/file-fixtures.ts';
-import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { DATABASES, startTestServer, type TestServer } from './harness.ts';
+import { reviewCast, walkthroughWithCut } from './review-fixture.ts';
 
 type Headers = Record<string, string>;
 interface Link { id: number; url: string; state: string; hasPassword: boolean; guestComments: number; version: number }
@@ -28,14 +28,8 @@ describe.each(DATABASES)('guest share links, on $name', ({ url }) => {
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });
-    who.admin = await signIn(server.app, 'admin@demo.cutdesk.test');
-    who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
-    who.user = await signIn(server.app, 'user@demo.cutdesk.test');
-    who.editor = await signIn(server.app, 'editor@demo.cutdesk.test');
-    who.otherOwner = await signIn(server.app, 'nina@northwind.demo.cutdesk.test');
-    projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
-    await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a cut')]), 'video/mp4');
-    expect((await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut.mp4' })).statusCode).toBe(200);
+    Object.assign(who, await reviewCast(server));
+    projectId = await walkthroughWithCut(server, who.admin);
     expect((await call('POST', `/projects/${projectId}/submit`, who.admin)).statusCode).toBe(200);
   });
   afterAll(async () => server?.close());

@@ -57,9 +57,12 @@ export function ProjectPage() {
           </div>
           <div className="project-side">
             {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
-            {status === 'IN_REVIEW' && <ReviewActions project={project} onChanged={setProject} />}
-            {status === 'IN_REVIEW' && me && canManageShareLinks({ kind: 'member', role: me.role.name, userId: me.id, organizationId: me.organizationId }, { organizationId: project.organization.id }) && (
-              <ShareReview projectId={project.id} canShare={me.impersonatedBy === null} />
+            {status === 'IN_REVIEW' && (
+              <ReviewActions
+                project={project}
+                onChanged={setProject}
+                share={me && canManageShareLinks({ kind: 'member', role: me.role.name, userId: me.id, organizationId: me.organizationId }, { organizationId: project.organization.id }) ? <ShareReview projectId={project.id} canShare={me.impersonatedBy === null} /> : undefined}
+              />
             )}
             {finished && <FinalDownloads project={project} />}
             {reviewing && <ReviewPanel />}

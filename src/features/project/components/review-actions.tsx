@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { COMMENT_TEXT_MAX, REVIEW_MESSAGES, canRequestChanges, validateCommentText } from '@/domain/review-rules.ts';
 import { errorMessage } from '@/lib/api-client.ts';
@@ -13,7 +13,7 @@ import { approveProject } from '../api/approve-project.ts';
 import { submitProject } from '../api/submit-project.ts';
 
 /** IN_REVIEW: Request changes (review link + Submit revision) or Looks great (approve). */
-export function ReviewActions({ project, onChanged }: { project: Project; onChanged: (p: Project) => void }) {
+export function ReviewActions({ project, onChanged, share }: { project: Project; onChanged: (p: Project) => void; share?: ReactNode }) {
   const [requesting, setRequesting] = useState(false);
   const offline = useOffline();
   const [approving, setApproving] = useState(false);
@@ -132,6 +132,12 @@ export function ReviewActions({ project, onChanged }: { project: Project; onChan
         </div>
       )}
       {error && <div className="form-error">{error}</div>}
+      {share && (
+        <div className="review-share">
+          <span className="muted">Want someone else’s opinion? They need no account.</span>
+          {share}
+        </div>
+      )}
       {approving && (
         <ConfirmModal
           title="Approve this video?"

@@ -157,7 +157,7 @@ export function ShareReview({ projectId, canShare }: { projectId: number; canSha
   const active = (links.data ?? []).filter((l) => l.state === 'active').length;
   return (
     <>
-      <Button variant="secondary" className="share-open" onClick={() => setOpen(true)}>
+      <Button variant="secondary" className="btn-small" onClick={() => setOpen(true)}>
         Share for review
       </Button>
       {open && (

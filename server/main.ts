@@ -4,6 +4,9 @@ import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lo
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
 import { seedDemoMedia } from './seed/demo-media.ts';
 import { connectStorage } from './storage/setup.ts';
+import { movedStartRefusal } from './ops/move-data/marker.ts';
+
+class MovedDirectoryError extends Error {}
 
 /** How long shutdown may take before the process exits anyway (orchestrators wait about 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -15,6 +18,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   // The embedded database and object store live in DATA_DIR and neither locks its files: a
   // second server on the same directory would corrupt them, so it refuses to start.
+  // A directory `npm run move-data` moved: its embedded copy must not be written to again by mistake.
+  const moved = movedStartRefusal(config.dataDir, { embeddedDatabase: !config.databaseUrl, embeddedStore: config.storage.mode === 'embedded' });
+  if (moved && !(process.argv.includes('--force') || process.env.CUTDESK_FORCE_START === '1')) throw new MovedDirectoryError(moved);
   if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);
   // The db plugin opens and migrates the database (and closes it with the app); the jobs
   // plugin starts the background jobs and the media worker once the server listens.
@@ -86,7 +92,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DataDirLockedError;
+  const known = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MovedDirectoryError;
   console.error(known ? error.message : error);
   lock?.release();
   process.exit(1);

@@ -31,7 +31,7 @@ export interface TestServer {
 }
 
 /** A throwaway database on the server at `url`, dropped by the returned function. */
-async function throwawayDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function throwawayDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `cutdesk_test_${randomBytes(6).toString('hex')}`;
   const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
   await sql`create database ${sql.id(name)}`.execute(admin);

@@ -12,7 +12,8 @@ import { frameHeaderFirst } from '../../server/review/comments-pdf.ts';
 import { FRAME_THUMBNAIL_LIMITS, frameStartSeconds } from '../../server/review/frame-thumbnails.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { hasFfmpeg } from '../support/media.ts';
-import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { DATABASES, startTestServer, type TestServer } from './harness.ts';
+import { reviewCast } from './review-fixture.ts';
 
 /**
  * Issue 13, the editors' export as a PDF: GET projects/{id}/comments/export?format=pdf. Read back
@@ -94,11 +95,8 @@ describe.each(DATABASES)('the comments PDF on $name', ({ url }) => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'cutdesk-review-pdf-'));
     server = await startTestServer(url, { storage: true });
-    who.admin = await signIn(server.app, 'admin@demo.cutdesk.test');
-    who.editor = await signIn(server.app, 'editor@demo.cutdesk.test');
-    who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
-    who.user = await signIn(server.app, 'user@demo.cutdesk.test');
-    who.outsider = await signIn(server.app, 'nina@northwind.demo.cutdesk.test');
+    const cast = await reviewCast(server);
+    Object.assign(who, { admin: cast.admin, editor: cast.editor, owner: cast.owner, user: cast.user, outsider: cast.otherOwner });
     projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
 
     // Staff deliver the cut; the media job probes it (the real rate: 29.97, drop-frame).

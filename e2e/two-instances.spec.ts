@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -71,6 +71,7 @@ async function signInOn(page: Page, url: string, email: string): Promise<void> {
 
 let first: Instance | undefined;
 let second: Instance | undefined;
+let databaseUrl = '';
 const database = `cutdesk_two_${randomBytes(4).toString('hex')}`;
 const admin = () => new pg.Client({ connectionString: SERVER_URL });
 
@@ -82,7 +83,8 @@ test.beforeAll(async () => {
   await client.end();
   const target = new URL(SERVER_URL!);
   target.pathname = `/${database}`;
-  const shared = { DATABASE_URL: target.toString(), JWT_SECRET: randomBytes(32).toString('base64url'), DEMO_PASSWORD: PASSWORD };
+  databaseUrl = target.toString();
+  const shared = { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('base64url'), DEMO_PASSWORD: PASSWORD };
   // The first instance: the object store, no media worker (so the second's does the media work).
   first = await startInstance(basePort, { ...shared, MEDIA_CONCURRENCY: '0' });
   const keys = JSON.parse(await readFile(join(first.dataDir, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
@@ -166,4 +168,40 @@ test('two instances on one database and one store work as one', async ({ browser
   const renamed = `Renamed on the second ${Date.now()}`;
   expect((await request.patch(`${b}/api/v1/projects/${projectId}`, { headers, data: { name: renamed } })).ok()).toBe(true);
   await expect(onA.getByText(renamed).first()).toBeVisible({ timeout: 15_000 });
+});
+
+/** The e-mails both instances wrote to their outboxes (DATA_DIR/outbox), as raw text. */
+async function outboxes(): Promise<string[]> {
+  const mails: string[] = [];
+  for (const instance of [first!, second!]) {
+    const dir = join(instance.dataDir, 'outbox');
+    for (const name of await readdir(dir).catch(() => [] as string[])) mails.push(await readFile(join(dir, name), 'utf8'));
+  }
+  return mails;
+}
+
+test('the jobs every instance runs do their work once: a closed review is approved, a reminder mailed once', async () => {
+  test.setTimeout(240_000);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    // Two demo projects in review: one whose window has just closed, one with half a review day left.
+    await client.query(`update projects set review_started_at = now() - review_period * interval '1 day' - interval '1 minute' where name = 'Quarterly highlights'`);
+    await client.query(`update projects set review_started_at = now() - review_period * interval '1 day' + interval '12 hours' where name = 'Brand anthem'`);
+    const statusOf = async (name: string) => (await client.query<{ status: string }>('select status from projects where name = $1', [name])).rows[0]!.status;
+    expect(await statusOf('Brand anthem')).toBe('IN_REVIEW');
+    // Both instances run the jobs every minute.
+    await expect.poll(() => statusOf('Quarterly highlights'), { timeout: 150_000, intervals: [2_000] }).toBe('APPROVED');
+    const reminders = async () => (await outboxes()).filter((mail) => mail.includes('Subject: Reminder: the review of Brand anthem closes tomorrow'));
+    await expect.poll(async () => (await reminders()).length, { timeout: 150_000, intervals: [2_000] }).toBeGreaterThan(0);
+    // Another minute: each instance's job has run again since; still one mail per person.
+    await new Promise((resolve) => setTimeout(resolve, 65_000));
+    const sent = await reminders();
+    const recipients = sent.map((mail) => /^To: (.+)$/m.exec(mail)?.[1]);
+    expect(recipients.length).toBeGreaterThan(0);
+    expect(new Set(recipients).size).toBe(recipients.length);
+    expect(recipients).toContain('owner@demo.cutdesk.test');
+  } finally {
+    await client.end();
+  }
 });

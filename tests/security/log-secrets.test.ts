@@ -60,6 +60,10 @@ describe('log lines', () => {
     expect(redactUrl('/s3/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ff&x-id=GetObject')).toBe('/s3/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x-id=GetObject');
     expect(redactUrl('/api/v1/media/eyJhbGciOi.x.y/preview.mp4')).toBe('/api/v1/media/[redacted]/preview.mp4');
     expect(redactUrl('/api/v1/projects?sort=name')).toBe('/api/v1/projects?sort=name');
+    // A guest review link's token opens a version of a project: neither the API's nor the page's path keeps it, nor a pass.
+    expect(redactUrl('/api/v1/share/12.AbCdEfGhIjKlMnOpQrStUvWxYz012345/comments')).toBe('/api/v1/share/[redacted]/comments');
+    expect(redactUrl('/api/v1/share/12.AbCdEfGhIjKlMnOpQrStUvWxYz012345/events?pass=12.abc.sig')).toBe('/api/v1/share/[redacted]/events?pass=[redacted]');
+    expect(redactUrl('/review/12.AbCdEfGhIjKlMnOpQrStUvWxYz012345')).toBe('/review/[redacted]');
     // A coupon code is a voucher: single-use and 100 % codes are worth money to a log reader.
     expect(redactUrl('/api/v1/payment-plans/coupons/LAUNCH100')).toBe('/api/v1/payment-plans/coupons/[redacted]');
     expect(redactUrl('/api/v1/admin/coupons/WELCOME10?x=1')).toBe('/api/v1/admin/coupons/[redacted]?x=1');

@@ -1,13 +1,18 @@
 /**
- * npm run move-data -- --to-database postgres://… [--to-s3-endpoint URL --to-s3-bucket NAME [--to-s3-region R]]
+ * npm run move-data -- --to-database postgres://… [--to-s3-endpoint URL --to-s3-bucket NAME [--to-s3-region R]] [--data-dir DIR]
  *
- * Moves an embedded installation (DATA_DIR) to PostgreSQL and, when named, another S3 bucket
- * (credentials: MOVE_S3_ACCESS_KEY_ID / MOVE_S3_SECRET_ACCESS_KEY, or the AWS default chain).
- * Server code: server/ops/move-data/. Exit code 0 only when every row and object matched.
+ * Moves an embedded installation (DATA_DIR, or --data-dir) to PostgreSQL and, when named, another
+ * S3 bucket (credentials: MOVE_S3_ACCESS_KEY_ID / MOVE_S3_SECRET_ACCESS_KEY, else the AWS default
+ * chain). Server code: server/ops/move-data/. Exit code 0 only when every row and object matched;
+ * 2 when the move was refused (a server runs, the target is not empty, wrong arguments).
  */
-import { loadConfig } from '../server/config.ts';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, loadConfig } from '../server/config.ts';
 import { DataDirLockedError } from '../server/data-dir-lock.ts';
 import { MoveRefusedError, moveData } from '../server/ops/move-data/move.ts';
+import { stderrProgress } from '../server/ops/move-data/progress-bar.ts';
+import { reportLines } from '../server/ops/move-data/report.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -17,46 +22,47 @@ const flag = (name: string) => {
 const toDatabase = flag('--to-database');
 const s3Endpoint = flag('--to-s3-endpoint');
 const s3Bucket = flag('--to-s3-bucket');
+const dataDir = resolve(flag('--data-dir') ?? (process.env.DATA_DIR || './data'));
 if (!toDatabase || !/^postgres(ql)?:\/\//.test(toDatabase) || Boolean(s3Endpoint) !== Boolean(s3Bucket)) {
-  console.error('Usage: npm run move-data -- --to-database postgres://user:password@host/db [--to-s3-endpoint https://… --to-s3-bucket NAME [--to-s3-region us-east-1]]');
+  console.error('Usage: npm run move-data -- --to-database postgres://user:password@host/db [--to-s3-endpoint https://… --to-s3-bucket NAME [--to-s3-region us-east-1]] [--data-dir ./data]');
+  process.exit(2);
+}
+// Before loadConfig, which would make a new directory its secrets (and the move an empty database).
+if (!existsSync(join(dataDir, 'db'))) {
+  console.error(`There is no embedded database in ${dataDir} (no ${join(dataDir, 'db')}): name the installation's data directory with --data-dir or DATA_DIR.`);
   process.exit(2);
 }
 
-const tty = process.stderr.isTTY;
-let lastLine = 0;
-const progress = (line: string) => {
-  if (tty) process.stderr.write(`\r${line.slice(0, (process.stderr.columns ?? 100) - 1).padEnd(Math.min(lastLine, 200))}`);
-  else if (Date.now() - lastLine > 1000) {
-    // Plain lines at most once a second when nobody watches a terminal (a log, CI).
-    process.stderr.write(`${line}\n`);
-    lastLine = Date.now();
-  }
-  if (tty) lastLine = line.length;
-};
-
+const progress = stderrProgress();
 try {
-  const config = loadConfig();
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir });
   const report = await moveData({
     config,
     toDatabase,
     toS3: s3Endpoint && s3Bucket
-      ? { endpoint: s3Endpoint, bucket: s3Bucket, region: flag('--to-s3-region') ?? 'us-east-1', forcePathStyle: true, ...(process.env.MOVE_S3_ACCESS_KEY_ID && { accessKeyId: process.env.MOVE_S3_ACCESS_KEY_ID, secretAccessKey: process.env.MOVE_S3_SECRET_ACCESS_KEY ?? '' }) }
+      ? {
+          endpoint: s3Endpoint,
+          bucket: s3Bucket,
+          region: flag('--to-s3-region') ?? process.env.AWS_REGION ?? 'us-east-1',
+          forcePathStyle: process.env.MOVE_S3_FORCE_PATH_STYLE !== 'false',
+          ...(process.env.MOVE_S3_ACCESS_KEY_ID && { accessKeyId: process.env.MOVE_S3_ACCESS_KEY_ID, secretAccessKey: process.env.MOVE_S3_SECRET_ACCESS_KEY ?? '' }),
+        }
       : null,
-    progress,
+    progress: progress.line,
   });
-  if (tty) process.stderr.write('\n');
-  console.log('table                          source    target');
-  for (const t of report.tables) console.log(`${t.name.padEnd(28)} ${String(t.source).padStart(8)}  ${String(t.target).padStart(8)}${t.source === t.target ? '' : '   MISMATCH'}`);
-  if (report.objects) {
-    console.log(`objects: ${report.objects.count} (${(report.objects.bytes / 1048576).toFixed(1)} MiB; ${report.objects.skipped} already there), each checked by SHA-256`);
-    for (const key of report.objects.mismatches) console.log(`  MISMATCH ${key}`);
-  } else console.log(`objects: not moved; they stay in ${config.dataDir}/s3, served by a server started with this DATA_DIR (without S3_ENDPOINT).`);
+  progress.done();
+  for (const line of reportLines(report, config.dataDir)) console.log(line);
   if (!report.ok) {
     console.error('The move did not verify: see the mismatches above. Run it again to finish it.');
     process.exit(1);
   }
-  console.log(`Moved. Start the server with DATABASE_URL=<the target>${report.objects ? ' S3_ENDPOINT=… S3_BUCKET=…' : ''}; this data directory now refuses to start on its embedded copy (${config.dataDir}/MOVED.json, --force to override).`);
+  // Ends explicitly: PGlite closed after reopening an existing directory can keep the event loop
+  // alive with nothing left to unref (seen with @electric-sql/pglite 0.5), and the move is done.
+  process.exit(0);
 } catch (error) {
-  console.error(error instanceof MoveRefusedError || error instanceof DataDirLockedError ? error.message : error);
-  process.exit(error instanceof MoveRefusedError || error instanceof DataDirLockedError ? 2 : 1);
+  progress.done();
+  const refused = error instanceof MoveRefusedError || error instanceof DataDirLockedError || error instanceof ConfigError;
+  if (error instanceof DataDirLockedError) console.error(`Cannot move while a server uses the data directory.\n${error.message}`);
+  else console.error(refused ? error.message : error);
+  process.exit(refused ? 2 : 1);
 }

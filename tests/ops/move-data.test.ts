@@ -6,11 +6,13 @@ import { join } from 'node:path';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { connectDatabase } from '../../server/db/connect.ts';
+import { lockDataDir } from '../../server/data-dir-lock.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';
 import { movedStartRefusal, readMovedMarker } from '../../server/ops/move-data/marker.ts';
 import { MoveRefusedError, moveData } from '../../server/ops/move-data/move.ts';
@@ -21,12 +23,39 @@ import { DEMO_PASSWORD, startTestServer, throwawayDatabase, type TestServer } fr
 
 const SERVER_URL = process.env.TEST_DATABASE_URL ?? null;
 
+/** A process started by this test, with its output so far and its exit. */
+function run(args: string[], env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const hear = (chunk: Buffer) => {
+      out += chunk.toString();
+      // A server that started as expected is stopped again (by its own pid).
+      if (until?.test(out)) child.kill('SIGTERM');
+    };
+    child.stdout.on('data', hear);
+    child.stderr.on('data', hear);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
 /** Every table's rows as PostgreSQL renders them (UTC), each table by its first column. */
 async function everyRow(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Record<string, string[]>> {
   await query(`set timezone = 'UTC'`);
-  const tables = (await query(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely%' and table_name <> 'cutdesk_move' order by 1`)).map((r) => String(r.name));
+  const tables = (await query(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely%' and table_name not like 'cutdesk_move%' order by 1`)).map((r) => String(r.name));
   const out: Record<string, string[]> = {};
   for (const table of tables) out[table] = (await query(`select row_to_json(t)::text as j from "${table}" t order by 1`)).map((r) => String(r.j));
+  return out;
+}
+
+/** Each sequence's next value, without taking it: `name value`. */
+async function nextValues(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<string[]> {
+  const names = (await query(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'S' and n.nspname = 'public' order by 1`)).map((r) => String(r.name));
+  const out: string[] = [];
+  for (const name of names) {
+    const [row] = await query(`select last_value::int + (case when is_called then 1 else 0 end) as next from "${name}"`);
+    out.push(`${name} ${String(row!.next)}`);
+  }
   return out;
 }
 
@@ -50,6 +79,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     const db = await connectDatabase({ databaseUrl: null, dataDir });
     await migrateToLatest(db);
     await seedDemo(db, DEMO_PASSWORD);
+    // Values a JavaScript round trip would change (microseconds), and a sequence no column owns.
+    await sql`update organizations set created_at = '2026-01-02 03:04:05.123456+00' where id = (select min(id) from organizations)`.execute(db);
+    await sql`select nextval('invoice_numbers') from generate_series(1, 7)`.execute(db);
     const app = await buildApp({ config, db });
     await app.listen({ host: '127.0.0.1', port: 0 });
     await connectStorage(app);
@@ -83,22 +115,54 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       await client.query('create table organizations (id serial primary key, name text)');
       await client.query(`insert into organizations (name) values ('Someone else')`);
       await client.end();
-      await expect(moveData({ config, toDatabase: other.url, toS3: null, progress: () => undefined })).rejects.toBeInstanceOf(MoveRefusedError);
+      await expect(moveData({ config, toDatabase: other.url, toS3: null, progress: () => undefined })).rejects.toThrow(MoveRefusedError);
+      await expect(moveData({ config, toDatabase: other.url, toS3: null, progress: () => undefined })).rejects.toThrow(/not empty: organizations \(1 rows\)/);
     } finally {
       await other.drop();
     }
   });
 
+  it('refuses while a server uses the data directory', async () => {
+    // This process holds the lock as a running server would; the command runs as its own process.
+    const lock = lockDataDir(dataDir);
+    try {
+      const refused = await run([join(process.cwd(), 'scripts', 'move-data.ts'), '--to-database', target.url, '--data-dir', dataDir], {});
+      expect(refused.code, refused.out).toBe(2);
+      expect(refused.out).toContain('Cannot move while a server uses the data directory');
+    } finally {
+      lock.release();
+    }
+  }, 60_000);
+
   it('moves every row and object exactly, after an interruption, and marks the old directory', async () => {
+    // A target a server already migrated (SEED=none) counts as empty: it holds only the plans the migrations insert.
+    const migrated = await connectDatabase({ databaseUrl: target.url, dataDir });
+    await migrateToLatest(migrated);
+    await migrated.destroy();
+
     const lines: string[] = [];
-    await expect(moveData({ config, toDatabase: target.url, toS3: toS3(), progress: (line) => lines.push(line), stopAfterRows: 5 })).rejects.toThrow('interrupted');
+    await expect(moveData({ config, toDatabase: target.url, toS3: toS3(), progress: (line) => lines.push(line), stopAfterRows: 15, batchRows: 4 })).rejects.toThrow('interrupted');
     // The old directory is not marked until the move verified; its lock is free again.
     expect(readMovedMarker(dataDir)).toBeNull();
+    const partly = new pg.Client({ connectionString: target.url });
+    await partly.connect();
+    // Each page landed with its progress record: the record counts exactly the rows that are there.
+    const { rows: recorded } = await partly.query<{ table_name: string; rows: string }>('select table_name, rows from cutdesk_move_tables');
+    let landed = 0;
+    for (const { table_name: table, rows } of recorded) {
+      const { rows: [count] } = await partly.query<{ n: string }>(`select count(*) as n from "${table}"`);
+      expect(Number(count!.n), table).toBe(Number(rows));
+      landed += Number(rows);
+    }
+    await partly.end();
+    expect(landed).toBeGreaterThanOrEqual(15);
+    expect(landed).toBeLessThan(19);
     const report = await moveData({ config, toDatabase: target.url, toS3: toS3(), progress: (line) => lines.push(line) });
     expect(report.ok, JSON.stringify(report)).toBe(true);
     expect(lines.some((line) => /^rows \[#+ *\] \d+\/\d+ /.test(line))).toBe(true);
     expect(lines.some((line) => line.startsWith('bytes ['))).toBe(true);
-    expect(report.objects).toMatchObject({ count: objects.size, mismatches: [] });
+    expect(report.objects).toMatchObject({ source: { count: objects.size }, verified: { count: objects.size }, mismatches: [] });
+    expect(report.sequences.every((seq) => seq.target === seq.source)).toBe(true);
     for (const table of report.tables) expect(table.target, table.name).toBe(table.source);
 
     // Every value, as PostgreSQL renders it.
@@ -109,6 +173,11 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       const before = await everyRow(async (text) => (await source.query<Record<string, unknown>>(text)).rows);
       const after = await everyRow(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
       expect(after).toEqual(before);
+      expect(JSON.stringify(after.organizations)).toContain('2026-01-02T03:04:05.123456+00:00');
+      // Every sequence continues where it did: ids, and invoice numbers.
+      const sourceNext = await nextValues(async (text) => (await source.query<Record<string, unknown>>(text)).rows);
+      expect(await nextValues(async (text) => (await client.query<Record<string, unknown>>(text)).rows)).toEqual(sourceNext);
+      expect(sourceNext).toContain('invoice_numbers 8');
       // Sequences continue after the copied ids.
       const { rows } = await client.query<{ id: number; max: number }>(`insert into organizations (name) values ('New after the move') returning id, (select max(id) from organizations where name <> 'New after the move') as max`);
       expect(rows[0]!.id).toBeGreaterThan(rows[0]!.max);
@@ -135,23 +204,31 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     expect(movedStartRefusal(dataDir, { embeddedDatabase: false, embeddedStore: true })).toMatch(/objects were moved/);
     expect(movedStartRefusal(dataDir, { embeddedDatabase: false, embeddedStore: false })).toBeNull();
 
-    // And the server itself says so and stops, unless forced.
-    const refused = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(process.cwd(), 'server', 'main.ts')], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0', DATABASE_URL: '', LOG_LEVEL: 'silent' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.on('close', (code) => resolve({ code, out }));
-    });
+    // A second run, by the command itself, finds everything there: nothing duplicated, nothing sent again.
+    const again = await run(
+      [join(process.cwd(), 'scripts', 'move-data.ts'), '--to-database', target.url, '--to-s3-endpoint', toS3().endpoint, '--to-s3-bucket', toS3().bucket, '--data-dir', dataDir],
+      { MOVE_S3_ACCESS_KEY_ID: toS3().accessKeyId, MOVE_S3_SECRET_ACCESS_KEY: toS3().secretAccessKey },
+    );
+    expect(again.code, again.out).toBe(0);
+    expect(again.out).toContain(`objects: source ${objects.size} `);
+    expect(again.out).toContain(`; ${objects.size} were there already`);
+    expect(again.out).not.toContain('MISMATCH');
+    for (const table of report.tables) expect(again.out).toMatch(new RegExp(`${table.name} +${table.source} +${table.target}\n`));
+
+    // The server itself says so and stops, unless forced.
+    const server = [join(process.cwd(), 'server', 'main.ts')];
+    const env = { DATA_DIR: dataDir, PORT: '0', SEED: 'none', WEB_DIR: join(dataDir, 'no-web') };
+    const refused = await run(server, env);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain('was moved');
+    expect(refused.out).toContain('MOVED.json');
     expect(refused.out).toContain('--force');
-
-    // A second run finds everything there: nothing duplicated, nothing sent again.
-    const again = await moveData({ config, toDatabase: target.url, toS3: toS3(), progress: () => undefined });
-    expect(again.ok).toBe(true);
-    expect(again.objects).toMatchObject({ count: objects.size, skipped: objects.size });
-    expect(again.tables).toEqual(report.tables);
-  }, 180_000);
+    const forced = await run([...server, '--force'], env, /Cutdesk is running/);
+    expect(forced.out).toContain('Starting anyway (--force)');
+    expect(forced.out).toContain('Cutdesk is running');
+    const forcedByEnv = await run(server, { ...env, CUTDESK_FORCE: '1' }, /Cutdesk is running/);
+    expect(forcedByEnv.out).toContain('Cutdesk is running');
+  }, 240_000);
 
   it('serves the same product from the target: the demo owner signs in with the same password', async () => {
     const moved = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: target.url, SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: join(dataDir, 'no-web') });

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 /**
  * The mark `npm run move-data` leaves in a data directory it moved (issue 15): the server refuses
  * to start on what was moved (the embedded database, and the embedded objects when they were
- * moved too), so nobody keeps writing to the old copy by mistake. `--force` (or
- * CUTDESK_FORCE_START=1) starts it anyway, for those who mean it.
+ * moved too), so nobody keeps writing to the old copy by mistake. `--force` (or CUTDESK_FORCE=1)
+ * starts it anyway, for those who mean it.
  */
 export const MOVED_MARKER = 'MOVED.json';
 
@@ -47,5 +47,10 @@ export function movedStartRefusal(dataDir: string, uses: { embeddedDatabase: boo
   if (!marker) return null;
   const what = uses.embeddedDatabase ? `its database was moved to ${marker.database}` : uses.embeddedStore && marker.objects ? `its objects were moved to ${marker.objects}` : null;
   if (!what) return null;
-  return `The data directory ${dataDir} was moved on ${marker.movedAt}: ${what}. Start the server with DATABASE_URL${marker.objects ? ' and S3_ENDPOINT' : ''} pointing there (see ${join(dataDir, MOVED_MARKER)}), or start it here anyway with --force (CUTDESK_FORCE_START=1).`;
+  return `The data directory ${dataDir} was moved on ${marker.movedAt}: ${what}. Start the server with DATABASE_URL${marker.objects ? ' and S3_ENDPOINT' : ''} pointing there (see ${join(dataDir, MOVED_MARKER)}), or start it here anyway with --force (CUTDESK_FORCE=1).`;
+}
+
+/** `npm start -- --force` or CUTDESK_FORCE=1: start on a moved directory all the same. */
+export function startForced(argv: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  return argv.includes('--force') || env.CUTDESK_FORCE === '1';
 }

@@ -1,23 +1,26 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import pg from 'pg';
 import type { Config } from '../../config.ts';
-import { connectDatabase, embeddedPglite } from '../../db/connect.ts';
+import { connectDatabase, embeddedPglite, type Db } from '../../db/connect.ts';
 import { lockDataDir } from '../../data-dir-lock.ts';
 import { migrateToLatest } from '../../migrations/index.ts';
-import { embeddedS3Plugin } from '../../storage/embedded-s3/index.ts';
-import { clientOf, copyObject, listObjects, type BucketAccess } from './object-copy.ts';
 import { redactedUrl, writeMovedMarker } from './marker.ts';
-import { copyTable, countRows, resetSequences, tablesInOrder, type SqlRunner } from './sql-copy.ts';
+import type { BucketAccess } from './object-copy.ts';
+import { moveObjects, type ObjectsReport } from './object-move.ts';
+import { progressBar } from './progress-bar.ts';
+import { continueSequences, copyTable, countRows, ident, MOVE_TABLE, MOVE_TABLES_DDL, sequenceStates, tablesInOrder, type SqlRunner } from './sql-copy.ts';
+import { inspectTarget, MoveRefusedError } from './target-check.ts';
+
+export { MoveRefusedError } from './target-check.ts';
 
 /**
  * `npm run move-data` (issue 15): everything an embedded installation holds, into an empty
  * PostgreSQL database and, when named, another S3 bucket. The data directory is locked for the
- * whole move (no server can run on it meanwhile). The target remembers which installation is
- * being moved into it (`cutdesk_move`), so a move that was interrupted runs again and finishes
- * without duplicating anything, while a target holding anything else is refused.
+ * whole move (no server can run on it meanwhile). The target records which installation is
+ * being moved into it and how far each table got (`cutdesk_move`, `cutdesk_move_tables`), so a
+ * move that was interrupted runs again and finishes without duplicating anything, while a
+ * target holding anything else is refused.
  */
 
 export interface MoveOptions {
@@ -28,47 +31,37 @@ export interface MoveOptions {
   progress: (line: string) => void;
   /** A test's interruption: throws after this many rows were copied. */
   stopAfterRows?: number;
+  /** Rows per page (tests use small pages to be interrupted mid-table). */
+  batchRows?: number;
 }
 
 export interface MoveReport {
   tables: { name: string; source: number; target: number }[];
-  objects: { count: number; bytes: number; skipped: number; mismatches: string[] } | null;
+  /** Each sequence's next value (ids, invoice numbers): the target's must not be behind. */
+  sequences: { name: string; source: number; target: number }[];
+  objects: ObjectsReport | null;
   ok: boolean;
-}
-
-export class MoveRefusedError extends Error {}
-
-const MOVE_TABLE = 'cutdesk_move';
-
-/** An installation's identity: its secret's hash (the same data directory, whatever its path). */
-function installationId(dataDir: string): string {
-  return createHash('sha256').update(readFileSync(join(dataDir, 'jwt-secret'))).digest('hex').slice(0, 32);
-}
-
-function bar(done: number, total: number): string {
-  const width = 24;
-  const filled = total ? Math.round((done / total) * width) : width;
-  return `[${'#'.repeat(filled)}${' '.repeat(width - filled)}]`;
 }
 
 export async function moveData(options: MoveOptions): Promise<MoveReport> {
   const { config, progress } = options;
-  if (config.databaseUrl) throw new MoveRefusedError('This installation already uses PostgreSQL (DATABASE_URL): there is nothing embedded to move.');
+  if (config.databaseUrl) throw new MoveRefusedError('This installation already uses PostgreSQL (DATABASE_URL is set): there is no embedded database to move.');
+  if (options.toS3 && config.storage.mode !== 'embedded') throw new MoveRefusedError('This installation already keeps its objects in S3 (S3_ENDPOINT is set): copy that bucket with the S3 service\'s own tools.');
+  if (!existsSync(join(config.dataDir, 'db'))) throw new MoveRefusedError(`There is no embedded database in ${config.dataDir}: nothing to move.`);
   const lock = lockDataDir(config.dataDir);
-  const sourceDb = await connectDatabase({ databaseUrl: null, dataDir: config.dataDir });
-  const pglite = embeddedPglite(sourceDb)!;
-  const source: SqlRunner = { query: async (text, params) => (await pglite.query(text, params)).rows as never };
   const pool = new pg.Pool({ connectionString: options.toDatabase, max: 2 });
+  pool.on('error', () => undefined); // a dropped idle connection: the next query fails with the reason
   const target: SqlRunner = { query: async (text, params) => (await pool.query(text, params)).rows as never };
+  let sourceDb: Db | null = null;
   try {
-    const me = installationId(config.dataDir);
-    // An empty database (no table at all), or one this installation's move was interrupted in.
-    const existing = (await target.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public'`)).map((row) => row.name);
-    const resuming = existing.includes(MOVE_TABLE) && (await target.query<{ installation: string }>(`select installation from ${MOVE_TABLE}`)).every((row) => row.installation === me);
-    if (existing.length > 0 && !resuming) {
-      throw new MoveRefusedError(`The target database is not empty (it has ${existing.length} tables, and no unfinished move of this installation). Move into a new, empty database.`);
-    }
-    // The schema by the same migrations the server runs.
+    sourceDb = await connectDatabase({ databaseUrl: null, dataDir: config.dataDir });
+    const pglite = embeddedPglite(sourceDb)!;
+    const source: SqlRunner = { query: async (text, params) => (await pglite.query(text, params)).rows as never };
+    // The embedded database's own identity (set when it was created): the same installation whatever its path.
+    const [{ id: installation }] = (await source.query<{ id: string }>('select system_identifier::text as id from pg_control_system()')) as [{ id: string }];
+    const state = await inspectTarget(target, installation);
+
+    // The schema by the same migrations the server runs (they do nothing on a resumed target).
     const targetDb = await connectDatabase({ databaseUrl: options.toDatabase, dataDir: config.dataDir });
     try {
       await migrateToLatest(targetDb);
@@ -76,38 +69,32 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
       await targetDb.destroy();
     }
     const tables = await tablesInOrder(source);
-    if (resuming) progress('Resuming the move into this database: rows already there are kept, the rest copied.');
-    else {
-      // What the migrations themselves inserted (plans, coupons) comes from the source as it is now.
-      await target.query(`truncate table ${tables.map((t) => `"${t.name}"`).join(', ')} cascade`);
-      await target.query(`create table ${MOVE_TABLE} (installation text primary key, started_at timestamptz not null default now(), finished_at timestamptz)`);
-      await target.query(`insert into ${MOVE_TABLE} (installation) values ($1)`, [me]);
-    }
+    if (state === 'resume') progress('Resuming the move into this database: rows already there are kept, the rest copied.');
+    else await startMove(pool, tables.map((t) => t.name), installation, config.dataDir);
 
     const totals = new Map<string, number>();
     for (const table of tables) totals.set(table.name, await countRows(source, table.name));
     const allRows = [...totals.values()].reduce((a, b) => a + b, 0);
     let copied = 0;
+    for (const table of tables) copied += await countRows(target, table.name);
     for (const table of tables) {
       await copyTable(source, target, table, (rows) => {
         copied += rows;
-        progress(`rows ${bar(copied, allRows)} ${copied}/${allRows} ${table.name}`);
+        progress(`rows ${progressBar(copied, allRows)} ${copied}/${allRows} ${table.name}`);
         if (options.stopAfterRows !== undefined && copied >= options.stopAfterRows) throw new Error('interrupted (test)');
-      });
+      }, options.batchRows);
     }
-    await resetSequences(target);
-    const report: MoveReport = { tables: [], objects: null, ok: true };
-    for (const table of tables) {
-      const row = { name: table.name, source: totals.get(table.name)!, target: await countRows(target, table.name) };
-      report.tables.push(row);
-      if (row.source !== row.target) report.ok = false;
-    }
-    if (options.toS3) {
-      report.objects = await moveObjects(config, options.toS3, progress);
-      if (report.objects.mismatches.length) report.ok = false;
-    }
+    await continueSequences(source, target);
+
+    const report: MoveReport = { tables: [], sequences: [], objects: null, ok: true };
+    for (const table of tables) report.tables.push({ name: table.name, source: totals.get(table.name)!, target: await countRows(target, table.name) });
+    const targetSequences = new Map((await sequenceStates(target)).map((s) => [s.name, s.next]));
+    for (const { name, next } of await sequenceStates(source)) report.sequences.push({ name, source: next, target: targetSequences.get(name) ?? 0 });
+    if (options.toS3) report.objects = await moveObjects(config, options.toS3, progress);
+    report.ok = report.tables.every((t) => t.source === t.target) && report.sequences.every((s) => s.target >= s.source) && (report.objects?.mismatches.length ?? 0) === 0 && (report.objects?.verified.count ?? 0) === (report.objects?.source.count ?? 0);
+
     if (report.ok) {
-      await target.query(`update ${MOVE_TABLE} set finished_at = now() where installation = $1`, [me]);
+      await target.query(`update ${MOVE_TABLE} set finished_at = now() where installation = $1`, [installation]);
       writeMovedMarker(config.dataDir, {
         movedAt: new Date().toISOString(),
         database: redactedUrl(options.toDatabase),
@@ -117,49 +104,29 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     return report;
   } finally {
     await pool.end();
-    await sourceDb.destroy();
+    await sourceDb?.destroy();
     lock.release();
   }
 }
 
-/** Serves the embedded store on loopback for the move (the server is not running) and copies every object. */
-async function moveObjects(config: Config, to: BucketAccess, progress: (line: string) => void): Promise<NonNullable<MoveReport['objects']>> {
-  const { storage } = config;
-  const app = Fastify();
-  await app.register(embeddedS3Plugin, {
-    prefix: '/s3',
-    root: join(config.dataDir, 's3'),
-    bucket: storage.bucket,
-    region: storage.region,
-    credentials: { lookup: async (id: string) => (id === storage.accessKeyId ? { secretAccessKey: storage.secretAccessKey } : null) },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/s3`;
-  const source = { client: clientOf({ endpoint, region: storage.region, bucket: storage.bucket, accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey, forcePathStyle: true }), bucket: storage.bucket };
-  const target = { client: clientOf(to), bucket: to.bucket };
+/**
+ * A new move: what the migrations inserted (the plans) goes, as the source's rows replace it,
+ * and the target records whose move it holds. One transaction: a move interrupted here left
+ * the target as empty as it found it.
+ */
+async function startMove(pool: pg.Pool, tables: string[], installation: string, dataDir: string): Promise<void> {
+  const client = await pool.connect();
   try {
-    const objects = [];
-    for await (const object of listObjects(source.client, source.bucket)) objects.push(object);
-    const total = objects.reduce((sum, o) => sum + o.size, 0);
-    const result = { count: 0, bytes: 0, skipped: 0, mismatches: [] as string[] };
-    let sent = 0;
-    for (const object of objects) {
-      const outcome = await copyObject(source, target, object, (bytes) => {
-        sent += bytes;
-        progress(`bytes ${bar(sent, total)} ${(sent / 1048576).toFixed(1)}/${(total / 1048576).toFixed(1)} MiB ${object.key}`);
-      });
-      if (outcome === 'mismatch') result.mismatches.push(object.key);
-      else {
-        result.count += 1;
-        result.bytes += object.size;
-        if (outcome === 'skipped') result.skipped += 1;
-      }
-    }
-    return result;
+    await client.query('begin');
+    await client.query(`truncate table ${tables.map(ident).join(', ')} cascade`);
+    await client.query(`create table ${MOVE_TABLE} (installation text primary key, data_dir text not null, started_at timestamptz not null default now(), finished_at timestamptz)`);
+    await client.query(MOVE_TABLES_DDL);
+    await client.query(`insert into ${MOVE_TABLE} (installation, data_dir) values ($1, $2)`, [installation, dataDir]);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
   } finally {
-    source.client.destroy();
-    target.client.destroy();
-    await app.close();
+    client.release();
   }
 }

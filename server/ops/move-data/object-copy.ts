@@ -75,7 +75,18 @@ export async function copyObject(source: { client: S3Client; bucket: string }, t
   (read.Body as Readable).on('data', (chunk: Buffer) => onBytes(chunk.length)).pipe(body);
   await new Upload({
     client: target.client,
-    params: { Bucket: target.bucket, Key: object.key, Body: body, ContentType: read.ContentType ?? 'binary/octet-stream', Metadata: { sha256: first.sha256 } },
+    // The headers a download answers with travel along: a file keeps its type and its name.
+    params: {
+      Bucket: target.bucket,
+      Key: object.key,
+      Body: body,
+      ContentType: read.ContentType ?? 'binary/octet-stream',
+      ...(read.CacheControl && { CacheControl: read.CacheControl }),
+      ...(read.ContentDisposition && { ContentDisposition: read.ContentDisposition }),
+      ...(read.ContentEncoding && { ContentEncoding: read.ContentEncoding }),
+      ...(read.ContentLanguage && { ContentLanguage: read.ContentLanguage }),
+      Metadata: { ...read.Metadata, sha256: first.sha256 },
+    },
     partSize: 16 * 1024 * 1024,
     queueSize: 4,
   }).done();

@@ -1,29 +1,40 @@
 /**
- * bench/api: the staff dashboard with 100,000 projects. First page and a deep page sorted
- * by timer, under concurrent load (autocannon), beside the raw SQL time of the same query
- * measured in the same run. Uses the local PostgreSQL server when BENCH_DATABASE_URL is set
- * (default postgres://postgres@127.0.0.1:5432/postgres), else PGlite.
+ * bench/api: the staff dashboard with 100,000 projects. Its first page sorted by timer (what the
+ * dashboard opens on) at 10 and 50 connections, a deep page by offset and by keyset cursor, and
+ * GET /health (one `select 1`, no auth) in the same run as the floor a request can cost; beside
+ * them the service's own time for the same page (dashboardPage, called directly). The load comes
+ * from autocannon in a separate process (issue 14), so its parsing does not share the server's
+ * event loop. Uses the local PostgreSQL server when BENCH_DATABASE_URL is set (default
+ * postgres://postgres@127.0.0.1:5432/postgres), else PGlite.
+ * - BENCH_POOL_SIZES=2,5,10,20: also measure the first page at 10 and 50 connections with each
+ *   PostgreSQL pool size (the pool's `max` is changed on the running server between rounds);
+ * - BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of the server's process during the first
+ *   page's load at 10 connections (open it in Chrome DevTools or speedscope).
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { slaSortKey } from '../src/domain/sla-timer.ts';
 import type { ProjectStatus } from '../src/domain/project-status.ts';
 import { buildApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
-import { connectDatabase, type Db } from '../server/db/connect.ts';
+import { connectDatabase, postgresPool, type Db } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/migrations/index.ts';
-import { pageIdsByTimer } from '../server/repositories/dashboard.ts';
 import { seedDemo } from '../server/seed/demo.ts';
+import { dashboardPage } from '../server/services/dashboard.ts';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 100_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
+const MANY_CONNECTIONS = 50;
 const STATUSES: ProjectStatus[] = ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'ARCHIVED', 'HIDDEN'];
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 async function seedProjects(db: Db): Promise<void> {
   const organization = await db.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
@@ -49,21 +60,99 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** The dashboard's own timer query, timed directly against the database. */
-async function rawQueryMs(db: Db, offset: number, runs = 30): Promise<{ p50: number; p99: number }> {
+/** The dashboard's page as the service reads it (its queries and shaping), called directly. */
+async function serviceMs(db: Db, start: number, runs = 30): Promise<{ p50: number; p99: number }> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    await pageIdsByTimer(db, ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'DELETED'], false, offset, 30);
+    await dashboardPage(db, { active: true, sort: 'timer', order: 'asc', start, limit: 30 });
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
-async function load(url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** CPU time per answered request: this (the server's) process, and the PostgreSQL backends of its database. */
+  serverCpuUs: number;
+  postgresCpuUs: number | null;
+}
+
+/** CPU time (µs) so far of the PostgreSQL backends serving `database` (Linux /proc; null elsewhere or on PGlite). */
+async function postgresCpuUs(db: Db, database: string | null): Promise<number | null> {
+  if (!database || process.platform !== 'linux') return null;
+  const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()`.execute(db);
+  let ticks = 0;
+  for (const { pid } of rows) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10_000; // USER_HZ is 100 on Linux
+}
+
+/** autocannon in a process of its own, so the load's parsing is not on the server's event loop. */
+async function load(url: string, headers: Record<string, string>, connections = CONNECTIONS): Promise<Load> {
+  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(DURATION_S), ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
+  const cpuBefore = process.cpuUsage();
+  const pgBefore = await postgresCpuUs(measured.db!, measured.database);
+  const result = await new Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }>((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    proc.on('error', reject);
+    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').pop()!)) : reject(new Error(`autocannon exited ${code}: ${stderr}`))));
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  const pgAfter = await postgresCpuUs(measured.db!, measured.database);
+  const answered = Math.max(result.requests.total, 1);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    serverCpuUs: (cpu.user + cpu.system) / answered,
+    postgresCpuUs: pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) / answered,
+  };
+}
+
+/** The database the load runs against (for its backends' CPU time). */
+const measured: { db: Db | null; database: string | null } = { db: null, database: null };
+
+function figures(http: Load) {
+  return {
+    'HTTP p50 ms': http.p50,
+    'HTTP p99 ms': http.p99,
+    'requests/s': Math.round(http.rps),
+    'server CPU µs/request': Math.round(http.serverCpuUs),
+    'PostgreSQL CPU µs/request': http.postgresCpuUs === null ? 'n/a' : Math.round(http.postgresCpuUs),
+    errors: http.errors,
+  };
+}
+
+/** A CPU profile of this process (the server's) while `run` loads it, written to BENCH_CPU_PROFILE. */
+async function profiled<T>(run: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return run();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(file, JSON.stringify(profile));
+    session.disconnect();
+    console.log(`  CPU profile of the first page's load: ${file}`);
+  }
 }
 
 export async function benchApi(): Promise<Record<string, unknown>> {
@@ -80,12 +169,22 @@ export async function benchApi(): Promise<Record<string, unknown>> {
   } catch {
     console.log('  (no PostgreSQL server: benchmarking on PGlite)');
   }
-  const config = loadConfig({ DATA_DIR: dataDir, SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: join(dataDir, 'none'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SEED: 'none',
+    LOG_LEVEL: 'silent',
+    WEB_DIR: join(dataDir, 'none'),
+    // Load shedding (503 above this event-loop delay) would cut the very peak being measured.
+    MAX_EVENT_LOOP_DELAY_MS: '60000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir });
+  measured.db = db;
+  measured.database = databaseUrl ? name : null;
   try {
     await migrateToLatest(db);
     await seedDemo(db, 'bench-password');
-    let started = performance.now();
+    const started = performance.now();
     await seedProjects(db);
     console.log(`  seeded ${PROJECTS} projects in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const app = await buildApp({ config, db });
@@ -94,37 +193,60 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.cutdesk.test', password: 'bench-password' }) });
     const { token } = (await login.json()) as { token: string };
     const headers = { authorization: `Bearer ${token}` };
-    const results: Record<string, unknown> = { database: databaseUrl ? 'PostgreSQL' : 'PGlite', projects: PROJECTS, connections: CONNECTIONS, seconds: DURATION_S };
-    for (const [label, offset] of [['first page', 0], ['deep page', Math.floor(PROJECTS / 2)]] as const) {
-      const raw = await rawQueryMs(db, offset);
-      started = performance.now();
-      const http = await load(`${base}/projects?active=true&sort=timer&order=asc&start=${offset}&limit=30`, headers);
-      results[`${label} (start=${offset})`] = {
-        'raw SQL p50 ms': raw.p50.toFixed(1),
-        'raw SQL p99 ms': raw.p99.toFixed(1),
-        'HTTP p50 ms': http.p50,
-        'HTTP p99 ms': http.p99,
-        'requests/s': Math.round(http.rps),
-        'HTTP p50 / SQL p50': (http.p50 / Math.max(raw.p50, 0.01)).toFixed(2),
-        errors: http.errors,
-      };
-    }
-    // Issue 14, keyset paging: the same deep page reached with the cursor of the page before it.
+    const pool = postgresPool(db);
+    const results: Record<string, unknown> = { database: databaseUrl ? 'PostgreSQL' : 'PGlite', projects: PROJECTS, seconds: DURATION_S, 'pool size': pool?.options.max ?? 1 };
+    const firstUrl = `${base}/projects?active=true&sort=timer&order=asc&start=0&limit=30`;
+    // Warm-up: the first requests compile the route's code and fill the pool.
+    await load(firstUrl, headers).catch(() => undefined);
+    const health = await load(`${base}/health`, {});
+    results[`GET /health, ${CONNECTIONS} connections`] = figures(health);
+    const service = await serviceMs(db, 0);
+    const first = await profiled(() => load(firstUrl, headers));
+    const firstMany = await load(firstUrl, headers, MANY_CONNECTIONS);
+    results[`first page (start=0), ${CONNECTIONS} connections`] = {
+      'service p50 ms': service.p50.toFixed(1),
+      'service p99 ms': service.p99.toFixed(1),
+      ...figures(first),
+      'requests/s: this / health': (first.rps / Math.max(health.rps, 1)).toFixed(2),
+      'HTTP p50 / service p50': (first.p50 / Math.max(service.p50, 0.01)).toFixed(2),
+    };
+    results[`first page (start=0), ${MANY_CONNECTIONS} connections`] = figures(firstMany);
     const deep = Math.floor(PROJECTS / 2);
+    const deepService = await serviceMs(db, deep, 10);
+    const offsetDeep = await load(`${base}/projects?active=true&sort=timer&order=asc&start=${deep}&limit=30`, headers);
+    results[`deep page (start=${deep}), ${CONNECTIONS} connections`] = { 'service p50 ms': deepService.p50.toFixed(1), 'service p99 ms': deepService.p99.toFixed(1), ...figures(offsetDeep) };
+    // Issue 14, keyset paging: the same deep page reached with the cursor of the page before it.
     const before = await fetch(`${base}/projects?active=true&sort=timer&order=asc&start=${deep - 30}&limit=30`, { headers });
     const { nextCursor } = ((await before.json()) as { data: { nextCursor: string } }).data;
     const keyset = await load(`${base}/projects?active=true&sort=timer&order=asc&after=${nextCursor}&limit=30`, headers);
-    const first = results['first page (start=0)'] as { 'HTTP p50 ms': number; 'requests/s': number };
-    const offsetDeep = results[`deep page (start=${deep})`] as { 'HTTP p50 ms': number; 'requests/s': number };
-    results[`deep page (after the cursor of row ${deep})`] = {
-      'HTTP p50 ms': keyset.p50,
-      'HTTP p99 ms': keyset.p99,
-      'requests/s': Math.round(keyset.rps),
-      'p50 / first page p50': (keyset.p50 / Math.max(first['HTTP p50 ms'], 0.01)).toFixed(2),
-      'requests/s: first page / this': (first['requests/s'] / Math.max(keyset.rps, 1)).toFixed(2),
-      'requests/s: this / the same page by start': (keyset.rps / Math.max(offsetDeep['requests/s'], 1)).toFixed(2),
-      errors: keyset.errors,
+    results[`deep page (after the cursor of row ${deep}), ${CONNECTIONS} connections`] = {
+      ...figures(keyset),
+      'p50 / first page p50': (keyset.p50 / Math.max(first.p50, 0.01)).toFixed(2),
+      'requests/s: first page / this': (first.rps / Math.max(keyset.rps, 1)).toFixed(2),
+      'requests/s: this / the same page by start': (keyset.rps / Math.max(offsetDeep.rps, 1)).toFixed(2),
     };
+    // Pool size against throughput and tail latency (PostgreSQL only), the first page again.
+    const sizes = (process.env.BENCH_POOL_SIZES ?? '').split(',').filter(Boolean).map(Number);
+    if (pool && sizes.length) {
+      const configured = pool.options.max;
+      const rows: Record<string, unknown> = {};
+      for (const size of sizes) {
+        pool.options.max = size;
+        const few = await load(firstUrl, headers);
+        const many = await load(firstUrl, headers, MANY_CONNECTIONS);
+        rows[`pool ${size}`] = {
+          [`${CONNECTIONS} conn req/s`]: Math.round(few.rps),
+          [`${CONNECTIONS} conn p99 ms`]: few.p99,
+          [`${MANY_CONNECTIONS} conn req/s`]: Math.round(many.rps),
+          [`${MANY_CONNECTIONS} conn p50 ms`]: many.p50,
+          [`${MANY_CONNECTIONS} conn p99 ms`]: many.p99,
+          [`${MANY_CONNECTIONS} conn PostgreSQL CPU µs/request`]: many.postgresCpuUs === null ? 'n/a' : Math.round(many.postgresCpuUs),
+          errors: few.errors + many.errors,
+        };
+      }
+      pool.options.max = configured;
+      results['first page by pool size'] = rows;
+    }
     await app.close();
     return results;
   } finally {

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DashboardSort } from '../../src/domain/contract/projects.ts';
 import { STATUS_WORKFLOW_ORDER, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { MS_PER_MINUTE, SLA_MINUTES, businessClock } from '../../src/domain/sla-timer.ts';
@@ -23,17 +23,19 @@ export interface TimerKey {
 }
 
 /**
- * One page ordered by timer: the ids, and the key to continue after it. Running projects are
- * ordered by their stored deadline and frozen ones by their stored minutes, each read from its
- * own partial index (`(sla_deadline, id)`, `(sla_frozen, id)`) and cut at the page's reach, then
- * merged on the minutes each cell shows (⌈(deadline − clock(now)) / 1 min⌉, see businessClock),
- * then the stored key and the id: no per-row expression over the whole table. On equal minutes a
- * running timer goes first in ascending order (it is the one that drops next), so the page is
- * still in order when the cells tick. The merged order keeps each kind in its index order, so a
- * page's rows are a prefix of each kind and the next page continues each kind after its last
- * row shown — exactly, even though a running timer's minutes fall while the user scrolls.
+ * The ids of one page ordered by timer, as a subquery the page's rows are joined to (one
+ * statement per page, issue 14). Running projects are ordered by their stored deadline and frozen
+ * ones by their stored minutes, each read from its own partial index (`(sla_deadline, id)`,
+ * `(sla_frozen, id)`) and cut at the page's reach, then merged on the minutes each cell shows
+ * (⌈(deadline − clock(now)) / 1 min⌉, see businessClock), then the stored key and the id: no
+ * per-row expression over the whole table. On equal minutes a running timer goes first in
+ * ascending order (it is the one that drops next), so the page is still in order when the cells
+ * tick. The merged order keeps each kind in its index order, so a page's rows are a prefix of
+ * each kind and the next page continues each kind after its last row shown — exactly, even
+ * though a running timer's minutes fall while the user scrolls. Columns: `id`, `frozen` (0
+ * running, 1 frozen), `k` (the stored key) and `t` (the minutes shown), to order the page by.
  */
-export async function timerPage(db: Db, statuses: ProjectStatus[], descending: boolean, position: PagePosition<TimerKey>, limit: number): Promise<{ ids: number[]; next: TimerKey }> {
+function timerCut(statuses: ProjectStatus[], descending: boolean, position: PagePosition<TimerKey>, limit: number) {
   const direction = descending ? sql`desc` : sql`asc`;
   const after = descending ? sql`<` : sql`>`;
   const start = 'start' in position ? position.start : 0;
@@ -42,8 +44,8 @@ export async function timerPage(db: Db, statuses: ProjectStatus[], descending: b
   const clockNow = businessClock(new Date());
   const runningAfter = key.running ? sql`and (p.sla_deadline, p.id) ${after} (${key.running[0]}::bigint, ${key.running[1]}::integer)` : sql``;
   const frozenAfter = key.frozen ? sql`and (p.sla_frozen, p.id) ${after} (${key.frozen[0]}::integer, ${key.frozen[1]}::integer)` : sql``;
-  const { rows } = await sql<{ id: number; frozen: number; k: string }>`
-    select id, frozen, k::text as k from (
+  return sql<{ id: number; frozen: number; k: string; t: number }>`(
+    select id, frozen, k, t from (
       (select p.id, 0 as frozen, p.sla_deadline as k, least(${SLA_MINUTES}, ceil((p.sla_deadline - ${clockNow}) / ${MS_PER_MINUTE}::numeric)) as t from projects p
         where p.sla_deadline is not null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION} ${runningAfter}
         order by p.sla_deadline ${direction}, p.id ${direction} limit ${reach})
@@ -52,19 +54,7 @@ export async function timerPage(db: Db, statuses: ProjectStatus[], descending: b
         where p.sla_deadline is null and p.status in (${sql.join(statuses)}) and ${LIVE_ORGANIZATION} ${frozenAfter}
         order by p.sla_frozen ${direction}, p.id ${direction} limit ${reach})
     ) merged
-    order by t ${direction}, frozen ${direction}, k ${direction}, id ${direction} offset ${start} limit ${limit}`.execute(db);
-  const last = (frozen: number) => rows.findLast((row) => Number(row.frozen) === frozen);
-  const running = last(0);
-  const frozen = last(1);
-  return {
-    ids: rows.map((row) => row.id),
-    next: { running: running ? [running.k, running.id] : key.running, frozen: frozen ? [frozen.k, frozen.id] : key.frozen },
-  };
-}
-
-/** Ids of one page ordered by timer, from an offset (bench/api compares it with the keyset). */
-export async function pageIdsByTimer(db: Db, statuses: ProjectStatus[], descending: boolean, start: number, limit: number): Promise<number[]> {
-  return (await timerPage(db, statuses, descending, { start }, limit)).ids;
+    order by t ${direction}, frozen ${direction}, k ${direction}, id ${direction} offset ${start} limit ${limit})`.as('page');
 }
 
 /** The SQL that orders each sortable column but the timer; text compares case-insensitively (A§2). */
@@ -90,12 +80,14 @@ const SORT_KEY_TYPE: Record<Exclude<DashboardSort, 'timer'>, string> = { name: '
 /** The keyset of the other sorts: the last row's sort key (as text) and id. */
 export type SortKey = [key: string, id: number];
 
-/** Which rows of the board to read: a page in `sort` order, or exactly `ids` (a timer page, in any order). */
-export type DashboardPage = { ids: number[] } | { sort: Exclude<DashboardSort, 'timer'>; descending: boolean; position: PagePosition<SortKey>; limit: number };
+/** One page of the board: its sort, direction, where it starts and how many rows. */
+export type DashboardPage =
+  | { sort: 'timer'; descending: boolean; position: PagePosition<TimerKey>; limit: number }
+  | { sort: Exclude<DashboardSort, 'timer'>; descending: boolean; position: PagePosition<SortKey>; limit: number };
 
 /** The staff board's rows (A§2) of projects in `statuses` whose organization is live. */
-export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: DashboardPage) {
-  const select = db
+function boardSelect(db: Db, statuses: ProjectStatus[], sortKey: RawBuilder<string>, frozen: RawBuilder<number | null>) {
+  return db
     .selectFrom('projects as p')
     .innerJoin('organizations as o', 'o.id', 'p.organizationId')
     .leftJoin('users as e', 'e.id', 'p.editorId')
@@ -116,17 +108,47 @@ export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: Das
       'p.latestSubmittedAt',
       'p.pausedAt',
       'p.totalPausedMinutes',
-      // The row's sort key, for the page after it (only meaningful when sorting by a column).
-      sql<string>`(${'ids' in page ? sql`null` : sortExpression(page.sort)})::text`.as('sortKey'),
+      // The row's sort key as text (so nothing is rounded), for the page after it; by timer, the
+      // stored key of its kind (`frozen`: 0 running, 1 frozen).
+      sortKey.as('sortKey'),
+      frozen.as('frozen'),
     ])
     .where('p.status', 'in', statuses)
     // A deleted organization's projects went with it (issue 9).
     .where('o.deletedAt', 'is', null);
-  if ('ids' in page) return select.where('p.id', 'in', page.ids).execute();
+}
+
+export type DashboardRows = Awaited<ReturnType<ReturnType<typeof boardSelect>['execute']>>;
+
+/**
+ * One page of the staff board in one statement (issue 14): its rows in order, and the key of the
+ * page after it (null when the page is empty; the caller decides whether it was the last).
+ */
+export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: DashboardPage): Promise<{ rows: DashboardRows; next: SortKey | TimerKey | null }> {
   const direction = page.descending ? sql`desc` : sql`asc`;
-  const ordered = select.orderBy(sql`${sortExpression(page.sort)} ${direction}, p.id ${direction}`).limit(page.limit);
-  if ('start' in page.position) return ordered.offset(page.position.start).execute();
-  const [key, id] = page.position.after;
-  const after = page.descending ? sql`<` : sql`>`;
-  return ordered.where(sql<boolean>`(${sortExpression(page.sort)}, p.id) ${after} (cast(${key} as ${sql.raw(SORT_KEY_TYPE[page.sort])}), ${id}::integer)`).execute();
+  if (page.sort === 'timer') {
+    const rows = await boardSelect(db, statuses, sql<string>`page.k::text`, sql<number>`page.frozen`)
+      .innerJoin(timerCut(statuses, page.descending, page.position, page.limit), 'page.id', 'p.id')
+      .orderBy(sql`page.t ${direction}, page.frozen ${direction}, page.k ${direction}, page.id ${direction}`)
+      .execute();
+    const before = 'after' in page.position ? page.position.after : { running: null, frozen: null };
+    const last = (frozen: number): [string, number] | null => {
+      const row = rows.findLast((r) => Number(r.frozen) === frozen);
+      return row ? [row.sortKey, row.id] : null;
+    };
+    return { rows, next: rows.length === 0 ? null : { running: last(0) ?? before.running, frozen: last(1) ?? before.frozen } };
+  }
+  const expression = sortExpression(page.sort);
+  const ordered = boardSelect(db, statuses, sql<string>`(${expression})::text`, sql<null>`null::integer`)
+    .orderBy(sql`${expression} ${direction}, p.id ${direction}`)
+    .limit(page.limit);
+  let rows: DashboardRows;
+  if ('start' in page.position) rows = await ordered.offset(page.position.start).execute();
+  else {
+    const [key, id] = page.position.after;
+    const after = page.descending ? sql`<` : sql`>`;
+    rows = await ordered.where(sql<boolean>`(${expression}, p.id) ${after} (cast(${key} as ${sql.raw(SORT_KEY_TYPE[page.sort])}), ${id}::integer)`).execute();
+  }
+  const last = rows.at(-1);
+  return { rows, next: last ? [last.sortKey, last.id] : null };
 }

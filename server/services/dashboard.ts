@@ -4,7 +4,7 @@ import { restoreTarget } from '../../src/domain/project-rules.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { Db } from '../db/connect.ts';
 import { badRequest } from '../http-error.ts';
-import { dashboardRows, timerPage, type SortKey, type TimerKey } from '../repositories/dashboard.ts';
+import { dashboardRows, type DashboardPage, type DashboardRows } from '../repositories/dashboard.ts';
 import { CURSOR_MESSAGES, decodeCursor, encodeCursor } from './dashboard-cursor.ts';
 
 const DEFAULT_LIMIT = 30;
@@ -27,24 +27,15 @@ export async function dashboardPage(db: Db, query: Infer<typeof DashboardQuerySt
   if (query.after !== undefined && query.start !== undefined) throw badRequest(CURSOR_MESSAGES.both, { fields: { after: CURSOR_MESSAGES.both } });
   // Issue 14: `after` (the cursor of the page before) costs the same at any depth; `start` (A§7) still works.
   const after = query.after === undefined ? null : decodeCursor(query.after, scope);
-  let rows;
-  let next: SortKey | TimerKey | null = null;
-  if (sort === 'timer') {
-    const page = await timerPage(db, statuses, descending, after ? { after: after as TimerKey } : { start: query.start ?? 0 }, limit);
-    const found = page.ids.length === 0 ? [] : await dashboardRows(db, statuses, { ids: page.ids });
-    rows = page.ids.map((id) => found.find((r) => r.id === id)!).filter(Boolean);
-    next = page.next;
-  } else {
-    rows = await dashboardRows(db, statuses, { sort, descending, position: after ? { after: after as SortKey } : { start: query.start ?? 0 }, limit });
-    const last = rows.at(-1);
-    if (last) next = [last.sortKey, last.id];
-  }
+  const position = after ? { after } : { start: query.start ?? 0 };
+  // One statement per page (issue 14): by timer, the merged index cut is joined to the rows.
+  const { rows, next } = await dashboardRows(db, statuses, { sort, descending, position, limit } as DashboardPage);
   // A short page is the last one.
   const nextCursor = rows.length < limit || next === null ? null : encodeCursor(scope, next);
   return { projects: toRows(rows), nextCursor };
 }
 
-function toRows(rows: Awaited<ReturnType<typeof dashboardRows>>): DashboardRow[] {
+function toRows(rows: DashboardRows): DashboardRow[] {
   return rows.map((r) => ({
     id: r.id,
     name: r.name,

@@ -4,6 +4,7 @@ import { benchComplete } from './complete.ts';
 import { benchFirstLoad } from './first-load.ts';
 import { benchFirstPaint } from './first-paint.ts';
 import { benchReview } from './review.ts';
+import { benchStartup } from './startup.ts';
 import { benchUpload } from './upload.ts';
 import { benchZip } from './zip.ts';
 
@@ -15,6 +16,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   complete: benchComplete,
   'first-paint': benchFirstPaint,
   review: benchReview,
+  startup: benchStartup,
 };
 
 const wanted = process.argv.slice(2).filter((name) => name in BENCHES);

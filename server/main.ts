@@ -1,10 +1,9 @@
-import { buildApp } from './app.ts';
+import { flushCompileCache } from 'node:module';
+import { startupMark, printStartupTrace } from './startup-trace.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
-import { DEMO_ACCOUNTS, isEmpty, seedDemo } from './seed/demo.ts';
-import { seedDemoMedia } from './seed/demo-media.ts';
-import { connectStorage } from './storage/setup.ts';
-import { movedStartRefusal } from './ops/move-data/marker.ts';
+import type { Db } from './db/connect.ts';
+import { movedStartRefusal, startForced } from './ops/move-data/marker.ts';
 
 class MovedDirectoryError extends Error {}
 
@@ -12,23 +11,45 @@ class MovedDirectoryError extends Error {}
 const SHUTDOWN_GRACE_MS = 25_000;
 
 let lock: DataDirLock | null = null;
+let db: Db | null = null;
 
 /** `npm start`: configuration, database, migrations, demo data on first start, listen. */
 async function main(): Promise<void> {
+  startupMark('modules');
   const config = loadConfig();
   // The embedded database and object store live in DATA_DIR and neither locks its files: a
   // second server on the same directory would corrupt them, so it refuses to start.
   // A directory `npm run move-data` moved: its embedded copy must not be written to again by mistake.
   const moved = movedStartRefusal(config.dataDir, { embeddedDatabase: !config.databaseUrl, embeddedStore: config.storage.mode === 'embedded' });
-  if (moved && !(process.argv.includes('--force') || process.env.CUTDESK_FORCE_START === '1')) throw new MovedDirectoryError(moved);
+  if (moved && !startForced(process.argv, process.env)) throw new MovedDirectoryError(moved);
+  if (moved) console.warn(`Starting anyway (--force): ${moved}`);
   if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);
-  // The db plugin opens and migrates the database (and closes it with the app); the jobs
-  // plugin starts the background jobs and the media worker once the server listens.
-  const app = await buildApp({ config, jobs: true });
+  // Issue 14: the database opens (PGlite: 0.4–0.7 s, mostly compiling its WebAssembly) while the
+  // server's modules load; both are needed before the app is built. It is closed after the app.
+  const opening = import('./db/connect.ts').then(({ connectDatabase }) => connectDatabase(config));
+  opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+  const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }] = await Promise.all([
+    import('./app.ts'),
+    import('./migrations/index.ts'),
+    import('./seed/demo.ts'),
+    import('./seed/demo-media.ts'),
+    import('./storage/setup.ts'),
+  ]);
+  startupMark('modules loaded');
+  db = await opening;
+  await migrateToLatest(db);
+  // The jobs plugin starts the background jobs and the media worker once the server listens.
+  const app = await buildApp({ config, db, jobs: true });
+  startupMark('app');
   let demoPassword: string | null = null;
   if (config.seed === 'demo' && (await isEmpty(app.db))) demoPassword = await seedDemo(app.db, config.demoPassword);
+  startupMark('seed');
 
   const address = await app.listen({ port: config.port, host: config.host });
+  startupMark('listen');
+  printStartupTrace();
+  // What Node compiled for this start (scripts/start.ts enables the cache) is kept for the next.
+  flushCompileCache();
   // The embedded object store is served by this server: the storage plugin connects it once the
   // server listens (and the jobs wait for it). A store that cannot be reached stops the start.
   await connectStorage(app);
@@ -79,6 +100,7 @@ async function main(): Promise<void> {
     }, SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
+      await db?.destroy();
       lock?.release();
       app.log.info('stopped');
       process.exit(0);
@@ -91,9 +113,10 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   const known = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MovedDirectoryError;
   console.error(known ? error.message : error);
+  await db?.destroy().catch(() => undefined);
   lock?.release();
   process.exit(1);
 });

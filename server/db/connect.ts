@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
+import { startupMark } from '../startup-trace.ts';
+import { discard, imageCacheDir, imageFile, isNewDatabaseDir, pgliteVersion, saveImage, unpackImage } from './image.ts';
 
 export type Db = Kysely<Database>;
 
@@ -25,6 +27,16 @@ const INT8 = 20;
 const NUMERIC = 1700;
 const DATE = 1082;
 
+/**
+ * Connections per server instance (issue 14, measured with `BENCH_POOL_SIZES=2,5,10,20 npm run
+ * bench api`, docs/benchmarks.md): 2 answered 10–20 % fewer dashboard requests than 5–20, which
+ * were level within the noise at 10 and 50 clients on a 2-core machine where the server,
+ * PostgreSQL and the load share the cores. Kept at 10: more backends than the database host has
+ * cores add memory and contention, not throughput, and 10 per instance leaves PostgreSQL's
+ * default 100 connections room for several instances and the tools.
+ */
+const POOL_SIZE = 10;
+
 /** Opens the PostgreSQL server at `databaseUrl`, or embedded PGlite under `dataDir/db` (or in memory, for tests). */
 export async function connectDatabase(options: { databaseUrl: string | null; dataDir: string; inMemory?: boolean }): Promise<Db> {
   const plugins = [new CamelCasePlugin()];
@@ -33,7 +45,7 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
     const types = pg.default.types;
     const pool = new pg.default.Pool({
       connectionString: options.databaseUrl,
-      max: 10,
+      max: POOL_SIZE,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
@@ -50,10 +62,43 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
     return db;
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(options.inMemory ? 'memory://' : join(options.dataDir, 'db'), {
-    parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v },
-  });
+  const dir = join(options.dataDir, 'db');
+  const open = () => PGlite.create(options.inMemory ? 'memory://' : dir, { parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v } });
+  // A new data directory starts from this machine's database image (server/db/image.ts) instead
+  // of PGlite's initdb (2–3 s); without an image it is made as before and its dump becomes one.
+  let imageToMake: string | null = null;
+  if (!options.inMemory && isNewDatabaseDir(dir)) {
+    const { MIGRATIONS } = await import('../migrations/index.ts');
+    const file = imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
+    try {
+      unpackImage(file, dir);
+      startupMark('image');
+    } catch (error) {
+      discard(dir);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${file} was not used (${(error as Error).message}); creating the database.`);
+      imageToMake = file;
+    }
+  }
+  const pglite = await open();
+  startupMark('database');
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
   EMBEDDED.set(db, pglite);
+  if (imageToMake) await makeImage(db, pglite, imageToMake);
   return db;
+}
+
+/**
+ * A database just made by initdb, migrated and dumped before anything else writes to it: the
+ * image the next new data directory starts from.
+ */
+async function makeImage(db: Db, pglite: PGlite, file: string): Promise<void> {
+  const { migrateToLatest } = await import('../migrations/index.ts');
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  const dump = await pglite.dumpDataDir('none');
+  saveImage(file, new Uint8Array(await dump.arrayBuffer()));
 }

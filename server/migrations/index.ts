@@ -1,5 +1,7 @@
+import { sql } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from '../db/connect.ts';
+import { startupMark } from '../startup-trace.ts';
 import * as foundation from './0001-foundation.ts';
 import * as projectTimers from './0002-project-timers.ts';
 import * as organizationsUsers from './0003-organizations-users.ts';
@@ -17,7 +19,7 @@ import * as reviewNotifications from './0014-review-notifications.ts';
 import * as shareLinks from './0015-share-links.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-project-timers': projectTimers,
   '0003-organizations-users': organizationsUsers,
@@ -41,11 +43,33 @@ export function migrator(db: Db): Migrator {
   return new Migrator({ db, provider });
 }
 
+/**
+ * Whether the database already records exactly these migrations, in one query. Kysely's migrator
+ * checks its tables through a whole-catalog introspection and a lock first: 0.3 s of every start
+ * with nothing to do (issue 14). Anything else (no table yet, a migration missing, one this
+ * code does not know) is left to the migrator, which applies or refuses as before.
+ */
+async function upToDate(db: Db): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const applied = rows.map((row) => row.name).sort();
+    const names = Object.keys(MIGRATIONS).sort();
+    return applied.length === names.length && applied.every((name, i) => name === names[i]);
+  } catch {
+    return false;
+  }
+}
+
 /** Brings the schema to the latest version; throws with the failing migration's error. */
 export async function migrateToLatest(db: Db): Promise<void> {
+  if (await upToDate(db)) {
+    startupMark('migrations');
+    return;
+  }
   const { error, results } = await migrator(db).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+  startupMark('migrations');
 }

@@ -2,9 +2,8 @@ import type { FrameRate } from '../../src/domain/timecode.ts';
 import type { ProjectVersionRow } from '../db/schema.ts';
 import { mediaTools } from '../media/ffmpeg.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { buildCommentsPdf, type PdfThread } from './comments-pdf.ts';
+import type { PdfThread } from './comments-pdf.ts';
 import { frameThumbnails, storedVideoInput } from './frame-thumbnails.ts';
-import { loadServerPdfFonts } from './pdf-fonts.ts';
 
 /**
  * GET projects/{id}/comments/export?format=pdf, after the service has checked who asks and loaded
@@ -21,6 +20,8 @@ export async function commentsPdfFile(
   const { rate, known } = frameRate;
   const source = threads.length ? await storedVideoInput(storage, version.videoPath).catch(() => null) : null;
   const pictures = source ? await frameThumbnails(mediaTools(), source, threads.map((thread) => thread.frame), rate) : new Map<number, Uint8Array>();
+  // jsPDF and the fonts load on the first export, not with the server (issue 14, start-up).
+  const [{ buildCommentsPdf }, { loadServerPdfFonts }] = await Promise.all([import('./comments-pdf.ts'), import('./pdf-fonts.ts')]);
   const pdf = buildCommentsPdf({ projectName, version: version.number, rate, rateKnown: known, width: version.width, height: version.height, threads, pictures, generatedAt: new Date() }, await loadServerPdfFonts());
   return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
 }

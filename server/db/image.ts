@@ -1,0 +1,146 @@
+/**
+ * The prepared database image (issue 14 "Start-up"): PGlite's initdb takes 2–3 s, most of a first
+ * start. A fresh embedded database is instead unpacked from an image: a tarball of a data
+ * directory made by PGlite (`dumpDataDir`) right after initdb and every migration, before any
+ * row of this installation (no demo data, no password hash, no secret: those live in the
+ * data directory's own files or are written by the seed afterwards).
+ *
+ * The image is a cache on this machine, never shipped: the first fresh start without one makes
+ * the database the usual way and leaves its dump in `node_modules/.cache/cutdesk/` (or
+ * CUTDESK_CACHE_DIR), named by the PGlite version and a hash of the migrations, so a PGlite
+ * upgrade or a new migration makes a new image by itself.
+ *
+ * Each database unpacked from it gets a new system identifier (PostgreSQL's initdb makes one per
+ * database cluster; `npm run move-data` tells installations apart by it): written into
+ * `global/pg_control` (with its CRC) and into the first page of each WAL segment, where
+ * PostgreSQL checks it on start.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync, gzipSync } from 'node:zlib';
+
+/** Where images are kept: CUTDESK_CACHE_DIR, else node_modules/.cache/cutdesk of this project. */
+export function imageCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CUTDESK_CACHE_DIR ? resolve(env.CUTDESK_CACHE_DIR) : fileURLToPath(new URL('../../node_modules/.cache/cutdesk', import.meta.url));
+}
+
+/** The image's file for this PGlite version and these migrations (`names` with their code). */
+export function imageFile(cacheDir: string, pgliteVersion: string, migrations: Record<string, { up: unknown; down?: unknown }>): string {
+  const hash = createHash('sha256');
+  for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${String(migration.up)}\n${String(migration.down)}\n`);
+  return join(cacheDir, `pglite-image-${pgliteVersion}-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+}
+
+/**
+ * Writes the dump (a tarball) gzipped into `file`, atomically. At once (≈ 0.2 s, gzip level 1:
+ * 42 MB of mostly empty pages become ≈ 5.5 MB), not in the background: a first start that is
+ * stopped right away must still leave the image. Failures only cost the next start its shortcut.
+ */
+export function saveImage(file: string, tarball: Uint8Array): void {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const draft = `${file}.${process.pid}.tmp`;
+    writeFileSync(draft, gzipSync(tarball, { level: 1 }));
+    renameSync(draft, file);
+  } catch {
+    // read-only node_modules, full disk: the next new data directory is made the usual way
+  }
+}
+
+/** Reads a ustar field (NUL-terminated). */
+function field(buf: Buffer, start: number, length: number): string {
+  const end = buf.indexOf(0, start);
+  return buf.toString('utf8', start, end === -1 || end > start + length ? start + length : end);
+}
+
+/** CRC-32C (Castagnoli), as PostgreSQL computes pg_control's checksum. */
+const CRC32C_TABLE = (() => {
+  const table = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
+    table[n] = c >>> 0;
+  }
+  return table;
+})();
+
+function crc32c(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = CRC32C_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+/**
+ * Gives pg_control a new system identifier (its first 8 bytes) and recomputes its CRC, which
+ * follows the checked part of the struct: found as the one offset where the stored CRC matches.
+ * Answers the old identifier, or null when the file does not look like pg_control.
+ */
+export function renewSystemIdentifier(control: Buffer, identifier: Buffer): Buffer | null {
+  for (let at = 16; at + 4 <= Math.min(control.length, 1024); at += 4) {
+    if (control.readUInt32LE(at) !== crc32c(control.subarray(0, at))) continue;
+    const old = Buffer.from(control.subarray(0, 8));
+    identifier.copy(control, 0, 0, 8);
+    control.writeUInt32LE(crc32c(control.subarray(0, at)), at);
+    return old;
+  }
+  return null;
+}
+
+/** The long header of a WAL segment's first page holds the system identifier at byte 24. */
+const WAL_SYSID_OFFSET = 24;
+
+/**
+ * Unpacks the image `file` into `dir` (a new, empty database directory) with a new system
+ * identifier. Throws when the image is not what this code wrote (the caller then makes the
+ * database the usual way).
+ */
+export function unpackImage(file: string, dir: string): void {
+  const tar = gunzipSync(readFileSync(file));
+  const files: { path: string; data: Buffer }[] = [];
+  const dirs: string[] = [];
+  for (let at = 0; at + 512 <= tar.length; ) {
+    const name = field(tar, at, 100);
+    if (!name) break;
+    const prefix = field(tar, at + 345, 155);
+    const size = parseInt(field(tar, at + 124, 12).trim() || '0', 8);
+    const type = String.fromCharCode(tar[at + 156]!);
+    const path = join(dir, `${prefix}/${name}`);
+    if (!path.startsWith(dir + sep) || Number.isNaN(size)) throw new Error(`unexpected entry ${prefix}/${name} in ${file}`);
+    if (type === '5') dirs.push(path);
+    else if (type === '0' || type === '\0') files.push({ path, data: tar.subarray(at + 512, at + 512 + size) });
+    else throw new Error(`unexpected entry type ${type} in ${file}`);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  const control = files.find((f) => f.path === join(dir, 'global', 'pg_control'));
+  if (!control) throw new Error(`${file} holds no pg_control`);
+  const identifier = randomBytes(8);
+  const old = renewSystemIdentifier(control.data, identifier);
+  if (!old) throw new Error(`${file}: pg_control not recognised`);
+  for (const wal of files.filter((f) => f.path.startsWith(join(dir, 'pg_wal') + sep) && /^[0-9A-F]{24}$/.test(f.path.slice(-24)))) {
+    if (wal.data.length >= WAL_SYSID_OFFSET + 8 && wal.data.subarray(WAL_SYSID_OFFSET, WAL_SYSID_OFFSET + 8).equals(old)) identifier.copy(wal.data, WAL_SYSID_OFFSET);
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const path of dirs) mkdirSync(path, { recursive: true, mode: 0o700 });
+  for (const { path, data } of files) {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, data, { mode: 0o600 });
+  }
+}
+
+/** Whether `dir` has no database yet (missing or empty): the case an image is for. */
+export function isNewDatabaseDir(dir: string): boolean {
+  return !existsSync(dir) || readdirSync(dir).length === 0;
+}
+
+/** The installed PGlite's version (its package.json beside dist/). */
+export function pgliteVersion(): string {
+  const entry = fileURLToPath(import.meta.resolve('@electric-sql/pglite'));
+  return (JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Removes a half-unpacked database directory. */
+export function discard(dir: string): void {
+  if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+}

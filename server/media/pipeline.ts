@@ -77,6 +77,28 @@ export async function enqueueFinalVideoMedia(ctx: AppContext, projectId: number,
 }
 
 /**
+ * What an earlier version needs to be played and compared (issue 13): its poster, its stream and
+ * its preview; the downloads are the current cut's. A version gets these as the current cut; this
+ * is for a version recorded without that (the demo's earlier cuts).
+ */
+const EARLIER_VERSION_KINDS = ['final.thumbnail', 'final.hls', 'final.preview'] as const satisfies readonly MediaKind[];
+/** Earlier versions' work waits for the current cut's. */
+const EARLIER_VERSION_PRIORITY = 100;
+
+/**
+ * Queues the playable pieces of an earlier version's video (its `videoPath`), after the current
+ * cut's work; call it after enqueueFinalVideoMedia (which cancels other videos' queued work). Work
+ * already queued or done for the same object is not repeated.
+ */
+export async function enqueueEarlierVersionMedia(ctx: AppContext, projectId: number, sourceKey: string): Promise<void> {
+  const live = await ctx.db.selectFrom('mediaJobs').select('kind').where('projectId', '=', projectId).where('assetId', 'is', null).where('sourceKey', '=', sourceKey).where('status', 'in', ['queued', 'running', 'done']).execute();
+  const have = new Set(live.map((row) => row.kind));
+  const jobs = EARLIER_VERSION_KINDS.filter((kind) => !have.has(kind)).map((kind) => ({ ...jobFor(kind, sourceKey, { projectId }), priority: EARLIER_VERSION_PRIORITY + PRIORITY[kind] }));
+  await jobQueue(ctx.db).enqueue(jobs);
+  if (jobs.length) wakers.get(ctx)?.();
+}
+
+/**
  * Queues the proxy and thumbnail of a registered asset (call it after POST projects/{id}/assets
  * registered a clip). An image is its own reduced version: its previewPath is set at once.
  * Safe to call again: work already queued or done for the same object is not repeated.
@@ -147,7 +169,11 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
       return asset?.path === job.sourceKey;
     }
     const project = await ctx.db.selectFrom('projects').select('finalVideoPath').where('id', '=', job.projectId!).executeTakeFirst();
-    return project?.finalVideoPath === job.sourceKey;
+    if (!project) return false;
+    if (project.finalVideoPath === job.sourceKey) return true;
+    // An earlier version's video (enqueueEarlierVersionMedia): wanted while a version holds it.
+    const version = await ctx.db.selectFrom('projectVersions').select('id').where('projectId', '=', job.projectId!).where('videoPath', '=', job.sourceKey!).executeTakeFirst();
+    return version !== undefined;
   }
 
   /** Runs `work` with a presigned source URL and a temp folder, after checking the job still matters. */

@@ -9,7 +9,7 @@ import { uploadPrefix } from '../../src/domain/uploads.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import { mediaTools, probe, run, toolsAvailable, type MediaTools } from '../media/ffmpeg.ts';
-import { enqueueFinalVideoMedia } from '../media/pipeline.ts';
+import { enqueueEarlierVersionMedia, enqueueFinalVideoMedia } from '../media/pipeline.ts';
 import { versionMeasure } from '../review/measure.ts';
 import { DEMO_ORGANIZATION } from './demo.ts';
 
@@ -17,7 +17,8 @@ import { DEMO_ORGANIZATION } from './demo.ts';
  * Issue 13: the demo's projects in review and approved get real review material: short test
  * videos (colour bars, a burnt-in timecode, a tone) made by ffmpeg, their versions and a few
  * comments by the demo users, and the media jobs the product queues for a delivered final video
- * (so previews, HLS and thumbnails come from the normal pipeline). main.ts runs it in the
+ * (so previews, HLS and thumbnails come from the normal pipeline), plus the poster, stream and
+ * preview of each earlier version, so v01 plays and compares as a delivered v01 would. main.ts runs it in the
  * background once the object store is connected, so a first `npm start` listens at once.
  *
  * Idempotent per project: a demo project that already has a version (seeded on an earlier start,
@@ -374,6 +375,8 @@ export async function seedDemoMedia(ctx: AppContext, log: DemoMediaLog, options:
       if (!(await recordProject(ctx.db, id, plan, clips, now))) continue;
       // As registerDeliverable does: the normal pipeline makes the preview, HLS and thumbnail.
       await enqueueFinalVideoMedia(ctx, id, clips[clips.length - 1]!.key);
+      // The earlier cuts were never the current one here: they get what plays them (version switcher, compare).
+      for (const clip of clips.slice(0, -1)) await enqueueEarlierVersionMedia(ctx, id, clip.key);
       seeded.push(plan.name);
     }
   } finally {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommentList, Version } from '../../src/domain/contract/review.ts';
 import { mediaTools, probe } from '../../server/media/ffmpeg.ts';
+import { mediaHandlers } from '../../server/media/pipeline.ts';
 import { DEMO_MEDIA_MESSAGES, seedDemoMedia } from '../../server/seed/demo-media.ts';
 import { hasFfmpeg } from '../support/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
@@ -67,9 +68,25 @@ describe.each(DATABASES)('demo review videos on $name', ({ url }) => {
       const rows = await server.db.selectFrom('projectVersions').select(['videoPath', 'videoSize']).where('projectId', '=', id).execute();
       for (const row of rows) expect((await server.app.ctx.storage.headObject(row.videoPath))?.size, row.videoPath).toBe(row.videoSize);
       const jobs = await server.db.selectFrom('mediaJobs').select(['kind', 'sourceKey']).where('projectId', '=', id).execute();
-      expect(jobs.map((j) => j.kind).sort()).toEqual(['final.hd', 'final.hls', 'final.lowres', 'final.preview', 'final.thumbnail']);
-      expect(new Set(jobs.map((j) => j.sourceKey))).toEqual(new Set([project.finalVideoPath]));
+      const kindsOf = (key: string) => jobs.filter((j) => j.sourceKey === key).map((j) => j.kind).sort();
+      // The current cut: everything a delivered final video gets.
+      expect(kindsOf(project.finalVideoPath!)).toEqual(['final.hd', 'final.hls', 'final.lowres', 'final.preview', 'final.thumbnail']);
+      // Each earlier cut: what plays it in the version switcher and the compare.
+      const earlier = rows.map((row) => row.videoPath).filter((path) => path !== project.finalVideoPath);
+      for (const path of earlier) expect(kindsOf(path), path).toEqual(['final.hls', 'final.preview', 'final.thumbnail']);
+      expect(new Set(jobs.map((j) => j.sourceKey))).toEqual(new Set(rows.map((row) => row.videoPath)));
     }
+
+    // v01 of Quarterly highlights plays for the owner once its preview job ran (not "being processed" for ever).
+    const v1Path = (await server.db.selectFrom('projectVersions').select('videoPath').where('projectId', '=', quarterly).where('number', '=', 1).executeTakeFirstOrThrow()).videoPath;
+    const v1Preview = versions.versions[0]!.media!.preview;
+    expect((await server.app.inject({ method: 'GET', url: v1Preview })).statusCode).toBe(503);
+    const previewJob = await server.db.selectFrom('mediaJobs').selectAll().where('projectId', '=', quarterly).where('sourceKey', '=', v1Path).where('kind', '=', 'final.preview').executeTakeFirstOrThrow();
+    await mediaHandlers(server.app.ctx, mediaTools())['final.preview']({ job: previewJob, signal: new AbortController().signal });
+    await server.db.updateTable('mediaJobs').set({ status: 'done' }).where('id', '=', previewJob.id).execute();
+    const played = await server.app.inject({ method: 'GET', url: v1Preview });
+    expect(played.statusCode, played.body).toBe(302);
+    expect(played.headers.location).toMatch(/_v01_proxy\.mp4/);
     const anthemPath = (await server.db.selectFrom('projects').select('finalVideoPath').where('id', '=', anthem).executeTakeFirstOrThrow()).finalVideoPath!;
     const object = await server.app.ctx.storage.getObjectStream(anthemPath);
     const chunks: Buffer[] = [];

@@ -48,6 +48,7 @@ export function startMediaWorker(app: FastifyInstance, concurrency: number): () 
     runnableKinds: () => (available ? ALL_KINDS : []),
     concurrency,
     log: app.log,
+    onFinished: (kind, outcome, seconds) => app.metrics.mediaJobFinished(kind, outcome, seconds),
   });
   registerMediaWaker(app.ctx, () => runner.wake());
   void check();

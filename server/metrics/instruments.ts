@@ -12,6 +12,8 @@ export interface Metrics {
   request(method: string, route: string, status: number, seconds: number): void;
   /** A periodic job (server/jobs.ts) starts; the returned function records how it ended. */
   jobStarted(job: string): (outcome: 'ok' | 'failed') => void;
+  /** A media job run by this instance's worker ended: done, queued again (retry) or failed for good. */
+  mediaJobFinished(kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number): void;
   /** An asset (raw upload) was registered: a new record, `bytes` long. */
   uploadRegistered(type: string, bytes: number): void;
   /** Adds a gauge whose value(s) are read when Prometheus scrapes. */
@@ -34,6 +36,8 @@ export function createMetrics(): Metrics {
   const jobsRunning = new Gauge({ name: 'cutdesk_periodic_jobs_running', help: 'Periodic jobs of this instance running now, by job', labelNames: ['job'], registers: [registry] });
   const jobRuns = new Counter({ name: 'cutdesk_periodic_job_runs_total', help: 'Finished runs of periodic jobs on this instance, by job and outcome (ok, failed)', labelNames: ['job', 'outcome'], registers: [registry] });
   const jobSeconds = new Histogram({ name: 'cutdesk_periodic_job_duration_seconds', help: 'Duration of periodic job runs on this instance, by job', labelNames: ['job'], buckets: [0.01, 0.1, 1, 10, 60, 600], registers: [registry] });
+  const mediaRuns = new Counter({ name: 'cutdesk_media_job_runs_total', help: 'Media jobs run by this instance\'s worker, by kind and outcome (done, retry, failed)', labelNames: ['kind', 'outcome'], registers: [registry] });
+  const mediaSeconds = new Histogram({ name: 'cutdesk_media_job_duration_seconds', help: 'Duration of the media jobs this instance ran, by kind', labelNames: ['kind'], buckets: [0.1, 1, 10, 60, 600, 3600], registers: [registry] });
   const uploads = new Counter({ name: 'cutdesk_upload_registrations_total', help: 'Uploaded files registered as assets through this instance, by asset type', labelNames: ['type'], registers: [registry] });
   const uploadBytes = new Counter({ name: 'cutdesk_upload_registered_bytes_total', help: 'Bytes of the uploaded files registered through this instance, by asset type', labelNames: ['type'], registers: [registry] });
 
@@ -63,6 +67,10 @@ export function createMetrics(): Metrics {
         end();
         jobRuns.inc({ job, outcome });
       };
+    },
+    mediaJobFinished(kind, outcome, seconds) {
+      mediaRuns.inc({ kind, outcome });
+      mediaSeconds.observe({ kind }, seconds);
     },
     uploadRegistered(type, bytes) {
       uploads.inc({ type });

@@ -5,7 +5,8 @@ import type { Config } from '../config.ts';
 import { postgresPool } from '../db/connect.ts';
 import { metricsAccess } from '../metrics/access.ts';
 import { createMetrics, type Metrics } from '../metrics/instruments.ts';
-import { mediaJobCounts } from '../repositories/metrics.ts';
+import { ALL_KINDS } from '../media/pipeline.ts';
+import { MEDIA_JOB_STATES, mediaJobCounts } from '../repositories/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,7 +58,10 @@ export const metricsPlugin = fp(
     const failedRead = (what: string) => (error: unknown) => app.log.warn({ err: error }, `metrics: ${what} could not be read`);
     metrics.gaugeOnScrape('cutdesk_media_jobs', 'Media jobs of every instance (one queue in the database) by kind and status: queued (the queue depth), running, failed', ['kind', 'status'], async (set) => {
       const rows = await mediaJobCounts(app.db).catch(failedRead('media jobs'));
-      for (const row of rows ?? []) set({ kind: row.kind, status: row.status }, row.count);
+      if (!rows) return;
+      // Every kind and status is reported, 0 when none: an empty queue is a figure, not a gap.
+      for (const kind of ALL_KINDS) for (const status of MEDIA_JOB_STATES) set({ kind, status }, 0);
+      for (const row of rows) set({ kind: row.kind, status: row.status }, row.count);
     });
     metrics.gaugeOnScrape('cutdesk_sse_connections', 'Live-update event streams open on this instance', [], (set) => {
       set({}, app.hasDecorator('events') ? app.events.size : 0);

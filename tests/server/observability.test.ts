@@ -9,7 +9,9 @@ import { ConfigError, loadConfig } from '../../server/config.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { startBackgroundJobs } from '../../server/jobs.ts';
 import { prettyLine } from '../../server/log-format.ts';
+import { ALL_KINDS } from '../../server/media/pipeline.ts';
 import { jobQueue } from '../../server/media/queue.ts';
+import { startRunner } from '../../server/media/runner.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';
 import { DATABASES, startTestServer, type TestServer } from './harness.ts';
 
@@ -65,6 +67,33 @@ describe.each(DATABASES)('metrics and readiness on $name', ({ url }) => {
     expect(text).toContain('cutdesk_sse_connections 0');
     expect(text).toContain(`cutdesk_db_connections_max ${url ? 10 : 1}`);
     if (url) expect(text).toMatch(/cutdesk_db_connections\{state="idle"\} \d/);
+  });
+
+  it('reports every media job kind and state, 0 when none, and counts the jobs this instance’s worker ran by outcome', async () => {
+    const before = (await metricsOf(server.app)).body;
+    // An empty queue is a figure (0), not a missing series: alerts on the depth keep working.
+    for (const kind of ALL_KINDS) for (const status of ['queued', 'running', 'failed']) expect(before).toContain(`cutdesk_media_jobs{kind="${kind}",status="${status}"} 0`);
+
+    await jobQueue(server.db).enqueue([{ kind: 'test.runs-ok' }, { kind: 'test.runs-ok' }, { kind: 'test.runs-bad' }]);
+    const runner = startRunner({
+      db: server.db,
+      handlers: {
+        'test.runs-ok': async () => undefined,
+        'test.runs-bad': async () => {
+          throw Object.assign(new Error('not a video'), { permanent: true });
+        },
+      },
+      pollMs: 20,
+      onFinished: (kind, outcome, seconds) => server.app.metrics.mediaJobFinished(kind, outcome, seconds),
+    });
+    await runner.idle();
+    await runner.stop();
+    const text = (await metricsOf(server.app)).body;
+    expect(text).toContain('cutdesk_media_job_runs_total{kind="test.runs-ok",outcome="done"} 2');
+    expect(text).toContain('cutdesk_media_job_runs_total{kind="test.runs-bad",outcome="failed"} 1');
+    expect(text).toContain('cutdesk_media_job_duration_seconds_count{kind="test.runs-ok"} 2');
+    // The failed one is in the cluster-wide figures too.
+    expect(text).toContain('cutdesk_media_jobs{kind="test.runs-bad",status="failed"} 1');
   });
 
   it('is refused to other addresses: 404 without METRICS_TOKEN, a public client behind a proxy is not loopback', async () => {

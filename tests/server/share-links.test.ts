@@ -1,10 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveEvent } from '../../src/domain/contract/events.ts';
 import { REVIEW_MESSAGES } from '../../src/domain/review-rules.ts';
+import { publishChange } from '../../server/events/bus.ts';
 import { SHARE_MESSAGES } from '../../src/domain/share-links.ts';
 import { DATABASES, startTestServer, type TestServer } from './harness.ts';
 import { reviewCast, walkthroughWithCut } from './review-fixture.ts';
 
 type Headers = Record<string, string>;
+
+/** An event stream read over HTTP (inject does not stream): its status, and its events one by one. */
+async function openStream(url: string) {
+  const abort = new AbortController();
+  const response = await fetch(url, { signal: abort.signal, headers: { accept: 'text/event-stream' } });
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  return {
+    status: response.status,
+    /** The next event's data (comments and pings skipped). */
+    async next(): Promise<LiveEvent> {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end !== -1) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = block.split('\n').find((line) => line.startsWith('data: '));
+          if (data) return JSON.parse(data.slice(6)) as LiveEvent;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        buffer += value;
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
+
 interface Link { id: number; url: string; state: string; hasPassword: boolean; guestComments: number; version: number }
 
 /**
@@ -142,6 +173,45 @@ describe.each(DATABASES)('guest share links, on $name', ({ url }) => {
     await server.db.updateTable('reviewShareLinks').set({ expiresAt: new Date(Date.now() - 1000) }).where('id', '=', expiring.id).execute();
     expect((await call('GET', `/share/${tokenOf(expiring)}`)).statusCode).toBe(410);
     expect((await call('GET', `/projects/${projectId}/share-links`, who.owner)).json<{ links: Link[] }>().links.find((l) => l.id === expiring.id)).toMatchObject({ state: 'expired' });
+  });
+
+  it('streams to a guest the link’s version’s comments and the project’s changes only, without version numbers; behind its password; closed once revoked', async () => {
+    const address = server.app.server.address();
+    const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
+    const link = await share();
+    const stream = await openStream(`${base}/share/${tokenOf(link)}/events`);
+    try {
+      expect(stream.status).toBe(200);
+      // Another version of this project and another project are not the guest's to hear of.
+      const other = await server.db.selectFrom('projects').select('id').where('id', '!=', projectId).executeTakeFirstOrThrow();
+      await publishChange(server.db, { type: 'comment', projectId, version: 2, released: false, commentId: 1 });
+      await publishChange(server.db, { type: 'comment', projectId: other.id, version: 1, released: true, commentId: 2 });
+      await publishChange(server.db, { type: 'project', projectId: other.id });
+      // A comment on the link's version is: the first event the guest hears.
+      const posted = await call('POST', `/projects/${projectId}/comments`, who.owner, { version: 1, frame: 4, text: 'Heard by the guest' });
+      expect(posted.statusCode, posted.body).toBe(201);
+      const heard = await stream.next();
+      expect(heard).toMatchObject({ type: 'comment', projectId, commentId: posted.json<{ id: number }>().id });
+      expect(heard).not.toHaveProperty('version');
+      await publishChange(server.db, { type: 'project', projectId });
+      expect(await stream.next()).toMatchObject({ type: 'project', projectId });
+    } finally {
+      stream.close();
+    }
+
+    const locked = await share({ version: 1, expiresInDays: 1, password: 'stream-pass-7' });
+    const without = await openStream(`${base}/share/${tokenOf(locked)}/events`);
+    without.close();
+    expect(without.status).toBe(401);
+    const { pass } = (await call('POST', `/share/${tokenOf(locked)}/access`, {}, { password: 'stream-pass-7' })).json<{ pass: string }>();
+    const unlocked = await openStream(`${base}/share/${tokenOf(locked)}/events?pass=${encodeURIComponent(pass)}`);
+    unlocked.close();
+    expect(unlocked.status).toBe(200);
+
+    expect((await call('DELETE', `/projects/${projectId}/share-links/${link.id}`, who.owner)).statusCode).toBe(204);
+    const revoked = await openStream(`${base}/share/${tokenOf(link)}/events`);
+    revoked.close();
+    expect(revoked.status).toBe(410);
   });
 
   it('closes the link when the project leaves the customer’s sight', async () => {

@@ -3,7 +3,7 @@ import { businessDate } from '../../src/domain/business-calendar.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { OrganizationsTable } from '../db/schema.ts';
 import { hashSecret } from '../services/passwords.ts';
@@ -47,12 +47,17 @@ export async function isEmpty(db: Db): Promise<boolean> {
 
 /**
  * Demo data of issue 2: staff, the "Demo Studio" organization with an owner and a user,
- * active credits, a storage quota and projects in every status. Returns the password used.
+ * active credits, a storage quota and projects in every status. Returns the password used, or
+ * null when the database had users by the time the seed began: several instances started
+ * together on one empty PostgreSQL database seed it once (the check and the rows are one
+ * transaction under an advisory lock; the others wait for it and find the users).
  */
-export async function seedDemo(db: Db, password: string | null, now = Date.now()): Promise<string> {
+export async function seedDemo(db: Db, password: string | null, now = Date.now()): Promise<string | null> {
   const demoPassword = password ?? randomBytes(9).toString('base64url');
   const passwordHash = await hashSecret(demoPassword);
-  await db.transaction().execute(async (tx) => {
+  const seeded = await db.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('cutdesk.demo-seed'))`.execute(tx);
+    if (!(await isEmpty(tx))) return false;
     const organization = await tx
       .insertInto('organizations')
       .values({
@@ -132,7 +137,9 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
         .execute();
     }
     await seedCustomersAndTeam(tx, passwordHash, organization.id, now);
+    return true;
   });
+  if (!seeded) return null;
   await projectsRepo(db).refreshSlaKeys();
   await seedBillingDemo(db);
   return demoPassword;

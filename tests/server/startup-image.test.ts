@@ -90,7 +90,7 @@ describe('database image', () => {
     // with its new identity).
     expect(await isEmpty(fromImage)).toBe(true);
     const password = await seedDemo(fromImage, null);
-    expect(password.length).toBeGreaterThanOrEqual(6);
+    expect(password?.length).toBeGreaterThanOrEqual(6);
     const users = (await fromImage.selectFrom('users').select('email').execute()).map((u) => u.email);
     expect(users).toEqual(expect.arrayContaining(DEMO_ACCOUNTS.map((a) => a.email)));
     const id = await systemIdentifier(fromImage);

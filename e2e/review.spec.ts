@@ -73,6 +73,18 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
     await owner.mouse.up();
     await expect(composer).toContainText(/\d+ shapes?/, { timeout: 2_000 });
   }).toPass({ timeout: 20_000 });
+  // Words on the frame, in yellow: a click opens a field there, Enter places them.
+  await owner.getByRole('button', { name: 'Text' }).click();
+  await owner.getByRole('button', { name: 'Colour yellow' }).click();
+  await expect(async () => {
+    const area = (await overlay.boundingBox())!;
+    await owner.mouse.click(area.x + area.width * 0.65, area.y + area.height * 0.3);
+    await expect(owner.getByLabel('Text on the frame')).toBeFocused({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await owner.keyboard.type('Logo jumps');
+  await owner.keyboard.press('Enter');
+  await expect(owner.getByLabel('Text on the frame')).toHaveCount(0);
+  await expect(composer).toContainText('2 shapes');
   const box = owner.getByLabel('Add a comment at 00:00:01:02');
   await box.fill('The logo <b>flickers</b> here.');
   await owner.getByRole('button', { name: 'Comment', exact: true }).click();
@@ -84,6 +96,7 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   await expect(owner.getByTestId('review-counts')).toContainText('1 open');
   // The arrow is kept with the comment and drawn over the frame it is about.
   await expect(overlay.locator('line, path, polygon, polyline').first()).toBeAttached();
+  await expect(overlay.locator('text')).toHaveText('Logo jumps');
   await expect(owner.getByTestId('review-marker')).toHaveCount(1);
 
   // A click on the comment seeks back to its exact frame and pauses.

@@ -97,6 +97,8 @@ export function ReviewOverlay() {
   const review = useReview();
   const box = usePictureBox(review?.video ?? null);
   const [pending, setPending] = useState<{ from: Point; to: Point; points: Point[] } | null>(null);
+  // The text tool: where the words go, typed in a field on the frame (Enter places them, Esc drops them).
+  const [typing, setTyping] = useState<{ at: Point; text: string } | null>(null);
   if (!review || !review.inPlayer || !box) return null;
   const drawing = review.draft !== null;
   const shown = drawing ? [] : review.playing ? [] : review.threads.filter((t) => t.drawing && !t.deleted && isOnComment(t, review.frame)).flatMap((t) => (t.drawing as { shapes: Shape[] }).shapes);
@@ -111,11 +113,19 @@ export function ReviewOverlay() {
   const add = (shape: Shape | null) => {
     if (shape && draft.length < DRAWING_LIMITS.shapes) review.setDraft([...draft, shape]);
   };
+  const placeTyped = () => {
+    const text = typing?.text.trim();
+    if (typing && text) add({ kind: 'text', color: review.color, at: typing.at, text: text.slice(0, DRAWING_LIMITS.text) });
+    setTyping(null);
+  };
   const onDown = (event: PointerEvent<SVGSVGElement>) => {
     const p = at(event);
     if (review.tool === 'text') {
-      const text = window.prompt('Text on the frame')?.trim();
-      if (text) add({ kind: 'text', color: review.color, at: p, text: text.slice(0, DRAWING_LIMITS.text) });
+      // A click elsewhere places the words of a field already open, and opens one there (the
+      // default is prevented so the new field keeps the focus).
+      event.preventDefault();
+      placeTyped();
+      setTyping({ at: p, text: '' });
       return;
     }
     event.currentTarget.setPointerCapture(event.pointerId);
@@ -136,7 +146,8 @@ export function ReviewOverlay() {
   const preview = pending ? shapeFrom(review.tool, review.color, pending.from, pending.to, pending.points) : null;
 
   return (
-    <svg
+    <>
+      <svg
       className={`review-overlay${drawing ? ' drawing' : ''}`}
       style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
       viewBox={`0 0 ${box.width} ${box.height}`}
@@ -150,5 +161,32 @@ export function ReviewOverlay() {
         <ShapeView key={index} shape={shape} box={box} />
       ))}
     </svg>
+      {drawing && typing && (
+        <input
+          key={`${typing.at.x},${typing.at.y}`}
+          className="drawing-text-input"
+          type="text"
+          aria-label="Text on the frame"
+          placeholder="Type, then Enter"
+          maxLength={DRAWING_LIMITS.text}
+          autoFocus
+          value={typing.text}
+          style={{ left: box.left + typing.at.x * box.width, top: box.top + typing.at.y * box.height, color: DRAWING_PALETTE[review.color] }}
+          onChange={(event) => setTyping({ ...typing, text: event.target.value })}
+          onKeyDown={(event) => {
+            // The player's keys (Space, J/K/L, arrows) stay out of the field.
+            event.stopPropagation();
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              placeTyped();
+            } else if (event.key === 'Escape') {
+              event.preventDefault();
+              setTyping(null);
+            }
+          }}
+          onBlur={placeTyped}
+        />
+      )}
+    </>
   );
 }

@@ -53,6 +53,28 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   });
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:00');
   await owner.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // The editor's keys: Space plays and pauses, L plays, K stops, J goes back a second, , and ← a frame back.
+  const paused = () => video.evaluate((v: HTMLVideoElement) => v.paused);
+  await owner.keyboard.press(' ');
+  await expect.poll(paused).toBe(false);
+  await owner.keyboard.press(' ');
+  await expect.poll(paused).toBe(true);
+  await owner.keyboard.press('l');
+  await expect.poll(paused).toBe(false);
+  await owner.keyboard.press('k');
+  await expect.poll(paused).toBe(true);
+  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 2.0));
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:02:00');
+  await owner.keyboard.press('j');
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:00');
+  await owner.keyboard.press(',');
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:00:24');
+  await owner.keyboard.press('ArrowLeft');
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:00:23');
+  await owner.keyboard.press('Shift+ArrowRight');
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:23');
+  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 1.0));
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:00');
   await owner.keyboard.press('ArrowRight');
   await owner.keyboard.press('.');
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:02');

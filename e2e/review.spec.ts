@@ -53,8 +53,9 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   });
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:00');
   await owner.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  // The editor's keys: Space plays and pauses, L plays, K stops, J goes back a second, , and ← a frame back.
+  // The editor's keys: Space plays and pauses, L plays, K stops, J plays backwards, , and ← a frame back.
   const paused = () => video.evaluate((v: HTMLVideoElement) => v.paused);
+  const seconds = () => video.evaluate((v: HTMLVideoElement) => v.currentTime);
   await owner.keyboard.press(' ');
   await expect.poll(paused).toBe(false);
   await owner.keyboard.press(' ');
@@ -63,9 +64,18 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   await expect.poll(paused).toBe(false);
   await owner.keyboard.press('k');
   await expect.poll(paused).toBe(true);
-  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 2.0));
-  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:02:00');
+  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 3.0));
+  await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:03:00');
+  // J walks back through the frames (browsers cannot play backwards), K stops it on a frame.
+  // One J keeps going back by itself, past where a one-second jump would stop; a second J speeds it up.
   await owner.keyboard.press('j');
+  await expect.poll(seconds).toBeLessThan(1.6);
+  expect(await paused()).toBe(true);
+  await owner.keyboard.press('j');
+  await expect.poll(seconds).toBeLessThan(1.0);
+  await owner.keyboard.press('k');
+  expect(await paused()).toBe(true);
+  await video.evaluate((v: HTMLVideoElement) => (v.currentTime = 1.0));
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:01:00');
   await owner.keyboard.press(',');
   await expect(owner.getByTestId('playhead-timecode')).toHaveText('00:00:00:24');

@@ -17,6 +17,8 @@ import {
   openCount,
   placement,
   relativeTime,
+  reverseRate,
+  reverseStep,
   seekSeconds,
   sortThreads,
   versionLabel,
@@ -75,7 +77,7 @@ describe('seeking lands on the exact frame', () => {
 describe('the player keys', () => {
   it('map Space, J/K/L, arrows, comma/period and I/O', () => {
     expect(keyAction({ key: ' ' })).toEqual({ kind: 'toggle-play' });
-    expect(keyAction({ key: 'j' })).toEqual({ kind: 'back-second' });
+    expect(keyAction({ key: 'j' })).toEqual({ kind: 'reverse' });
     expect(keyAction({ key: 'K' })).toEqual({ kind: 'pause' });
     expect(keyAction({ key: 'l' })).toEqual({ kind: 'forward' });
     expect(keyAction({ key: 'ArrowLeft' })).toEqual({ kind: 'step', frames: -1 });
@@ -94,6 +96,18 @@ describe('the player keys', () => {
     expect(keyAction({ key: 'i', altKey: true })).toBeNull();
     expect(keyAction({ key: 'x' })).toBeNull();
     expect(keyAction({ key: 'Enter' })).toBeNull();
+  });
+
+  it('J plays backwards at 1×, each further J twice as fast up to the cap, never before the start', () => {
+    expect(reverseRate(0)).toBe(1);
+    expect(reverseRate(1)).toBe(2);
+    expect(reverseRate(4)).toBe(8);
+    expect(reverseRate(MAX_FORWARD_RATE)).toBe(MAX_FORWARD_RATE);
+    expect(reverseStep(2, 1, 500)).toBe(1.5);
+    expect(reverseStep(2, 4, 250)).toBe(1);
+    expect(reverseStep(0.1, 8, 1000)).toBe(0);
+    // A clock that went backwards moves nothing.
+    expect(reverseStep(2, 1, -16)).toBe(2);
   });
 
   it('L plays at 1× from pause and doubles while playing, up to the cap', () => {

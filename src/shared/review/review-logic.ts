@@ -31,7 +31,7 @@ export type KeyAction =
   | { kind: 'toggle-play' }
   | { kind: 'pause' }
   | { kind: 'forward' }
-  | { kind: 'back-second' }
+  | { kind: 'reverse' }
   | { kind: 'step'; frames: number }
   | { kind: 'step-seconds'; seconds: number }
   | { kind: 'mark-in' }
@@ -46,10 +46,10 @@ export interface KeyLike {
 }
 
 /**
- * The player's keyboard (when focus is not in a text field): Space play/pause; J back a second
- * (browsers cannot play backwards), K pause, L play (again: faster); ← → , . one frame; Shift+← →
- * one second; I / O mark in and out. Null for any other key, and for shortcuts of the browser
- * (Ctrl, ⌘, Alt).
+ * The player's keyboard (when focus is not in a text field): Space play/pause; J plays backwards
+ * (again: faster), K stops, L plays forwards (again: faster); ← → , . one frame; Shift+← → one
+ * second; I / O mark in and out. Null for any other key, and for shortcuts of the browser (Ctrl,
+ * ⌘, Alt).
  */
 export function keyAction(event: KeyLike): KeyAction | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
@@ -58,7 +58,7 @@ export function keyAction(event: KeyLike): KeyAction | null {
       return { kind: 'toggle-play' };
     case 'j':
     case 'J':
-      return { kind: 'back-second' };
+      return { kind: 'reverse' };
     case 'k':
     case 'K':
       return { kind: 'pause' };
@@ -91,6 +91,20 @@ export const MAX_FORWARD_RATE = 8;
 export function forwardRate(paused: boolean, rate: number): number {
   if (paused) return 1;
   return Math.min(MAX_FORWARD_RATE, Math.max(1, rate) * 2);
+}
+
+/**
+ * J: browsers cannot play a video backwards, so the player walks back through the frames itself
+ * (reverseStep); the first J at 1×, each further J twice as fast, up to MAX_FORWARD_RATE. `rate`
+ * is the current backward speed, 0 when not playing backwards.
+ */
+export function reverseRate(rate: number): number {
+  return rate <= 0 ? 1 : Math.min(MAX_FORWARD_RATE, rate * 2);
+}
+
+/** Where backward play is after `elapsedMs` at `rate` from `seconds`; never before the start. */
+export function reverseStep(seconds: number, rate: number, elapsedMs: number): number {
+  return Math.max(0, seconds - (Math.max(0, elapsedMs) / 1000) * rate);
 }
 
 /** True when typing goes to this element (a text field), so the player keys stay out of the way. */

@@ -32,7 +32,7 @@ export function ReviewTimeline() {
             In {markIn === null ? '—' : frameToTimecode(markIn, rate)} · Out {markOut === null ? '—' : frameToTimecode(markOut, rate)}
           </span>
         )}
-        <span className="review-keys-hint" title="Space play/pause · J/K/L · ←/→ one frame · Shift+←/→ one second · I/O mark in/out">
+        <span className="review-keys-hint" title="Space play/pause · J backwards, K stop, L forwards (again: faster) · ←/→ one frame · Shift+←/→ one second · I/O mark in/out">
           Space · J K L · ← → · I O
         </span>
       </div>

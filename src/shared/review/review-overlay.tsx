@@ -99,6 +99,11 @@ export function ReviewOverlay() {
   const [pending, setPending] = useState<{ from: Point; to: Point; points: Point[] } | null>(null);
   // The text tool: where the words go, typed in a field on the frame (Enter places them, Esc drops them).
   const [typing, setTyping] = useState<{ at: Point; text: string } | null>(null);
+  // A drawing removed (✕) or sent takes its unfinished words with it.
+  const drawingNow = review?.draft != null;
+  useEffect(() => {
+    if (!drawingNow) setTyping(null);
+  }, [drawingNow]);
   if (!review || !review.inPlayer || !box) return null;
   const drawing = review.draft !== null;
   const shown = drawing ? [] : review.playing ? [] : review.threads.filter((t) => t.drawing && !t.deleted && isOnComment(t, review.frame)).flatMap((t) => (t.drawing as { shapes: Shape[] }).shapes);

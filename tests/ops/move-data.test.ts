@@ -93,6 +93,8 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       await app.ctx.storage.putObject(key, body, 'application/octet-stream');
       objects.set(key, createHash('sha256').update(body).digest('hex'));
     }
+    // The logo is an asset of the first project, as an upload would have registered it.
+    await sql`insert into assets (project_id, name, size, type, path, preview_path) values (1, 'logo.png', 6, 'ASSET', 'projects/1/raw/assets/logo.png', 'projects/1/raw/assets/logo.png')`.execute(db);
     await app.close();
     await db.destroy();
     target = await throwawayDatabase(SERVER_URL!);
@@ -230,14 +232,63 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     expect(forcedByEnv.out).toContain('Cutdesk is running');
   }, 240_000);
 
-  it('serves the same product from the target: the demo owner signs in with the same password', async () => {
-    const moved = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: target.url, SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: join(dataDir, 'no-web') });
+  it('serves the same product from the target and the other bucket: the same accounts, passwords, projects, timers, assets and bytes', async () => {
+    // DATABASE_URL and S3_ENDPOINT as the report says, on the same directory (its secret); the
+    // moved directory's own embedded copy is opened beside it to compare what each one serves.
+    const moved = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: target.url,
+      S3_ENDPOINT: toS3().endpoint,
+      S3_BUCKET: toS3().bucket,
+      S3_REGION: toS3().region,
+      S3_ACCESS_KEY_ID: toS3().accessKeyId,
+      S3_SECRET_ACCESS_KEY: toS3().secretAccessKey,
+      S3_UPLOAD_CREDENTIALS: 'database',
+      SEED: 'none',
+      LOG_LEVEL: 'silent',
+      WEB_DIR: join(dataDir, 'no-web'),
+    });
     const db = await connectDatabase({ databaseUrl: target.url, dataDir });
     const app = await buildApp({ config: moved, db });
+    const sourceDb = await connectDatabase({ databaseUrl: null, dataDir });
+    const source = await buildApp({ config, db: sourceDb });
     try {
-      const login = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD } });
-      expect(login.statusCode, login.body).toBe(200);
+      const signIn = async (email: string) => {
+        const login = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email, password: DEMO_PASSWORD } });
+        expect(login.statusCode, `${email}: ${login.body}`).toBe(200);
+        return { authorization: `Bearer ${login.json<{ token: string }>().token}` };
+      };
+      const owner = await signIn('owner@demo.cutdesk.test');
+      const admin = await signIn('admin@demo.cutdesk.test');
+      // A session handed out before the move is still good (same secret, same session versions).
+      const before = await source.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'admin@demo.cutdesk.test', password: DEMO_PASSWORD } });
+      const oldSession = { authorization: `Bearer ${before.json<{ token: string }>().token}` };
+      expect((await app.inject({ method: 'GET', url: '/api/v1/me', headers: oldSession })).statusCode).toBe(200);
+
+      // Every project as the API shows it: names, statuses, people, timers (paused, submitted,
+      // review start and days left); links to objects name the other store, so they are left out.
+      const ids = (await sourceDb.selectFrom('projects').select('id').orderBy('id').execute()).map((row) => row.id);
+      expect(ids.length).toBeGreaterThan(5);
+      const withoutLinks = (project: Record<string, unknown>) => Object.fromEntries(Object.entries(project).filter(([key]) => !/Url$|Thumbnail$|Preview$/.test(key)));
+      for (const id of ids) {
+        const there = await app.inject({ method: 'GET', url: `/api/v1/projects/${id}`, headers: admin });
+        const here = await source.inject({ method: 'GET', url: `/api/v1/projects/${id}`, headers: oldSession });
+        expect(there.statusCode, `project ${id}`).toBe(here.statusCode);
+        if (here.statusCode === 200) expect(withoutLinks(there.json()), `project ${id}`).toEqual(withoutLinks(here.json()));
+      }
+
+      // The asset, and its bytes through the link the moved server hands out (the other bucket).
+      const assets = await app.inject({ method: 'GET', url: '/api/v1/projects/1/assets', headers: owner });
+      expect(assets.statusCode, assets.body).toBe(200);
+      const [logo] = assets.json<{ name: string; url: string }[]>();
+      expect(logo!.name).toBe('logo.png');
+      expect(logo!.url.startsWith(`${toS3().endpoint}/`)).toBe(true);
+      const download = await fetch(logo!.url);
+      expect(download.status).toBe(200);
+      expect(createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex')).toBe(objects.get('projects/1/raw/assets/logo.png'));
     } finally {
+      await source.close();
+      await sourceDb.destroy();
       await app.close();
       await db.destroy();
     }

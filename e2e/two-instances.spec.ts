@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -11,8 +13,10 @@ import pg from 'pg';
  * and one object store (the first instance's embedded store; the second reaches it over S3 and
  * issues browsers' upload credentials in the shared database, S3_UPLOAD_CREDENTIALS=database),
  * one JWT_SECRET. The browser works on both alternately: a session from one is good on the
- * other, a file uploaded through the second is the first's, the second's media worker processes
- * what the first stores, and a change on one shows live on a page of the other (NOTIFY).
+ * other, an upload begun on one instance (name, credentials, parts) is registered on the other,
+ * the media jobs are run by both instances' workers, and a change on one shows live on a page of
+ * the other (NOTIFY). Each instance's /metrics says what it did. The ports are free ones the
+ * system hands out, so nothing else on the machine can clash with them.
  * PostgreSQL only (TEST_DATABASE_URL, as CI sets it).
  */
 const SERVER_URL = process.env.TEST_DATABASE_URL;
@@ -20,12 +24,71 @@ test.skip(!SERVER_URL, 'needs a PostgreSQL server (TEST_DATABASE_URL)');
 test.describe.configure({ mode: 'serial' });
 
 const PASSWORD = 'demo-password';
-const basePort = Number(process.env.E2E_PORT ?? 8181) + 40;
+
+/** A port no one listens on now (the system's choice), and whose next one is free too. */
+async function freePort(taken: number[] = []): Promise<number> {
+  const listen = (port: number) =>
+    new Promise<number | null>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(null));
+      server.listen(port, '127.0.0.1', () => {
+        const { port: chosen } = server.address() as AddressInfo;
+        server.close(() => resolve(chosen));
+      });
+    });
+  for (;;) {
+    const port = await listen(0);
+    // The next port is kept free as well: the embedded store may listen there (S3_PORT, PORT + 1).
+    if (port && port < 65535 && !taken.some((other) => Math.abs(other - port) <= 1) && (await listen(port + 1))) return port;
+  }
+}
+
+/** One counter of an instance's /metrics (the sum of its series matching `labels`). */
+async function metric(url: string, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (Object.entries(labels).every(([key, value]) => line.includes(`${key}="${value}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
 
 interface Instance {
   url: string;
   dataDir: string;
   process: ChildProcess;
+}
+
+/**
+ * A load balancer in front of the instances, as a studio would run one: each request goes where
+ * `pick` says (no stickiness), the browser's Host header passes through unchanged, and answers
+ * stream back (event streams too).
+ */
+async function startBalancer(port: number, pick: (request: IncomingMessage) => string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createHttpServer((request, response) => {
+    const upstream = new URL(pick(request));
+    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+      if ((answer.statusCode ?? 502) >= 400) console.log(`balancer: ${request.method} ${request.url} → ${upstream.host}: ${answer.statusCode}`);
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    forward.on('error', () => {
+      if (!response.headersSent) response.writeHead(502);
+      response.end();
+    });
+    response.on('close', () => forward.destroy());
+    request.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://localhost:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 async function waitHealthy(url: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -39,11 +102,18 @@ async function waitHealthy(url: string, child: ChildProcess, log: () => string):
   throw new Error(`no answer from ${url}:\n${log()}`);
 }
 
+/**
+ * Both instances serve one copy of the built web app (the one the e2e server built), as two
+ * machines deployed from one release would: each registers the files it finds at its start, and a
+ * rebuild in this working tree between the two starts would otherwise give them different apps.
+ */
+let webDir = '';
+
 async function startInstance(port: number, env: Record<string, string>): Promise<Instance> {
   const dataDir = await mkdtemp(join(tmpdir(), `cutdesk-instance-${port}-`));
   let log = '';
-  const child = spawn(process.execPath, [resolve('scripts/start.ts')], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO_VIDEOS: 'off', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000', ...env },
+  const child = spawn(process.execPath, [resolve('server/main.ts')], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: webDir, LOG_LEVEL: 'warn', DEMO_VIDEOS: 'off', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -71,6 +141,9 @@ async function signInOn(page: Page, url: string, email: string): Promise<void> {
 
 let first: Instance | undefined;
 let second: Instance | undefined;
+let balancer: { url: string; close: () => Promise<void> } | undefined;
+/** Where the balancer sends each request; set by the test. */
+let route: (request: IncomingMessage) => 'first' | 'second' = () => 'first';
 let databaseUrl = '';
 const database = `cutdesk_two_${randomBytes(4).toString('hex')}`;
 const admin = () => new pg.Client({ connectionString: SERVER_URL });
@@ -84,24 +157,34 @@ test.beforeAll(async () => {
   const target = new URL(SERVER_URL!);
   target.pathname = `/${database}`;
   databaseUrl = target.toString();
+  webDir = await mkdtemp(join(tmpdir(), 'cutdesk-release-'));
+  await cp(resolve('dist'), webDir, { recursive: true });
   const shared = { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('base64url'), DEMO_PASSWORD: PASSWORD };
-  // The first instance: the object store, no media worker (so the second's does the media work).
-  first = await startInstance(basePort, { ...shared, MEDIA_CONCURRENCY: '0' });
+  // The first instance: the object store. Each instance runs one media job at a time. Browsers
+  // reach the store through the balancer (S3_PUBLIC_ENDPOINT), which sends /s3 to the first.
+  const firstPort = await freePort();
+  const balancerPort = await freePort([firstPort]);
+  first = await startInstance(firstPort, { ...shared, MEDIA_CONCURRENCY: '1' });
   const keys = JSON.parse(await readFile(join(first.dataDir, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
-  second = await startInstance(basePort + 1, {
+  second = await startInstance(await freePort([firstPort, balancerPort]), {
     ...shared,
     SEED: 'none',
     S3_ENDPOINT: `${first.url}/s3`,
     S3_ACCESS_KEY_ID: keys.accessKeyId,
     S3_SECRET_ACCESS_KEY: keys.secretAccessKey,
     S3_UPLOAD_CREDENTIALS: 'database',
-    MEDIA_CONCURRENCY: '2',
+    S3_PUBLIC_ENDPOINT: `http://localhost:${balancerPort}/s3`,
+    MEDIA_CONCURRENCY: '1',
   });
+  const instances = { first: first.url, second: second.url };
+  balancer = await startBalancer(balancerPort, (request) => (request.url?.startsWith('/s3') ? first!.url : instances[route(request)]));
 });
 
 test.afterAll(async () => {
+  await balancer?.close();
   await stop(second);
   await stop(first);
+  if (webDir) await rm(webDir, { recursive: true, force: true });
   const client = admin();
   await client.connect();
   await client.query(`drop database if exists ${database} with (force)`);
@@ -137,32 +220,70 @@ test('two instances on one database and one store work as one', async ({ browser
   await streamA;
   await onB.goto(`${b}/user/project/${projectId}`);
 
-  // An image uploaded through the second instance (its credentials, the first's store)...
+  // Behind the balancer, the browser's requests go to one instance and the next, in turn. An
+  // image's upload gets its credentials from the second instance (which records them in the
+  // database for the first's store) and is registered on the first.
+  let turn = 0;
+  let registrations = 0;
+  const registration = (request: IncomingMessage) => request.method === 'POST' && /^\/api\/v1\/projects\/\d+\/assets$/.test(request.url ?? '');
+  route = (request) => {
+    if (request.url === '/api/v1/uploads/credentials') return 'second';
+    if (registration(request)) return registrations++ % 2 === 0 ? 'first' : 'second';
+    return turn++ % 2 === 0 ? 'first' : 'second';
+  };
+  const onLb = await (await browser.newContext()).newPage();
+  await signInOn(onLb, balancer!.url, 'owner@demo.cutdesk.test');
+  await onLb.goto(`${balancer!.url}/user/project/${projectId}`);
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-  await onB.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
-  await expect(onB.getByTestId('asset-section-ASSET').getByTestId('asset-tile')).toHaveCount(1, { timeout: 60_000 });
-  // ...is on the first instance's page, served from its store.
+  await onLb.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  await expect(onLb.getByTestId('asset-section-ASSET').getByTestId('asset-tile')).toHaveCount(1, { timeout: 60_000 });
+  expect(await metric(b, 'cutdesk_http_requests_total', { method: 'POST', route: '/api/v1/uploads/credentials', status_code: '200' })).toBeGreaterThan(0);
+  expect(await metric(a, 'cutdesk_http_requests_total', { method: 'POST', route: '/api/v1/uploads/credentials' })).toBe(0);
+  expect(await metric(a, 'cutdesk_upload_registrations_total', { type: 'ASSET' })).toBe(1);
+  expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'ASSET' })).toBe(0);
+  // Both instances answered the page's other calls.
+  expect(await metric(a, 'cutdesk_http_requests_total', { route: '/api/v1/projects/:id' })).toBeGreaterThan(0);
+  expect(await metric(b, 'cutdesk_http_requests_total', { route: '/api/v1/projects/:id' })).toBeGreaterThan(0);
+  // It is on the first instance's own page, served from its store.
   await onA.reload();
   const tileOnA = onA.getByTestId('asset-section-ASSET');
   await expect(tileOnA.getByTestId('asset-tile')).toHaveCount(1);
   await expect(tileOnA.locator('img')).toHaveJSProperty('naturalWidth', 1);
 
-  // A clip uploaded through the first instance is processed by the second's media worker.
-  const { generateClip } = await import('../tests/support/media.ts');
-  const clip = await generateClip({ seconds: 2, width: 320, height: 240 });
-  await onA.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: clip });
-  await expect(onA.getByTestId('asset-section-INTERVIEW_CLIP').getByTestId('asset-tile')).toHaveCount(1, { timeout: 60_000 });
+  // Two clips through the balancer: the first registered on the second instance, the next on the
+  // first. An instance's worker starts on the jobs registered through it at once (the other looks
+  // every 2 s), so the media work is spread over both, and all of it gets done.
   const staff = await request.post(`${a}/api/v1/login`, { data: { email: 'admin@demo.cutdesk.test', password: PASSWORD } });
   const staffHeaders = { authorization: `Bearer ${((await staff.json()) as { token: string }).token}` };
-  await expect
-    .poll(
-      async () => {
-        const jobs = ((await (await request.get(`${b}/api/v1/projects/${projectId}/media-jobs`, { headers: staffHeaders })).json()) as { data: { jobs: { status: string }[] } }).data.jobs;
-        return jobs.length > 0 && jobs.every((job) => job.status === 'done') ? 'done' : jobs.map((job) => job.status).join(',');
-      },
-      { timeout: 120_000, intervals: [1_000] },
-    )
-    .toBe('done');
+  const jobsDone = () =>
+    expect
+      .poll(
+        async () => {
+          const jobs = ((await (await request.get(`${b}/api/v1/projects/${projectId}/media-jobs`, { headers: staffHeaders })).json()) as { data: { jobs: { status: string }[] } }).data.jobs;
+          return jobs.length > 0 && jobs.every((job) => job.status === 'done') ? 'done' : jobs.map((job) => job.status).join(',');
+        },
+        { timeout: 120_000, intervals: [1_000] },
+      )
+      .toBe('done');
+  const { generateClip } = await import('../tests/support/media.ts');
+  const clips = onLb.getByTestId('asset-section-INTERVIEW_CLIP').getByTestId('asset-tile');
+  await onLb.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
+  await expect(clips).toHaveCount(1, { timeout: 60_000 });
+  await jobsDone();
+  await onLb.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'second take.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
+  await expect(clips).toHaveCount(2, { timeout: 60_000 });
+  await jobsDone();
+  expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'INTERVIEW_CLIP' })).toBe(1);
+  expect(await metric(a, 'cutdesk_upload_registrations_total', { type: 'INTERVIEW_CLIP' })).toBe(1);
+  const ran = [await metric(a, 'cutdesk_media_job_runs_total', { outcome: 'done' }), await metric(b, 'cutdesk_media_job_runs_total', { outcome: 'done' })];
+  expect(ran[0], 'media jobs done by the first instance').toBeGreaterThan(0);
+  expect(ran[1], 'media jobs done by the second instance').toBeGreaterThan(0);
+  expect(ran[0]! + ran[1]!).toBe(4);
+  // The clip plays on the page, from the store behind the balancer.
+  await clips.first().click();
+  const video = onLb.locator('video').first();
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  await onLb.keyboard.press('Escape');
 
   // A change made through one instance shows live on the other's open page.
   const renamed = `Renamed on the second ${Date.now()}`;

@@ -32,6 +32,13 @@ describe('the move-data report', () => {
     expect(lines.join('\n')).not.toContain('Moved.');
   });
 
+  it('names every setting a server on the moved objects needs (it refuses to start without S3_UPLOAD_ROLE_ARN)', () => {
+    const lines = reportLines({ tables: [tables[0]!], sequences: [], objects: { source: { count: 1, bytes: 6 }, verified: { count: 1, bytes: 6 }, skipped: 0, mismatches: [] }, ok: true }, '/srv/cutdesk/data');
+    const start = lines.find((line) => line.startsWith('Moved.'));
+    expect(start).toContain('DATABASE_URL=<the target> S3_ENDPOINT=… S3_BUCKET=… S3_UPLOAD_ROLE_ARN=…');
+    expect(start).toContain('JWT_SECRET from /srv/cutdesk/data/jwt-secret');
+  });
+
   it('says where the objects stayed when they were not moved, and how to start once all verified', () => {
     const lines = reportLines({ tables: [tables[0]!], sequences: [{ name: 'projects_id_seq', source: 12, target: 12 }], objects: null, ok: true }, '/srv/cutdesk/data');
     expect(lines.join('\n')).not.toContain('MISMATCH');

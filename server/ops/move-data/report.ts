@@ -19,7 +19,8 @@ export function reportLines(report: MoveReport, dataDir: string): string[] {
     lines.push(`objects: not moved; they stay in ${join(dataDir, 's3')}: start the server with this DATA_DIR and without S3_ENDPOINT, and it keeps serving them.`);
   }
   if (report.ok) {
-    lines.push(`Moved. Start the server with DATABASE_URL=<the target>${objects ? ' S3_ENDPOINT=… S3_BUCKET=…' : ''} (and JWT_SECRET from ${join(dataDir, 'jwt-secret')} when on another machine).`);
+    // The S3 settings a server needs besides the endpoint and bucket (it refuses to start without them).
+    lines.push(`Moved. Start the server with DATABASE_URL=<the target>${objects ? ' S3_ENDPOINT=… S3_BUCKET=… S3_UPLOAD_ROLE_ARN=… (and the S3 key pair or role: docs/operations.md, "Moving to PostgreSQL and S3")' : ''} (and JWT_SECRET from ${join(dataDir, 'jwt-secret')} when on another machine).`);
     lines.push(`${join(dataDir, MOVED_MARKER)} now stops a server from starting on the embedded copy (--force or CUTDESK_FORCE=1 to override).`);
   }
   return lines;

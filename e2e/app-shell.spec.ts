@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
+import { E2E_SERVER_ENV } from './server-env.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
 
@@ -180,7 +181,7 @@ test.describe('the update prompt', () => {
       expect(missing).toEqual([]);
     }).toPass({ timeout: 30_000 });
     server = spawn(process.execPath, ['server/main.ts'], {
-      env: { ...process.env, PORT: String(PORT), DATA_DIR: `${WORK}/data`, WEB_DIR: `${WORK}/web`, DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn' },
+      env: { ...process.env, PORT: String(PORT), DATA_DIR: `${WORK}/data`, WEB_DIR: `${WORK}/web`, ...E2E_SERVER_ENV },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     // A server of someone else on this port would answer too: ours is the one serving this probe.

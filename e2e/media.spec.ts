@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type Page } from '@playwright/test';
+import { E2E_SERVER_ENV } from './server-env.ts';
 import { pngBytes } from '../tests/support/file-fixtures.ts';
 import { ffprobe, generateClip } from '../tests/support/media.ts';
 
@@ -35,7 +36,7 @@ async function startServer(): Promise<void> {
   );
   await chmod(join(bin, 'ffmpeg'), 0o755);
   server = spawn(process.execPath, ['scripts/start.ts'], {
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, PORT: String(PORT), DATA_DIR: join(WORK, 'data'), DEMO_PASSWORD: 'demo-password', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000' },
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, PORT: String(PORT), DATA_DIR: join(WORK, 'data'), ...E2E_SERVER_ENV },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 120_000;

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { E2E_SERVER_ENV } from './server-env.ts';
 
 /**
  * Sign-in with reCAPTCHA v3 configured (issue 9), in Chromium against a server of its own:
@@ -43,8 +44,7 @@ test.beforeAll(async () => {
       ...process.env,
       PORT: String(PORT),
       DATA_DIR: WORK,
-      DEMO_PASSWORD: 'demo-password',
-      LOG_LEVEL: 'warn',
+      ...E2E_SERVER_ENV,
       RECAPTCHA_SECRET: 'e2e-secret',
       RECAPTCHA_SITE_KEY: SITE_KEY,
       RECAPTCHA_VERIFY_URL: `http://127.0.0.1:${(google.address() as AddressInfo).port}/siteverify`,

@@ -145,6 +145,8 @@ let balancer: { url: string; close: () => Promise<void> } | undefined;
 /** Where the balancer sends each request; set by the test. */
 let route: (request: IncomingMessage) => 'first' | 'second' = () => 'first';
 let databaseUrl = '';
+/** Demo Studio's credits when their monthly grant fell due (set in beforeAll). */
+let creditsDue = { active: 0, per: 0 };
 const database = `cutdesk_two_${randomBytes(4).toString('hex')}`;
 const admin = () => new pg.Client({ connectionString: SERVER_URL });
 
@@ -165,6 +167,16 @@ test.beforeAll(async () => {
   const firstPort = await freePort();
   const balancerPort = await freePort([firstPort]);
   first = await startInstance(firstPort, { ...shared, MEDIA_CONCURRENCY: '1' });
+  // Demo Studio's monthly credits fell due yesterday: each instance's billing job (first run a
+  // minute after it started) may grant them; the last test checks they were granted once.
+  const owned = new pg.Client({ connectionString: databaseUrl });
+  await owned.connect();
+  const { rows } = await owned.query<{ active: number; per: number }>(
+    `update credits set renew_date = current_date - 1 where organization_id = (select id from organizations where name = 'Demo Studio')
+     returning active_credits::int as active, credits_per_interval::int as per`,
+  );
+  creditsDue = rows[0]!;
+  await owned.end();
   const keys = JSON.parse(await readFile(join(first.dataDir, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
   second = await startInstance(await freePort([firstPort, balancerPort]), {
     ...shared,
@@ -301,7 +313,7 @@ async function outboxes(): Promise<string[]> {
   return mails;
 }
 
-test('the jobs every instance runs do their work once: a closed review is approved, a reminder mailed once', async () => {
+test('the jobs every instance runs do their work once: a closed review is approved, a reminder mailed once, credits renewed once', async () => {
   test.setTimeout(240_000);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -322,6 +334,17 @@ test('the jobs every instance runs do their work once: a closed review is approv
     expect(recipients.length).toBeGreaterThan(0);
     expect(new Set(recipients).size).toBe(recipients.length);
     expect(recipients).toContain('owner@demo.cutdesk.test');
+
+    // The billing renewals, after each instance's job has run (its own /metrics say so): the
+    // credits that fell due were granted once, and the next grant is a month on.
+    for (const instance of [first!, second!]) {
+      await expect.poll(() => metric(instance.url, 'cutdesk_periodic_job_runs_total', { job: 'billing-renewals', outcome: 'ok' }), { timeout: 150_000, intervals: [2_000] }).toBeGreaterThan(0);
+    }
+    const { rows: [credits] } = await client.query<{ active: number; due: boolean }>(
+      `select active_credits::int as active, renew_date > current_date as due from credits where organization_id = (select id from organizations where name = 'Demo Studio')`,
+    );
+    expect(credits!.active).toBe(creditsDue.active + creditsDue.per);
+    expect(credits!.due).toBe(true);
   } finally {
     await client.end();
   }

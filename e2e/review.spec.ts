@@ -94,6 +94,8 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   // The overlay takes the pointer once it is in drawing mode (a drag before that would be the video's).
   await expect(overlay).toHaveClass(/drawing/);
   await expect(owner.getByRole('toolbar', { name: 'Drawing tools' })).toBeVisible();
+  // The whole picture is the canvas: the player's own controls step aside while drawing.
+  await expect(video).not.toHaveAttribute('controls');
   const composer = owner.getByTestId('comment-composer');
   // A drag on a busy machine can land before the overlay has laid itself over the video: drag
   // again until the composer counts a shape (what a person does when a stroke did not take).
@@ -129,6 +131,7 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   // The arrow is kept with the comment and drawn over the frame it is about.
   await expect(overlay.locator('line, path, polygon, polyline').first()).toBeAttached();
   await expect(overlay.locator('text')).toHaveText('Logo jumps');
+  await expect(video).toHaveAttribute('controls');
   await expect(owner.getByTestId('review-marker')).toHaveCount(1);
 
   // A click on the comment seeks back to its exact frame and pauses.

@@ -104,6 +104,16 @@ export function ReviewOverlay() {
   useEffect(() => {
     if (!drawingNow) setTyping(null);
   }, [drawingNow]);
+  // While drawing, the whole picture is the canvas: the player's own controls (shown over a paused
+  // frame, yet under the drawing surface) step aside until the drawing is sent or removed.
+  const playerVideo = review?.video ?? null;
+  useEffect(() => {
+    if (!playerVideo || !drawingNow) return;
+    playerVideo.controls = false;
+    return () => {
+      playerVideo.controls = true;
+    };
+  }, [playerVideo, drawingNow]);
   if (!review || !review.inPlayer || !box) return null;
   const drawing = review.draft !== null;
   const shown = drawing ? [] : review.playing ? [] : review.threads.filter((t) => t.drawing && !t.deleted && isOnComment(t, review.frame)).flatMap((t) => (t.drawing as { shapes: Shape[] }).shapes);

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DRAWING_COLORS, DRAWING_PALETTE, validateDrawing, type ShapeKind } from '@/domain/drawing.ts';
+import { validateDrawing } from '@/domain/drawing.ts';
 import { COMMENT_TEXT_MAX, GUEST_NAME_MAX, REVIEW_MESSAGES, validateCommentText } from '@/domain/review-rules.ts';
 import { frameToTimecode } from '@/domain/timecode.ts';
 import { errorMessage } from '@/lib/api-client.ts';
@@ -9,47 +9,6 @@ import { useGuestName } from './guest-name.ts';
 import { placement } from './review-logic.ts';
 import type { ReviewState } from './review-context.tsx';
 import type { useCommentActions } from './use-comment-actions.ts';
-
-const TOOLS: readonly { kind: ShapeKind; label: string; icon: string }[] = [
-  { kind: 'arrow', label: 'Arrow', icon: '↗' },
-  { kind: 'rectangle', label: 'Rectangle', icon: '▭' },
-  { kind: 'freehand', label: 'Freehand', icon: '✎' },
-  { kind: 'text', label: 'Text', icon: 'T' },
-];
-
-/** The drawing toolbar: tools, palette, undo and clear, for the drawing of the next comment. */
-function DrawingToolbar({ review }: { review: ReviewState }) {
-  const shapes = review.draft ?? [];
-  return (
-    <div className="drawing-toolbar" role="toolbar" aria-label="Drawing tools">
-      {TOOLS.map((t) => (
-        <button key={t.kind} type="button" className={`tool${review.tool === t.kind ? ' active' : ''}`} aria-pressed={review.tool === t.kind} title={t.label} aria-label={t.label} onClick={() => review.setTool(t.kind)}>
-          {t.icon}
-        </button>
-      ))}
-      <span className="toolbar-sep" />
-      {DRAWING_COLORS.map((c) => (
-        <button
-          key={c}
-          type="button"
-          className={`swatch${review.color === c ? ' active' : ''}`}
-          style={{ background: DRAWING_PALETTE[c] }}
-          aria-pressed={review.color === c}
-          aria-label={`Colour ${c}`}
-          title={c}
-          onClick={() => review.setColor(c)}
-        />
-      ))}
-      <span className="toolbar-sep" />
-      <button type="button" className="tool" disabled={shapes.length === 0} title="Undo" aria-label="Undo the last shape" onClick={() => review.setDraft(shapes.slice(0, -1))}>
-        ↶
-      </button>
-      <button type="button" className="tool" title="Stop drawing" aria-label="Remove the drawing" onClick={() => review.setDraft(null)}>
-        ✕
-      </button>
-    </div>
-  );
-}
 
 /**
  * "Add a comment at 00:00:12:05": the player's frame (or the in/out marks), the text, and a
@@ -150,7 +109,6 @@ export function CommentComposer({ review, actions }: { review: ReviewState; acti
           <span className="muted composer-draw">{review.draft.length === 0 ? 'Draw on the picture' : `${review.draft.length} shape${review.draft.length === 1 ? '' : 's'}`}</span>
         )}
       </div>
-      {review.draft !== null && <DrawingToolbar review={review} />}
       {error && <p className="field-error" role="alert">{error}</p>}
       <div className="composer-submit">
         <span className="muted">{text.length > COMMENT_TEXT_MAX - 200 ? `${text.length} / ${COMMENT_TEXT_MAX}` : 'Ctrl+Enter to send'}</span>

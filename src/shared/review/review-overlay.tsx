@@ -1,5 +1,6 @@
 import { useEffect, useState, type PointerEvent } from 'react';
 import { DRAWING_PALETTE, DRAWING_LIMITS, scaleShape, type Point, type Shape } from '@/domain/drawing.ts';
+import { DrawingToolbar } from './drawing-toolbar.tsx';
 import { isOnComment } from './review-logic.ts';
 import { useReview } from './review-context.tsx';
 
@@ -176,6 +177,7 @@ export function ReviewOverlay() {
         <ShapeView key={index} shape={shape} box={box} />
       ))}
     </svg>
+      {drawing && <DrawingToolbar review={review} style={{ left: box.left + 8, top: box.top + 8 }} />}
       {drawing && typing && (
         <input
           key={`${typing.at.x},${typing.at.y}`}

@@ -17,7 +17,7 @@ import { connectDatabase, embeddedPglite } from '../server/db/connect.ts';
 import { DataDirLockedError, lockDataDir } from '../server/data-dir-lock.ts';
 import { writeBackupFile } from '../server/ops/backup/archive.ts';
 import { backupToken } from '../server/ops/backup/backup-token.ts';
-import { BACKUP_MESSAGES } from '../server/routes/ops/backup.ts';
+import { BACKUP_MESSAGES, objectsElsewhere } from '../server/routes/ops/backup.ts';
 
 const args = process.argv.slice(2);
 const urlFlag = args.indexOf('--url');
@@ -34,10 +34,12 @@ if (existsSync(target)) {
 }
 
 const config = loadConfig();
-if (config.databaseUrl || config.storage.mode !== 'embedded') {
+if (config.databaseUrl) {
   console.error(BACKUP_MESSAGES.external);
   process.exit(2);
 }
+// The embedded database with an external object store: the database and secrets are archived, the objects are the bucket's.
+const elsewhere = objectsElsewhere(config.storage);
 
 // Written beside the target and renamed when complete: a file with the backup's name is a whole backup.
 const partial = `${target}.partial-${process.pid}`;
@@ -51,8 +53,8 @@ try {
   if (lock) {
     const db = await connectDatabase({ databaseUrl: null, dataDir: config.dataDir });
     try {
-      const manifest = await writeBackupFile({ pglite: embeddedPglite(db)!, dataDir: config.dataDir }, partial);
-      console.log(`Backed up ${config.dataDir} (no server was running): the database and ${manifest.objects.length} objects.`);
+      const manifest = await writeBackupFile({ pglite: embeddedPglite(db)!, dataDir: config.dataDir, objectsElsewhere: elsewhere }, partial);
+      console.log(`Backed up ${config.dataDir} (no server was running): the database and ${manifest.objects.length} files of the object store.`);
     } finally {
       await db.destroy();
       lock.release();
@@ -68,6 +70,11 @@ try {
   }
   await rename(partial, target);
   console.log(`Archive: ${target} (it holds the installation's secrets: keep it as safe as the data directory).`);
+  if (elsewhere) console.log(BACKUP_MESSAGES.objectsElsewhere(elsewhere));
+  // Ends explicitly, as move-data does: PGlite closed after reopening an existing directory can
+  // keep the event loop alive (seen by hand: the archive written, the command never returned,
+  // which would hang a nightly cron job).
+  process.exit(0);
 } catch (error) {
   await rm(partial, { force: true });
   console.error((error as Error).message);

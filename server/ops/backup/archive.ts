@@ -38,6 +38,8 @@ export interface BackupManifest {
   format: typeof BACKUP_FORMAT;
   createdAt: string;
   objects: BackupObject[];
+  /** The external object store (`endpoint/bucket`) the objects are in, not in the archive; null or absent: the embedded store's, archived. */
+  objectsElsewhere?: string | null;
 }
 
 async function* filesUnder(root: string, dir = root): AsyncGenerator<string> {
@@ -79,12 +81,19 @@ async function describeObjects(storeDir: string): Promise<BackupObject[]> {
   return objects.sort((a, b) => a.path.localeCompare(b.path));
 }
 
+/** The installation to back up: its data directory, its embedded database open, and where its objects are when not in the embedded store. */
+interface BackupSource {
+  pglite: PGlite;
+  dataDir: string;
+  objectsElsewhere?: string | null;
+}
+
 /**
  * Writes the backup of the installation in `dataDir` (its database open as `pglite`) to `output`,
  * and answers its manifest. Staging lives in `dataDir` (hard links need the same file system)
  * and is removed whatever happens.
  */
-export async function writeBackup(source: { pglite: PGlite; dataDir: string }, output: Writable): Promise<BackupManifest> {
+export async function writeBackup(source: BackupSource, output: Writable): Promise<BackupManifest> {
   const staging = await mkdtemp(join(source.dataDir, '.backup-'));
   try {
     const dump = await source.pglite.dumpDataDir('gzip');
@@ -92,11 +101,15 @@ export async function writeBackup(source: { pglite: PGlite; dataDir: string }, o
     const storeDir = join(source.dataDir, 's3');
     const stagedStore = join(staging, 's3');
     await mkdir(stagedStore);
-    await linkStore(storeDir, stagedStore).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    // An external object store keeps the objects (and its own backups): the archive holds none,
+    // not even what an earlier embedded store left in DATA_DIR/s3.
+    if (!source.objectsElsewhere) {
+      await linkStore(storeDir, stagedStore).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+    }
     for (const name of SECRET_FILES) await copyFile(join(source.dataDir, name), join(staging, name)).catch(() => undefined);
-    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), objects: await describeObjects(stagedStore) };
+    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), objects: await describeObjects(stagedStore), objectsElsewhere: source.objectsElsewhere ?? null };
     await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest));
     const entries = ['manifest.json', 'db.tar.gz', 's3', ...(await readdir(staging)).filter((name) => (SECRET_FILES as readonly string[]).includes(name))];
     await pipeline(create({ cwd: staging, portable: true }, entries), output);
@@ -107,6 +120,6 @@ export async function writeBackup(source: { pglite: PGlite; dataDir: string }, o
 }
 
 /** Writes the backup to `file` (readable by its owner only: it holds the installation's secrets). */
-export async function writeBackupFile(source: { pglite: PGlite; dataDir: string }, file: string): Promise<BackupManifest> {
+export async function writeBackupFile(source: BackupSource, file: string): Promise<BackupManifest> {
   return writeBackup(source, createWriteStream(file, { mode: 0o600 }));
 }

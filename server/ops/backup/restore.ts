@@ -11,6 +11,8 @@ export interface RestoreReport {
   bytes: number;
   /** Objects missing from the archive or not matching the manifest's size or checksum, by path. */
   mismatches: string[];
+  /** The external object store the objects stayed in (not in the archive), or null. */
+  objectsElsewhere: string | null;
 }
 
 export class RestoreRefusedError extends Error {}
@@ -40,7 +42,7 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
     await rename(join(staging, 's3'), join(dataDir, 's3'));
     for (const name of ['jwt-secret', 's3-credentials.json']) if (existsSync(join(staging, name))) await rename(join(staging, name), join(dataDir, name));
     const tables = await loadDatabase(join(staging, 'db.tar.gz'), join(dataDir, 'db'));
-    return { tables, objects: manifest.objects.length - mismatches.length, bytes, mismatches };
+    return { tables, objects: manifest.objects.length - mismatches.length, bytes, mismatches, objectsElsewhere: manifest.objectsElsewhere ?? null };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

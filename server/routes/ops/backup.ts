@@ -7,8 +7,14 @@ import { writeBackup } from '../../ops/backup/archive.ts';
 import { backupToken } from '../../ops/backup/backup-token.ts';
 
 export const BACKUP_MESSAGES = {
-  external: 'This server uses PostgreSQL or an external object store: back those up with their own tools (pg_dump or point-in-time recovery, bucket versioning). See docs/operations.md, "Backups".',
+  external: 'This server uses PostgreSQL: back it up with its own tools (pg_dump, point-in-time recovery) and an external object store with its own (bucket versioning, replication). See docs/operations.md, "Backups".',
+  objectsElsewhere: (where: string) => `The objects are not in this archive: they are in ${where}. Back them up with the bucket's versioning or replication (docs/operations.md, "Backups").`,
 } as const;
+
+/** Where the objects are when not in the embedded store (`endpoint/bucket`), else null. */
+export function objectsElsewhere(storage: { mode: string; endpoint: string | null; bucket: string }): string | null {
+  return storage.mode === 'embedded' ? null : `${storage.endpoint ?? ''}/${storage.bucket}`;
+}
 
 /**
  * `npm run backup` while the server runs (issue 15): the embedded database lives in this
@@ -23,9 +29,9 @@ export default async function backupRoute(app: FastifyInstance) {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
     if (!isLoopback(request.socket.remoteAddress) || forwarded || !bearer || !sameSecret(bearer, backupToken(ctx.config.jwtSecret))) throw notFound();
     const pglite = embeddedPglite(ctx.db);
-    if (!pglite || ctx.config.storage.mode !== 'embedded') throw new HttpError(409, BACKUP_MESSAGES.external);
+    if (!pglite) throw new HttpError(409, BACKUP_MESSAGES.external);
     const body = new PassThrough();
-    writeBackup({ pglite, dataDir: ctx.config.dataDir }, body).catch((error: Error) => {
+    writeBackup({ pglite, dataDir: ctx.config.dataDir, objectsElsewhere: objectsElsewhere(ctx.config.storage) }, body).catch((error: Error) => {
       request.log.error({ err: error }, 'backup failed');
       body.destroy(error);
     });

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { completeClosedReviews } from './services/review-auto-complete.ts';
 import { sendCommentDigests, sendReviewReminders } from './services/review-notifications.ts';
 import { abortAbandonedUploads } from './services/uploads.ts';
-import { sweepOrphanObjects } from './services/orphan-cleanup.ts';
 import { serverStoreEndpoint } from './storage/setup.ts';
 import { billingNotices } from './billing/notices.ts';
 import { runBillingRenewals } from './billing/renewals.ts';
@@ -51,6 +50,8 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
       if (swept.aborted || swept.reservations || swept.credentials) app.log.info(swept, 'abandoned uploads aborted, expired reservations and credentials removed');
     } finally {
       // Orphans are swept even after a failed upload sweep (it logs its own errors).
+      // Its S3 client (the AWS SDK) loads with the first sweep, not at start (issue 14).
+      const { sweepOrphanObjects } = await import('./services/orphan-cleanup.ts');
       await sweepOrphanObjects(app.ctx, serverStoreEndpoint(app), app.log);
     }
   });
@@ -66,10 +67,12 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
 
   // Monthly credit grants, yearly charges with their retries, lapsed subscriptions: every
   // change is a conditional UPDATE, so all instances may run it (server/billing/renewals.ts).
+  // A promise: Stripe's SDK loads on first use (server/billing/setup.ts).
   const billingProvider = createPaymentProvider(app.ctx.db, app.ctx.config.billing);
+  billingProvider.catch(() => undefined); // awaited (and reported) by the job's run
   const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
   const renewBilling = track('billing-renewals', 'billing renewals failed', async () => {
-    const report = await runBillingRenewals(app.ctx.db, billingProvider, new Date(), { log: app.log, notices });
+    const report = await runBillingRenewals(app.ctx.db, await billingProvider, new Date(), { log: app.log, notices });
     if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
   });
   const firstRenewal = setTimeout(renewBilling, MINUTE);

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
 import { EVENT_TICKET_SECONDS } from '../../src/domain/contract/events.ts';
 import { sessionStillStands, type SessionClaims } from '../../src/domain/session-standing.ts';
 import type { AppContext } from '../context.ts';
 import { unauthorized } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { usersRepo } from '../repositories/users.ts';
+import { jose } from '../services/tokens.ts';
 
 /**
  * Tickets that open an event stream (EventSource sends no Authorization header, and a session
@@ -38,6 +38,7 @@ export async function signTicket(secret: string, userId: number, session: Sessio
     payload.imp = session.impersonatorId;
     payload.isv = session.impersonatorSessionVersion ?? 0;
   }
+  const { SignJWT } = await jose();
   return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(userId))
@@ -49,6 +50,7 @@ export async function signTicket(secret: string, userId: number, session: Sessio
 
 async function verifyTicket(secret: string, ticket: string, scope: StreamScope): Promise<(SessionClaims & { userId: number }) | null> {
   try {
+    const { jwtVerify } = await jose();
     const { payload } = await jwtVerify(ticket, ticketKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, requiredClaims: ['exp'] });
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || payload.scope !== scope || typeof payload.sv !== 'number') return null;

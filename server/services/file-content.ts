@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import { SNIFF_BYTES, assetContentDecision, type Sniffed } from '../../src/domain/file-signature.ts';
 import type { AssetType } from '../../src/domain/uploads.ts';
 import { HttpError } from '../http-error.ts';
@@ -26,6 +25,8 @@ export async function sniffObject(storage: ObjectStore, key: string, size: numbe
   } finally {
     object.body.destroy();
   }
+  // file-type (≈ 30 modules) is loaded with the first upload checked, not at start (issue 14).
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(Buffer.concat(chunks).subarray(0, SNIFF_BYTES));
   return found ? { ext: found.ext, mime: found.mime } : null;
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -24,23 +24,27 @@ export interface Mailer {
 /**
  * SMTP when configured; otherwise each message is written as a real RFC 5322 file to
  * `outboxDir` (nodemailer builds it either way, so the outbox holds what SMTP would send).
+ * nodemailer is loaded with the first message (issue 14: not a start's work).
  */
 export function createMailer(options: { smtpUrl: string | null; outboxDir: string; from: string; log: FastifyBaseLogger }): Mailer {
   const { smtpUrl, outboxDir, from, log } = options;
+  let transporter: Promise<Transporter> | undefined;
+  const transport = () =>
+    (transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      smtpUrl ? nodemailer.createTransport(smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   if (smtpUrl) {
-    const transport = nodemailer.createTransport(smtpUrl);
     return {
       async send(message) {
-        await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
+        await (await transport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
         log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   let sequence = 0;
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
+      const info = await (await transport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       await mkdir(outboxDir, { recursive: true });
       sequence += 1;
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(4, '0')}.eml`);

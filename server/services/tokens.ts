@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify } from 'jose';
+import type { webcrypto } from 'node:crypto';
 import { TOKEN_LIFETIME_DAYS } from '../../src/domain/constants.ts';
 
 /**
@@ -37,12 +37,19 @@ export interface TokenService {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+let joseLoading: Promise<typeof import('jose')> | undefined;
+/** jose (≈ 45 modules) loads with the first token signed or checked, not at start (issue 14). */
+export const jose = () => (joseLoading ??= import('jose'));
+
 /**
  * HS256 session tokens. `lifetimeSeconds` is one token's life (refreshed by the client);
  * `maxSessionSeconds` the absolute life of the session the token belongs to.
  */
 export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFETIME_DAYS * DAY_SECONDS, maxSessionSeconds = SESSION_MAX_DAYS * DAY_SECONDS): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // Imported once as a CryptoKey (issue 14): given the raw bytes, jose imports them again on
+  // every sign and verify, about a quarter of a session check's CPU. Made on first use.
+  let imported: Promise<webcrypto.CryptoKey> | undefined;
+  const key = () => (imported ??= crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   return {
     async sign({ userId, impersonatorId, sessionVersion, impersonatorSessionVersion = null, signedInAt = nowSeconds() }) {
       const payload: Record<string, number> = { sv: sessionVersion, sat: signedInAt };
@@ -52,11 +59,13 @@ export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFET
       }
       // A refresh never reaches past the session's end.
       const expires = Math.min(nowSeconds() + lifetimeSeconds, signedInAt + maxSessionSeconds);
-      return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setSubject(String(userId)).setIssuedAt().setExpirationTime(expires).sign(key);
+      const { SignJWT } = await jose();
+      return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setSubject(String(userId)).setIssuedAt().setExpirationTime(expires).sign(await key());
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'] });
+        const { jwtVerify } = await jose();
+        const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isSafeInteger(userId)) return null;
         // Tokens signed before session versions existed carry neither claim: every user

@@ -1,11 +1,5 @@
 import type { Readable } from 'node:stream';
-import {
-  AbortMultipartUploadCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand,
-  HeadBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand, S3Client,
-} from '@aws-sdk/client-s3';
-import type { BucketLocationConstraint } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { BucketLocationConstraint, S3Client } from '@aws-sdk/client-s3';
 import { presentationFor } from '../../src/domain/served-content.ts';
 
 /**
@@ -138,9 +132,27 @@ function rangeHeader(range: ByteRange | string | undefined): string | undefined 
   return `bytes=${range.start}-${range.end ?? ''}`;
 }
 
+interface AwsSdk {
+  s3: typeof import('@aws-sdk/client-s3');
+  Upload: typeof import('@aws-sdk/lib-storage').Upload;
+  getSignedUrl: typeof import('@aws-sdk/s3-request-presigner').getSignedUrl;
+}
+
+let sdkLoading: Promise<AwsSdk> | undefined;
+
+/**
+ * The AWS SDK (≈ 0.1 s of CPU to load) is loaded with a store's first request, not with the
+ * server (issue 14): the embedded store's client is only used once the server listens.
+ */
+function awsSdk(): Promise<AwsSdk> {
+  return (sdkLoading ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage'), import('@aws-sdk/s3-request-presigner')]).then(
+    ([s3, storage, presigner]) => ({ s3, Upload: storage.Upload, getSignedUrl: presigner.getSignedUrl }),
+  ));
+}
+
 export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   const { bucket } = config;
-  const client = new S3Client({
+  const newClient = ({ S3Client }: AwsSdk['s3']) => new S3Client({
     ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
     region: config.region,
     forcePathStyle: config.forcePathStyle ?? false,
@@ -157,10 +169,13 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  let made: Promise<AwsSdk & { client: S3Client }> | undefined;
+  const ready = () => (made ??= awsSdk().then((sdk) => ({ ...sdk, client: newClient(sdk.s3) })));
 
   const headObject = async (key: string): Promise<ObjectHead | null> => {
+    const { s3, client } = await ready();
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      const head = await client.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key }));
       return {
         size: head.ContentLength ?? 0,
         etag: unquote(head.ETag),
@@ -174,9 +189,10 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const putObject = async (key: string, body: Uint8Array | string | Readable, contentType?: string): Promise<{ etag: string }> => {
+    const { s3, client, Upload } = await ready();
     const type = contentType !== undefined ? { ContentType: contentType } : {};
     if (typeof body === 'string' || body instanceof Uint8Array) {
-      const result = await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...type }));
+      const result = await client.send(new s3.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...type }));
       return { etag: unquote(result.ETag) };
     }
     const upload = new Upload({ client, params: { Bucket: bucket, Key: key, Body: body, ...type }, partSize: STREAM_PART_BYTES, queueSize: 4 });
@@ -185,9 +201,10 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const getObjectStream = async (key: string, range?: ByteRange | string): Promise<ObjectStream | null> => {
+    const { s3, client } = await ready();
     try {
       const header = rangeHeader(range);
-      const result = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, ...(header !== undefined && { Range: header }) }));
+      const result = await client.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key, ...(header !== undefined && { Range: header }) }));
       return {
         body: result.Body as Readable,
         contentLength: result.ContentLength ?? 0,
@@ -202,14 +219,16 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const deleteObject = async (key: string): Promise<void> => {
-    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    const { s3, client } = await ready();
+    await client.send(new s3.DeleteObjectCommand({ Bucket: bucket, Key: key }));
   };
 
   const deleteObjects = async (keys: string[]): Promise<DeleteObjectsResult> => {
+    const { s3, client } = await ready();
     const result: DeleteObjectsResult = { deleted: [], errors: [] };
     for (let offset = 0; offset < keys.length; offset += DELETE_BATCH) {
       const batch = keys.slice(offset, offset + DELETE_BATCH);
-      const answer = await client.send(new DeleteObjectsCommand({
+      const answer = await client.send(new s3.DeleteObjectsCommand({
         Bucket: bucket,
         Delete: { Objects: batch.map((key) => ({ Key: key })), Quiet: false },
       }));
@@ -222,10 +241,11 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const presignGet = async (key: string, expiresSeconds: number, downloadName?: string): Promise<string> => {
+    const { s3, client, getSignedUrl } = await ready();
     // The URL names a passive type and the disposition itself (issue 9): the stored type is
     // the uploader's word, and a separate S3 endpoint sends neither nosniff nor a sandbox.
     const shown = presentationFor(key, downloadName);
-    const command = new GetObjectCommand({
+    const command = new s3.GetObjectCommand({
       Bucket: bucket,
       Key: key,
       ResponseContentType: shown.contentType,
@@ -236,11 +256,12 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const listParts = async (key: string, uploadId: string): Promise<StoredPart[] | null> => {
+    const { s3, client } = await ready();
     const parts: StoredPart[] = [];
     let marker: string | undefined;
     try {
       for (;;) {
-        const page = await client.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, ...(marker !== undefined && { PartNumberMarker: marker }) }));
+        const page = await client.send(new s3.ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, ...(marker !== undefined && { PartNumberMarker: marker }) }));
         for (const part of page.Parts ?? []) {
           parts.push({
             partNumber: part.PartNumber ?? 0,
@@ -259,19 +280,21 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const abortMultipartUpload = async (key: string, uploadId: string): Promise<void> => {
+    const { s3, client } = await ready();
     try {
-      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+      await client.send(new s3.AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
     } catch (error) {
       if (!isNotFound(error, ['NoSuchUpload'])) throw error;
     }
   };
 
   const listMultipartUploads = async (prefix?: string): Promise<MultipartUploadInfo[]> => {
+    const { s3, client } = await ready();
     const uploads: MultipartUploadInfo[] = [];
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {
-      const page = await client.send(new ListMultipartUploadsCommand({
+      const page = await client.send(new s3.ListMultipartUploadsCommand({
         Bucket: bucket,
         ...(prefix !== undefined && { Prefix: prefix }),
         ...(keyMarker !== undefined && { KeyMarker: keyMarker }),
@@ -289,8 +312,9 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   };
 
   const ensureBucket = async (): Promise<void> => {
+    const { s3, client } = await ready();
     try {
-      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+      await client.send(new s3.HeadBucketCommand({ Bucket: bucket }));
       return;
     } catch (error) {
       if (!isNotFound(error, ['NotFound', 'NoSuchBucket'])) {
@@ -298,7 +322,7 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
       }
     }
     try {
-      await client.send(new CreateBucketCommand({
+      await client.send(new s3.CreateBucketCommand({
         Bucket: bucket,
         ...(config.region !== 'us-east-1' && { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } }),
       }));
@@ -319,6 +343,6 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     abortMultipartUpload,
     listMultipartUploads,
     ensureBucket,
-    destroy: () => client.destroy(),
+    destroy: () => void made?.then(({ client }) => client.destroy(), () => undefined),
   };
 }

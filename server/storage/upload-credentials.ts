@@ -1,5 +1,4 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { AssumeRoleCommand, STSClient, STSServiceException } from '@aws-sdk/client-sts';
 import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { type SessionClaims } from '../../src/domain/session-standing.ts';
@@ -203,18 +202,25 @@ export function sessionPolicy(bucket: string, prefix: string, { refuseOverwrites
  * only under the one project's upload prefix (sessionPolicy).
  */
 export function stsCredentialIssuer(storage: StorageConfig): UploadCredentialIssuer {
-  const sts = new STSClient({
-    region: storage.region,
-    ...(storage.stsEndpoint && { endpoint: storage.stsEndpoint }),
-    ...(storage.accessKeyId && storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
-  });
+  // The STS client (the AWS SDK) is loaded with the first credentials asked for (issue 14).
+  let client: Promise<{ sdk: typeof import('@aws-sdk/client-sts'); sts: import('@aws-sdk/client-sts').STSClient }> | undefined;
+  const stsClient = () =>
+    (client ??= import('@aws-sdk/client-sts').then((sdk) => ({
+      sdk,
+      sts: new sdk.STSClient({
+        region: storage.region,
+        ...(storage.stsEndpoint && { endpoint: storage.stsEndpoint }),
+        ...(storage.accessKeyId && storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
+      }),
+    })));
   const refuseOverwrites = isAwsS3(storage.endpoint);
   return {
     async issue({ userId, projectId, prefix, lifetimeSeconds }) {
+      const { sdk, sts } = await stsClient();
       let answer;
       try {
         answer = await sts.send(
-          new AssumeRoleCommand({
+          new sdk.AssumeRoleCommand({
             RoleArn: storage.uploadRoleArn ?? '',
             RoleSessionName: `cutdesk-u${userId}-p${projectId}`,
             // STS allows 15 minutes to the role's maximum session.
@@ -223,7 +229,7 @@ export function stsCredentialIssuer(storage: StorageConfig): UploadCredentialIss
           }),
         );
       } catch (error) {
-        if (!(error instanceof STSServiceException)) throw error;
+        if (!(error instanceof sdk.STSServiceException)) throw error;
         throw new Error(`STS AssumeRole failed (${error.$metadata.httpStatusCode ?? '?'} ${error.name}): ${error.message}`, { cause: error });
       }
       const { AccessKeyId, SecretAccessKey, SessionToken, Expiration } = answer.Credentials ?? {};

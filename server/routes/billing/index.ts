@@ -7,7 +7,6 @@ import { billingNotices } from '../../billing/notices.ts';
 import type { PaymentProvider } from '../../billing/payment-provider.ts';
 import { billingService } from '../../billing/service.ts';
 import { createPaymentProvider } from '../../billing/setup.ts';
-import { StripeProvider } from '../../billing/stripe-provider.ts';
 import { handleStripeEvent } from '../../billing/webhooks.ts';
 import { badRequest, notFound, parse } from '../../http-error.ts';
 import { perIpRouteLimit } from '../../services/abuse-guard.ts';
@@ -31,7 +30,7 @@ export interface BillingRoutesOptions {
  */
 export default async function billingRoutes(app: FastifyInstance, options: BillingRoutesOptions = {}) {
   const config = options.billingConfig ?? app.ctx.config.billing;
-  const provider = options.provider ?? createPaymentProvider(app.ctx.db, config);
+  const provider = options.provider ?? (await createPaymentProvider(app.ctx.db, config));
   const now = options.now ?? (() => new Date());
   // Receipts go out after a purchase commits (server/billing/notices.ts).
   const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
@@ -105,7 +104,9 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
   });
 
   const webhookSecret = config.stripe?.webhookSecret ?? null;
-  if (provider instanceof StripeProvider && webhookSecret) {
+  // Stripe's SDK is loaded only with Stripe as the gateway (server/billing/setup.ts).
+  const stripeProvider = provider.name === 'stripe' ? await import('../../billing/stripe-provider.ts').then(({ StripeProvider }) => (provider instanceof StripeProvider ? provider : null)) : null;
+  if (stripeProvider && webhookSecret) {
     await app.register(async (webhook) => {
       // The signature covers the exact bytes Stripe sent: keep them instead of parsed JSON.
       webhook.removeContentTypeParser('application/json');
@@ -115,7 +116,7 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
         if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw badRequest('Missing Stripe signature.');
         let event;
         try {
-          event = provider.constructEvent(request.body, signature, webhookSecret);
+          event = stripeProvider.constructEvent(request.body, signature, webhookSecret);
         } catch {
           throw badRequest('Invalid Stripe signature.');
         }

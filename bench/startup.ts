@@ -16,17 +16,48 @@
  * Fresh runs use the database image cache as a user's machine has it after the first start
  * (server/db/image.ts); `fresh, no image` runs give each start an empty cache of its own (the
  * first start after a clone or a migration change, which makes the image).
+ *
+ * Each run also reports the CPU time (user + system) the server's process had used when it
+ * first answered, read from /proc (Linux): on shared cores it varies less than the wall time.
+ *
+ * Before and after in one run: `STARTUP_TREES=before=<dir>,after=<dir>` starts each tree's
+ * `scripts/start.ts` (e.g. `git archive <commit> | tar -x -C .tmp/startup-before`; a tree under
+ * this checkout finds its node_modules), interleaved round by round with the baseline. Data
+ * directories go to `.tmp/startup-bench-*` (STARTUP_SCRATCH_DIR chooses another parent).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
+/** How long one start may take before the run fails (a machine shared with test suites can be slow). */
+const TIMEOUT_MS = Number(process.env.STARTUP_TIMEOUT_MS ?? 180_000);
 const PASSWORD = 'demo-password';
+
+/** Where the bench's data directories and web build go: `.tmp/` of the checkout by default. */
+function scratchParent(): string {
+  const parent = resolve(process.env.STARTUP_SCRATCH_DIR ?? '.tmp');
+  mkdirSync(parent, { recursive: true });
+  return parent;
+}
+
+/**
+ * CPU time (user + system, ms) the process `pid` has used, from /proc; null elsewhere. With
+ * `mainThread`, only its JavaScript thread's (the start's critical path: V8's compiler and GC
+ * helper threads left out).
+ */
+function cpuMsOf(pid: number | undefined, mainThread = false): number | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
 
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -58,7 +89,7 @@ async function webApp(): Promise<{ dir: string; ours: boolean }> {
   if (process.env.STARTUP_WEB_DIR) return { dir: resolve(process.env.STARTUP_WEB_DIR), ours: false };
   const dist = resolve('dist');
   if (existsSync(join(dist, 'index.html')) && statSync(join(dist, 'index.html')).mtimeMs >= newestSource(SOURCES)) return { dir: dist, ours: false };
-  const dir = await mkdtemp(join(tmpdir(), 'cutdesk-bench-startup-web-'));
+  const dir = await mkdtemp(join(scratchParent(), 'startup-bench-web-'));
   console.log(`building the web app into ${dir} (not measured)…`);
   const { build } = await import('vite');
   await build({ logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } });
@@ -70,10 +101,10 @@ async function webApp(): Promise<{ dir: string; ours: boolean }> {
 /** Asks `url` until it answers 200; resolves with the time of that answer (performance.now()). */
 function pollUntilOk(url: string, child: ReturnType<typeof spawn>): Promise<number> {
   return new Promise((done, fail) => {
-    const deadline = performance.now() + 60_000;
+    const deadline = performance.now() + TIMEOUT_MS;
     const attempt = () => {
       if (child.exitCode !== null) return fail(new Error(`the process exited (${child.exitCode}) before answering`));
-      if (performance.now() > deadline) return fail(new Error('no answer within 60 s'));
+      if (performance.now() > deadline) return fail(new Error(`no answer within ${TIMEOUT_MS / 1000} s`));
       const req = request(url, { agent: false }, (res) => {
         res.resume();
         if (res.statusCode === 200) done(performance.now());
@@ -88,22 +119,28 @@ function pollUntilOk(url: string, child: ReturnType<typeof spawn>): Promise<numb
 
 interface Run {
   ms: number;
+  /** CPU time the process had used when it answered (null off Linux). */
+  cpuMs: number | null;
+  /** The same for its main (JavaScript) thread alone. */
+  mainThreadCpuMs: number | null;
   trace: Record<string, number> | null;
 }
 
-/** Spawns `args` with `env`, measures spawn → first 200 of /api/v1/health, then stops it. */
-async function timeStart(args: string[], env: Record<string, string>): Promise<Run> {
+/** Spawns `args` with `env` (in `cwd`), measures spawn → first 200 of /api/v1/health, then stops it. */
+async function timeStart(args: string[], env: Record<string, string>, cwd = process.cwd()): Promise<Run> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   try {
     const answered = await pollUntilOk(`http://127.0.0.1:${port}/api/v1/health`, child);
+    const cpuMs = cpuMsOf(child.pid);
+    const mainThreadCpuMs = cpuMsOf(child.pid, true);
     // The trace line is written just after listen; give it a moment to arrive.
     await new Promise((done) => setTimeout(done, 50));
     const line = stderr.split('\n').find((l) => l.startsWith('startup-trace '));
-    return { ms: answered - started, trace: line ? (JSON.parse(line.slice('startup-trace '.length)) as Record<string, number>) : null };
+    return { ms: answered - started, cpuMs, mainThreadCpuMs, trace: line ? (JSON.parse(line.slice('startup-trace '.length)) as Record<string, number>) : null };
   } catch (error) {
     throw new Error(`${(error as Error).message}\n${stderr.slice(-2000)}`, { cause: error });
   } finally {
@@ -122,12 +159,40 @@ function stats(runs: Run[]) {
     const values = traced.map((r) => r.trace![step]!).sort((a, b) => a - b);
     steps[step] = values[Math.floor(values.length / 2)]!;
   }
-  return { min: Math.round(sorted[0]!), median: Math.round(median), max: Math.round(sorted.at(-1)!), traceMedians: steps };
+  const spread = (values: (number | null)[]) => {
+    const known = values.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
+    return known.length ? { min: known[0]!, median: known[Math.floor(known.length / 2)]!, max: known.at(-1)! } : null;
+  };
+  return {
+    min: Math.round(sorted[0]!),
+    median: Math.round(median),
+    max: Math.round(sorted.at(-1)!),
+    cpuMs: spread(runs.map((r) => r.cpuMs)),
+    mainThreadCpuMs: spread(runs.map((r) => r.mainThreadCpuMs)),
+    traceMedians: steps,
+  };
+}
+
+/** Each run on stderr as it ends: a long run on a busy machine shows where it is. */
+function progress(what: string, run: Run): Run {
+  process.stderr.write(`startup ${what}: ${Math.round(run.ms)} ms, CPU ${run.cpuMs ?? '?'} ms (main thread ${run.mainThreadCpuMs ?? '?'} ms)\n`);
+  return run;
+}
+
+/** The trees to start: `STARTUP_TREES=name=dir,…`, else this checkout alone. */
+function trees(): { name: string; dir: string }[] {
+  const spec = process.env.STARTUP_TREES;
+  if (!spec) return [{ name: 'cutdesk', dir: process.cwd() }];
+  return spec.split(',').map((entry) => {
+    const [name, dir] = entry.split('=');
+    if (!name || !dir || !existsSync(join(dir, 'scripts', 'start.ts'))) throw new Error(`STARTUP_TREES: ${entry} is not name=<a tree with scripts/start.ts>`);
+    return { name, dir: resolve(dir) };
+  });
 }
 
 export async function benchStartup(): Promise<Record<string, unknown>> {
   const web = await webApp();
-  const scratch = await mkdtemp(join(tmpdir(), 'cutdesk-bench-startup-'));
+  const scratch = await mkdtemp(join(scratchParent(), 'startup-bench-'));
   const cacheDir = process.env.STARTUP_CACHE_DIR;
   const serverEnv = (dataDir: string, extra: Record<string, string> = {}) => ({
     DATA_DIR: dataDir,
@@ -139,29 +204,34 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     ...(cacheDir ? { CUTDESK_CACHE_DIR: cacheDir } : {}),
     ...extra,
   });
+  // scripts/start.ts rebuilds a web app older than its tree's sources: a folder of the bench's
+  // own is kept newer than any edit made meanwhile (dist/ is left alone).
   const touch = () => {
-    if (web.ours) utimesSync(join(web.dir, 'index.html'), new Date(), new Date());
+    if (web.ours || process.env.STARTUP_WEB_DIR) utimesSync(join(web.dir, 'index.html'), new Date(), new Date());
   };
   const baseline: Run[] = [];
-  const fresh: Run[] = [];
-  const freshNoImage: Run[] = [];
-  const existing: Run[] = [];
-  const existingDir = join(scratch, 'existing');
+  const kinds = ['existing', 'fresh', 'freshNoImage'] as const;
+  const runs = trees().map((tree) => ({ ...tree, existing: [] as Run[], fresh: [] as Run[], freshNoImage: [] as Run[] }));
   try {
     // Not measured: warms the file cache, Node's compile cache and the database image, and
-    // leaves the data directory the `existing` runs start on.
-    touch();
-    await timeStart(['scripts/start.ts'], serverEnv(existingDir));
+    // leaves the data directory each tree's `existing` runs start on.
+    for (const tree of runs) {
+      touch();
+      await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-existing`)), tree.dir);
+    }
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so a busy moment of the shared machine touches every kind alike.
-      baseline.push(await timeStart(['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(process.env.PORT)"], {}));
-      touch();
-      fresh.push(await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `fresh-${i}`))));
-      touch();
-      existing.push(await timeStart(['scripts/start.ts'], serverEnv(existingDir)));
-      if (process.env.STARTUP_NO_IMAGE !== 'off') {
+      baseline.push(progress('baseline', await timeStart(['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(process.env.PORT)"], {})));
+      for (const tree of runs) {
         touch();
-        freshNoImage.push(await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `fresh-no-image-${i}`), { CUTDESK_CACHE_DIR: join(scratch, `cache-${i}`) })));
+        tree.fresh.push(progress(`${tree.name} fresh`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-fresh-${i}`)), tree.dir)));
+        touch();
+        tree.existing.push(progress(`${tree.name} existing`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-existing`)), tree.dir)));
+        if (process.env.STARTUP_NO_IMAGE !== 'off') {
+          touch();
+          const env = serverEnv(join(scratch, `${tree.name}-fresh-no-image-${i}`), { CUTDESK_CACHE_DIR: join(scratch, `${tree.name}-cache-${i}`) });
+          tree.freshNoImage.push(progress(`${tree.name} fresh, no image`, await timeStart(['scripts/start.ts'], env, tree.dir)));
+        }
       }
     }
   } finally {
@@ -170,11 +240,17 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
   }
   const b = stats(baseline);
   const ratio = (s: { median: number }) => Math.round((s.median / b.median) * 10) / 10;
+  const cpuRatio = (s: { mainThreadCpuMs: { median: number } | null }) => (s.mainThreadCpuMs && b.mainThreadCpuMs ? Math.round((s.mainThreadCpuMs.median / b.mainThreadCpuMs.median) * 10) / 10 : null);
   const figures: Record<string, unknown> = { runs: RUNS, webDir: web.dir, baselineBareNodeMs: b };
-  for (const [name, runs] of [['existing', existing], ['fresh', fresh], ['freshNoImage', freshNoImage]] as const) {
-    if (!runs.length) continue;
-    const s = stats(runs);
-    figures[name] = { ...s, medianVsBaseline: ratio(s) };
+  for (const tree of runs) {
+    const treeFigures: Record<string, unknown> = {};
+    for (const kind of kinds) {
+      if (!tree[kind].length) continue;
+      const s = stats(tree[kind]);
+      treeFigures[kind] = { ...s, medianVsBaseline: ratio(s), mainThreadCpuVsBaseline: cpuRatio(s) };
+    }
+    if (runs.length === 1) Object.assign(figures, treeFigures);
+    else figures[tree.name] = { dir: tree.dir, ...treeFigures };
   }
   return figures;
 }

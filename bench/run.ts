@@ -7,10 +7,12 @@ import { benchReview } from './review.ts';
 import { benchStartup } from './startup.ts';
 import { benchUpload } from './upload.ts';
 import { benchZip } from './zip.ts';
+import { benchZipBrowser } from './zip-browser.ts';
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
   zip: benchZip,
+  'zip-browser': benchZipBrowser,
   upload: benchUpload,
   'first-load': benchFirstLoad,
   complete: benchComplete,

@@ -241,8 +241,71 @@ export function safeEntryName(name: string): string {
 }
 
 /**
+ * Size of the chunks an entry is read in (issue 14). A fetch body arrives in network-sized
+ * pieces (often 16–64 KiB); every chunk costs a message and a task at each stream hop after the
+ * writer (worker → download service worker → the browser's download, or a file write), so
+ * entries are read in 1 MiB chunks: a few such chunks per hop is all the memory a zip holds.
+ */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * An entry's bytes in chunks of up to CHUNK_BYTES. A byte stream (a fetch body) is read with a
+ * BYOB reader straight into each chunk's buffer, so the bytes are copied once, by the stream,
+ * as they would be by a default read; any other stream's chunks pass as they come (no copy).
+ */
+async function* entryChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let byob: ReadableStreamBYOBReader | null = null;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    // Not a byte stream.
+  }
+  // Left early (the archive failed or was cancelled): the rest of the body is not wanted.
+  let finished = false;
+  if (!byob) {
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          finished = true;
+          return;
+        }
+        if (value && value.length > 0) yield value;
+      }
+    } finally {
+      reader.releaseLock();
+      if (!finished) void stream.cancel().catch(() => undefined);
+    }
+  }
+  try {
+    for (;;) {
+      // A new buffer per chunk: the one yielded belongs to whoever reads the archive now.
+      let buffer = new ArrayBuffer(CHUNK_BYTES);
+      let filled = 0;
+      let done = false;
+      while (filled < CHUNK_BYTES) {
+        const result = await byob.read(new Uint8Array(buffer, filled, CHUNK_BYTES - filled));
+        if (result.value) buffer = result.value.buffer as ArrayBuffer;
+        if (result.done) {
+          done = true;
+          break;
+        }
+        filled += result.value.byteLength;
+      }
+      if (done) finished = true;
+      if (filled > 0) yield new Uint8Array(buffer, 0, filled);
+      if (done) return;
+    }
+  } finally {
+    byob.releaseLock();
+    if (!finished) void stream.cancel().catch(() => undefined);
+  }
+}
+
+/**
  * The archive's bytes, chunk by chunk, as entries are read: each yielded chunk is either a
- * record of the archive or a chunk of an entry exactly as its stream gave it (no copy).
+ * record of the archive or a chunk of an entry (see entryChunks).
  */
 export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, onProgress?: (progress: ZipProgress) => void): AsyncGenerator<Uint8Array> {
   const written: Written[] = [];
@@ -266,23 +329,15 @@ export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<Zip
     if (!directory) {
       report(name);
       const stream = await (entry as ZipFileEntry).open();
-      const reader = stream.getReader();
       let crc = 0;
       let size = 0;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          if (!value || value.length === 0) continue;
-          crc = crc32(value, crc);
-          size += value.length;
-          bytes += value.length;
-          offset += value.length;
-          yield value;
-          report(name);
-        }
-      } finally {
-        reader.releaseLock();
+      for await (const value of entryChunks(stream)) {
+        crc = crc32(value, crc);
+        size += value.length;
+        bytes += value.length;
+        offset += value.length;
+        yield value;
+        report(name);
       }
       if (declared !== undefined && size !== declared) throw new Error(`"${name}" was ${size} bytes long instead of ${declared}: the download was cut short.`);
       record.crc = crc;

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { crc32 as nodeCrc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crc32, safeEntryName, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
+import { crc32, safeEntryName, zipChunks, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
 
 const exec = promisify(execFile);
 const GiB = 1024 ** 3;
@@ -115,6 +115,37 @@ describe('zip writer', () => {
     const { readFile } = await import('node:fs/promises');
     const jszip = await JSZip.loadAsync(await readFile(file));
     expect(Buffer.from(await jszip.file('interviews/talk.mov')!.async('uint8array')).equals(files['interviews/talk.mov'])).toBe(true);
+  });
+
+  it('reads a byte stream (a fetch body) in 1 MiB chunks straight into its buffers, byte-identical, and refuses one cut short', async () => {
+    const data = randomBytes(3 * MiB + 12_345);
+    /** A byte stream giving 64 KiB pieces, as a network body does, and stopping after `limit` bytes. */
+    const body = (limit = data.length) => {
+      let offset = 0;
+      return new ReadableStream({
+        type: 'bytes',
+        pull(controller) {
+          if (offset >= limit) {
+            controller.close();
+            controller.byobRequest?.respond(0);
+            return;
+          }
+          const n = Math.min(64 * 1024, limit - offset);
+          controller.enqueue(new Uint8Array(data.subarray(offset, offset + n)));
+          offset += n;
+        },
+      }) as ReadableStream<Uint8Array>;
+    };
+    const sizes: number[] = [];
+    for await (const chunk of zipChunks([{ name: 'interviews/talk.mov', size: data.length, open: () => body() }])) sizes.push(chunk.length);
+    // Local header, three full 1 MiB chunks and the rest, data descriptor, central directory, end.
+    expect(sizes.slice(1, 5)).toEqual([MiB, MiB, MiB, 12_345]);
+
+    const file = join(dir, 'bytes.zip');
+    await writeZip([{ name: 'interviews/', directory: true }, { name: 'interviews/talk.mov', size: data.length, open: () => body() }], file);
+    await exec('unzip', ['-t', '-qq', file]);
+    expect((await pythonRead(file)).find((e) => e.name === 'interviews/talk.mov')).toMatchObject({ size: data.length, sha256: sha(data), stored: true });
+    await expect(writeZip([{ name: 'a.bin', size: data.length, open: () => body(MiB + 7) }], join(dir, 'bytes-short.zip'))).rejects.toThrow(/cut short/);
   });
 
   it('refuses an entry that is shorter than declared (a cut download) instead of writing a broken archive', async () => {

@@ -92,50 +92,31 @@ async function downloadWorker(): Promise<ServiceWorker> {
 }
 
 /**
- * Streams `stream` to the browser's downloads as `name`. Resolves when the stream has been
- * read to its end (the download manager has every byte), rejects if it failed.
+ * A streamed download of `name`: registers it with the download service worker, hands
+ * `write` the MessagePort on which the stream's producer (the media worker) posts the stream
+ * to that service worker itself (issue 14: no chunk passes through the page), and opens the
+ * download. Resolves when `write` does (the download manager has read every byte), rejects
+ * with its failure.
  */
-export async function streamToDownload(stream: ReadableStream<Uint8Array>, name: string): Promise<void> {
+export async function streamToDownload(name: string, write: (port: MessagePort) => Promise<void>): Promise<void> {
   const worker = await downloadWorker();
   const id = crypto.randomUUID();
-  let finish!: () => void;
-  let fail!: (error: unknown) => void;
-  const finished = new Promise<void>((resolve, reject) => {
-    finish = resolve;
-    fail = reject;
-  });
-  // The end of the stream is seen here, before it goes to the service worker.
-  const watched = stream.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ flush: () => finish() }));
-  const reading = watched.getReader();
-  const relay = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reading.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
-        fail(error);
-      }
-    },
-    cancel(reason) {
-      void reading.cancel(reason);
-      fail(reason instanceof Error ? reason : new DownloadCancelled());
-    },
-  }, { highWaterMark: 1 });
-  const channel = new MessageChannel();
+  const data = new MessageChannel();
+  const ack = new MessageChannel();
   const registered = new Promise<void>((resolve) => {
-    channel.port1.onmessage = () => resolve();
+    ack.port1.onmessage = () => resolve();
   });
-  worker.postMessage({ type: 'register', id, name, stream: relay }, [channel.port2, relay as unknown as Transferable]);
+  worker.postMessage({ type: 'register', id, name, port: data.port1 }, [ack.port2, data.port1]);
   await within(registered, STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);
+  ack.port1.close();
+  const writing = write(data.port2);
   const frame = document.createElement('iframe');
   frame.hidden = true;
   frame.src = `${SW_SCOPE}${id}/${encodeURIComponent(name)}`;
   document.body.append(frame);
   const keepAlive = setInterval(() => worker.postMessage({ type: 'ping' }), 10_000);
   try {
-    await finished;
+    await writing;
   } finally {
     clearInterval(keepAlive);
     setTimeout(() => frame.remove(), 60_000);

@@ -3,7 +3,7 @@ import { ZIP_FOLDERS, zipFileName, type ZipKind } from '@/domain/media.ts';
 import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 import { requestDownloadLink } from './api/request-download-link.ts';
 import { markBusy, mediaWorker } from './media-worker.ts';
-import { chooseSaveTarget, streamDownloadProblem, streamToDownload, type SaveTarget } from './save-target.ts';
+import { DownloadCancelled, chooseSaveTarget, streamDownloadProblem, streamToDownload, type SaveTarget } from './save-target.ts';
 import { zipPlan } from './zip-plan.ts';
 
 export { DownloadCancelled } from './save-target.ts';
@@ -84,9 +84,14 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
     if (target.kind === 'file') {
       await worker.zipToFile(jobId, target.handle, plan, linkFor, report);
     } else {
-      const stream = await worker.zipToStream(jobId, plan, linkFor, report);
-      await streamToDownload(stream, name);
+      // The worker posts the archive's stream to the download service worker itself.
+      await streamToDownload(name, (port) => worker.zipToStream(jobId, Comlink.transfer(port, [port]), plan, linkFor, report));
     }
+  } catch (error) {
+    // Cancelled in the browser's downloads (the worker's error is named so), or by `signal`:
+    // not a failure to report.
+    if ((error as { name?: string }).name === 'DownloadCancelled' || options.signal?.aborted) throw new DownloadCancelled();
+    throw error;
   } finally {
     done();
     options.signal?.removeEventListener('abort', abort);

@@ -75,6 +75,15 @@ export interface StorageConfig {
    * sharing one embedded store). Embedded mode issues them the `database` way too.
    */
   uploadCredentials: 'sts' | 'database';
+  /**
+   * Embedded mode: the store's own listener (S3_PORT), besides /s3 on the app's port. Browsers
+   * upload there, so the page's own requests (the live-updates stream) do not take one of the
+   * six HTTP/1.1 connections their parts need; S3 clients that cannot take an endpoint with a
+   * path (s3cmd) use it as a root endpoint. `explicit`: set by S3_PORT (a busy port stops the
+   * start) rather than the default PORT + 1 (a busy port is logged, and /s3 serves alone).
+   * Null: S3_PORT=off, or an external store.
+   */
+  storeListener?: { port: number; explicit: boolean } | null;
 }
 
 export class ConfigError extends Error {
@@ -107,7 +116,18 @@ function embeddedS3KeysFor(dataDir: string): { accessKeyId: string; secretAccess
   return keys;
 }
 
-function storageConfig(env: Env, dataDir: string, problems: string[]): StorageConfig {
+/** S3_PORT: a port, 0 for any free one, `off`; by default the app's port + 1 (any free one when PORT=0). */
+function storeListenerOf(env: Env, appPort: number, problems: string[]): StorageConfig['storeListener'] {
+  const raw = env.S3_PORT;
+  if (raw === 'off') return null;
+  if (raw === undefined || raw === '') return { port: appPort === 0 ? 0 : appPort + 1, explicit: false };
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65_535) problems.push(`S3_PORT must be a port number, 0 (any free port) or "off" (got "${raw}")`);
+  else if (port !== 0 && port === appPort) problems.push('S3_PORT must differ from PORT: the embedded store gets a listener of its own');
+  return { port, explicit: true };
+}
+
+function storageConfig(env: Env, dataDir: string, problems: string[], appPort: number): StorageConfig {
   const endpoint = env.S3_ENDPOINT || null;
   const isUrl = (value: string) => /^https?:\/\/[^/]/.test(value);
   if (endpoint && !isUrl(endpoint)) problems.push('S3_ENDPOINT must be an http(s) address');
@@ -145,6 +165,7 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
   const keys = env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : null;
   if (keys && keys.secretAccessKey.length < 16) problems.push('S3_SECRET_ACCESS_KEY must be at least 16 characters');
   if (problems.length) return { mode: 'embedded', endpoint: null, publicEndpoint: null, bucket, region, accessKeyId: '', secretAccessKey: '', forcePathStyle: true, uploadRoleArn: null, stsEndpoint: null, uploadCredentials: 'database' };
+  const storeListener = storeListenerOf(env, appPort, problems);
   mkdirSync(dataDir, { recursive: true });
   return {
     mode: 'embedded',
@@ -157,6 +178,7 @@ function storageConfig(env: Env, dataDir: string, problems: string[]): StorageCo
     uploadRoleArn: null,
     stsEndpoint: null,
     uploadCredentials: 'database',
+    storeListener,
   };
 }
 
@@ -212,7 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (demoPassword && demoPassword.length < 6) problems.push('DEMO_PASSWORD must be at least 6 characters');
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
   const host = env.HOST || '127.0.0.1';
-  const storage = storageConfig(env, dataDir, problems);
+  const storage = storageConfig(env, dataDir, problems, port);
   const trustProxy = trustProxyOf(env, problems);
   // Read before the check below, so a bad limit is reported with the rest.
   const rateLimit = {

@@ -28,12 +28,13 @@ async function main(): Promise<void> {
   // server's modules load; both are needed before the app is built. It is closed after the app.
   const opening = import('./db/connect.ts').then(({ connectDatabase }) => connectDatabase(config));
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-  const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }] = await Promise.all([
+  const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }, { listenStore }] = await Promise.all([
     import('./app.ts'),
     import('./migrations/index.ts'),
     import('./seed/demo.ts'),
     import('./seed/demo-media.ts'),
     import('./storage/setup.ts'),
+    import('./storage/store-listener.ts'),
   ]);
   startupMark('modules loaded');
   db = await opening;
@@ -47,6 +48,21 @@ async function main(): Promise<void> {
 
   const address = await app.listen({ port: config.port, host: config.host });
   startupMark('listen');
+  // Issue 14: the embedded store on a port of its own too (S3_PORT, by default PORT + 1), where
+  // browsers upload with all six connections. A busy default port only costs that: /s3 serves.
+  let storeAddress: string | null = null;
+  const storeListener = config.storage.mode === 'embedded' ? config.storage.storeListener : null;
+  if (storeListener) {
+    try {
+      const storePort = await listenStore(app, { host: config.host, port: storeListener.port });
+      const store = new URL(address);
+      store.port = String(storePort);
+      storeAddress = store.origin;
+    } catch (error) {
+      if (storeListener.explicit) throw new Error(`S3_PORT ${storeListener.port}: the embedded store cannot listen there (${(error as Error).message})`, { cause: error });
+      app.log.warn({ port: storeListener.port, err: error }, 'the embedded store\'s own port is busy: browsers upload through /s3 (set S3_PORT to choose another port)');
+    }
+  }
   printStartupTrace();
   // What Node compiled for this start (scripts/start.ts enables the cache) is kept for the next.
   flushCompileCache();
@@ -66,7 +82,7 @@ async function main(): Promise<void> {
     `  Cutdesk is running at ${url}`,
     `  Data directory: ${config.dataDir}`,
     `  Database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded PGlite'}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
-    `  Object storage: ${config.storage.mode === 'embedded' ? `embedded at /s3, files in ${config.dataDir}/s3` : config.storage.endpoint}, bucket ${config.storage.bucket}`,
+    `  Object storage: ${config.storage.mode === 'embedded' ? `embedded at /s3${storeAddress ? ` and ${storeAddress.replace('127.0.0.1', 'localhost')} (S3 clients: either endpoint)` : ''}, files in ${config.dataDir}/s3` : config.storage.endpoint}, bucket ${config.storage.bucket}`,
   ];
   if (config.seed === 'demo') {
     lines.push('  Demo accounts:');

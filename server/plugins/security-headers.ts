@@ -2,6 +2,7 @@ import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import { EMBEDDED_S3_PREFIX } from '../storage/setup.ts';
+import { storeListenerPort, storeOriginFor } from '../storage/store-listener.ts';
 
 /** The origin (scheme://host[:port]) of an http(s) address, or null. */
 function originOf(address: string | null): string | null {
@@ -134,7 +135,23 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
     // Not require-corp: presigned media from another origin carries no CORP header.
     crossOriginEmbedderPolicy: false,
   });
+  // Issue 14: browsers upload to the embedded store's own port (server/storage/store-listener.ts)
+  // at the host they reached the app by, so connect-src names that origin: one header set per
+  // host, made once (a bounded cache: the Host header is the client's to choose).
+  const withStore = new Map<string, Record<string, string>>();
+  const headersFor = (store: string): Record<string, string> => {
+    let answer = withStore.get(store);
+    if (!answer) {
+      if (withStore.size >= 32) withStore.clear();
+      const csp = headers['content-security-policy'];
+      answer = csp ? { ...headers, 'content-security-policy': csp.replace("connect-src 'self'", `connect-src 'self' ${store}`) } : headers;
+      withStore.set(store, answer);
+    }
+    return answer;
+  };
   app.addHook('onRequest', async (request, reply) => {
-    if (!STORE_PATH.test(request.url)) reply.headers(headers);
+    if (STORE_PATH.test(request.url)) return;
+    const store = storeListenerPort(app) === null ? null : storeOriginFor(app, request);
+    reply.headers(store ? headersFor(store) : headers);
   });
 }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
 import { closeStorage, connectStorage, registerStorage } from '../storage/setup.ts';
+import { closeStoreListener } from '../storage/store-listener.ts';
 import type { UploadCredentialIssuer } from '../storage/upload-credentials.ts';
 
 declare module 'fastify' {
@@ -33,7 +34,15 @@ export const storagePlugin = fp(
       // Whoever needs the store awaits connectStorage(app) and sees the error; logged here for the rest.
       await connectStorage(app).catch((error: unknown) => app.log.error({ err: error }, 'object storage did not connect'));
     });
-    app.addHook('onClose', async () => closeStorage(app));
+    // The store's own listener (main.ts starts it) stops accepting when the app does, and the
+    // store's clients close once its requests in flight are done.
+    app.addHook('preClose', async () => {
+      void closeStoreListener(app);
+    });
+    app.addHook('onClose', async () => {
+      await closeStoreListener(app);
+      closeStorage(app);
+    });
   },
   { name: 'cutdesk-storage', dependencies: ['cutdesk-db'] },
 );

@@ -4,6 +4,7 @@ import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { embeddedS3Plugin } from './embedded-s3/index.ts';
 import { createObjectStore, type ObjectStore } from './object-store.ts';
+import { storeOriginFor } from './store-listener.ts';
 import { embeddedCredentialIssuer, embeddedCredentialResolver, stsCredentialIssuer, type UploadCredentialIssuer } from './upload-credentials.ts';
 
 /** Where the embedded store is mounted, beside /api/v1 and the web app. */
@@ -120,6 +121,18 @@ export function browserEndpoint(app: FastifyInstance, request: FastifyRequest): 
   if (storage.publicEndpoint) return storage.publicEndpoint;
   if (storage.mode === 'external') return storage.endpoint!;
   return `${request.protocol}://${request.host}${EMBEDDED_S3_PREFIX}`;
+}
+
+/**
+ * The S3 endpoint the browser uploads to: the embedded store's own listener when the browser
+ * reaches this server directly (six connections for the parts, none taken by the page's own
+ * requests: server/storage/store-listener.ts), else the same endpoint as everything else.
+ * Presigned GETs stay on `browserEndpoint`: one stream each, and their URLs outlive a restart.
+ */
+export function browserUploadEndpoint(app: FastifyInstance, request: FastifyRequest): string {
+  const storage = app.ctx.config.storage;
+  if (storage.publicEndpoint || storage.mode === 'external') return browserEndpoint(app, request);
+  return storeOriginFor(app, request) ?? browserEndpoint(app, request);
 }
 
 const presigners = new WeakMap<FastifyInstance, Map<string, ObjectStore>>();

@@ -767,7 +767,7 @@ describe('mounting and bucket-level calls', () => {
 
   it('leaves the JSON routes of the surrounding app alone', async (ctx) => {
     if (!target.embedded) ctx.skip();
-    const origin = new URL(target.endpoint).origin;
+    const origin = target.appOrigin ?? new URL(target.endpoint).origin;
     const answer = await sendRaw(`${origin}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body.toString())).toEqual({ received: { hello: 'world' } });

@@ -14,6 +14,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import Fastify from 'fastify';
 import { embeddedS3Plugin } from '../../server/storage/embedded-s3/index.ts';
 import type { S3Principal } from '../../server/storage/embedded-s3/index.ts';
+import { closeStoreListener, listenStore } from '../../server/storage/store-listener.ts';
 
 /**
  * Where the storage suites run: by default a Fastify app with only the embedded S3 plugin
@@ -35,6 +36,8 @@ export interface S3TestTarget {
   credentials: Credentials;
   /** True when the suite started the embedded store itself (its credential resolver and CORS are ours). */
   embedded: boolean;
+  /** Embedded: the surrounding app's own origin (the store may answer on a port of its own, S3_TEST_STORE_LISTENER). */
+  appOrigin?: string;
   /** The embedded store's root directory, to look at its files (embedded only). */
   root?: string;
   runPrefix: string;
@@ -87,8 +90,12 @@ export async function startS3Target(): Promise<S3TestTarget> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  // S3_TEST_STORE_LISTENER=1: the same suites through the store's own listener, from the root
+  // (issue 14: server/storage/store-listener.ts), instead of /s3 on the app's port.
+  const storePort = process.env.S3_TEST_STORE_LISTENER === '1' ? await listenStore(app, { host: '127.0.0.1', port: 0 }) : null;
   return {
-    endpoint: `http://127.0.0.1:${port}/s3`,
+    endpoint: storePort === null ? `http://127.0.0.1:${port}/s3` : `http://127.0.0.1:${storePort}`,
+    appOrigin: `http://127.0.0.1:${port}`,
     bucket: 'cutdesk-test',
     region: 'eu-central-1',
     credentials: main,
@@ -98,6 +105,7 @@ export async function startS3Target(): Promise<S3TestTarget> {
     restricted,
     expired,
     close: async () => {
+      await closeStoreListener(app);
       await app.close();
       await rm(root, { recursive: true, force: true });
     },

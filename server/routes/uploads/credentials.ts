@@ -3,7 +3,7 @@ import { UploadCredentialsBodyStruct } from '../../../src/domain/contract/upload
 import { parse } from '../../http-error.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { issueUploadCredentials } from '../../services/uploads.ts';
-import { browserEndpoint } from '../../storage/setup.ts';
+import { browserUploadEndpoint } from '../../storage/setup.ts';
 
 export default async function uploadCredentialRoutes(app: FastifyInstance) {
   // ARCHITECTURE §4: short-lived credentials limited to the project's upload prefix.
@@ -12,6 +12,6 @@ export default async function uploadCredentialRoutes(app: FastifyInstance) {
     const { auth, session: claims } = request;
     const { projectId, uploadType = 'asset' } = parse(UploadCredentialsBodyStruct, request.body);
     const project = await visibleProject(app.ctx, auth, projectId);
-    return issueUploadCredentials(app.ctx, browserEndpoint(app, request), auth, claims, project, uploadType);
+    return issueUploadCredentials(app.ctx, browserUploadEndpoint(app, request), auth, claims, project, uploadType);
   });
 }

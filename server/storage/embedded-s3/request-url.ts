@@ -16,6 +16,18 @@ export interface S3Target {
 
 const MAX_KEY_BYTES = 1024;
 
+/**
+ * Set on a raw request that reached the store through its own listener (server/storage/store-listener.ts):
+ * the URL as the client sent it, from the root (`/<bucket>/<key>`), before it was routed under the mount prefix.
+ */
+export const STORE_ROOT_URL = Symbol.for('cutdesk.embeddedS3.rootUrl');
+
+/** The URL the client sent and the prefix it is mounted under: the root for the store's own listener. */
+export function clientAddress(rawRequest: object, url: string, mountPrefix: string): { url: string; mountPrefix: string } {
+  const rootUrl = (rawRequest as { [STORE_ROOT_URL]?: string })[STORE_ROOT_URL];
+  return rootUrl === undefined ? { url, mountPrefix } : { url: rootUrl, mountPrefix: '' };
+}
+
 function decodeComponent(value: string): string {
   try {
     return decodeURIComponent(value);

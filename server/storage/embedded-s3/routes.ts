@@ -14,7 +14,7 @@ import { abortMultipartUpload, createMultipartUpload, listParts, uploadPart } fr
 import { openMultipartFiles } from './multipart.ts';
 import { copyObject, deleteObject, getObject, putObject } from './object-handlers.ts';
 import { openObjectFiles } from './object-files.ts';
-import { hasQuery, parseS3Target, queryValue } from './request-url.ts';
+import { clientAddress, hasQuery, parseS3Target, queryValue } from './request-url.ts';
 import type { S3Target } from './request-url.ts';
 import { S3Error } from './s3-error.ts';
 import { verifySigV4 } from './sigv4-verify.ts';
@@ -138,7 +138,8 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
     const s3Error = toS3Error(error, request.log);
     let resource: string;
     try {
-      resource = resourceOf(parseS3Target(request.url, mountPrefix));
+      const address = clientAddress(request.raw, request.url, mountPrefix);
+      resource = resourceOf(parseS3Target(address.url, address.mountPrefix));
     } catch {
       resource = request.url;
     }
@@ -149,7 +150,8 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
   });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const target = parseS3Target(request.url, mountPrefix);
+    const address = clientAddress(request.raw, request.url, mountPrefix);
+    const target = parseS3Target(address.url, address.mountPrefix);
     if (request.method === 'OPTIONS') return answerPreflight(request, reply);
     const auth = await verifySigV4({ method: request.method, rawPath: target.rawPath, query: target.query, headers: request.headers }, options);
     const ctx: S3Context = { options, objects, uploads, request, reply, target, auth, body: request.body as Readable | undefined };

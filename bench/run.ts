@@ -6,6 +6,7 @@ import { benchFirstPaint } from './first-paint.ts';
 import { benchReview } from './review.ts';
 import { benchStartup } from './startup.ts';
 import { benchUpload } from './upload.ts';
+import { benchUploadBrowser } from './upload-browser.ts';
 import { benchZip } from './zip.ts';
 import { benchZipBrowser } from './zip-browser.ts';
 
@@ -14,6 +15,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   zip: benchZip,
   'zip-browser': benchZipBrowser,
   upload: benchUpload,
+  'upload-browser': benchUploadBrowser,
   'first-load': benchFirstLoad,
   complete: benchComplete,
   'first-paint': benchFirstPaint,

@@ -1,8 +1,9 @@
 /**
  * bench/upload (issue 4): 1 GiB through the browser's upload path (the upload engine of the
  * upload worker, in a worker thread: 20 MiB parts, 6 in flight, IndexedDB after every part,
- * registration) against the real server and its embedded store, beside a plain single-stream
- * SDK PutObject of the same file in the same run; then the same upload interrupted at 50 %
+ * registration) against the real server and its embedded store, beside the AWS SDK doing the
+ * same work (lib-storage: 20 MiB parts, 6 at once, CompleteMultipartUpload; the baseline of the
+ * ratio) and a plain single-stream PutObject of the same file in the same run; then the same upload interrupted at 50 %
  * and resumed by a new engine. Figures: MB/s of both and their ratio, peak memory of each
  * client process and of the server, bytes sent again after the interruption.
  * Every measured client is a child process of its own; the server is one too.
@@ -139,12 +140,15 @@ export async function benchUpload(): Promise<Record<string, unknown>> {
     // Warm-up: both paths once on a small file, so neither pays for first-use costs.
     const small = join(work, 'warm.bin');
     await makeFile(small, 64 * MiB);
-    await child('./upload/sdk-baseline.ts', { ...storeJob, file: small, size: 64 * MiB, key: 'bench/warm.bin' }, 120_000);
+    await child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'multipart', file: small, size: 64 * MiB, key: 'bench/warm.bin' }, 120_000);
+    await child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'single', file: small, size: 64 * MiB, key: 'bench/warm-single.bin' }, 120_000);
     await child('./upload/worker-path.ts', { ...workerJob('full', await project('Warm-up')), file: small, size: 64 * MiB }, 120_000);
 
     const fullProject = await project('Bench full');
     const interruptedProject = await project('Bench interrupted');
-    const sdk = await serverPeakDuring(server, () => child('./upload/sdk-baseline.ts', storeJob, 30 * 60_000));
+    // The baseline does the worker path's work: 20 MiB parts 6 at a time and the join (CompleteMultipartUpload).
+    const sdk = await serverPeakDuring(server, () => child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'multipart' }, 30 * 60_000));
+    const single = await serverPeakDuring(server, () => child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'single', key: 'bench/single.bin' }, 30 * 60_000));
     const engine = await serverPeakDuring(server, () => child('./upload/worker-path.ts', workerJob('full', fullProject), 30 * 60_000));
     const interrupted = await serverPeakDuring(server, () => child('./upload/worker-path.ts', workerJob('interrupt', interruptedProject), 30 * 60_000));
 
@@ -168,7 +172,8 @@ export async function benchUpload(): Promise<Record<string, unknown>> {
     const resent = (interrupted.result.putBytes as number) - SIZE;
     return {
       file: `${mib(SIZE)} MiB of random bytes, on local disk; server and clients on one 2-core machine over loopback`,
-      sdkSingleStream: { seconds: Math.round(sdkSeconds * 10) / 10, mbPerSecond: rate(SIZE, sdkSeconds), clientPeakRssMiB: mib(sdk.result.peakRssBytes as number), serverPeakRssMiB: mib(sdk.peakRssBytes), sha256MatchesSource: baselineSha === sourceSha },
+      sdkMultipart: { seconds: Math.round(sdkSeconds * 10) / 10, mbPerSecond: rate(SIZE, sdkSeconds), clientPeakRssMiB: mib(sdk.result.peakRssBytes as number), serverPeakRssMiB: mib(sdk.peakRssBytes), sha256MatchesSource: baselineSha === sourceSha },
+      sdkSingleStreamPut: { seconds: Math.round((single.result.seconds as number) * 10) / 10, mbPerSecond: rate(SIZE, single.result.seconds as number), clientPeakRssMiB: mib(single.result.peakRssBytes as number) },
       workerPath: {
         seconds: Math.round(engineSeconds * 10) / 10,
         mbPerSecond: rate(SIZE, engineSeconds),
@@ -178,7 +183,9 @@ export async function benchUpload(): Promise<Record<string, unknown>> {
         serverPeakRssMiB: mib(engine.peakRssBytes),
         sha256MatchesSource: engineSha === sourceSha,
       },
+      /** Same work (parts, join): SDK multipart time ÷ worker path time, above 1 the worker path is faster. */
       ratioWorkerToSdk: Math.round((sdkSeconds / engineSeconds) * 100) / 100,
+      ratioWorkerToSingleStreamPut: Math.round(((single.result.seconds as number) / engineSeconds) * 100) / 100,
       interruptedAt50Percent: {
         loadedAtInterruptionMiB: mib(firstRun.loadedAtInterruption),
         partsStoredBefore: firstRun.partsStored,

@@ -1,0 +1,579 @@
+/**
+ * bench/upload-browser (issue 14, "Uploads"): the same file uploaded in the same headless
+ * Chromium to the same real server's embedded store by
+ *   - Cutdesk's own project page (the real upload worker, built by Vite), with the store on its
+ *     own port (`cutdesk`) and, before issue 14's change, under /s3 on the app's origin
+ *     (`cutdesk-s3-path`, a second server started with S3_PORT=off);
+ *   - Uppy 5 `@uppy/aws-s3` (20 MiB parts, 6 requests at once; this process is its backend:
+ *     create, a presigned URL per part, complete — as Companion would be);
+ *   - Uppy 6 `@uppy/aws-s3` (signs in the page with Cutdesk's temporary credentials);
+ *   - `@aws-sdk/lib-storage` in the page (20 MiB parts, queue of 6, the same credentials).
+ * Three rounds, the kinds interleaved, a fresh browser per run. Per run: MB/s (2²⁰ bytes) from
+ * the file handed to the page to the upload done (Cutdesk: its registration answered), the time
+ * after the last part's answer, the page's renderer and the whole browser's peak memory (RSS,
+ * /proc, sampled every 0.3 s), CPU seconds per GiB of the renderer and of the browser (/proc),
+ * and the renderer's threads by CPU. Then a reload at 50 % (counted at the store's own listener:
+ * bytes received beyond the file) for Cutdesk and Uppy 6 + Golden Retriever.
+ *
+ * `npm run bench upload-browser`; BENCH_UPLOAD_GIB=3 for 3 GiB, BENCH_ROUNDS (3), BENCH_KINDS
+ * (comma list), BENCH_WEB_DIR (a build to reuse). Ports 8233–8236, data under .tmp/upload-bench-*.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { build } from 'vite';
+import { PART_SIZE, PARALLEL_PARTS } from '../src/domain/uploads.ts';
+
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+const SIZE = Math.round(Number(process.env.BENCH_UPLOAD_GIB ?? 1) * GiB);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PASSWORD = 'bench-password';
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = join(root, '.tmp', 'upload-bench-run');
+const PORT_BEFORE = 8233;
+const PORT = 8234;
+const STORE_PORT = 8235;
+const PAGE_PORT = 8236;
+const HOST = '127.0.0.1';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const MP4_FTYP = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
+const CLOCK_TICKS = 100;
+/** A run that has not finished by then failed (at least 3 MB/s even on a loaded machine). */
+const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
+
+type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'uppy5' | 'uppy6' | 'sdk';
+const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk'];
+
+/** A clip: an MP4 `ftyp` box (the server registers video by its bytes), then random bytes. */
+async function makeClip(path: string, size: number): Promise<void> {
+  const out = createWriteStream(path);
+  for (let written = 0; written < size; written += 8 * MiB) {
+    const block = randomBytes(Math.min(8 * MiB, size - written));
+    if (written === 0) MP4_FTYP.copy(block, 0);
+    if (!out.write(block)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}
+
+function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let output = '';
+    proc.stdout.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+    proc.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+    proc.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} failed (${code}):\n${output}`))));
+  });
+}
+
+/** The benchmark pages (bench/upload-browser/pages), bundled with Vite: each peer's own library code. */
+async function buildPages(outDir: string): Promise<void> {
+  const pages = join(root, 'bench/upload-browser/pages');
+  await build({
+    configFile: false,
+    root: pages,
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: true,
+      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+    },
+  });
+}
+
+async function startServer(dataDir: string, webDir: string, port: number, storePort: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, [join(root, 'server/main.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), S3_PORT: storePort, HOST, DATA_DIR: dataDir, WEB_DIR: webDir, DEMO_PASSWORD: PASSWORD, DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', SEED: 'demo', MAX_EVENT_LOOP_DELAY_MS: '60000', RATE_LIMIT_PER_EMAIL: '1000' },
+  });
+  let output = '';
+  server.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  server.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  for (let i = 0; i < 600; i += 1) {
+    const healthy = await fetch(`http://${HOST}:${port}/api/v1/health`).then((r) => r.ok, () => false);
+    if (healthy) return server;
+    if (server.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  server.kill();
+  throw new Error(`the server did not start:\n${output}`);
+}
+
+interface Api {
+  base: string;
+  token: string;
+  organizationId: number;
+  project(name: string): Promise<number>;
+  credentials(projectId: number): Promise<Credentials>;
+}
+interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string }
+
+async function api(base: string): Promise<Api> {
+  const login = (await (await fetch(`${base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }) })).json()) as { token: string; organizationId: number };
+  const call = async (path: string, body: unknown) => {
+    const response = await fetch(`${base}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<unknown>;
+  };
+  return {
+    base,
+    token: login.token,
+    organizationId: login.organizationId,
+    project: async (name) => ((await call(`/organizations/${login.organizationId}/projects`, { name, audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Upload bench.' })) as { id: number }).id,
+    credentials: async (projectId) => (await call('/uploads/credentials', { projectId })) as Credentials,
+  };
+}
+
+/** The store's bytes received on its own listener (server/storage/store-listener.ts), from /metrics (loopback). */
+async function storeReceivedBytes(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  return Number(/^cutdesk_store_listener_received_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text)?.[1] ?? NaN);
+}
+
+/**
+ * This process as the pages' web server and Uppy 5's backend (create, presign each part, list,
+ * complete, abort: what Companion or an app server does), with the store's own key pair.
+ */
+function pageServer(pagesDir: string, s3: S3Client, bucket: string): { server: Server; setConfig(config: Record<string, unknown>): void } {
+  let config: Record<string, unknown> = {};
+  const json = (response: ServerResponse, body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const body = async (request: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of request) text += (chunk as Buffer).toString();
+    return JSON.parse(text) as { key: string; type?: string; uploadId: string; partNumber: number; parts: { PartNumber: number; ETag: string }[] };
+  };
+  const server = createServer((request, response) => {
+    void (async () => {
+      const path = new URL(request.url ?? '/', 'http://x').pathname;
+      if (path.endsWith('.html')) {
+        const name = path.slice(1, -'.html'.length);
+        response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8"><title>${name}</title><input type="file" id="file"><script>window.BENCH=${JSON.stringify(config)}</script><script type="module" src="/${name}.js"></script>`);
+      } else if (path === '/uppy/create') {
+        const { key, type } = await body(request);
+        const answer = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }));
+        json(response, { uploadId: answer.UploadId, key });
+      } else if (path === '/uppy/sign-part') {
+        const { key, uploadId, partNumber } = await body(request);
+        json(response, { method: 'PUT', url: await getSignedUrl(s3, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: 3600 }) });
+      } else if (path === '/uppy/list-parts') {
+        const { key, uploadId } = await body(request);
+        const answer = await s3.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+        json(response, (answer.Parts ?? []).map((part) => ({ PartNumber: part.PartNumber, Size: part.Size, ETag: part.ETag })));
+      } else if (path === '/uppy/complete') {
+        const { key, uploadId, parts } = await body(request);
+        await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.PartNumber, ETag: part.ETag })) } }));
+        json(response, { location: key });
+      } else if (path === '/uppy/abort') {
+        const { key, uploadId } = await body(request);
+        await s3.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
+        json(response, {});
+      } else if (path.endsWith('.js')) {
+        const file = join(pagesDir, path.slice(1));
+        if (!file.startsWith(pagesDir) || !existsSync(file)) response.writeHead(404).end();
+        else response.writeHead(200, { 'content-type': 'text/javascript' }).end(await readFile(file));
+      } else response.writeHead(404).end();
+    })().catch((error: unknown) => response.writeHead(500).end(String(error)));
+  });
+  return { server, setConfig: (next) => (config = next) };
+}
+
+/** /proc figures of one process. */
+async function procStat(pid: number): Promise<{ rss: number; ticks: number } | null> {
+  try {
+    const [status, stat] = await Promise.all([readFile(`/proc/${pid}/status`, 'utf8'), readFile(`/proc/${pid}/stat`, 'utf8')]);
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024, ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ticks of each thread of a process, by thread name (Chromium names its threads). */
+async function threadTicks(pid: number): Promise<Map<string, number>> {
+  const byName = new Map<string, number>();
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
+  }
+  return byName;
+}
+
+/** Memory and CPU of every process of the browser while an upload runs. */
+function sampleBrowser(cdp: CDPSession) {
+  const processes = new Map<number, string>();
+  const peak = new Map<number, number>();
+  const startTicks = new Map<number, number>();
+  let totalPeak = 0;
+  let stopped = false;
+  let listedAt = 0;
+  const list = async () => {
+    const info = (await cdp.send('SystemInfo.getProcessInfo')) as { processInfo: { id: number; type: string }[] };
+    for (const each of info.processInfo) processes.set(each.id, each.type);
+    listedAt = Date.now();
+  };
+  const sample = async () => {
+    if (Date.now() - listedAt > 1500) await list().catch(() => undefined);
+    let total = 0;
+    for (const pid of processes.keys()) {
+      const figures = await procStat(pid);
+      if (!figures) continue;
+      if (!startTicks.has(pid)) startTicks.set(pid, figures.ticks);
+      total += figures.rss;
+      peak.set(pid, Math.max(peak.get(pid) ?? 0, figures.rss));
+    }
+    totalPeak = Math.max(totalPeak, total);
+  };
+  let rendererThreadsStart = new Map<string, number>();
+  const loop = (async () => {
+    await list();
+    await sample();
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await sample();
+    }
+  })();
+  loop.catch(() => undefined);
+  return {
+    async begin() {
+      await list();
+      await sample();
+      // The page's renderer is not known yet: every renderer's threads are read, the busiest kept.
+      rendererThreadsStart = new Map();
+      for (const [pid, type] of processes) if (type === 'renderer') for (const [name, ticks] of await threadTicks(pid)) rendererThreadsStart.set(`${pid}/${name}`, ticks);
+    },
+    async end() {
+      await sample();
+      stopped = true;
+      await loop;
+      let renderer = { pid: 0, ticks: -1 };
+      let browserTicks = 0;
+      for (const [pid, type] of processes) {
+        const figures = await procStat(pid);
+        if (!figures) continue;
+        const ticks = figures.ticks - (startTicks.get(pid) ?? figures.ticks);
+        browserTicks += ticks;
+        if (type === 'renderer' && ticks > renderer.ticks) renderer = { pid, ticks };
+      }
+      const threads: Record<string, number> = {};
+      for (const [name, ticks] of await threadTicks(renderer.pid)) {
+        const used = (ticks - (rendererThreadsStart.get(`${renderer.pid}/${name}`) ?? 0)) / CLOCK_TICKS;
+        if (used >= 0.05) threads[name] = Math.round(((threads[name] ?? 0) + used) * 100) / 100;
+      }
+      return { rendererPeakBytes: peak.get(renderer.pid) ?? 0, browserPeakBytes: totalPeak, rendererCpuSeconds: renderer.ticks / CLOCK_TICKS, browserCpuSeconds: browserTicks / CLOCK_TICKS, rendererThreads: threads };
+    },
+  };
+}
+
+interface Setup {
+  browser: Browser;
+  page: Page;
+  /** Hands the file to the page; resolves when the upload is done. */
+  start(): Promise<void>;
+  /** After a reload mid-way: the page is back and has the same file again. */
+  resumeAfterReload(): Promise<void>;
+  /** Part answers seen (DevTools sees the worker's requests too): when each went and came. */
+  parts: { started: number; answered: number }[];
+}
+
+async function launch(): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  return { browser, page: await context.newPage() };
+}
+
+function watchParts(page: Page, parts: Setup['parts']): void {
+  page.context().on('requestfinished', (request) => {
+    if (request.method() !== 'PUT' || !new URL(request.url()).searchParams.has('partNumber')) return;
+    const timing = request.timing();
+    parts.push({ started: timing.startTime + timing.requestStart, answered: timing.startTime + timing.responseStart });
+  });
+}
+
+async function setUpCutdesk(file: string, target: Api, round: number, label: string): Promise<Setup> {
+  const step = (what: string) => process.env.BENCH_TRACE && console.error(`  ${label}: ${what}`);
+  step('launching');
+  const { browser, page } = await launch();
+  step('launched');
+  const projectId = await target.project(`Bench ${label} ${round}`);
+  step(`project ${projectId}`);
+  const parts: Setup['parts'] = [];
+  watchParts(page, parts);
+  let finish: () => void = () => undefined;
+  let fail: (error: Error) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => ((finish = resolve), (fail = reject)));
+  page.context().on('response', (response) => {
+    if (response.request().method() === 'POST' && new URL(response.url()).pathname === `/api/v1/projects/${projectId}/assets`) {
+      if (response.ok()) finish();
+      else void response.text().then((text) => fail(new Error(`registration ${response.status()}: ${text}`)));
+    }
+  });
+  await page.addInitScript(([token, organizationId]) => {
+    localStorage.setItem('cutdesk.token', JSON.stringify(token));
+    localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
+  }, [target.token, target.organizationId] as const);
+  await page.goto(`${target.base}/user/project/${projectId}`);
+  // A returning user's page: the service worker installed and in control.
+  step('page loaded');
+  await withTimeout(page.evaluate('navigator.serviceWorker.ready.then(() => true)'), 60_000, 'the service worker did not become ready');
+  step('service worker ready');
+  await page.reload();
+  await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
+  step('project page shown');
+  const input = page.getByTestId('upload-input-INTERVIEW_CLIP');
+  return {
+    browser,
+    page,
+    parts,
+    start: async () => {
+      await input.setInputFiles(file);
+      await withTimeout(done, RUN_TIMEOUT_MS, 'the upload did not finish in time');
+    },
+    resumeAfterReload: async () => {
+      page.once('dialog', (dialog) => void dialog.accept());
+      await page.reload();
+      await page.getByTestId('pending-tile').and(page.locator('[data-upload-status="incomplete"]')).waitFor({ timeout: 60_000 });
+      await input.setInputFiles(file);
+    },
+  };
+}
+
+async function setUpPeer(file: string, kind: 'uppy5' | 'uppy6' | 'sdk', pages: ReturnType<typeof pageServer>, target: Api, round: number, goldenRetriever = false): Promise<Setup> {
+  const { browser, page } = await launch();
+  const projectId = await target.project(`Bench ${kind} ${round}`);
+  const credentials = await target.credentials(projectId);
+  const parts: Setup['parts'] = [];
+  watchParts(page, parts);
+  let finish: () => void = () => undefined;
+  let fail: (error: Error) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => ((finish = resolve), (fail = reject)));
+  await page.context().exposeBinding('benchEvent', (_source, event: { type: string; message?: string }) => {
+    if (event.type === 'done') finish();
+    else if (event.type === 'error') fail(new Error(`${kind}: ${event.message}`));
+  });
+  pages.setConfig({
+    endpoint: credentials.endpoint,
+    bucket: credentials.bucket,
+    region: credentials.region,
+    key: `${credentials.prefix}interviews/${kind}-${round}-${Date.now()}.mp4`,
+    credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken },
+    partSize: PART_SIZE,
+    limit: PARALLEL_PARTS,
+    goldenRetriever,
+  });
+  await page.goto(`http://${HOST}:${PAGE_PORT}/${kind}.html`);
+  const input = page.locator('#file');
+  return {
+    browser,
+    page,
+    parts,
+    start: async () => {
+      await input.setInputFiles(file);
+      await withTimeout(done, RUN_TIMEOUT_MS, 'the upload did not finish in time');
+    },
+    resumeAfterReload: async () => {
+      await page.reload();
+      // Golden Retriever restores its state from IndexedDB asynchronously.
+      await page.waitForFunction('window.benchRestored === true', undefined, { timeout: 30_000 });
+      await input.setInputFiles(file);
+    },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Part requests on the wire at once (request sent, answer not yet begun), from DevTools' timings:
+ * the most, and the mean over the time from the first part's start to the last part's answer.
+ */
+function partsInFlight(parts: Setup['parts']): { max: number; mean: number } {
+  const edges = parts.flatMap((part) => [[part.started, 1], [part.answered, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let now = 0;
+  let max = 0;
+  let area = 0;
+  for (let i = 0; i < edges.length; i += 1) {
+    max = Math.max(max, (now += edges[i]![1]));
+    if (i + 1 < edges.length) area += now * (edges[i + 1]![0] - edges[i]![0]);
+  }
+  const span = edges.length ? edges[edges.length - 1]![0] - edges[0]![0] : 0;
+  return { max, mean: span > 0 ? Math.round((area / span) * 100) / 100 : 0 };
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+async function timedRun(setup: Setup, cdp: CDPSession) {
+  const sampler = sampleBrowser(cdp);
+  await sampler.begin();
+  const started = performance.now();
+  const startedEpoch = Date.now();
+  await setup.start();
+  const seconds = (performance.now() - started) / 1000;
+  const figures = await sampler.end();
+  const lastAnswer = Math.max(...setup.parts.map((part) => part.answered));
+  return {
+    seconds: round2(seconds),
+    mbPerSecond: round1(SIZE / MiB / seconds),
+    secondsAfterLastPart: round2((startedEpoch + seconds * 1000 - lastAnswer) / 1000),
+    partRequests: setup.parts.length,
+    maxPartsInFlight: partsInFlight(setup.parts).max,
+    meanPartsInFlight: partsInFlight(setup.parts).mean,
+    rendererPeakMiB: Math.round(figures.rendererPeakBytes / MiB),
+    browserPeakMiB: Math.round(figures.browserPeakBytes / MiB),
+    rendererCpuSecondsPerGiB: round2(figures.rendererCpuSeconds / (SIZE / GiB)),
+    browserCpuSecondsPerGiB: round2(figures.browserCpuSeconds / (SIZE / GiB)),
+    rendererThreads: figures.rendererThreads,
+  };
+}
+
+function spread(values: number[]): [number, number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [sorted[0]!, sorted[Math.floor((sorted.length - 1) / 2)]!, sorted[sorted.length - 1]!].map(round2) as [number, number, number];
+}
+
+export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const servers: ChildProcess[] = [];
+  // Stopped from outside: the servers go too (they are processes of their own).
+  const stop = () => {
+    for (const server of servers) server.kill('SIGTERM');
+    process.exit(1);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  let pages: ReturnType<typeof pageServer> | null = null;
+  try {
+    const file = join(work, 'clip.mp4');
+    const webDir = process.env.BENCH_WEB_DIR ?? join(root, '.tmp', 'upload-bench-web');
+    const pagesDir = join(root, '.tmp', 'upload-bench-pages');
+    await Promise.all([
+      makeClip(file, SIZE),
+      buildPages(pagesDir),
+      process.env.BENCH_WEB_DIR ? Promise.resolve() : run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir', '--logLevel', 'warn']),
+    ]);
+    const dataBefore = join(root, '.tmp', 'upload-bench-before');
+    const dataAfter = join(root, '.tmp', 'upload-bench-after');
+    await Promise.all([rm(dataBefore, { recursive: true, force: true }), rm(dataAfter, { recursive: true, force: true })]);
+    console.error('file and pages ready; starting the servers');
+    servers.push(await startServer(dataBefore, webDir, PORT_BEFORE, 'off'));
+    servers.push(await startServer(dataAfter, webDir, PORT, String(STORE_PORT)));
+    const before = await api(`http://${HOST}:${PORT_BEFORE}`);
+    const after = await api(`http://${HOST}:${PORT}`);
+    const keys = JSON.parse(await readFile(join(dataAfter, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
+    const s3 = new S3Client({ endpoint: `http://${HOST}:${STORE_PORT}`, region: 'us-east-1', forcePathStyle: true, credentials: keys, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    pages = pageServer(pagesDir, s3, 'cutdesk-media');
+    await new Promise<void>((resolve) => pages!.server.listen(PAGE_PORT, HOST, () => resolve()));
+
+    const setUp = (kind: Kind, round: number) =>
+      kind === 'cutdesk' ? setUpCutdesk(file, after, round, kind) : kind === 'cutdesk-s3-path' ? setUpCutdesk(file, before, round, kind) : setUpPeer(file, kind, pages!, after, round);
+
+    const runs: Record<string, Awaited<ReturnType<typeof timedRun>>[]> = {};
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const kind of KINDS) {
+        console.error(`round ${round} ${kind}: setting up`);
+        const setup = await setUp(kind, round);
+        try {
+          const cdp = await setup.browser.newBrowserCDPSession();
+          const figures = await timedRun(setup, cdp);
+          (runs[kind] ??= []).push(figures);
+          console.error(`round ${round} ${kind}: ${JSON.stringify(figures)}`);
+        } catch (error) {
+          console.error(`round ${round} ${kind} failed: ${(error as Error).message}`);
+        } finally {
+          await setup.browser.close();
+        }
+      }
+    }
+
+    // A reload at 50 %, counted at the store's own listener.
+    const reloads: Record<string, number[]> = {};
+    if (!process.env.BENCH_SKIP_RELOAD) {
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        for (const kind of ['cutdesk', 'uppy6-golden-retriever'] as const) {
+          const setup = kind === 'cutdesk' ? await setUpCutdesk(file, after, 10 + round, 'reload') : await setUpPeer(file, 'uppy6', pages, after, 10 + round, true);
+          try {
+            const receivedBefore = await storeReceivedBytes(after.base);
+            if (!Number.isFinite(receivedBefore)) throw new Error('the store listener\'s byte counter is not in /metrics');
+            const uploading = setup.start();
+            uploading.catch(() => undefined);
+            const deadline = Date.now() + RUN_TIMEOUT_MS;
+            while ((await storeReceivedBytes(after.base)) - receivedBefore < SIZE / 2) {
+              if (Date.now() > deadline) throw new Error('50 % was not reached in time');
+              await new Promise((resolve) => setTimeout(resolve, 100));
+            }
+            console.error(`reload ${round} ${kind}: reloading at ${round1(((await storeReceivedBytes(after.base)) - receivedBefore) / MiB)} MiB received`);
+            await setup.resumeAfterReload();
+            await uploading;
+            const resent = (await storeReceivedBytes(after.base)) - receivedBefore - SIZE;
+            (reloads[kind] ??= []).push(round1(resent / MiB));
+            console.error(`reload ${round} ${kind}: ${round1(resent / MiB)} MiB received beyond the file`);
+          } catch (error) {
+            console.error(`reload ${round} ${kind} failed: ${(error as Error).message}`);
+          } finally {
+            await setup.browser.close();
+          }
+        }
+      }
+    }
+    s3.destroy();
+
+    const summary = (kind: Kind) => {
+      const each = runs[kind] ?? [];
+      return {
+        mbPerSecond: spread(each.map((r) => r.mbPerSecond)),
+        seconds: spread(each.map((r) => r.seconds)),
+        secondsAfterLastPart: spread(each.map((r) => r.secondsAfterLastPart)),
+        maxPartsInFlight: spread(each.map((r) => r.maxPartsInFlight)),
+        meanPartsInFlight: spread(each.map((r) => r.meanPartsInFlight)),
+        rendererPeakMiB: spread(each.map((r) => r.rendererPeakMiB)),
+        browserPeakMiB: spread(each.map((r) => r.browserPeakMiB)),
+        rendererCpuSecondsPerGiB: spread(each.map((r) => r.rendererCpuSecondsPerGiB)),
+        browserCpuSecondsPerGiB: spread(each.map((r) => r.browserCpuSecondsPerGiB)),
+      };
+    };
+    /** Per round, Cutdesk (store on its own port) against a peer of the same round: speed = peer's time ÷ ours (> 1: we are faster); memory and CPU = ours ÷ theirs (< 1: we use less). */
+    const versus = (peer: Kind) => {
+      const ours = runs.cutdesk ?? [];
+      const theirs = runs[peer] ?? [];
+      const n = Math.min(ours.length, theirs.length);
+      const pairs = Array.from({ length: n }, (_, i) => [ours[i]!, theirs[i]!] as const);
+      return {
+        speed: spread(pairs.map(([a, b]) => b.seconds / a.seconds)),
+        rendererPeakMemory: spread(pairs.map(([a, b]) => a.rendererPeakMiB / b.rendererPeakMiB)),
+        rendererCpuPerGiB: spread(pairs.map(([a, b]) => a.rendererCpuSecondsPerGiB / b.rendererCpuSecondsPerGiB)),
+        browserCpuPerGiB: spread(pairs.map(([a, b]) => a.browserCpuSecondsPerGiB / b.browserCpuSecondsPerGiB)),
+      };
+    };
+    return {
+      file: `${Math.round(SIZE / MiB)} MiB (MP4 signature + random bytes) on local disk; ${ROUNDS} rounds, kinds interleaved, a fresh Chromium per run; 1 MB = 2^20 bytes`,
+      kinds: Object.fromEntries(KINDS.map((kind) => [kind, summary(kind)])),
+      ratios: Object.fromEntries(KINDS.filter((kind) => kind !== 'cutdesk').map((kind) => [`cutdesk vs ${kind}`, versus(kind)])),
+      reloadAt50PercentMiBReceivedBeyondTheFile: Object.fromEntries(Object.entries(reloads).map(([kind, values]) => [kind, spread(values)])),
+      runs,
+    };
+  } finally {
+    if (pages) {
+      pages.server.closeAllConnections();
+      await new Promise((resolve) => pages!.server.close(resolve));
+    }
+    for (const server of servers) server.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await benchUploadBrowser(), null, 2));

@@ -1,0 +1,2 @@
+export { default as Uppy } from '@uppy/core';
+export { default as AwsS3 } from '@uppy/aws-s3';

@@ -11,9 +11,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -116,13 +115,15 @@ const mib = (bytes: number) => Math.round(bytes / MiB);
 const rate = (bytes: number, seconds: number) => Math.round((bytes / MiB / seconds) * 10) / 10;
 
 export async function benchUpload(): Promise<Record<string, unknown>> {
-  const work = await mkdtemp(join(tmpdir(), 'cutdesk-bench-upload-'));
+  // Under the repository's .tmp (data dirs of benchmarks stay there), on a fixed port unless BENCH_PORT says otherwise.
+  await mkdir(join(root, '.tmp'), { recursive: true });
+  const work = await mkdtemp(join(root, '.tmp', 'upload-bench-node-'));
   const dataDir = join(work, 'data');
   const file = join(work, 'clip.bin');
   let server: ChildProcess | null = null;
   try {
     const sourceSha = await makeFile(file, SIZE);
-    const port = await freePort();
+    const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
     server = await startServer(dataDir, port);
     const base = `http://127.0.0.1:${port}`;
     const login = (await (await fetch(`${base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }) })).json()) as { token: string; organizationId: number };

@@ -13,6 +13,9 @@ import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { decodesCleanly, ffprobe, generateClip, hasFfmpeg } from '../support/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
+/** Tests that wait for real ffmpeg work (a clip's jobs) on a machine whose cores other suites share: waited for, not timed. */
+const TRANSCODING_TIMEOUT_MS = 180_000;
+
 type Headers = { authorization: string };
 const SECONDS = 3;
 const withFfmpeg = await hasFfmpeg();
@@ -166,7 +169,7 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     await server.app.ctx.storage.deleteObject(previewKey);
     expect((await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' }, redirect: 'manual' })).status).toBe(404);
     await server.app.ctx.storage.putObject(previewKey, bytes, 'video/mp4');
-  });
+  }, TRANSCODING_TIMEOUT_MS);
 
   it('media links follow who may see the project now; forged ones are refused', async () => {
     // The customer holds media links once the version is sent to review (issue 9); without
@@ -230,7 +233,7 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     // Spec form: the proxy by its _proxy.mp4 name with upload type deliverable.
     const byName = await api('POST', `/projects/${projectId}/links`, admin, { name: 'talk_proxy.mp4', type: 'InterviewClip', uploadType: 'deliverable' });
     expect(byName.status).toBe(200);
-  });
+  }, TRANSCODING_TIMEOUT_MS);
 
   it('a source that is not a video fails its jobs with the error, visible to staff', async () => {
     // An MP4 signature (registration takes it) in front of bytes no demuxer can read.
@@ -248,5 +251,5 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     // The earlier version's work was not redone; its outputs stay, the project shows the new one.
     expect(current.hdUrl).toBeNull();
     await sql`select 1`.execute(server.db);
-  });
+  }, TRANSCODING_TIMEOUT_MS);
 });

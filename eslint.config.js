@@ -74,7 +74,7 @@ const borders = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'data/**', 'public/**'] },
+  { ignores: ['dist/**', 'dist.*/**', 'node_modules/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'data/**', 'public/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -19,14 +19,14 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 
 const exec = promisify(execFile);
 const MiB = 1024 ** 2;
@@ -297,8 +297,7 @@ async function rendererIdleBytes(browserPid: number): Promise<number> {
 
 // ——— One measurement: a fresh Chromium, staff signed in on the zip project's page ———
 
-async function staffPage(browser: Browser, projectId: number): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+async function staffPage(context: BrowserContext, projectId: number): Promise<Page> {
   // Headless Chromium has the save picker but nobody to answer it: the zip takes the product's
   // other path, the streamed download (what browsers without the File System Access API get).
   await context.addInitScript('delete window.showSaveFilePicker;');
@@ -360,13 +359,16 @@ type Kind = 'native' | 'zip' | 'file';
 const KINDS: Kind[] = (process.env.BENCH_ZIP_BROWSER_KINDS ?? 'native,zip,file').split(',') as Kind[];
 
 async function measurePhase(build: Build, round: number, fx: Fixture, adminToken: () => Promise<string>, serverPid: number): Promise<Record<Kind, Run>> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // A profile on disk of its own (not an incognito context, whose private file system lives in
+  // memory under a small quota): the save-picker path writes a real file, as for a user.
+  const userDataDir = join(WORK, 'profile');
+  await rm(userDataDir, { recursive: true, force: true });
+  const browser = await chromium.launchPersistentContext(userDataDir, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, acceptDownloads: true, viewport: { width: 1440, height: 900 } });
   // Playwright starts Chromium as a child of this process: its browser process has no --type.
   const browserPid = (await descendants(process.pid)).find((proc) => proc.type === 'browser' && /chrom/.test(proc.cmdline) && proc.cmdline.includes('--remote-debugging-pipe'))?.pid;
   if (!browserPid) throw new Error('no browser process');
   try {
     const page = await staffPage(browser, fx.zipProject);
-    const userDataDir = /--user-data-dir=(\S+)/.exec((await descendants(process.pid)).find((proc) => proc.pid === browserPid)!.cmdline)?.[1];
     const run = async (kind: Kind): Promise<Run> => {
       const idle = await rendererIdleBytes(browserPid);
       let link = '';
@@ -382,7 +384,7 @@ async function measurePhase(build: Build, round: number, fx: Fixture, adminToken
           // The last zip's message goes at the click and comes back when this one is written.
           await message.waitFor({ state: 'detached', timeout: 10_000 });
           await message.waitFor({ timeout: 30 * 60_000 });
-          return { download: null, path: await largestFile(join(userDataDir ?? '', 'Default', 'File System')) };
+          return { download: null, path: await largestFile(join(userDataDir, 'Default', 'File System')) };
         }
         const [download] = await Promise.all([
           page.waitForEvent('download', { timeout: 120_000 }),

@@ -19,6 +19,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PART_SIZE, PARALLEL_PARTS } from '../src/domain/uploads.ts';
 
 const MiB = 1024 ** 2;
+const MP4_FTYP = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 const SIZE = Math.round(Number(process.env.BENCH_UPLOAD_GIB ?? 1) * 1024 ** 3);
 const PASSWORD = 'bench-password';
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +39,8 @@ async function makeFile(path: string, size: number): Promise<string> {
   const out = createWriteStream(path);
   for (let written = 0; written < size; written += 8 * MiB) {
     const block = randomBytes(Math.min(8 * MiB, size - written));
+    // The server registers a clip only when its bytes are a video container (issue 9): an MP4 `ftyp` box first.
+    if (written === 0) MP4_FTYP.copy(block, 0);
     hash.update(block);
     if (!out.write(block)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }

@@ -21,6 +21,25 @@ function newestSource(paths: string[]): number {
   return newest;
 }
 
+// Settings that cannot start, and a data directory `npm run move-data` moved, are refused before
+// the web app is built (up to half a minute), not after; server/main.ts checks again itself.
+{
+  const { ConfigError, loadConfig } = await import('../server/config.ts');
+  const { movedStartRefusalFor, startForced } = await import('../server/ops/move-data/marker.ts');
+  try {
+    const config = loadConfig();
+    const moved = movedStartRefusalFor(config);
+    if (moved && !startForced(process.argv, process.env)) {
+      console.error(moved);
+      process.exit(1);
+    }
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
 // Build the PWA only when it is missing or older than its sources. It is built beside the
 // served folder and swapped in, so a server already running never sees a half-built app.
 const webDir = resolve(process.env.WEB_DIR ?? 'dist');

@@ -3,7 +3,7 @@ import { startupMark, printStartupTrace } from './startup-trace.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import type { Db } from './db/connect.ts';
-import { movedStartRefusal, startForced } from './ops/move-data/marker.ts';
+import { movedStartRefusalFor, startForced } from './ops/move-data/marker.ts';
 
 class MovedDirectoryError extends Error {}
 
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   // The embedded database and object store live in DATA_DIR and neither locks its files: a
   // second server on the same directory would corrupt them, so it refuses to start.
   // A directory `npm run move-data` moved: its embedded copy must not be written to again by mistake.
-  const moved = movedStartRefusal(config.dataDir, { embeddedDatabase: !config.databaseUrl, embeddedStore: config.storage.mode === 'embedded' });
+  const moved = movedStartRefusalFor(config);
   if (moved && !startForced(process.argv, process.env)) throw new MovedDirectoryError(moved);
   if (moved) console.warn(`Starting anyway (--force): ${moved}`);
   if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Config } from '../../config.ts';
 
 /**
  * The mark `npm run move-data` leaves in a data directory it moved (issue 15): the server refuses
@@ -48,6 +49,11 @@ export function movedStartRefusal(dataDir: string, uses: { embeddedDatabase: boo
   const what = uses.embeddedDatabase ? `its database was moved to ${marker.database}` : uses.embeddedStore && marker.objects ? `its objects were moved to ${marker.objects}` : null;
   if (!what) return null;
   return `The data directory ${dataDir} was moved on ${marker.movedAt}: ${what}. Start the server with DATABASE_URL${marker.objects ? ' and S3_ENDPOINT' : ''} pointing there (see ${join(dataDir, MOVED_MARKER)}), or start it here anyway with --force (CUTDESK_FORCE=1).`;
+}
+
+/** `movedStartRefusal` for a server started with `config`. */
+export function movedStartRefusalFor(config: Pick<Config, 'dataDir' | 'databaseUrl' | 'storage'>): string | null {
+  return movedStartRefusal(config.dataDir, { embeddedDatabase: !config.databaseUrl, embeddedStore: config.storage.mode === 'embedded' });
 }
 
 /** `npm start -- --force` or CUTDESK_FORCE=1: start on a moved directory all the same. */

@@ -59,4 +59,10 @@ describe('the built app is sent compressed', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe(shell);
   });
+
+  it('answers 404 for a built file that is not there, not the shell (an old page asking for a replaced chunk)', async () => {
+    const response = await server.app.inject({ method: 'GET', url: '/assets/page-gone123.js', headers: { 'accept-encoding': 'br' } });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).not.toMatch(/html/);
+  });
 });

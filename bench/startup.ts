@@ -26,11 +26,12 @@
  * directories go to `.tmp/startup-bench-*` (STARTUP_SCRATCH_DIR chooses another parent).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port.ts';
+import { webBuildIsCurrent } from '../scripts/web-sources.ts';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
 /** How long one start may take before the run fails (a machine shared with test suites can be slow). */
@@ -59,36 +60,11 @@ function cpuMsOf(pid: number | undefined, mainThread = false): number | null {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-function newestSource(paths: string[]): number {
-  let newest = 0;
-  const visit = (path: string) => {
-    if (!existsSync(path)) return;
-    const stat = statSync(path);
-    if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  paths.forEach(visit);
-  return newest;
-}
-
-const SOURCES = ['src', 'workers', 'public', 'index.html', 'vite.config.ts', 'package.json'];
-
 /** A built web app that scripts/start.ts will not rebuild, and whether it is ours to touch. */
 async function webApp(): Promise<{ dir: string; ours: boolean }> {
   if (process.env.STARTUP_WEB_DIR) return { dir: resolve(process.env.STARTUP_WEB_DIR), ours: false };
   const dist = resolve('dist');
-  if (existsSync(join(dist, 'index.html')) && statSync(join(dist, 'index.html')).mtimeMs >= newestSource(SOURCES)) return { dir: dist, ours: false };
+  if (webBuildIsCurrent(dist)) return { dir: dist, ours: false };
   const dir = await mkdtemp(join(scratchParent(), 'startup-bench-web-'));
   console.log(`building the web app into ${dir} (not measured)…`);
   const { build } = await import('vite');

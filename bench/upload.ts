@@ -12,27 +12,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PART_SIZE, PARALLEL_PARTS } from '../src/domain/uploads.ts';
+import { freePort } from './free-port.ts';
 
 const MiB = 1024 ** 2;
 const MP4_FTYP = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 const SIZE = Math.round(Number(process.env.BENCH_UPLOAD_GIB ?? 1) * 1024 ** 3);
 const PASSWORD = 'bench-password';
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 async function makeFile(path: string, size: number): Promise<string> {
   const hash = createHash('sha256');

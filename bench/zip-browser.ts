@@ -21,12 +21,13 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { crc32 } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { generatedClip } from './zip/store.ts';
 
 const exec = promisify(execFile);
 const MiB = 1024 ** 2;
@@ -102,32 +103,16 @@ const login = (email: string) => call<{ token: string; organizationId: number | 
 
 const FTYP = Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypmp42'), 0, 0, 0, 0, ...Buffer.from('mp42isom')]);
 
-/** `size` bytes of an xorshift stream after an MP4 `ftyp` box, made as they are read, and their CRC-32 when read to the end. */
+/** `size` bytes of the zip bench's generated clip after an MP4 `ftyp` box, made as they are read, and their CRC-32 when read to the end. */
 function clipBytes(size: number, seed: number): { stream: Readable; crc: () => number } {
-  let left = size;
-  let state = (seed * 2654435761) >>> 0 || 1;
   let crc = 0;
-  let first = true;
-  const stream = new Readable({
-    read() {
-      if (left <= 0) return void this.push(null);
-      const n = Math.min(MiB, left);
-      const out = Buffer.allocUnsafe(n);
-      for (let i = 0; i + 4 <= n; i += 4) {
-        state ^= state << 13;
-        state ^= state >>> 17;
-        state ^= state << 5;
-        out.writeUInt32LE(state >>> 0, i);
-      }
-      for (let i = n - (n % 4); i < n; i += 1) out[i] = i & 0xff;
-      if (first) FTYP.copy(out, 0, 0, Math.min(FTYP.length, n));
-      first = false;
-      crc = crc32(out, crc);
-      left -= n;
-      this.push(out);
+  const counting = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      crc = crc32(chunk, crc);
+      done(null, chunk);
     },
   });
-  return { stream, crc: () => crc };
+  return { stream: generatedClip(size, seed, FTYP).pipe(counting), crc: () => crc };
 }
 
 interface Creds { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string }

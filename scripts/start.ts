@@ -1,25 +1,13 @@
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { webBuildIsCurrent } from './web-sources.ts';
 
 // Issue 14: Node keeps what it compiled (the server's TypeScript with its types stripped, and
 // the bytecode of every module) for the next start: the server's ~1,300 modules load in about
 // 60 % of the time. Beside the database image, in node_modules/.cache/cutdesk; NODE_COMPILE_CACHE
 // still chooses another place. The cache checks each file's content: an edit is never missed.
 enableCompileCache(resolve(import.meta.dirname, '..', 'node_modules', '.cache', 'cutdesk', 'node-compile-cache'));
-
-/** Newest modification time under the paths that make up the web app. */
-function newestSource(paths: string[]): number {
-  let newest = 0;
-  const visit = (path: string) => {
-    if (!existsSync(path)) return;
-    const stat = statSync(path);
-    if (stat.isDirectory()) for (const entry of readdirSync(path)) visit(join(path, entry));
-    else newest = Math.max(newest, stat.mtimeMs);
-  };
-  paths.forEach(visit);
-  return newest;
-}
 
 // Settings that cannot start, and a data directory `npm run move-data` moved, are refused before
 // the web app is built (up to half a minute), not after; server/main.ts checks again itself.
@@ -43,9 +31,7 @@ function newestSource(paths: string[]): number {
 // Build the PWA only when it is missing or older than its sources. It is built beside the
 // served folder and swapped in, so a server already running never sees a half-built app.
 const webDir = resolve(process.env.WEB_DIR ?? 'dist');
-const built = join(webDir, 'index.html');
-const sources = ['src', 'workers', 'public', 'index.html', 'vite.config.ts', 'package.json'];
-if (!existsSync(built) || statSync(built).mtimeMs < newestSource(sources)) {
+if (!webBuildIsCurrent(webDir)) {
   console.log('Building the web app…');
   const { build } = await import('vite');
   const staging = `${webDir}.building-${process.pid}`;

@@ -33,10 +33,11 @@ export async function startStore(): Promise<{ endpoint: string; store: ObjectSto
  * `size` bytes that look like compressed video (no two 1 MiB blocks alike, incompressible):
  * an xorshift stream, generated as it is read.
  */
-export function generatedClip(size: number, seed: number): Readable {
+export function generatedClip(size: number, seed: number, head?: Buffer): Readable {
   let left = size;
   let state = (seed * 2654435761) >>> 0 || 1;
   const block = 1024 * 1024;
+  let first = true;
   return new Readable({
     read() {
       if (left <= 0) return void this.push(null);
@@ -49,6 +50,9 @@ export function generatedClip(size: number, seed: number): Readable {
         out.writeUInt32LE(state >>> 0, i);
       }
       for (let i = n - (n % 4); i < n; i += 1) out[i] = i & 0xff;
+      // A file signature first where the reader sniffs the type (the server registers videos only).
+      if (first && head) head.copy(out, 0, 0, Math.min(head.length, n));
+      first = false;
       left -= n;
       this.push(out);
     },

@@ -94,8 +94,13 @@ export function storeOriginFor(app: FastifyInstance, request: FastifyRequest): s
   } catch {
     return null;
   }
-  return `http://${hostname}:${port}`;
+  // The Host header is the client's: only a plain name or address goes into the CSP and the
+  // credentials (the URL parser lets `;` and `'` through, which would add CSP directives).
+  return HOSTNAME.test(hostname) ? `http://${hostname}:${port}` : null;
 }
+
+/** A DNS name, an IPv4 address or a bracketed IPv6 address, as the URL parser leaves it. */
+const HOSTNAME = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/;
 
 const closing = new WeakMap<object, Promise<void>>();
 

@@ -121,6 +121,14 @@ describe('the embedded store on its own port', () => {
     expect(preflight.headers.get('content-security-policy')).toBe('sandbox');
   });
 
+  it('names no store origin for a Host header that is not a plain name (no directive slips into the CSP)', async () => {
+    const forged = await server.app.inject({ method: 'GET', url: '/api/v1/health', headers: { host: "evil;script-src-elem:80" } });
+    const csp = String(forged.headers['content-security-policy'] ?? '');
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain('evil');
+    expect(csp).not.toContain('script-src-elem');
+  });
+
   it('counts the bytes it receives for /metrics', async () => {
     const scrape = async () => Number(/^cutdesk_store_listener_received_bytes (\S+)$/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1]);
     const before = await scrape();

@@ -214,6 +214,8 @@ function sampleBrowser(cdp: CDPSession) {
   const processes = new Map<number, string>();
   const peak = new Map<number, number>();
   const startTicks = new Map<number, number>();
+  // Each process's memory at its first sample: the page loaded and idle, before the file is handed over.
+  const startRss = new Map<number, number>();
   let totalPeak = 0;
   let stopped = false;
   let listedAt = 0;
@@ -229,6 +231,7 @@ function sampleBrowser(cdp: CDPSession) {
       const figures = await procStat(pid);
       if (!figures) continue;
       if (!startTicks.has(pid)) startTicks.set(pid, figures.ticks);
+      if (!startRss.has(pid)) startRss.set(pid, figures.rss);
       total += figures.rss;
       peak.set(pid, Math.max(peak.get(pid) ?? 0, figures.rss));
     }
@@ -270,7 +273,7 @@ function sampleBrowser(cdp: CDPSession) {
         const used = (ticks - (rendererThreadsStart.get(`${renderer.pid}/${name}`) ?? 0)) / CLOCK_TICKS;
         if (used >= 0.05) threads[name] = Math.round(((threads[name] ?? 0) + used) * 100) / 100;
       }
-      return { rendererPeakBytes: peak.get(renderer.pid) ?? 0, browserPeakBytes: totalPeak, rendererCpuSeconds: renderer.ticks / CLOCK_TICKS, browserCpuSeconds: browserTicks / CLOCK_TICKS, rendererThreads: threads };
+      return { rendererPeakBytes: peak.get(renderer.pid) ?? 0, rendererIdleBytes: startRss.get(renderer.pid) ?? 0, browserPeakBytes: totalPeak, rendererCpuSeconds: renderer.ticks / CLOCK_TICKS, browserCpuSeconds: browserTicks / CLOCK_TICKS, rendererThreads: threads };
     },
   };
 }
@@ -432,6 +435,7 @@ async function timedRun(setup: Setup, cdp: CDPSession) {
     maxPartsInFlight: partsInFlight(setup.parts).max,
     meanPartsInFlight: partsInFlight(setup.parts).mean,
     rendererPeakMiB: Math.round(figures.rendererPeakBytes / MiB),
+    rendererIdleMiB: Math.round(figures.rendererIdleBytes / MiB),
     browserPeakMiB: Math.round(figures.browserPeakBytes / MiB),
     rendererCpuSecondsPerGiB: round2(figures.rendererCpuSeconds / (SIZE / GiB)),
     browserCpuSecondsPerGiB: round2(figures.browserCpuSeconds / (SIZE / GiB)),
@@ -540,6 +544,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         maxPartsInFlight: spread(each.map((r) => r.maxPartsInFlight)),
         meanPartsInFlight: spread(each.map((r) => r.meanPartsInFlight)),
         rendererPeakMiB: spread(each.map((r) => r.rendererPeakMiB)),
+        rendererIdleMiB: spread(each.map((r) => r.rendererIdleMiB)),
         browserPeakMiB: spread(each.map((r) => r.browserPeakMiB)),
         rendererCpuSecondsPerGiB: spread(each.map((r) => r.rendererCpuSecondsPerGiB)),
         browserCpuSecondsPerGiB: spread(each.map((r) => r.browserCpuSecondsPerGiB)),

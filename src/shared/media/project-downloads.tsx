@@ -7,6 +7,7 @@ import { plural } from '@/lib/format.ts';
 import { downloadBriefPdf } from '@/shared/media/brief-pdf.ts';
 import { DownloadCancelled, downloadProjectZip, type ZipDownloadProgress } from '@/shared/media/zip-download.ts';
 import { Button } from '@/ui/button.tsx';
+import { ProgressFill } from '@/ui/progress-fill.tsx';
 
 /** What the bar says before the first byte is written (issue 12: feedback from the click on). */
 function phaseText(progress: ZipDownloadProgress): string | null {
@@ -23,7 +24,7 @@ export function DownloadProgressBar({ label, progress }: { label: string; progre
   return (
     <div className="download-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress.percent)} aria-valuetext={phase ?? undefined}>
       <div className={`download-progress-track ${phase ? 'is-pending' : ''}`}>
-        <div className="download-progress-fill" style={{ width: `${progress.percent}%` }} />
+        <ProgressFill className="download-progress-fill" percent={progress.percent} />
       </div>
       <span className="download-progress-text" data-testid="zip-download-progress">
         {phase ?? (

@@ -6,6 +6,7 @@ import { registerDeliverable } from '@/shared/media/api/register-deliverable.ts'
 import { enqueueUploads } from '@/shared/uploads/upload-client.ts';
 import { useUploads } from '@/shared/uploads/use-uploads.ts';
 import { Button } from '@/ui/button.tsx';
+import { ProgressFill } from '@/ui/progress-fill.tsx';
 
 /** A§4: after the transfer completes, a 2 s pause, then the uploading flag clears. */
 const SETTLE_MS = 2_000;
@@ -75,7 +76,7 @@ export function FinalVideoUpload({ project, onDelivered }: { project: Project; o
       {state === 'uploading' && item && (
         <div className="download-progress" role="progressbar" aria-label="Final video upload" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(item.percent)}>
           <div className="download-progress-track">
-            <div className="download-progress-fill" style={{ width: `${item.percent}%` }} />
+            <ProgressFill className="download-progress-fill" percent={item.percent} />
           </div>
         </div>
       )}

@@ -3,6 +3,7 @@ import { formatFileSize } from '@/domain/bytes.ts';
 import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft, runningProgress } from '@/domain/uploads.ts';
 import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/shared/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
+import { ProgressFill } from '@/ui/progress-fill.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
 
 /** The room the popup takes at the bottom of the window, for the page (src/ui/theme.css, issue 12). */
@@ -92,7 +93,7 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
       {totals.active > 0 && !collapsed && (
         <div className="uploads-overall">
           <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={running.percent} aria-label="Overall upload progress">
-            <span style={{ width: `${running.percent}%` }} />
+            <ProgressFill percent={running.percent} />
           </div>
           <p>
             {formatFileSize(running.loaded)} of {formatFileSize(running.size)}
@@ -119,7 +120,7 @@ export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
                 <span className="uploads-row-status">{uploadStatusLine(item)}</span>
                 {item.status !== 'done' && !item.refused && (
                   <span className="mini-progress" aria-hidden>
-                    <span style={{ width: `${item.percent}%` }} />
+                    <ProgressFill percent={item.percent} />
                   </span>
                 )}
               </span>

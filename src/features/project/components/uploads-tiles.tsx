@@ -3,6 +3,7 @@ import { formatFileSize } from '@/domain/bytes.ts';
 import { formatSpeed, formatTimeLeft, type AcceptKind } from '@/domain/uploads.ts';
 import type { UploadItemView } from '@/shared/uploads/upload-client.ts';
 import { Icon } from '@/ui/icons.tsx';
+import { ProgressFill } from '@/ui/progress-fill.tsx';
 
 /** One line on where an upload stands. */
 export function uploadStatusLine(item: UploadItemView): string {
@@ -98,7 +99,7 @@ export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadIt
         </span>
         {!refused && (
           <span className="mini-progress" aria-hidden>
-            <span style={{ width: `${item.percent}%` }} />
+            <ProgressFill percent={item.percent} />
           </span>
         )}
       </div>

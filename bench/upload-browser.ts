@@ -186,11 +186,15 @@ function pageServer(pagesDir: string, s3: S3Client, bucket: string): { server: S
 }
 
 /** /proc figures of one process. */
-async function procStat(pid: number): Promise<{ rss: number; ticks: number } | null> {
+async function procStat(pid: number): Promise<{ rss: number; private: number; ticks: number } | null> {
   try {
     const [status, stat] = await Promise.all([readFile(`/proc/${pid}/status`, 'utf8'), readFile(`/proc/${pid}/stat`, 'utf8')]);
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { rss: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024, ticks: Number(fields[11]) + Number(fields[12]) };
+    const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+    // Private = anonymous resident memory + swap: Chromium's own "private memory footprint" on
+    // Linux (what its task manager shows). RSS also counts the browser binary's code pages a
+    // process has touched, which every renderer shares.
+    return { rss: kib('VmRSS'), private: kib('RssAnon') + kib('VmSwap'), ticks: Number(fields[11]) + Number(fields[12]) };
   } catch {
     return null;
   }
@@ -213,6 +217,8 @@ async function threadTicks(pid: number): Promise<Map<string, number>> {
 function sampleBrowser(cdp: CDPSession) {
   const processes = new Map<number, string>();
   const peak = new Map<number, number>();
+  const privatePeak = new Map<number, number>();
+  const startPrivate = new Map<number, number>();
   const startTicks = new Map<number, number>();
   // Each process's memory at its first sample: the page loaded and idle, before the file is handed over.
   const startRss = new Map<number, number>();
@@ -232,6 +238,8 @@ function sampleBrowser(cdp: CDPSession) {
       if (!figures) continue;
       if (!startTicks.has(pid)) startTicks.set(pid, figures.ticks);
       if (!startRss.has(pid)) startRss.set(pid, figures.rss);
+      if (!startPrivate.has(pid)) startPrivate.set(pid, figures.private);
+      privatePeak.set(pid, Math.max(privatePeak.get(pid) ?? 0, figures.private));
       total += figures.rss;
       peak.set(pid, Math.max(peak.get(pid) ?? 0, figures.rss));
     }
@@ -273,7 +281,7 @@ function sampleBrowser(cdp: CDPSession) {
         const used = (ticks - (rendererThreadsStart.get(`${renderer.pid}/${name}`) ?? 0)) / CLOCK_TICKS;
         if (used >= 0.05) threads[name] = Math.round(((threads[name] ?? 0) + used) * 100) / 100;
       }
-      return { rendererPeakBytes: peak.get(renderer.pid) ?? 0, rendererIdleBytes: startRss.get(renderer.pid) ?? 0, browserPeakBytes: totalPeak, rendererCpuSeconds: renderer.ticks / CLOCK_TICKS, browserCpuSeconds: browserTicks / CLOCK_TICKS, rendererThreads: threads };
+      return { rendererPeakBytes: peak.get(renderer.pid) ?? 0, rendererIdleBytes: startRss.get(renderer.pid) ?? 0, rendererPrivatePeakBytes: privatePeak.get(renderer.pid) ?? 0, rendererPrivateIdleBytes: startPrivate.get(renderer.pid) ?? 0, browserPeakBytes: totalPeak, rendererCpuSeconds: renderer.ticks / CLOCK_TICKS, browserCpuSeconds: browserTicks / CLOCK_TICKS, rendererThreads: threads };
     },
   };
 }
@@ -418,14 +426,26 @@ function partsInFlight(parts: Setup['parts']): { max: number; mean: number } {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
-async function timedRun(setup: Setup, cdp: CDPSession) {
+/** CPU ticks of the server process, and of its main thread (the event loop, where the store's requests are handled). */
+async function serverTicks(pid: number): Promise<{ all: number; main: number }> {
+  const ticksOf = async (path: string) => {
+    const stat = await readFile(path, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+  };
+  return { all: await ticksOf(`/proc/${pid}/stat`), main: await ticksOf(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number) {
   const sampler = sampleBrowser(cdp);
   await sampler.begin();
+  const serverBefore = await serverTicks(serverPid);
   const started = performance.now();
   const startedEpoch = Date.now();
   await setup.start();
   const seconds = (performance.now() - started) / 1000;
   const figures = await sampler.end();
+  const serverAfter = await serverTicks(serverPid);
   const lastAnswer = Math.max(...setup.parts.map((part) => part.answered));
   return {
     seconds: round2(seconds),
@@ -436,6 +456,11 @@ async function timedRun(setup: Setup, cdp: CDPSession) {
     meanPartsInFlight: partsInFlight(setup.parts).mean,
     rendererPeakMiB: Math.round(figures.rendererPeakBytes / MiB),
     rendererIdleMiB: Math.round(figures.rendererIdleBytes / MiB),
+    rendererPrivatePeakMiB: Math.round(figures.rendererPrivatePeakBytes / MiB),
+    rendererPrivateIdleMiB: Math.round(figures.rendererPrivateIdleBytes / MiB),
+    serverCpuSecondsPerGiB: round2((serverAfter.all - serverBefore.all) / CLOCK_TICKS / (SIZE / GiB)),
+    /** Share of the upload's time the server's event loop thread was on a core (1 = saturated). */
+    serverMainThreadBusy: round2((serverAfter.main - serverBefore.main) / CLOCK_TICKS / seconds),
     browserPeakMiB: Math.round(figures.browserPeakBytes / MiB),
     rendererCpuSecondsPerGiB: round2(figures.rendererCpuSeconds / (SIZE / GiB)),
     browserCpuSecondsPerGiB: round2(figures.browserCpuSeconds / (SIZE / GiB)),
@@ -492,7 +517,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         const setup = await setUp(kind, round);
         try {
           const cdp = await setup.browser.newBrowserCDPSession();
-          const figures = await timedRun(setup, cdp);
+          const figures = await timedRun(setup, cdp, (kind === 'cutdesk-s3-path' ? servers[0] : servers[1])!.pid!);
           (runs[kind] ??= []).push(figures);
           console.error(`round ${round} ${kind}: ${JSON.stringify(figures)}`);
         } catch (error) {
@@ -545,6 +570,10 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         meanPartsInFlight: spread(each.map((r) => r.meanPartsInFlight)),
         rendererPeakMiB: spread(each.map((r) => r.rendererPeakMiB)),
         rendererIdleMiB: spread(each.map((r) => r.rendererIdleMiB)),
+        rendererPrivatePeakMiB: spread(each.map((r) => r.rendererPrivatePeakMiB)),
+        rendererPrivateIdleMiB: spread(each.map((r) => r.rendererPrivateIdleMiB)),
+        serverCpuSecondsPerGiB: spread(each.map((r) => r.serverCpuSecondsPerGiB)),
+        serverMainThreadBusy: spread(each.map((r) => r.serverMainThreadBusy)),
         browserPeakMiB: spread(each.map((r) => r.browserPeakMiB)),
         rendererCpuSecondsPerGiB: spread(each.map((r) => r.rendererCpuSecondsPerGiB)),
         browserCpuSecondsPerGiB: spread(each.map((r) => r.browserCpuSecondsPerGiB)),
@@ -559,6 +588,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
       return {
         speed: spread(pairs.map(([a, b]) => b.seconds / a.seconds)),
         rendererPeakMemory: spread(pairs.map(([a, b]) => a.rendererPeakMiB / b.rendererPeakMiB)),
+        rendererPrivatePeakMemory: spread(pairs.map(([a, b]) => a.rendererPrivatePeakMiB / b.rendererPrivatePeakMiB)),
         rendererCpuPerGiB: spread(pairs.map(([a, b]) => a.rendererCpuSecondsPerGiB / b.rendererCpuSecondsPerGiB)),
         browserCpuPerGiB: spread(pairs.map(([a, b]) => a.browserCpuSecondsPerGiB / b.browserCpuSecondsPerGiB)),
       };

@@ -1,4 +1,5 @@
 import * as Comlink from 'comlink';
+import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
 import { buildBriefPdf, type BriefPdfInput } from './brief-pdf.shared.ts';
 import { loadPdfFonts } from './pdf-fonts.shared.ts';
 import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.shared.ts';
@@ -52,12 +53,12 @@ function entriesOf(plan: ZipPlanEntry[], linkFor: LinkFor, signal: AbortSignal):
   });
 }
 
-/** Progress at most every 150 ms, and always the last report. */
+/** Progress at most every `PROGRESS_EVERY_MS`, and always the last report. */
 function throttled(onProgress: ProgressFn): ProgressFn {
   let last = 0;
   return (progress) => {
     const now = Date.now();
-    if (now - last >= 150 || progress.current === null) {
+    if (now - last >= PROGRESS_EVERY_MS || progress.current === null) {
       last = now;
       onProgress(progress);
     }

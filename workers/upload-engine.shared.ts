@@ -1,3 +1,4 @@
+import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
 import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, quotaAllows } from '@/domain/uploads.ts';
 import type { ServerApi } from './server-api.shared.ts';
 import type { Transport } from './transport.shared.ts';
@@ -85,7 +86,7 @@ export class UploadEngine {
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       openHandle: (handle) => handle.getFile(),
       newUid: () => crypto.randomUUID(),
-      emitEveryMs: 200,
+      emitEveryMs: PROGRESS_EVERY_MS,
       autoRetryMs: 30_000,
       ...options,
     };

@@ -66,7 +66,9 @@ export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { pr
     <div className="zip-downloads">
       <div className="zip-downloads-buttons">
         {kinds.map((kind) => (
-          <Button key={kind} variant="secondary" busy={running === kind} disabled={running !== null} onClick={() => void start(kind)}>
+          // Busy until the bytes flow; from then on the bar says what happens (a spinner turning
+          // for the whole download redrew the page sixty times a second, issue 14).
+          <Button key={kind} variant="secondary" busy={running === kind && progress?.phase !== 'writing'} disabled={running !== null} onClick={() => void start(kind)}>
             {LABELS[kind]}
           </Button>
         ))}

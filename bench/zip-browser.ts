@@ -215,13 +215,32 @@ async function threadSeconds(pid: number): Promise<Map<string, number>> {
   return out;
 }
 
-async function rssBytes(pid: number): Promise<number> {
+/**
+ * Resident memory of a process, and its private part: anonymous resident memory + swap, which is
+ * Chromium's own "private memory footprint" on Linux. RSS also counts the browser binary's code
+ * pages, which every renderer shares: a renderer started for the download service worker adds
+ * some 80 MiB of RSS that is mostly those shared pages.
+ */
+async function memoryOf(pid: number): Promise<{ rss: number; private: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kib('VmRSS'), private: kib('RssAnon') + kib('VmSwap') };
+}
+
+/** The renderers' memory, summed. */
+async function renderersMemory(browserPid: number): Promise<{ rss: number; private: number }> {
+  const sum = { rss: 0, private: 0 };
+  for (const proc of await descendants(browserPid)) {
+    if (proc.type !== 'renderer') continue;
+    const memory = await memoryOf(proc.pid);
+    sum.rss += memory.rss;
+    sum.private += memory.private;
+  }
+  return sum;
 }
 
 /** Samples the renderers' summed RSS every 100 ms while `work` runs; CPU per process type from start to end. */
-async function watch<T>(browserPid: number, serverPid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; rendererPeakBytes: number; cpu: Record<string, number>; threads: Record<string, number> }> {
+async function watch<T>(browserPid: number, serverPid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; rendererPeakBytes: number; rendererPrivatePeakBytes: number; cpu: Record<string, number>; threads: Record<string, number> }> {
   const cpuOf = async () => {
     const out = new Map<number, { type: string; seconds: number }>();
     for (const proc of await descendants(browserPid)) out.set(proc.pid, { type: proc.type, seconds: await cpuSeconds(proc.pid) });
@@ -238,12 +257,13 @@ async function watch<T>(browserPid: number, serverPid: number, work: () => Promi
   const before = await cpuOf();
   const threadsBefore = await threadsOf();
   let peak = 0;
+  let privatePeak = 0;
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      let sum = 0;
-      for (const proc of await descendants(browserPid)) if (proc.type === 'renderer') sum += await rssBytes(proc.pid);
-      peak = Math.max(peak, sum);
+      const sum = await renderersMemory(browserPid);
+      peak = Math.max(peak, sum.rss);
+      privatePeak = Math.max(privatePeak, sum.private);
       await new Promise((done) => setTimeout(done, 100));
     }
   })();
@@ -262,22 +282,22 @@ async function watch<T>(browserPid: number, serverPid: number, work: () => Promi
       threads[name] = (threads[name] ?? 0) + end - (threadsBefore.get(key) ?? 0);
     }
     const top = Object.fromEntries(Object.entries(threads).filter(([, seconds]) => seconds >= 0.1).sort((a, b) => b[1] - a[1]).map(([name, seconds]) => [name, Math.round(seconds * 10) / 10]));
-    return { result, seconds, rendererPeakBytes: peak, cpu, threads: top };
+    return { result, seconds, rendererPeakBytes: peak, rendererPrivatePeakBytes: privatePeak, cpu, threads: top };
   } finally {
     sampling = false;
     await sampler;
   }
 }
 
-async function rendererIdleBytes(browserPid: number): Promise<number> {
-  const samples: number[] = [];
+async function rendererIdleBytes(browserPid: number): Promise<{ rss: number; private: number }> {
+  const idle = { rss: 0, private: 0 };
   for (let i = 0; i < 10; i += 1) {
-    let sum = 0;
-    for (const proc of await descendants(browserPid)) if (proc.type === 'renderer') sum += await rssBytes(proc.pid);
-    samples.push(sum);
+    const sum = await renderersMemory(browserPid);
+    idle.rss = Math.max(idle.rss, sum.rss);
+    idle.private = Math.max(idle.private, sum.private);
     await new Promise((done) => setTimeout(done, 100));
   }
-  return Math.max(...samples);
+  return idle;
 }
 
 // ——— One measurement: a fresh Chromium, staff signed in on the zip project's page ———
@@ -327,6 +347,7 @@ interface Run {
   seconds: number;
   MBps: number;
   rendererOverIdleMiB: number;
+  rendererPrivateOverIdleMiB: number;
   cpuSeconds: Record<string, number>;
   threadCpuSeconds: Record<string, number>;
   check?: string;
@@ -398,7 +419,8 @@ async function measurePhase(build: Build, round: number, fx: Fixture, adminToken
         round,
         seconds: round1(measured.seconds),
         MBps: round1(bytes / 1e6 / measured.seconds),
-        rendererOverIdleMiB: Math.round((measured.rendererPeakBytes - idle) / MiB),
+        rendererOverIdleMiB: Math.round((measured.rendererPeakBytes - idle.rss) / MiB),
+        rendererPrivateOverIdleMiB: Math.round((measured.rendererPrivatePeakBytes - idle.private) / MiB),
         cpuSeconds: Object.fromEntries(Object.entries(measured.cpu).filter(([, seconds]) => seconds >= 0.05).map(([type, seconds]) => [type, round1(seconds)])),
         threadCpuSeconds: measured.threads,
         ...(check && { check }),
@@ -468,12 +490,13 @@ export async function benchZipBrowser(): Promise<Record<string, unknown>> {
     const summary: Record<string, unknown> = {};
     for (const build of list) {
       const mine = runs.filter((r) => r.native.build === build.label);
-      const figures: Record<string, unknown> = { nativeMBps: stats(mine.map((r) => r.native.MBps)), nativeRendererOverIdleMiB: stats(mine.map((r) => r.native.rendererOverIdleMiB)) };
+      const figures: Record<string, unknown> = { nativeMBps: stats(mine.map((r) => r.native.MBps)), nativeRendererOverIdleMiB: stats(mine.map((r) => r.native.rendererOverIdleMiB)), nativeRendererPrivateOverIdleMiB: stats(mine.map((r) => r.native.rendererPrivateOverIdleMiB)) };
       for (const kind of ['zip', 'file'] as const) {
         if (!KINDS.includes(kind)) continue;
         figures[`${kind}MBps`] = stats(mine.map((r) => r[kind].MBps));
         figures[`ratio ${kind} / native (same phase)`] = stats(mine.map((r) => round2(r[kind].MBps / r.native.MBps)));
         figures[`${kind}RendererOverIdleMiB`] = stats(mine.map((r) => r[kind].rendererOverIdleMiB));
+        figures[`${kind}RendererPrivateOverIdleMiB`] = stats(mine.map((r) => r[kind].rendererPrivateOverIdleMiB));
         figures[`${kind}RendererCpuSecondsPerGiB`] = stats(mine.map((r) => round1((r[kind].cpuSeconds.renderer ?? 0) / (TOTAL / GiB))));
         figures[`${kind}Checks`] = mine.map((r) => r[kind].check);
       }

@@ -3,7 +3,9 @@ import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
 import { buildBriefPdf, type BriefPdfInput } from './brief-pdf.shared.ts';
 import { loadPdfFonts } from './pdf-fonts.shared.ts';
 import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.shared.ts';
-import { zipChunks, zipStream, type ZipEntry, type ZipProgress } from './zip.shared.ts';
+import type { StreamProtocol } from '@/domain/media.ts';
+import { sendArchive } from './zip-port.shared.ts';
+import { zipChunks, type ZipEntry, type ZipProgress } from './zip.shared.ts';
 
 /**
  * The media worker (issue 6): project zips and the brief PDF are made here, off the UI
@@ -23,9 +25,6 @@ export interface ZipPlanEntry {
 
 export type LinkFor = (ref: string) => Promise<string>;
 export type ProgressFn = (progress: ZipProgress) => void;
-
-/** The name of the error a zip rejects with when its reader (the browser's download) cancelled it (the page checks it). */
-const ZIP_CANCELLED = 'DownloadCancelled';
 
 const jobs = new Map<string, AbortController>();
 
@@ -53,6 +52,9 @@ function entriesOf(plan: ZipPlanEntry[], linkFor: LinkFor, signal: AbortSignal):
   });
 }
 
+/** Writes of a picked file in flight at once. */
+const WRITES_AHEAD = 3;
+
 /** Progress at most every `PROGRESS_EVERY_MS`, and always the last report. */
 function throttled(onProgress: ProgressFn): ProgressFn {
   let last = 0;
@@ -65,70 +67,57 @@ function throttled(onProgress: ProgressFn): ProgressFn {
   };
 }
 
-function cancelledError(): Error {
-  const error = new Error('The download was cancelled.');
-  error.name = ZIP_CANCELLED;
-  return error;
-}
-
 const api = {
   /** Writes the zip into a file the user picked; the file is complete only if everything was written. */
   async zipToFile(jobId: string, handle: FileSystemFileHandle, plan: ZipPlanEntry[], linkFor: LinkFor, onProgress: ProgressFn): Promise<void> {
     const controller = new AbortController();
     jobs.set(jobId, controller);
     try {
-      const writable = await handle.createWritable();
-      await zipStream(entriesOf(plan, linkFor, controller.signal), throttled(onProgress)).pipeTo(writable as unknown as WritableStream<Uint8Array>, { signal: controller.signal });
+      const writable = (await handle.createWritable()) as unknown as WritableStream<Uint8Array>;
+      const writer = writable.getWriter();
+      // A chunk is done with once its write has resolved (the file's writer has copied it): with
+      // at most WRITES_AHEAD - 1 writes unresolved when the next chunk is asked for, the zip
+      // reads every entry into a few buffers (bounded memory, no garbage per MiB), and the
+      // next chunk is read while the last ones are written.
+      const writing: Promise<void>[] = [];
+      try {
+        for await (const chunk of zipChunks(entriesOf(plan, linkFor, controller.signal), throttled(onProgress), { heldChunks: WRITES_AHEAD - 1 })) {
+          controller.signal.throwIfAborted();
+          const written = writer.write(chunk);
+          written.catch(() => undefined);
+          writing.push(written);
+          if (writing.length >= WRITES_AHEAD) await writing.shift();
+        }
+        await Promise.all(writing);
+        await writer.close();
+      } catch (error) {
+        // Failed or cancelled: nothing of it is kept, the picked file stays as it was.
+        await writer.abort(error).catch(() => undefined);
+        throw controller.signal.aborted ? controller.signal.reason : error;
+      }
     } finally {
       jobs.delete(jobId);
     }
   },
 
   /**
-   * The zip as a stream handed straight to the download service worker through `port` (issue
-   * 14: the page only introduces the two; no chunk passes through it). Resolves when the whole
-   * archive has been read by the download; rejects with the zip's failure (the download then
-   * fails too, so no archive that looks valid is left), or with a `DownloadCancelled` error when
-   * the download was cancelled.
+   * The zip handed straight to the download service worker through `port` (issue 14: the page
+   * only introduces the two; no chunk passes through it). With `chunks` the service worker asks
+   * for one chunk at a time and each is copied as it is posted, so every entry is read into the
+   * same buffer; with `stream` (an older service worker) the archive goes as one transferred
+   * stream. Resolves when the whole archive has been taken by the download; rejects with the
+   * zip's failure (the download then fails too, so no archive that looks valid is left), or with
+   * a `DownloadCancelled` error when the download was cancelled.
    */
-  async zipToStream(jobId: string, port: MessagePort, plan: ZipPlanEntry[], linkFor: LinkFor, onProgress: ProgressFn): Promise<void> {
+  async zipToStream(jobId: string, port: MessagePort, protocol: StreamProtocol, plan: ZipPlanEntry[], linkFor: LinkFor, onProgress: ProgressFn): Promise<void> {
     const controller = new AbortController();
     jobs.set(jobId, controller);
-    const chunks = zipChunks(entriesOf(plan, linkFor, controller.signal), throttled(onProgress));
-    let settle!: { resolve: () => void; reject: (error: unknown) => void };
-    const finished = new Promise<void>((resolve, reject) => {
-      settle = { resolve, reject };
-    });
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        async pull(stream) {
-          try {
-            const { done, value } = await chunks.next();
-            if (done) {
-              stream.close();
-              settle.resolve();
-            } else stream.enqueue(value);
-          } catch (error) {
-            stream.error(error);
-            settle.reject(controller.signal.aborted ? controller.signal.reason : error);
-          }
-        },
-        async cancel() {
-          settle.reject(cancelledError());
-          controller.abort(cancelledError());
-          await chunks.return(undefined).catch(() => undefined);
-        },
-      },
-      { highWaterMark: 1 },
-    );
-    // Our own cancel (the page's signal) fails the download.
-    controller.signal.addEventListener('abort', () => settle.reject(controller.signal.reason), { once: true });
     try {
-      port.postMessage({ type: 'stream', stream }, [stream as unknown as Transferable]);
-      await finished;
+      // The chunk messages are copies: the zip may read every entry into one buffer.
+      const chunks = zipChunks(entriesOf(plan, linkFor, controller.signal), throttled(onProgress), protocol === 'chunks' ? { heldChunks: 0 } : {});
+      await sendArchive(port, protocol, chunks, controller);
     } finally {
       jobs.delete(jobId);
-      port.close();
     }
   },
 

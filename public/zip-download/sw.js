@@ -4,9 +4,9 @@
  * this worker answers that navigation with the stream as an attachment, so the browser's
  * download manager writes it to disk as it arrives: no Blob, memory bounded by the stream's
  * queue. Issue 14: the page registers the download with a MessagePort whose other end it gives
- * the media worker, and the worker posts the stream itself on it, so the archive's chunks go
- * from the worker to here without passing through the page. (A stream sent with the
- * registration itself is still taken.) Its scope is /zip-download/ only; the app's own service
+ * the media worker, and the worker sends the archive on it, chunk by chunk as this worker asks
+ * (`pulledStream`), so the archive goes from the worker to here without passing through the
+ * page. (A stream posted whole on the port, or sent with the registration, is still taken.) Its scope is /zip-download/ only; the app's own service
  * worker is not involved.
  */
 const pending = new Map();
@@ -16,11 +16,65 @@ const WAIT_MS = 60_000;
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
+/** Chunks the download's stream keeps asked for ahead of the download manager (1 MiB each). */
+const CHUNKS_AHEAD = 4;
+
+/**
+ * The archive as chunk messages: one `pull` asks for one chunk. A posted chunk is copied as it
+ * is posted, so the media worker reads every entry into the same buffer (issue 14: a stream
+ * handed over whole left one new 1 MiB buffer per MiB in the worker's heap, collected late).
+ */
+function pulledStream(port) {
+  let controller = null;
+  let waiting = null;
+  const answered = () => {
+    if (waiting) waiting();
+    waiting = null;
+  };
+  port.onmessage = (event) => {
+    const data = event.data || {};
+    if (data.type === 'chunk' && data.chunk instanceof Uint8Array && waiting) {
+      controller.enqueue(data.chunk);
+    } else if (data.type === 'end' && waiting) {
+      controller.close();
+      port.close();
+    } else if (data.type === 'error' || data.type === 'end' || data.type === 'chunk') {
+      // A failure (or anything out of turn) fails the download at once, queued chunks and
+      // all: an archive cut short must never end as a finished download.
+      controller.error(new Error(typeof data.message === 'string' ? data.message : 'The archive could not be made.'));
+      port.close();
+    }
+    answered();
+  };
+  return new ReadableStream(
+    {
+      start(streamController) {
+        controller = streamController;
+      },
+      pull() {
+        return new Promise((resolve) => {
+          waiting = resolve;
+          port.postMessage({ type: 'pull' });
+        });
+      },
+      cancel() {
+        // The download was cancelled in the browser: the worker stops making the archive (and
+        // closes the port once it has: closing it here could drop the message).
+        port.postMessage({ type: 'cancel' });
+      },
+    },
+    new CountQueuingStrategy({ highWaterMark: CHUNKS_AHEAD }),
+  );
+}
+
 function streamFrom(port) {
   return new Promise((resolve) => {
     port.onmessage = (event) => {
-      if (event.data && event.data.type === 'stream' && event.data.stream) {
-        resolve(event.data.stream);
+      const data = event.data || {};
+      if (data.type === 'chunks') resolve(pulledStream(port));
+      else if (data.type === 'stream' && data.stream) {
+        // A page from before the chunk messages hands its stream over whole.
+        resolve(data.stream);
         port.close();
       }
     };
@@ -34,7 +88,8 @@ self.addEventListener('message', (event) => {
     pending.set(data.id, { stream, name: data.name });
     // Never fetched (the page went away): do not hold the stream forever.
     setTimeout(() => pending.delete(data.id), WAIT_MS);
-    if (event.ports[0]) event.ports[0].postMessage({ ok: true });
+    // `chunks`: this worker takes the archive as chunk messages (a page may meet an older one).
+    if (event.ports[0]) event.ports[0].postMessage({ ok: true, chunks: true });
   }
   // 'ping' messages keep this worker alive while a long download streams.
 });

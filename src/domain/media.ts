@@ -77,3 +77,11 @@ export function zipFileName(projectId: number, kind: ZipKind): string {
   return `project-${projectId}_${kind}_assets.zip`;
 }
 export const ZIP_FOLDERS = ['assets/', 'interviews/', 'b_roll/'] as const;
+
+/**
+ * How the media worker sends a streamed zip to the download service worker
+ * (public/zip-download/sw.js): `chunks` when that service worker asks for it chunk by chunk
+ * (the worker can then read every entry into one buffer), else `stream`, the archive as one
+ * transferred stream (a service worker from before, still in control until it is replaced).
+ */
+export type StreamProtocol = 'chunks' | 'stream';

@@ -148,6 +148,64 @@ describe('zip writer', () => {
     await expect(writeZip([{ name: 'a.bin', size: data.length, open: () => body(MiB + 7) }], join(dir, 'bytes-short.zip'))).rejects.toThrow(/cut short/);
   });
 
+  it('with heldChunks reads every entry of a byte stream into a few buffers, and a reader that holds no more than it said gets the same archive', async () => {
+    const first = randomBytes(5 * MiB + 777);
+    const second = randomBytes(MiB + 3);
+    const body = (data: Uint8Array) => {
+      let offset = 0;
+      return new ReadableStream({
+        type: 'bytes',
+        pull(controller) {
+          if (offset >= data.length) {
+            controller.close();
+            controller.byobRequest?.respond(0);
+            return;
+          }
+          const n = Math.min(64 * 1024, data.length - offset);
+          controller.enqueue(new Uint8Array(data.subarray(offset, offset + n)));
+          offset += n;
+        },
+      }) as ReadableStream<Uint8Array>;
+    };
+    const entries = (): ZipEntry[] => [
+      { name: 'interviews/a.mov', size: first.length, open: () => body(first) },
+      { name: 'b_roll/b.mov', size: second.length, open: () => body(second) },
+    ];
+    /** The reader holds `held` chunks before copying the oldest (as a file's writer with writes in flight would). */
+    const collect = async (held?: number) => {
+      const copies: Uint8Array[] = [];
+      const memory = new Set<ArrayBufferLike>();
+      const holding: Uint8Array[] = [];
+      const take = (chunk: Uint8Array) => copies.push(chunk.slice());
+      for await (const chunk of zipChunks(entries(), undefined, held === undefined ? {} : { heldChunks: held })) {
+        holding.push(chunk);
+        if (holding.length > (held ?? 0)) take(holding.shift()!);
+        if (chunk.length === MiB) memory.add(chunk.buffer);
+      }
+      holding.forEach(take);
+      return { bytes: Buffer.concat(copies), fullChunks: copies.filter((c) => c.length === MiB).length, memory };
+    };
+    const fresh = await collect();
+    const reused = await collect(0);
+    const ahead = await collect(2);
+    expect(reused.bytes.equals(fresh.bytes)).toBe(true);
+    expect(ahead.bytes.equals(fresh.bytes)).toBe(true);
+    expect(reused.fullChunks).toBe(6);
+    expect([...ahead.memory].filter((buffer) => buffer.byteLength === 0).length).toBeGreaterThanOrEqual(2);
+    // A byte stream's read moves the buffer (a new ArrayBuffer object over the same memory), so
+    // the proof of reuse is that the chunks read later were detached by the reads after them.
+    expect([...reused.memory].filter((buffer) => buffer.byteLength === 0).length).toBeGreaterThanOrEqual(2);
+    expect([...fresh.memory].every((buffer) => buffer.byteLength > 0)).toBe(true);
+
+    const file = join(dir, 'reused.zip');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(file, reused.bytes);
+    await exec('unzip', ['-t', '-qq', file]);
+    const read = await pythonRead(file);
+    expect(read.find((e) => e.name === 'interviews/a.mov')).toMatchObject({ size: first.length, sha256: sha(first) });
+    expect(read.find((e) => e.name === 'b_roll/b.mov')).toMatchObject({ size: second.length, sha256: sha(second) });
+  });
+
   it('refuses an entry that is shorter than declared (a cut download) instead of writing a broken archive', async () => {
     const entries: ZipEntry[] = [{ name: 'a.bin', size: 100, open: () => fromBytes(new Uint8Array(50)) }];
     await expect(writeZip(entries, join(dir, 'short.zip'))).rejects.toThrow(/cut short/);

@@ -1,3 +1,5 @@
+import type { StreamProtocol } from '@/domain/media.ts';
+
 /**
  * Where a large download goes, memory bounded either way:
  * - the File System Access save picker where the browser has it (Chromium): the worker writes
@@ -93,23 +95,23 @@ async function downloadWorker(): Promise<ServiceWorker> {
 
 /**
  * A streamed download of `name`: registers it with the download service worker, hands
- * `write` the MessagePort on which the stream's producer (the media worker) posts the stream
+ * `write` the MessagePort on which the archive's producer (the media worker) sends the archive
  * to that service worker itself (issue 14: no chunk passes through the page), and opens the
  * download. Resolves when `write` does (the download manager has read every byte), rejects
  * with its failure.
  */
-export async function streamToDownload(name: string, write: (port: MessagePort) => Promise<void>): Promise<void> {
+export async function streamToDownload(name: string, write: (port: MessagePort, protocol: StreamProtocol) => Promise<void>): Promise<void> {
   const worker = await downloadWorker();
   const id = crypto.randomUUID();
   const data = new MessageChannel();
   const ack = new MessageChannel();
-  const registered = new Promise<void>((resolve) => {
-    ack.port1.onmessage = () => resolve();
+  const registered = new Promise<StreamProtocol>((resolve) => {
+    ack.port1.onmessage = (event: MessageEvent<{ chunks?: boolean } | null>) => resolve(event.data?.chunks === true ? 'chunks' : 'stream');
   });
   worker.postMessage({ type: 'register', id, name, port: data.port1 }, [ack.port2, data.port1]);
-  await within(registered, STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);
+  const protocol = await within(registered, STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);
   ack.port1.close();
-  const writing = write(data.port2);
+  const writing = write(data.port2, protocol);
   const frame = document.createElement('iframe');
   frame.hidden = true;
   frame.src = `${SW_SCOPE}${id}/${encodeURIComponent(name)}`;

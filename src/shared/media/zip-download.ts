@@ -85,7 +85,7 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
       await worker.zipToFile(jobId, target.handle, plan, linkFor, report);
     } else {
       // The worker posts the archive's stream to the download service worker itself.
-      await streamToDownload(name, (port) => worker.zipToStream(jobId, Comlink.transfer(port, [port]), plan, linkFor, report));
+      await streamToDownload(name, (port, protocol) => worker.zipToStream(jobId, Comlink.transfer(port, [port]), protocol, plan, linkFor, report));
     }
   } catch (error) {
     // Cancelled in the browser's downloads (the worker's error is named so), or by `signal`:

@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { runInThisContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import type { StreamProtocol } from '../../src/domain/media.ts';
+import { sendArchive } from '../../workers/zip-port.shared.ts';
+import { zipChunks, type ZipEntry } from '../../workers/zip.shared.ts';
+
+const MiB = 1024 ** 2;
+
+/**
+ * The download service worker (public/zip-download/sw.js) as it is served, run in this realm
+ * with a stand-in for its global scope: its message and fetch handlers are called as the
+ * browser would call them.
+ */
+function downloadServiceWorker() {
+  const handlers: Record<string, (event: unknown) => void> = {};
+  const scope = { addEventListener: (type: string, handler: (event: unknown) => void) => (handlers[type] = handler), skipWaiting: () => undefined, clients: { claim: async () => undefined } };
+  runInThisContext(`(function (self) {\n${readFileSync('public/zip-download/sw.js', 'utf8')}\n})`)(scope);
+  return {
+    /** Registers a download as the page does; resolves with the service worker's acknowledgement and the port for the archive's producer. */
+    async register(id: string, name: string): Promise<{ ack: { ok: boolean; chunks?: boolean }; port: MessagePort }> {
+      const data = new MessageChannel();
+      const ack = new MessageChannel();
+      const acknowledged = new Promise<{ ok: boolean; chunks?: boolean }>((resolve) => (ack.port1.onmessage = (event) => resolve(event.data)));
+      handlers.message!({ data: { type: 'register', id, name, port: data.port1 }, ports: [ack.port2] });
+      const answer = await acknowledged;
+      ack.port1.close();
+      return { ack: answer, port: data.port2 };
+    },
+    /** The hidden frame's navigation: the download's response. */
+    open(id: string, name: string): Promise<Response> {
+      let answer: Promise<Response> | null = null;
+      handlers.fetch!({ request: { url: `https://cutdesk.test/zip-download/${id}/${encodeURIComponent(name)}` }, respondWith: (response: Promise<Response>) => (answer = response) });
+      return answer!;
+    },
+  };
+}
+
+/** A byte stream of `data` in network-sized pieces; `failAt` errors it after that many bytes. */
+function body(data: Uint8Array, options: { failAt?: number } = {}): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream({
+    type: 'bytes',
+    pull(controller) {
+      if (options.failAt !== undefined && offset >= options.failAt) return controller.error(new Error('"b_roll/b.mov" could not be downloaded (HTTP 500).'));
+      if (offset >= data.length) {
+        controller.close();
+        controller.byobRequest?.respond(0);
+        return;
+      }
+      const n = Math.min(64 * 1024, data.length - offset);
+      controller.enqueue(new Uint8Array(data.subarray(offset, offset + n)));
+      offset += n;
+    },
+  }) as ReadableStream<Uint8Array>;
+}
+
+/** What `promise` came to, with its rejection handled at once (it is looked at later). */
+function outcome(promise: Promise<void>): Promise<unknown> {
+  return promise.then(() => 'done', (error: unknown) => error);
+}
+
+async function whole(entries: () => ZipEntry[]): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of zipChunks(entries())) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
+describe('a streamed zip from the media worker to the download service worker', () => {
+  const a = randomBytes(2 * MiB + 17);
+  const b = randomBytes(3 * MiB + 5);
+  const entries = (options: { failAt?: number } = {}): ZipEntry[] => [
+    { name: 'interviews/', directory: true },
+    { name: 'interviews/a.mov', size: a.length, lastModified: new Date(2026, 0, 1), open: () => body(a) },
+    { name: 'b_roll/b.mov', size: b.length, lastModified: new Date(2026, 0, 1), open: () => body(b, options) },
+  ];
+  const dated = () => entries().map((entry) => ({ ...entry, lastModified: new Date(2026, 0, 1) }));
+
+  for (const protocol of ['chunks', 'stream'] as StreamProtocol[]) {
+    it(`arrives whole as the download's body (${protocol})`, async () => {
+      const sw = downloadServiceWorker();
+      const { ack, port } = await sw.register('one', 'project-7_raw_assets.zip');
+      expect(ack).toEqual({ ok: true, chunks: true });
+      const controller = new AbortController();
+      const sent = sendArchive(port, protocol, zipChunks(dated(), undefined, protocol === 'chunks' ? { heldChunks: 0 } : {}), controller);
+      const response = await sw.open('one', 'project-7_raw_assets.zip');
+      expect(response.headers.get('content-disposition')).toContain('project-7_raw_assets.zip');
+      const bytes = Buffer.from(await response.arrayBuffer());
+      await sent;
+      expect(bytes.equals(await whole(dated))).toBe(true);
+    });
+  }
+
+  it('fails the download when an entry fails mid-way, and never ends it as finished', async () => {
+    const sw = downloadServiceWorker();
+    const { port } = await sw.register('two', 'x.zip');
+    const sent = outcome(sendArchive(port, 'chunks', zipChunks(entries({ failAt: MiB }), undefined, { heldChunks: 0 }), new AbortController()));
+    const response = await sw.open('two', 'x.zip');
+    await expect(response.arrayBuffer()).rejects.toThrow(/could not be downloaded/);
+    expect(String(await sent)).toMatch(/could not be downloaded/);
+  });
+
+  it('stops reading the clips when the download is cancelled in the browser', async () => {
+    const sw = downloadServiceWorker();
+    const { port } = await sw.register('three', 'x.zip');
+    let stopped = false;
+    const long = randomBytes(16 * MiB);
+    const controller = new AbortController();
+    // As the media worker's entries do, the clip's download listens to the zip's signal (fetch's `signal`).
+    const clips: ZipEntry[] = [
+      {
+        name: 'interviews/long.mov',
+        size: long.length,
+        open: () => {
+          const clip = body(long);
+          controller.signal.addEventListener('abort', () => {
+            stopped = true;
+            void clip.cancel().catch(() => undefined);
+          });
+          return clip;
+        },
+      },
+    ];
+    const sent = outcome(sendArchive(port, 'chunks', zipChunks(clips, undefined, { heldChunks: 0 }), controller));
+    const reader = (await sw.open('three', 'x.zip')).body!.getReader();
+    // Cancelled in the middle of the clip.
+    for (let read = 0; read < 2 * MiB; ) read += (await reader.read()).value?.length ?? 0;
+    await reader.cancel();
+    expect(await sent).toMatchObject({ name: 'DownloadCancelled' });
+    expect(controller.signal.aborted).toBe(true);
+    expect(stopped).toBe(true);
+  });
+
+  it('fails the download when the page cancels the zip, even with chunks already queued', async () => {
+    const sw = downloadServiceWorker();
+    const { port } = await sw.register('four', 'x.zip');
+    const controller = new AbortController();
+    const sent = outcome(sendArchive(port, 'chunks', zipChunks(entries(), undefined, { heldChunks: 0 }), controller));
+    const reader = (await sw.open('four', 'x.zip')).body!.getReader();
+    await reader.read();
+    controller.abort(new Error('The download was cancelled.'));
+    expect(String(await sent)).toContain('The download was cancelled.');
+    let failed: unknown = null;
+    try {
+      for (;;) if ((await reader.read()).done) break;
+    } catch (error) {
+      failed = error;
+    }
+    expect(String(failed)).toContain('cancelled');
+  });
+});

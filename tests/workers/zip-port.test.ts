@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamProtocol } from '../../src/domain/media.ts';
 import { sendArchive } from '../../workers/zip-port.shared.ts';
 import { zipChunks, type ZipEntry } from '../../workers/zip.shared.ts';
+import { byteStream } from '../support/byte-stream.ts';
 
 const MiB = 1024 ** 2;
 
@@ -37,25 +38,6 @@ function downloadServiceWorker() {
   };
 }
 
-/** A byte stream of `data` in network-sized pieces; `failAt` errors it after that many bytes. */
-function body(data: Uint8Array, options: { failAt?: number } = {}): ReadableStream<Uint8Array> {
-  let offset = 0;
-  return new ReadableStream({
-    type: 'bytes',
-    pull(controller) {
-      if (options.failAt !== undefined && offset >= options.failAt) return controller.error(new Error('"b_roll/b.mov" could not be downloaded (HTTP 500).'));
-      if (offset >= data.length) {
-        controller.close();
-        controller.byobRequest?.respond(0);
-        return;
-      }
-      const n = Math.min(64 * 1024, data.length - offset);
-      controller.enqueue(new Uint8Array(data.subarray(offset, offset + n)));
-      offset += n;
-    },
-  }) as ReadableStream<Uint8Array>;
-}
-
 /** What `promise` came to, with its rejection handled at once (it is looked at later). */
 function outcome(promise: Promise<void>): Promise<unknown> {
   return promise.then(() => 'done', (error: unknown) => error);
@@ -72,8 +54,8 @@ describe('a streamed zip from the media worker to the download service worker', 
   const b = randomBytes(3 * MiB + 5);
   const entries = (options: { failAt?: number } = {}): ZipEntry[] => [
     { name: 'interviews/', directory: true },
-    { name: 'interviews/a.mov', size: a.length, lastModified: new Date(2026, 0, 1), open: () => body(a) },
-    { name: 'b_roll/b.mov', size: b.length, lastModified: new Date(2026, 0, 1), open: () => body(b, options) },
+    { name: 'interviews/a.mov', size: a.length, lastModified: new Date(2026, 0, 1), open: () => byteStream(a) },
+    { name: 'b_roll/b.mov', size: b.length, lastModified: new Date(2026, 0, 1), open: () => byteStream(b, options) },
   ];
   const dated = () => entries().map((entry) => ({ ...entry, lastModified: new Date(2026, 0, 1) }));
 
@@ -97,8 +79,8 @@ describe('a streamed zip from the media worker to the download service worker', 
     const { port } = await sw.register('two', 'x.zip');
     const sent = outcome(sendArchive(port, 'chunks', zipChunks(entries({ failAt: MiB }), undefined, { heldChunks: 0 }), new AbortController()));
     const response = await sw.open('two', 'x.zip');
-    await expect(response.arrayBuffer()).rejects.toThrow(/could not be downloaded/);
-    expect(String(await sent)).toMatch(/could not be downloaded/);
+    await expect(response.arrayBuffer()).rejects.toThrow(/download failed/);
+    expect(String(await sent)).toMatch(/download failed/);
   });
 
   it('stops reading the clips when the download is cancelled in the browser', async () => {
@@ -113,7 +95,7 @@ describe('a streamed zip from the media worker to the download service worker', 
         name: 'interviews/long.mov',
         size: long.length,
         open: () => {
-          const clip = body(long);
+          const clip = byteStream(long);
           controller.signal.addEventListener('abort', () => {
             stopped = true;
             void clip.cancel().catch(() => undefined);

@@ -10,6 +10,7 @@ import { crc32 as nodeCrc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { crc32, safeEntryName, zipChunks, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
+import { byteStream } from '../support/byte-stream.ts';
 
 const exec = promisify(execFile);
 const GiB = 1024 ** 3;
@@ -119,23 +120,7 @@ describe('zip writer', () => {
 
   it('reads a byte stream (a fetch body) in 1 MiB chunks straight into its buffers, byte-identical, and refuses one cut short', async () => {
     const data = randomBytes(3 * MiB + 12_345);
-    /** A byte stream giving 64 KiB pieces, as a network body does, and stopping after `limit` bytes. */
-    const body = (limit = data.length) => {
-      let offset = 0;
-      return new ReadableStream({
-        type: 'bytes',
-        pull(controller) {
-          if (offset >= limit) {
-            controller.close();
-            controller.byobRequest?.respond(0);
-            return;
-          }
-          const n = Math.min(64 * 1024, limit - offset);
-          controller.enqueue(new Uint8Array(data.subarray(offset, offset + n)));
-          offset += n;
-        },
-      }) as ReadableStream<Uint8Array>;
-    };
+    const body = (limit = data.length) => byteStream(data, { limit });
     const sizes: number[] = [];
     for await (const chunk of zipChunks([{ name: 'interviews/talk.mov', size: data.length, open: () => body() }])) sizes.push(chunk.length);
     // Local header, three full 1 MiB chunks and the rest, data descriptor, central directory, end.
@@ -151,25 +136,9 @@ describe('zip writer', () => {
   it('with heldChunks reads every entry of a byte stream into a few buffers, and a reader that holds no more than it said gets the same archive', async () => {
     const first = randomBytes(5 * MiB + 777);
     const second = randomBytes(MiB + 3);
-    const body = (data: Uint8Array) => {
-      let offset = 0;
-      return new ReadableStream({
-        type: 'bytes',
-        pull(controller) {
-          if (offset >= data.length) {
-            controller.close();
-            controller.byobRequest?.respond(0);
-            return;
-          }
-          const n = Math.min(64 * 1024, data.length - offset);
-          controller.enqueue(new Uint8Array(data.subarray(offset, offset + n)));
-          offset += n;
-        },
-      }) as ReadableStream<Uint8Array>;
-    };
     const entries = (): ZipEntry[] => [
-      { name: 'interviews/a.mov', size: first.length, open: () => body(first) },
-      { name: 'b_roll/b.mov', size: second.length, open: () => body(second) },
+      { name: 'interviews/a.mov', size: first.length, open: () => byteStream(first) },
+      { name: 'b_roll/b.mov', size: second.length, open: () => byteStream(second) },
     ];
     /** The reader holds `held` chunks before copying the oldest (as a file's writer with writes in flight would). */
     const collect = async (held?: number) => {

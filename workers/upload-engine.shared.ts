@@ -57,9 +57,15 @@ export interface UploadEngineOptions {
    * of the browser's six HTTP/1.1 connections free when the store shares the app's origin.
    */
   partsFor?: (endpoint: string) => number;
+  /**
+   * The requests of an engine this one takes over from (a reloaded page in the same shared
+   * worker: `drain`) that are still finishing. Uploads start once it settles, so a part in flight
+   * at the reload is stored once and found by ListParts, never sent a second time.
+   */
+  previous?: Promise<unknown>;
 }
 
-type Optional = 'onChange' | 'partsFor' | 'retryDelayMs';
+type Optional = 'onChange' | 'partsFor' | 'retryDelayMs' | 'previous';
 type Settings = Required<Omit<UploadEngineOptions, Optional>> & Pick<UploadEngineOptions, Optional>;
 
 export class UploadEngine {
@@ -75,6 +81,10 @@ export class UploadEngine {
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   private destroyed = false;
+  /** The page went away: requests in flight finish, no new one starts (`drain`). */
+  private draining = false;
+  /** Runs of uploads not settled yet (what `drain` waits for). */
+  private readonly runs = new Set<Promise<void>>();
 
   constructor(options: UploadEngineOptions) {
     this.options = {
@@ -107,6 +117,8 @@ export class UploadEngine {
       sleep: this.options.sleep,
       now,
       isOnline: () => this.online,
+      isDraining: () => this.draining,
+      previous: this.options.previous ?? Promise.resolve(),
       announce: (at) => this.emit(at),
     };
   }
@@ -276,6 +288,21 @@ export class UploadEngine {
     return { items, totals: totalsOf(items, this.totalSpeed.bytesPerSecond(now)), online: this.online };
   }
 
+  /**
+   * The page went away (a reload, a closed tab) while this engine lives on in a shared worker:
+   * no new request starts, the ones in flight finish and their parts are recorded in IndexedDB
+   * as usual, then the engine closes as `destroy` does. A part's bytes already on the way are
+   * therefore stored once instead of being cut and sent again by the next page (S3's UploadPart
+   * keeps nothing of a cut request). Resolves when nothing of this engine is in flight.
+   */
+  async drain(): Promise<void> {
+    if (this.destroyed) return;
+    this.draining = true;
+    this.scheduler.stop();
+    while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
+    this.destroy();
+  }
+
   /** Stops everything at once, leaving IndexedDB as it is (a closed tab). */
   destroy(): void {
     this.destroyed = true;
@@ -300,13 +327,16 @@ export class UploadEngine {
   }
 
   private pump(): void {
-    if (this.destroyed || !this.online) return;
-    for (const upload of this.scheduler.toStart(this.items.values())) void this.run(upload);
+    if (this.destroyed || this.draining || !this.online) return;
+    for (const upload of this.scheduler.toStart(this.items.values())) {
+      const running = this.run(upload).finally(() => this.runs.delete(running));
+      this.runs.add(running);
+    }
   }
 
   private async run(upload: FileUpload): Promise<void> {
     const settled = await upload.run();
-    if (!settled || this.destroyed) return;
+    if (!settled || this.destroyed || this.draining) return;
     if (upload.phase === 'failed') this.scheduler.retryLater(() => this.retryFailed());
     this.emit(true);
     this.pump();

@@ -292,6 +292,50 @@ describe('upload engine against the embedded store', () => {
     expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'offline.mp4'))).toBe(sha256(data));
   });
 
+  it('drains when its page goes away: parts in flight finish and are recorded, and the next engine waits for them instead of sending them again', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(4 * PART_SIZE + 123, 91);
+    // The page before the reload: its three parts in flight are held until it has gone away.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let waiting = 0;
+    const first = scriptedTransport();
+    const gated: UploadEngineOptions['transport'] = async (request) => {
+      if (request.method === 'PUT' && new URL(request.url).searchParams.has('partNumber')) {
+        waiting += 1;
+        await gate;
+      }
+      return first.transport(request);
+    };
+    const a = engineWith(store, { transport: gated, parallel: 3 });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'reload.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => waiting === 3);
+    const drained = a.engine.drain();
+
+    // The reloaded page's engine starts at once from IndexedDB; the same file given again waits for the drain.
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport, previous: drained });
+    await b.engine.start();
+    expect(b.engine.snapshot().items).toEqual([expect.objectContaining({ uid, status: 'incomplete', needs: 'file' })]);
+    expect(await b.engine.enqueue([{ file: clip(data, 'reload.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).toMatchObject({ resumed: [uid] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(second.log).toEqual([]);
+
+    open();
+    await drained;
+    // The draining engine finished what it had in flight and started nothing more.
+    expect(first.partsSent().sort()).toEqual([1, 2, 3]);
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(second.partsSent().sort()).toEqual([4, 5]);
+    // Not one byte sent twice.
+    expect(first.bytesSent() + second.bytesSent()).toBe(data.length);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'reload.mp4'))).toBe(sha256(data));
+    expect(await assetsOf(projectId)).toHaveLength(1);
+  });
+
   it('aborts the multipart upload and forgets the record when cancelled', async () => {
     const projectId = await world.createProject();
     const store = await freshStore();

@@ -46,6 +46,10 @@ export interface UploadContext {
   sleep(ms: number): Promise<void>;
   now(): number;
   isOnline(): boolean;
+  /** The page went away: requests in flight finish, no new one starts. */
+  isDraining(): boolean;
+  /** Requests of the engine this one took over from, still finishing: uploads wait for them. */
+  previous: Promise<unknown>;
   /** Something to show changed: at once (a phase), or throttled (progress). */
   announce(now?: boolean): void;
 }
@@ -159,6 +163,9 @@ export class FileUpload {
     this.settle('uploading');
     let next: Outcome;
     try {
+      // The page before a reload may still be finishing parts of this very upload: its record
+      // writes and the store's list of parts are complete only once they settle.
+      await this.context.previous;
       await this.context.records.save(this.record);
       this.context.announce(true);
       await this.upload();
@@ -168,12 +175,13 @@ export class FileUpload {
       this.progress.setStored(this.record.size);
     } catch (error) {
       next = this.outcomeOf(error, controller.signal);
-      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close') await this.context.records.saveOutcome(this.record, next.phase, next.error);
+      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close' && !this.context.isDraining()) await this.context.records.saveOutcome(this.record, next.phase, next.error);
     }
     this.progress.dropInflight();
     this.controller = null;
     // A cancelled upload left the list while its requests were stopping: nothing more to show.
-    if (this.phase === 'cancelled' || controller.signal.reason === 'close') return false;
+    // Drained (the page went away): the record keeps what the finished parts wrote, as after a closed tab.
+    if (this.phase === 'cancelled' || controller.signal.reason === 'close' || (this.context.isDraining() && next.phase !== 'done')) return false;
     this.settle(next.phase === 'paused' && this.context.isOnline() ? 'queued' : next.phase, next.error);
     return true;
   }
@@ -403,7 +411,7 @@ export class FileUpload {
   /** Goes no further once stopped; with the network gone the upload pauses rather than spending attempts. */
   private checkpoint(): void {
     if (!this.context.isOnline()) this.stop('pause');
-    if (this.signal.aborted) throw new TransportError('aborted', true);
+    if (this.signal.aborted || this.context.isDraining()) throw new TransportError('aborted', true);
   }
 
   /** The phase a failed run leads to, with the message the person reads. */

@@ -10,13 +10,28 @@ import { requestHandleAccess } from './file-pick.ts';
  * The page's side of the upload worker: starts it for the signed-in user (which resumes what
  * IndexedDB holds — C§4's upload at start), forwards the token and the network state,
  * mirrors its snapshots for React, and asks before the page is left with uploads running.
+ *
+ * The worker is a SharedWorker with `extendedLifetime` where the browser has SharedWorker
+ * (named per session, so every tab of one session shares it): it outlives a reload, and the
+ * parts in flight when the page goes away finish instead of being cut and sent again
+ * (docs/decisions.md, "Less sent twice after a reload"). Elsewhere a dedicated worker.
  */
+
+declare global {
+  interface WorkerOptions {
+    /** Chromium: the shared worker lives on after its last page, for work already begun. */
+    extendedLifetime?: boolean;
+  }
+}
 
 export type { EnqueueResult, UploadItemView, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
 
 export const EMPTY_SNAPSHOT: UploadSnapshot = { items: [], totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 }, online: true };
 
 let worker: Worker | null = null;
+let sharedPort: MessagePort | null = null;
+/** Brings the worker in step with the session (set by installUploads). */
+let syncSession: (() => void) | null = null;
 let remote: Comlink.Remote<UploadWorkerApi> | null = null;
 let ready: Promise<void> | null = null;
 let sessionKey: string | null = null;
@@ -63,11 +78,39 @@ const forwardOffline = () => void remote?.setOnline(false);
 function stop(): void {
   if (remote) void remote.stop();
   worker?.terminate();
+  sharedPort?.close();
   worker = null;
+  sharedPort = null;
   remote = null;
   ready = null;
   sessionKey = null;
   publish(EMPTY_SNAPSHOT);
+}
+
+/** The upload worker of this session: shared by its tabs and kept through a reload where possible. */
+function openWorker(key: string): Comlink.Endpoint {
+  if (typeof SharedWorker !== 'undefined') {
+    const shared = new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: `cutdesk-uploads-${key}`, extendedLifetime: true });
+    sharedPort = shared.port;
+    return shared.port;
+  }
+  worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
+  return worker;
+}
+
+/**
+ * The page goes away (a reload, a closed tab, the back-forward cache): the worker lets the
+ * requests in flight finish and starts no new one until a page of this session is back.
+ */
+function onPageHide(): void {
+  if (!remote || !ready) return;
+  void remote.detach();
+  ready = null;
+}
+
+/** Back from the back-forward cache: the page takes its place in the worker again. */
+function onPageShow(event: PageTransitionEvent): void {
+  if (event.persisted) syncSession?.();
 }
 
 function startFor(userId: number, organizationId: number, token: string): Promise<void> {
@@ -75,8 +118,7 @@ function startFor(userId: number, organizationId: number, token: string): Promis
   if (ready && sessionKey === key) return ready;
   if (sessionKey !== key) stop();
   sessionKey = key;
-  worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
-  remote = Comlink.wrap<UploadWorkerApi>(worker);
+  remote ??= Comlink.wrap<UploadWorkerApi>(openWorker(key));
   const api = remote;
   ready = api
     .start({ userId, organizationId, token }, Comlink.proxy(publish))
@@ -135,10 +177,13 @@ export function installUploads(): void {
     void startFor(me.id, me.organizationId ?? 0, token).catch(() => undefined);
     void remote?.setToken(token);
   };
+  syncSession = sync;
   appStore.sub(meAtom, sync);
   appStore.sub(tokenAtom, sync);
   onSessionEnd(forgetUploadsOf);
   window.addEventListener('beforeunload', onBeforeUnload);
+  window.addEventListener('pagehide', onPageHide);
+  window.addEventListener('pageshow', onPageShow);
   window.addEventListener('online', forwardOnline);
   window.addEventListener('offline', forwardOffline);
   sync();

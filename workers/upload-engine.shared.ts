@@ -300,6 +300,7 @@ export class UploadEngine {
     this.draining = true;
     this.scheduler.stop();
     while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
+    await this.records.flush();
     this.destroy();
   }
 

@@ -363,7 +363,8 @@ export class FileUpload {
     const s3 = this.s3;
     const file = this.file!;
     const missing = parts.filter((part) => !done.has(part.partNumber));
-    await forEachConcurrently(missing, this.context.parallel, (part) =>
+    try {
+      await forEachConcurrently(missing, this.context.parallel, (part) =>
       this.context.slots.run(async () => {
         // A slot can come free long after it was asked for: the upload may be stopped by now.
         this.checkpoint();
@@ -374,10 +375,14 @@ export class FileUpload {
         this.progress.partStored(part.partNumber, part.size);
         done.set(part.partNumber, etag);
         record.parts = partRecords(done);
-        await this.context.records.save(record);
+        // Written in the background: the slot goes to the next part at once.
+        this.context.records.saveSoon(record);
         this.context.announce();
       }, record.uid),
-    );
+      );
+    } finally {
+      await this.context.records.flush(record.uid);
+    }
   }
 
   private reportProgress(partNumber: number, loaded: number): void {

@@ -126,9 +126,14 @@ function apiFor(client: number) {
     setOnline: (online: boolean): void => engine?.setOnline(online),
     handleOf: (uid: string): FileSystemFileHandleLike | null => engine?.handleOf(uid) ?? null,
     snapshot: (): UploadSnapshot | null => engine?.snapshot() ?? null,
-    /** Signing out: transfers stop at once; their state stays in IndexedDB for the next sign-in. */
+    /**
+     * Signing out (or this page switching to another session): transfers stop at once; their
+     * state stays in IndexedDB for the next sign-in. Another page of this session still using the
+     * shared worker keeps it (a sign-out reaches every tab, and the last one stops it).
+     */
     stop(): void {
       listeners.delete(client);
+      if (listeners.size > 0) return;
       engine?.destroy();
       engine = null;
       current = null;

@@ -33,8 +33,8 @@ let current: WorkerSession | null = null;
 let releaseLock: (() => void) | null = null;
 /** Pages connected to this worker (one for a dedicated worker), each with its snapshot callback. */
 const listeners = new Map<number, Listener>();
-/** An engine left by the last page, still finishing its requests. */
-let draining: Promise<void> = Promise.resolve();
+/** The engine the last page left (draining, or drained): the next page's engine takes over from it. */
+let left: { engine: UploadEngine; session: WorkerSession } | null = null;
 
 function broadcast(snapshot: UploadSnapshot): void {
   for (const listener of listeners.values()) {
@@ -83,6 +83,9 @@ function apiFor(client: number) {
       release();
       store ??= await openUploadStore();
       current = session;
+      // The engine a reloaded page left, if it was this session's: its uploads are taken over.
+      const previous = left && left.session.userId === session.userId && left.session.organizationId === session.organizationId ? left.engine : undefined;
+      left = null;
       const created: UploadEngine = new UploadEngine({
         api: createServerApi({ baseUrl: `${self.location.origin}/api/v1`, getToken: () => token }),
         transport: xhrTransport(),
@@ -92,7 +95,7 @@ function apiFor(client: number) {
         online: navigator.onLine,
         // Only the engine in charge speaks to the pages: one draining after a reload stays quiet.
         onChange: (snapshot) => engine === created && broadcast(snapshot),
-        previous: draining,
+        ...(previous && { previous }),
         // Browsers open six HTTP/1.1 connections per origin: with the store on the app's own origin
         // (the embedded default), five carry parts and one stays free for the app's API calls.
         partsFor: (endpoint) => (new URL(endpoint).origin === self.location.origin ? PARALLEL_PARTS - 1 : PARALLEL_PARTS),
@@ -108,12 +111,12 @@ function apiFor(client: number) {
      */
     detach(): void {
       listeners.delete(client);
-      if (listeners.size > 0 || !engine) return;
-      const leaving = engine;
+      if (listeners.size > 0 || !engine || !current) return;
+      left = { engine, session: current };
       engine = null;
       current = null;
       release();
-      draining = leaving.drain();
+      void left.engine.drain();
     },
     setToken(next: string | null): void {
       token = next;
@@ -137,6 +140,7 @@ function apiFor(client: number) {
       engine?.destroy();
       engine = null;
       current = null;
+      left = null;
       token = null;
       release();
     },

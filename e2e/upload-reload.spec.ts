@@ -22,17 +22,17 @@ const CLIP = `.tmp/e2e-media/reload-${CLIP_BYTES}.mp4`;
 // Beside the server (its store may listen on E2E_PORT + 1).
 const PROXY_PORT = Number(process.env.E2E_PORT ?? 8181) + 7;
 
-async function makeClip(): Promise<string> {
+async function makeClip(clip = CLIP, bytes = CLIP_BYTES): Promise<string> {
   await mkdir('.tmp/e2e-media', { recursive: true });
   const hash = createHash('sha256');
-  if ((await stat(CLIP).catch(() => null))?.size === CLIP_BYTES) {
-    for await (const chunk of createReadStream(CLIP)) hash.update(chunk as Buffer);
+  if ((await stat(clip).catch(() => null))?.size === bytes) {
+    for await (const chunk of createReadStream(clip)) hash.update(chunk as Buffer);
     return hash.digest('hex');
   }
-  const out = createWriteStream(CLIP);
+  const out = createWriteStream(clip);
   const block = 4 * 1024 * 1024;
-  for (let written = 0; written < CLIP_BYTES; written += block) {
-    const chunk = randomBytes(Math.min(block, CLIP_BYTES - written));
+  for (let written = 0; written < bytes; written += block) {
+    const chunk = randomBytes(Math.min(block, bytes - written));
     if (written === 0) MP4_FTYP.copy(chunk, 0);
     hash.update(chunk);
     if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -100,6 +100,66 @@ test('a reload at half way sends at most one part twice: the parts in flight fin
     const hash = createHash('sha256');
     for await (const chunk of Readable.fromWeb(download.body as import('node:stream/web').ReadableStream)) hash.update(chunk as Buffer);
     expect(hash.digest('hex')).toBe(sourceSha);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('a sign-out right after a reload stops the parts the page before it left in flight, and the queue stays empty', async ({ page, request, baseURL }) => {
+  test.setTimeout(120_000);
+  const bytes = 3 * PART_SIZE + 4_321;
+  const clip = `.tmp/e2e-media/reload-sign-out-${bytes}.mp4`;
+  await makeClip(clip, bytes);
+  // 1 MB/s per part request: a part takes about 20 s, far longer than the reload and the sign-out.
+  const proxy = await startCountingProxy({ target: baseURL!, port: PROXY_PORT + 1, bytesPerSecond: 1_000_000 });
+  try {
+    const login = await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
+    const owner = (await login.json()) as { token: string; organizationId: number };
+    const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+      data: { name: `Sign-out ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Sign out during an upload.' },
+    });
+    const projectId = ((await created.json()) as { id: number }).id;
+    await page.addInitScript(([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    }, [owner.token, owner.organizationId] as const);
+    await page.goto(`${proxy.origin}/user/project/${projectId}`);
+    await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip);
+    await expect.poll(() => proxy.inFlight().filter((part) => part.received > 0).length).toBeGreaterThan(0);
+    const userId = await page.evaluate(() => (JSON.parse(localStorage.getItem('cutdesk.me')!) as { id: number }).id);
+    const stored = () =>
+      page.evaluate(
+        (owner) =>
+          new Promise<number>((resolve, reject) => {
+            const open = indexedDB.open('cutdesk-uploads');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const db = open.result;
+              const count = db.transaction('uploads', 'readonly').objectStore('uploads').index('byUser').count(owner);
+              count.onsuccess = () => {
+                db.close();
+                resolve(count.result);
+              };
+            };
+          }),
+        userId,
+      );
+
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    // The new page lists the upload; the parts of the page before are still on their way in the worker.
+    await expect(page.getByTestId('pending-tile')).toHaveAttribute('data-upload-status', 'incomplete');
+    const leftInFlight = proxy.inFlight().map((part) => part.partNumber);
+    expect(leftInFlight.length).toBeGreaterThan(0);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await expect(page).toHaveURL(/\/login\/user$/);
+    // Those parts are cut at once rather than finished, and nothing they would have recorded brings the upload back.
+    await expect.poll(() => proxy.inFlight().length).toBe(0);
+    expect(proxy.parts.filter((part) => leftInFlight.includes(part.partNumber) && part.status === 200)).toEqual([]);
+    await expect.poll(stored).toBe(0);
+    expect(proxy.parts.filter((part) => part.status === null && !part.cut)).toEqual([]);
   } finally {
     await proxy.close();
   }

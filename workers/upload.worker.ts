@@ -35,6 +35,8 @@ let releaseLock: (() => void) | null = null;
 const listeners = new Map<number, Listener>();
 /** The engine the last page left (draining, or drained): the next page's engine takes over from it. */
 let left: { engine: UploadEngine; session: WorkerSession } | null = null;
+/** Engines left by pages, still finishing their requests. */
+const draining = new Set<UploadEngine>();
 
 function broadcast(snapshot: UploadSnapshot): void {
   for (const listener of listeners.values()) {
@@ -64,6 +66,18 @@ function resumeWhenFirst(forEngine: UploadEngine, userId: number): void {
 function release(): void {
   releaseLock?.();
   releaseLock = null;
+}
+
+/**
+ * The engine the last page left finishes its requests (they record their parts in IndexedDB):
+ * meanwhile it holds a lock of its own, which a sign-out's clearing of the queue waits for
+ * (upload-client.ts, forgetUploadsOf), so no part it records brings a cleared upload back.
+ */
+function drainLeft(leaving: UploadEngine, userId: number): void {
+  draining.add(leaving);
+  const drained = leaving.drain().finally(() => draining.delete(leaving));
+  const locks = (navigator as WorkerNavigator & { locks?: LockManager }).locks;
+  void locks?.request(`cutdesk-uploads-${userId}-draining`, () => drained).catch(() => undefined);
 }
 
 const required = () => {
@@ -110,13 +124,13 @@ function apiFor(client: number) {
      * engine from IndexedDB that waits for those requests instead of sending their parts again.
      */
     detach(): void {
-      listeners.delete(client);
-      if (listeners.size > 0 || !engine || !current) return;
+      // Once per page: its port closing after a `pagehide` that said so already changes nothing.
+      if (!listeners.delete(client) || listeners.size > 0 || !engine || !current) return;
       left = { engine, session: current };
       engine = null;
       current = null;
+      drainLeft(left.engine, left.session.userId);
       release();
-      void left.engine.drain();
     },
     setToken(next: string | null): void {
       token = next;
@@ -138,6 +152,8 @@ function apiFor(client: number) {
       listeners.delete(client);
       if (listeners.size > 0) return;
       engine?.destroy();
+      // Parts the pages before a reload left in flight stop too: a sign-out stops every upload.
+      for (const leaving of draining) leaving.destroy();
       engine = null;
       current = null;
       left = null;
@@ -157,7 +173,11 @@ if ('onconnect' in self) {
   let clients = 0;
   self.addEventListener('connect', (event) => {
     const port = (event as MessageEvent).ports[0];
-    if (port) Comlink.expose(apiFor((clients += 1)), port);
+    if (!port) return;
+    const api = apiFor((clients += 1));
+    Comlink.expose(api, port);
+    // A page gone without its `pagehide` (a crash, a killed tab): its port closes, where the browser says so.
+    port.addEventListener('close', () => api.detach());
   });
 } else {
   Comlink.expose(apiFor(0));

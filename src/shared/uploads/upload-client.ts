@@ -147,15 +147,18 @@ async function deleteStoredUploads(userId: number): Promise<void> {
  * queue goes with it, so the next person on this browser neither resumes nor sees their
  * uploads. The worker of this tab is already stopped (the session atoms emptied first). A
  * worker of another tab may still write a part's record: the Web Lock the uploading worker
- * holds (upload.worker.ts) is freed when that tab stops it too, and the queue is emptied again
- * then (unless the same user signed in again). A reload ends nothing, so the same user's uploads still resume after one.
+ * holds (upload.worker.ts) is freed when that tab stops it too, and so is the lock an engine
+ * left by a reloaded page holds while its last parts finish; the queue is emptied again once
+ * both are free (unless the same user signed in again). A reload ends nothing, so the same
+ * user's uploads still resume after one.
  */
 function forgetUploadsOf(userId: number): void {
   const forget = () => deleteStoredUploads(userId).catch((error: unknown) => console.warn('the upload queue could not be cleared', error));
   void forget();
   // Not when the same user signed in again meanwhile: what is queued now is theirs to keep.
   const again = () => (appStore.get(meAtom)?.id === userId ? undefined : forget());
-  void navigator.locks?.request(`cutdesk-uploads-${userId}`, again).catch(() => undefined);
+  const locks = navigator.locks;
+  void locks?.request(`cutdesk-uploads-${userId}`, () => locks.request(`cutdesk-uploads-${userId}-draining`, again)).catch(() => undefined);
 }
 
 let installed = false;

@@ -80,7 +80,42 @@ function drainLeft(leaving: UploadEngine, userId: number): void {
   void locks?.request(`cutdesk-uploads-${userId}-draining`, () => drained).catch(() => undefined);
 }
 
-const required = () => {
+/** Starts (or restarts, for another user) the engine for the page `client`; resumes what IndexedDB holds. */
+async function startEngine(client: number, session: WorkerSession, onChange: Listener): Promise<UploadSnapshot> {
+  listeners.set(client, onChange);
+  token = session.token;
+  if (engine && current && current.userId === session.userId && current.organizationId === session.organizationId) return engine.snapshot();
+  engine?.destroy();
+  release();
+  store ??= await openUploadStore();
+  current = session;
+  // The engine a reloaded page left, if it was this session's: its uploads are taken over.
+  const previous = left && left.session.userId === session.userId && left.session.organizationId === session.organizationId ? left.engine : undefined;
+  left = null;
+  const created: UploadEngine = new UploadEngine({
+    api: createServerApi({ baseUrl: `${self.location.origin}/api/v1`, getToken: () => token }),
+    transport: xhrTransport(),
+    store,
+    userId: session.userId,
+    organizationId: session.organizationId,
+    online: navigator.onLine,
+    // Only the engine in charge speaks to the pages: one draining after a reload stays quiet.
+    onChange: (snapshot) => engine === created && broadcast(snapshot),
+    ...(previous && { previous }),
+    // Browsers open six HTTP/1.1 connections per origin: with the store on the app's own origin
+    // (the embedded default), five carry parts and one stays free for the app's API calls.
+    partsFor: (endpoint) => (new URL(endpoint).origin === self.location.origin ? PARALLEL_PARTS - 1 : PARALLEL_PARTS),
+  });
+  engine = created;
+  resumeWhenFirst(created, session.userId);
+  return created.snapshot();
+}
+
+/** The latest `start` (a page sends its calls right after it: they wait for it). */
+let starting: Promise<unknown> = Promise.resolve();
+
+const required = async () => {
+  await starting;
   if (!engine) throw new Error('The upload worker has not been started.');
   return engine;
 };
@@ -89,34 +124,10 @@ const required = () => {
 function apiFor(client: number) {
   return {
     /** Starts (or restarts, for another user) the engine; resumes what IndexedDB holds. */
-    async start(session: WorkerSession, onChange: Listener): Promise<UploadSnapshot> {
-      listeners.set(client, onChange);
-      token = session.token;
-      if (engine && current && current.userId === session.userId && current.organizationId === session.organizationId) return engine.snapshot();
-      engine?.destroy();
-      release();
-      store ??= await openUploadStore();
-      current = session;
-      // The engine a reloaded page left, if it was this session's: its uploads are taken over.
-      const previous = left && left.session.userId === session.userId && left.session.organizationId === session.organizationId ? left.engine : undefined;
-      left = null;
-      const created: UploadEngine = new UploadEngine({
-        api: createServerApi({ baseUrl: `${self.location.origin}/api/v1`, getToken: () => token }),
-        transport: xhrTransport(),
-        store,
-        userId: session.userId,
-        organizationId: session.organizationId,
-        online: navigator.onLine,
-        // Only the engine in charge speaks to the pages: one draining after a reload stays quiet.
-        onChange: (snapshot) => engine === created && broadcast(snapshot),
-        ...(previous && { previous }),
-        // Browsers open six HTTP/1.1 connections per origin: with the store on the app's own origin
-        // (the embedded default), five carry parts and one stays free for the app's API calls.
-        partsFor: (endpoint) => (new URL(endpoint).origin === self.location.origin ? PARALLEL_PARTS - 1 : PARALLEL_PARTS),
-      });
-      engine = created;
-      resumeWhenFirst(created, session.userId);
-      return created.snapshot();
+    start(session: WorkerSession, onChange: Listener): Promise<UploadSnapshot> {
+      const started = startEngine(client, session, onChange);
+      starting = started.catch(() => undefined);
+      return started;
     },
     /**
      * The page is going away (`pagehide`: a reload, a closed tab). The last page's engine drains:
@@ -135,14 +146,20 @@ function apiFor(client: number) {
     setToken(next: string | null): void {
       token = next;
     },
-    enqueue: (entries: FileEntry[], target: UploadTarget): Promise<EnqueueResult> => required().enqueue(entries, target),
-    provideFile: (uid: string, file: File, handle?: FileSystemFileHandleLike): Promise<boolean> => required().provideFile(uid, file, handle),
-    retry: (uid: string): Promise<void> => required().retry(uid),
-    cancel: (uid: string): Promise<void> => required().cancel(uid),
-    dismiss: (uid: string): Promise<void> => required().dismiss(uid),
+    enqueue: async (entries: FileEntry[], target: UploadTarget): Promise<EnqueueResult> => (await required()).enqueue(entries, target),
+    provideFile: async (uid: string, file: File, handle?: FileSystemFileHandleLike): Promise<boolean> => (await required()).provideFile(uid, file, handle),
+    retry: async (uid: string): Promise<void> => (await required()).retry(uid),
+    cancel: async (uid: string): Promise<void> => (await required()).cancel(uid),
+    dismiss: async (uid: string): Promise<void> => (await required()).dismiss(uid),
     setOnline: (online: boolean): void => engine?.setOnline(online),
-    handleOf: (uid: string): FileSystemFileHandleLike | null => engine?.handleOf(uid) ?? null,
-    snapshot: (): UploadSnapshot | null => engine?.snapshot() ?? null,
+    handleOf: async (uid: string): Promise<FileSystemFileHandleLike | null> => {
+      await starting;
+      return engine?.handleOf(uid) ?? null;
+    },
+    snapshot: async (): Promise<UploadSnapshot | null> => {
+      await starting;
+      return engine?.snapshot() ?? null;
+    },
     /**
      * Signing out (or this page switching to another session): transfers stop at once; their
      * state stays in IndexedDB for the next sign-in. Another page of this session still using the

@@ -7,14 +7,16 @@ import { queryKeys } from '@/shared/query/keys.ts';
 import { requestHandleAccess } from './file-pick.ts';
 
 /**
- * The page's side of the upload worker: starts it for the signed-in user (which resumes what
- * IndexedDB holds — C§4's upload at start), forwards the token and the network state,
- * mirrors its snapshots for React, and asks before the page is left with uploads running.
+ * The page's side of the upload worker: starts it for the signed-in user when IndexedDB holds
+ * uploads of theirs (which it resumes — C§4's upload at start) or when a file is given,
+ * forwards the token and the network state, mirrors its snapshots for React, and asks before
+ * the page is left with uploads running.
  *
- * The worker is a SharedWorker with `extendedLifetime` where the browser has SharedWorker
- * (named per session, so every tab of one session shares it): it outlives a reload, and the
- * parts in flight when the page goes away finish instead of being cut and sent again
- * (docs/decisions.md, "Less sent twice after a reload"). Elsewhere a dedicated worker.
+ * The worker is a SharedWorker with `extendedLifetime` where the browser has both (named per
+ * session, so every tab of one session shares it): it outlives a reload, and the parts in
+ * flight when the page goes away finish instead of being cut and sent again; the next page's
+ * engine shows them going on and takes the upload over once they are stored
+ * (docs/decisions.md, "Less sent twice after a reload"). Elsewhere a dedicated worker, as before.
  */
 
 declare global {
@@ -30,6 +32,8 @@ export const EMPTY_SNAPSHOT: UploadSnapshot = { items: [], totals: { files: 0, a
 
 let worker: Worker | null = null;
 let sharedPort: MessagePort | null = null;
+/** Whether this browser keeps a shared worker past its last page (known after the first try). */
+let extendedLifetime: boolean | null = null;
 /** Brings the worker in step with the session (set by installUploads). */
 let syncSession: (() => void) | null = null;
 let remote: Comlink.Remote<UploadWorkerApi> | null = null;
@@ -87,23 +91,44 @@ function stop(): void {
   publish(EMPTY_SNAPSHOT);
 }
 
-/** The upload worker of this session: shared by its tabs and kept through a reload where possible. */
+/**
+ * The upload worker of this session: shared by its tabs and kept through a reload where the
+ * browser has SharedWorker with `extendedLifetime`. A browser that does not know the option
+ * never reads it (WebIDL reads only the members it knows), and a shared worker without it dies
+ * with its last page like a dedicated one, cutting the parts in flight: those browsers get the
+ * dedicated worker, as before.
+ */
 function openWorker(key: string): Comlink.Endpoint {
-  if (typeof SharedWorker !== 'undefined') {
-    const shared = new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: `cutdesk-uploads-${key}`, extendedLifetime: true });
-    sharedPort = shared.port;
-    return shared.port;
+  if (typeof SharedWorker !== 'undefined' && extendedLifetime !== false) {
+    let extended = false;
+    // Inline, with a literal `type`: Vite reads the options to bundle the worker as a module.
+    const shared = new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), {
+      type: 'module',
+      name: `cutdesk-uploads-${key}`,
+      get extendedLifetime() {
+        extended = true;
+        return true;
+      },
+    });
+    extendedLifetime = extended;
+    if (extended) {
+      sharedPort = shared.port;
+      return shared.port;
+    }
+    // Never started (no message sent): the browser ends it with this page.
+    shared.port.close();
   }
   worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
   return worker;
 }
 
 /**
- * The page goes away (a reload, a closed tab, the back-forward cache): the worker lets the
- * requests in flight finish and starts no new one until a page of this session is back.
+ * The page goes away (a reload, a closed tab, the back-forward cache): the shared worker lets
+ * the requests in flight finish and starts no new one until a page of this session is back. (A
+ * dedicated worker goes, or is frozen, with its page, as it always did.)
  */
 function onPageHide(): void {
-  if (!remote || !ready) return;
+  if (!remote || !ready || !sharedPort) return;
   void remote.detach();
   ready = null;
 }
@@ -128,6 +153,36 @@ function startFor(userId: number, organizationId: number, token: string): Promis
       throw error;
     });
   return ready;
+}
+
+/** Whether IndexedDB holds uploads of `userId` (true when it cannot tell). */
+async function hasStoredUploads(userId: number): Promise<boolean> {
+  try {
+    // Loaded only once signed in: the start-up chunk stays as small as it was.
+    const { openUploadStore } = await import('../../../workers/upload-store.shared.ts');
+    const store = await openUploadStore();
+    try {
+      return (await store.list(userId)).length > 0;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Starts the worker at sign-in when IndexedDB holds uploads of this user (C§4: they resume, or
+ * wait for their file, at once); otherwise the first file given starts it (`api`). A session
+ * with nothing to upload holds no worker — and no shared worker outliving its pages.
+ */
+async function startIfStored(userId: number, organizationId: number): Promise<void> {
+  if (!(await hasStoredUploads(userId))) return;
+  const me = appStore.get(meAtom);
+  const token = appStore.get(tokenAtom);
+  // Still the same session: a sign-out, or someone else's sign-in, may have come meanwhile.
+  if (!me || !token || me.id !== userId || (me.organizationId ?? 0) !== organizationId) return;
+  await startFor(userId, organizationId, token).catch(() => undefined);
 }
 
 /** Deletes every stored upload of `userId` (their resume state and kept file handles). */
@@ -164,8 +219,9 @@ function forgetUploadsOf(userId: number): void {
 let installed = false;
 
 /**
- * Keeps the upload worker in step with the session: started when someone signs in (uploads
- * left unfinished come back), stopped on sign-out. Call once at start-up.
+ * Keeps the upload worker in step with the session: started when someone signs in with
+ * uploads left unfinished (they come back) or gives a file, stopped on sign-out. Call once at
+ * start-up.
  */
 export function installUploads(): void {
   if (installed || typeof Worker === 'undefined') return;
@@ -177,8 +233,11 @@ export function installUploads(): void {
       if (remote) stop();
       return;
     }
-    void startFor(me.id, me.organizationId ?? 0, token).catch(() => undefined);
-    void remote?.setToken(token);
+    const organizationId = me.organizationId ?? 0;
+    // Another session in this tab: the worker of the one before stops first.
+    if (sessionKey !== null && sessionKey !== `${me.id}:${organizationId}`) stop();
+    if (ready) void remote?.setToken(token);
+    else void startIfStored(me.id, organizationId);
   };
   syncSession = sync;
   appStore.sub(meAtom, sync);
@@ -192,38 +251,42 @@ export function installUploads(): void {
   sync();
 }
 
-async function api(): Promise<Comlink.Remote<UploadWorkerApi>> {
+/**
+ * The worker, started for the session if it is not yet. Calls made at once are served once it
+ * has started (the worker takes a port's calls in order and waits for its start): a file given
+ * is handed over in the same task as its pick, before anything else can happen to it.
+ */
+function api(): Comlink.Remote<UploadWorkerApi> {
   installUploads();
   if (!ready) {
     const me = appStore.get(meAtom);
     const token = appStore.get(tokenAtom);
     if (!me || !token) throw new Error('Sign in to upload.');
-    await startFor(me.id, me.organizationId ?? 0, token);
+    void startFor(me.id, me.organizationId ?? 0, token).catch(() => undefined);
   }
-  await ready;
   return remote!;
 }
 
 /** Queues files for a zone; matching incomplete uploads resume instead. */
 export async function enqueueUploads(entries: FileEntry[], target: UploadTarget): Promise<EnqueueResult> {
-  return (await api()).enqueue(entries, target);
+  return api().enqueue(entries, target);
 }
 
 export async function cancelUpload(uid: string): Promise<void> {
-  await (await api()).cancel(uid);
+  await api().cancel(uid);
 }
 
 export async function retryUpload(uid: string): Promise<void> {
-  await (await api()).retry(uid);
+  await api().retry(uid);
 }
 
 export async function dismissUpload(uid: string): Promise<void> {
-  await (await api()).dismiss(uid);
+  await api().dismiss(uid);
 }
 
 /** The user picked the file of an incomplete upload again; false when it is another file. */
 export async function resumeWithFile(uid: string, file: File, handle?: FileSystemFileHandle): Promise<boolean> {
-  return (await api()).provideFile(uid, file, handle);
+  return api().provideFile(uid, file, handle);
 }
 
 /**
@@ -231,7 +294,7 @@ export async function resumeWithFile(uid: string, file: File, handle?: FileSyste
  * again (this needs the click's user activation), then the upload continues.
  */
 export async function grantAndResume(uid: string): Promise<boolean> {
-  const remoteApi = await api();
+  const remoteApi = api();
   const handle = (await remoteApi.handleOf(uid)) as FileSystemFileHandle | null;
   if (!handle) return false;
   const file = await requestHandleAccess(handle);

@@ -1,9 +1,14 @@
 /**
  * `node bench/upload-engine-reload.ts [rounds]` (issue 14, "Less sent twice after a reload" and
  * "the browser's hot path"): the web app as it was before (the build of `BEFORE_REF`, default
- * the commit before 6afccb1, from `git archive`) against the working tree's, in the same run, in real Chromium, each
- * served by a real server of its own (embedded store, PGlite) behind the counting pass-through
- * proxy (bench/upload-engine/counting-proxy.ts), alternating per round:
+ * main's, from `git archive`) against the working tree's, in the same run, in real Chromium, each
+ * served by a real server of its own (embedded store, PGlite), alternating per round. The page
+ * is on the server's own address and its uploads go to a store on another origin, as with the
+ * store on its own port (issue 14): the counting pass-through proxy
+ * (bench/upload-engine/counting-proxy.ts), named by S3_PUBLIC_ENDPOINT, in front of the
+ * server's `/s3`. (With the store under the page's origin, five parts and the live-updates
+ * stream hold all six HTTP/1.1 connections, and the reload's own request waits until parts
+ * end: how many were cut then depends on where they stood, not on the worker.)
  *
  * - **reload**: an 11-part clip (20 MiB parts) through the project page, parts read at 6 MB/s
  *   each; when the store has received 50 % of the bytes (42 % and 58 % in the next rounds) the
@@ -14,8 +19,10 @@
  *   (SystemInfo.getProcessInfo), and the renderers' peak resident memory (/proc, sampled every
  *   200 ms).
  *
- * Every object's SHA-256 is checked against the source. Ports 8263–8268, data under
- * .tmp/upload-engine-bench. Figures are min / median / max; the ratios are per round.
+ * Every object's SHA-256 is checked against the source. Ports: BENCH_PORT to BENCH_PORT + 5
+ * when set (each server and its store on the next port, then the two proxies), else free ones
+ * the system picks; data under .tmp/upload-engine-bench. Figures are min / median / max; the
+ * ratios are per round.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -24,13 +31,15 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { PART_SIZE } from '../src/domain/uploads.ts';
+import { freePort } from './free-port.ts';
 import { startCountingProxy, type CountingProxy } from './upload-engine/counting-proxy.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const WORK = resolve(ROOT, '.tmp/upload-engine-bench');
 const ROUNDS = Number(process.argv[2] ?? 3);
-// The web app before the SharedWorker change (6afccb1) and the background IndexedDB writes.
-const BEFORE_REF = process.env.BEFORE_REF ?? '6afccb1^';
+// The web app before the SharedWorker change: main's (a dedicated upload worker, each part's IndexedDB write awaited in its slot).
+const BEFORE_REF = process.env.BEFORE_REF ?? 'main';
+const BEFORE_COMMIT = execFileSync('git', ['rev-parse', '--short', BEFORE_REF], { cwd: import.meta.dirname }).toString().trim();
 const RELOAD_BYTES = 10 * PART_SIZE + 12_345;
 const CPU_BYTES = 512 * 2 ** 20;
 const MiB = 2 ** 20;
@@ -43,6 +52,7 @@ interface Variant {
   name: 'before' | 'after';
   dist: string;
   port: number;
+  s3Port: number;
   proxyPort: number;
   server?: ChildProcess;
   proxy?: CountingProxy;
@@ -68,12 +78,12 @@ async function makeClip(bytes: number): Promise<{ path: string; sha: string }> {
 
 /** The web app of `BEFORE_REF`, built once into WORK/before-dist (its sources from git archive). */
 function buildBefore(): string {
-  const dist = resolve(WORK, `before-dist-${execFileSync('git', ['rev-parse', '--short', BEFORE_REF], { cwd: ROOT }).toString().trim()}`);
+  const dist = resolve(WORK, `before-dist-${BEFORE_COMMIT}`);
   if (existsSync(resolve(dist, 'index.html'))) return dist;
   const src = resolve(WORK, 'before-src');
   rmSync(src, { recursive: true, force: true });
   mkdirSync(src, { recursive: true });
-  execFileSync('sh', ['-c', `git archive ${BEFORE_REF} | tar -x -C ${src}`], { cwd: ROOT });
+  execFileSync('sh', ['-c', `git archive ${BEFORE_COMMIT} | tar -x -C ${src}`], { cwd: ROOT });
   symlinkSync(resolve(ROOT, 'node_modules'), resolve(src, 'node_modules'));
   console.log(`building ${BEFORE_REF}'s web app…`);
   execFileSync(resolve(ROOT, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn', '--outDir', dist], { cwd: src, stdio: 'inherit' });
@@ -90,9 +100,10 @@ function buildAfter(): string {
 async function startServer(variant: Variant): Promise<void> {
   const dataDir = resolve(WORK, `data-${variant.name}`);
   rmSync(dataDir, { recursive: true, force: true });
+  variant.proxy = await startCountingProxy({ target: `http://localhost:${variant.port}`, port: variant.proxyPort });
   const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(variant.port), S3_PORT: String(variant.port + 1), DATA_DIR: dataDir, WEB_DIR: variant.dist, DEMO_PASSWORD: 'demo-password', DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000', MEDIA_CONCURRENCY: '0' },
+    env: { ...process.env, PORT: String(variant.port), S3_PORT: String(variant.s3Port), S3_PUBLIC_ENDPOINT: `${variant.proxy.origin}/s3`, DATA_DIR: dataDir, WEB_DIR: variant.dist, DEMO_PASSWORD: 'demo-password', DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000', MEDIA_CONCURRENCY: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   variant.server = child;
@@ -101,7 +112,6 @@ async function startServer(variant: Variant): Promise<void> {
     if (ok) break;
     await new Promise((done) => setTimeout(done, 250));
   }
-  variant.proxy = await startCountingProxy({ target: `http://localhost:${variant.port}`, port: variant.proxyPort });
 }
 
 async function api<T>(variant: Variant, path: string, body: object, token?: string): Promise<T> {
@@ -119,7 +129,7 @@ async function openProject(browser: Browser, variant: Variant): Promise<{ page: 
     localStorage.setItem('cutdesk.token', JSON.stringify(t));
     localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
   }, [owner.token, owner.organizationId] as const);
-  await page.goto(`${variant.proxy!.origin}/user/project/${projectId}`);
+  await page.goto(`http://localhost:${variant.port}/user/project/${projectId}`);
   await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
   return { page, projectId, token: owner.token };
 }
@@ -149,7 +159,7 @@ const assetShown = (page: Page) => page.getByTestId('asset-tile').count().then((
  */
 const RELOAD_AT = [0.5, 0.42, 0.58];
 
-async function reloadRound(variant: Variant, clip: { path: string; sha: string }, at: number): Promise<number> {
+async function reloadRound(variant: Variant, clip: { path: string; sha: string }, at: number): Promise<{ resent: number; inFlight: number; cut: number }> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   try {
     const proxy = variant.proxy!;
@@ -158,13 +168,14 @@ async function reloadRound(variant: Variant, clip: { path: string; sha: string }
     const { page, projectId, token } = await openProject(browser, variant);
     await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip.path);
     await waitUntil(() => proxy.partBytes() >= at * RELOAD_BYTES, 180_000, `${Math.round(at * 100)} % of the bytes`);
+    const inFlight = proxy.inFlight().length;
     page.once('dialog', (dialog) => void dialog.accept());
     await page.reload();
     await page.getByTestId('pending-tile').and(page.locator('[data-upload-status="incomplete"]')).waitFor({ timeout: 60_000 });
     await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip.path);
     await waitUntil(() => assetShown(page), 300_000, 'the asset');
     if ((await storedSha(variant, projectId, token)) !== clip.sha) throw new Error(`${variant.name}: stored object differs from the source`);
-    return (proxy.partBytes() - RELOAD_BYTES) / MiB;
+    return { resent: (proxy.partBytes() - RELOAD_BYTES) / MiB, inFlight, cut: proxy.parts.filter((part) => part.cut).length };
   } finally {
     await browser.close();
   }
@@ -217,9 +228,11 @@ const spread = (values: number[]) => {
 };
 
 mkdirSync(WORK, { recursive: true });
+const base = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : null;
+const port = async (offset: number) => (base === null ? freePort() : base + offset);
 const variants: Variant[] = [
-  { name: 'before', dist: buildBefore(), port: 8263, proxyPort: 8267 },
-  { name: 'after', dist: buildAfter(), port: 8265, proxyPort: 8268 },
+  { name: 'before', dist: buildBefore(), port: await port(0), s3Port: await port(1), proxyPort: await port(4) },
+  { name: 'after', dist: buildAfter(), port: await port(2), s3Port: await port(3), proxyPort: await port(5) },
 ];
 const reloadClip = await makeClip(RELOAD_BYTES);
 const cpuClip = await makeClip(CPU_BYTES);
@@ -228,14 +241,14 @@ try {
   const results: Record<string, { resent: number[]; rendererCpu: number[]; browserCpu: number[]; peak: number[] }> = { before: { resent: [], rendererCpu: [], browserCpu: [], peak: [] }, after: { resent: [], rendererCpu: [], browserCpu: [], peak: [] } };
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const variant of round % 2 ? variants : [...variants].reverse()) {
-      const resent = await reloadRound(variant, reloadClip, RELOAD_AT[(round - 1) % RELOAD_AT.length]!);
+      const { resent, inFlight, cut } = await reloadRound(variant, reloadClip, RELOAD_AT[(round - 1) % RELOAD_AT.length]!);
       const cpu = await cpuRound(variant, cpuClip);
       const r = results[variant.name]!;
       r.resent.push(resent);
       r.rendererCpu.push(cpu.rendererCpuPerGiB);
       r.browserCpu.push(cpu.browserCpuPerGiB);
       r.peak.push(cpu.rendererPeakMiB);
-      console.log(`round ${round} ${variant.name}: re-sent ${resent.toFixed(1)} MiB; renderer CPU ${cpu.rendererCpuPerGiB.toFixed(2)} s/GiB, browser CPU ${cpu.browserCpuPerGiB.toFixed(2)} s/GiB, renderer peak RSS ${cpu.rendererPeakMiB.toFixed(0)} MiB`);
+      console.log(`round ${round} ${variant.name}: re-sent ${resent.toFixed(1)} MiB (${inFlight} parts in flight at the reload, ${cut} cut); renderer CPU ${cpu.rendererCpuPerGiB.toFixed(2)} s/GiB, browser CPU ${cpu.browserCpuPerGiB.toFixed(2)} s/GiB, renderer peak RSS ${cpu.rendererPeakMiB.toFixed(0)} MiB`);
     }
   }
   const ratio = (key: 'rendererCpu' | 'browserCpu' | 'peak') => spread(results.after![key].map((value, i) => value / results.before![key][i]!));
@@ -243,7 +256,7 @@ try {
     JSON.stringify(
       {
         rounds: ROUNDS,
-        before: BEFORE_REF,
+        before: `${BEFORE_REF} (${BEFORE_COMMIT})`,
         'MiB re-sent after a reload at 50 % (min / median / max)': { before: spread(results.before!.resent), after: spread(results.after!.resent) },
         'renderer CPU s per GiB': { before: spread(results.before!.rendererCpu), after: spread(results.after!.rendererCpu), 'after ÷ before': ratio('rendererCpu') },
         'whole browser CPU s per GiB': { before: spread(results.before!.browserCpu), after: spread(results.after!.browserCpu), 'after ÷ before': ratio('browserCpu') },

@@ -6,6 +6,7 @@ import { FIELD_MESSAGES } from '../src/domain/validation.ts';
 import { UPLOAD_MESSAGES } from '../src/domain/uploads.ts';
 import { mp4Bytes } from '../tests/support/file-fixtures.ts';
 import { registerOwner } from './fresh-organization.ts';
+import { networkConditions } from './upload-network.ts';
 
 /** Issue 12, customer portal: one regression test per rough edge a browser can hold. */
 
@@ -137,10 +138,12 @@ test('incomplete clips are reported on the interview zone, not in the side card'
   await handle.close();
 
   await signInAs(page, 'owner@demo.cutdesk.test');
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 40_000 });
+  // The page and its upload worker (a target of its own) at 40 kB/s.
+  const network = await networkConditions(page);
+  const slow = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 40_000 };
+  await network(slow);
   await page.goto(`/user/project/${project.id}`);
+  await network(slow);
   await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip);
   await expect(page.getByTestId('pending-tile')).toHaveAttribute('data-upload-status', 'uploading');
   // Reloading mid-upload leaves an incomplete clip (its file must be picked again).
@@ -153,7 +156,7 @@ test('incomplete clips are reported on the interview zone, not in the side card'
   await expect(page.locator('.send-box')).not.toContainText(CREDIT_MESSAGES.incompleteClips);
   await expect(page.getByTestId('incomplete-clips-BROLL_CLIP')).toHaveCount(0);
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await network({ offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 });
 
 test('a half-filled wizard survives a narrow window, and widening it again goes back to it by itself', async ({ page }) => {

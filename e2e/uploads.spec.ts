@@ -8,6 +8,7 @@ import { MESSAGES } from '../src/domain/messages.ts';
 import { PART_SIZE } from '../src/domain/uploads.ts';
 import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
 import { registerOwner } from './fresh-organization.ts';
+import { networkConditions, type WorkerResponseListener } from './upload-network.ts';
 
 /** 200 MB by default; E2E_UPLOAD_BYTES=1073741824 runs the same journey with 1 GiB. */
 const CLIP_BYTES = Number(process.env.E2E_UPLOAD_BYTES ?? 200 * 1000 * 1000);
@@ -63,18 +64,19 @@ async function createProject(request: APIRequestContext, token: string, organiza
  * The page signed in with `token` (stored the way the app stores it), throttled to
  * `bytesPerSecond` upstream; answers a switch that cuts and restores the network.
  */
-async function openProject(page: Page, token: string, organizationId: number, projectId: number, bytesPerSecond: number) {
+async function openProject(page: Page, token: string, organizationId: number, projectId: number, bytesPerSecond: number, onWorkerResponse?: WorkerResponseListener) {
   await page.addInitScript(([t, o]) => {
     localStorage.setItem('cutdesk.token', JSON.stringify(t));
     localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
   }, [token, organizationId] as const);
-  // DevTools network emulation also applies to the upload worker's requests.
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  const network = (offline: boolean) => cdp.send('Network.emulateNetworkConditions', { offline, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+  // DevTools network emulation, for the page and for the upload worker (a target of its own).
+  const conditions = await networkConditions(page, onWorkerResponse);
+  const network = (offline: boolean) => conditions({ offline, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
   await network(false);
   await page.goto(`/user/project/${projectId}`);
   await expect(page.getByTestId('asset-section-INTERVIEW_CLIP')).toBeVisible();
+  // The upload worker started with the page: the same conditions for it.
+  await network(false);
   return network;
 }
 
@@ -90,15 +92,16 @@ test('a 200 MB clip uploads through the project page, survives a reload without 
   const stored = new Set<number>();
   const sentAfterReload: number[] = [];
   let reloaded = false;
-  page.context().on('response', (response) => {
-    const url = new URL(response.url());
+  const onPartAnswer: WorkerResponseListener = ({ url, method, status }) => {
     const part = url.searchParams.get('partNumber');
-    if (!url.pathname.startsWith('/s3/') || response.request().method() !== 'PUT' || !part) return;
+    if (!url.pathname.startsWith('/s3/') || method !== 'PUT' || !part) return;
     if (reloaded) sentAfterReload.push(Number(part));
-    else if (response.status() === 200) stored.add(Number(part));
-  });
+    else if (status === 200) stored.add(Number(part));
+  };
+  // A dedicated upload worker's requests reach Playwright's events; a shared one's only DevTools (openProject).
+  page.context().on('response', (response) => onPartAnswer({ url: new URL(response.url()), method: response.request().method(), status: response.status() }));
 
-  const network = await openProject(page, owner.token, owner.organizationId, projectId, 25_000_000);
+  const network = await openProject(page, owner.token, owner.organizationId, projectId, 25_000_000, onPartAnswer);
   await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(CLIP);
   const tile = page.getByTestId('pending-tile');
   await expect(tile).toHaveAttribute('data-upload-status', 'uploading');

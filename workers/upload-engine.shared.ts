@@ -4,7 +4,7 @@ import type { ServerApi } from './server-api.shared.ts';
 import type { Transport } from './transport.shared.ts';
 import type { FileSystemFileHandleLike, UploadRecord, UploadStore } from './upload-store.shared.ts';
 import { CredentialCache } from './upload/credential-cache.shared.ts';
-import { FileUpload, sameFile, type UploadContext } from './upload/file-upload.shared.ts';
+import { FileUpload, sameFile, type PreviousEngine, type UploadContext } from './upload/file-upload.shared.ts';
 import { DISMISSABLE } from './upload/phase.shared.ts';
 import { SpeedMeter, totalsOf } from './upload/progress-meter.shared.ts';
 import { Scheduler } from './upload/scheduler.shared.ts';
@@ -12,6 +12,7 @@ import { UploadRecords } from './upload/upload-records.shared.ts';
 import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from './upload/types.shared.ts';
 
 export type { EnqueueResult, FileEntry, UploadItemView, UploadSnapshot, UploadTarget } from './upload/types.shared.ts';
+export type { PreviousEngine } from './upload/file-upload.shared.ts';
 
 /**
  * The upload engine (ARCHITECTURE §4), run inside the upload worker. Per file: sanitise the
@@ -57,12 +58,19 @@ export interface UploadEngineOptions {
    * of the browser's six HTTP/1.1 connections free when the store shares the app's origin.
    */
   partsFor?: (endpoint: string) => number;
+  /**
+   * The engine of the page before a reload, still finishing its requests in the same shared
+   * worker (`drain`). An upload it was sending shows its progress here at once, and goes on
+   * once those requests are over, from what it stored: a part in flight at the reload is
+   * stored once and found by ListParts, never sent a second time.
+   */
+  previous?: PreviousEngine;
 }
 
-type Optional = 'onChange' | 'partsFor' | 'retryDelayMs';
+type Optional = 'onChange' | 'partsFor' | 'retryDelayMs' | 'previous';
 type Settings = Required<Omit<UploadEngineOptions, Optional>> & Pick<UploadEngineOptions, Optional>;
 
-export class UploadEngine {
+export class UploadEngine implements PreviousEngine {
   private readonly items = new Map<string, FileUpload>();
   private readonly options: Settings;
   private readonly scheduler: Scheduler;
@@ -75,6 +83,15 @@ export class UploadEngine {
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   private destroyed = false;
+  /** The page went away: requests in flight finish, no new one starts (`drain`). */
+  private draining = false;
+  /** Runs of uploads not settled yet, by uid (what `drain` and `finished` wait for). */
+  private readonly runs = new Map<string, Promise<void>>();
+  /** The engine of the page before a reload, until every upload it had is handed over. */
+  private previous: PreviousEngine | null;
+  private unfollow: (() => void) | null;
+  /** Engines of reloaded pages taking over from this one: told when its progress moves. */
+  private readonly followers = new Set<() => void>();
 
   constructor(options: UploadEngineOptions) {
     this.options = {
@@ -95,6 +112,8 @@ export class UploadEngine {
     this.scheduler = new Scheduler({ parallel: this.options.parallel, maxActiveFiles: this.options.maxActiveFiles, autoRetryMs: this.options.autoRetryMs });
     this.credentials = new CredentialCache({ api, transport, now, ...(partsFor && { onEndpoint: (endpoint: string) => this.scheduler.slots.setSize(Math.max(1, partsFor(endpoint))) }) });
     this.records = new UploadRecords(this.options.store);
+    this.previous = this.options.previous ?? null;
+    this.unfollow = this.previous?.follow(() => this.emit()) ?? null;
     this.context = {
       api,
       s3: (projectId, uploadType) => this.credentials.clientFor(projectId, uploadType),
@@ -107,6 +126,8 @@ export class UploadEngine {
       sleep: this.options.sleep,
       now,
       isOnline: () => this.online,
+      isDraining: () => this.draining,
+      previous: () => this.previous,
       announce: (at) => this.emit(at),
     };
   }
@@ -135,6 +156,17 @@ export class UploadEngine {
         continue;
       }
       await upload.reopen(this.options.openHandle);
+    }
+    // Every upload the engine before a reload may have had is listed now: once each is handed
+    // over, that engine is needed no more (a chain of reloads keeps no chain of engines).
+    if (this.previous) {
+      const previous = this.previous;
+      void Promise.all([...this.items.values()].map((upload) => upload.handedOver)).then(() => {
+        if (this.previous !== previous) return;
+        this.unfollow?.();
+        this.unfollow = null;
+        this.previous = null;
+      });
     }
     this.emit(true);
     this.pump();
@@ -230,6 +262,8 @@ export class UploadEngine {
     if (!upload) return;
     const stored = upload.phase === 'done';
     upload.cancel();
+    // The engine before a reload may still be sending its parts: they stop too.
+    this.previous?.abandon(uid);
     this.items.delete(uid);
     await this.records.forget(uid);
     this.emit(true);
@@ -271,14 +305,55 @@ export class UploadEngine {
   }
 
   snapshot(): UploadSnapshot {
+    for (const upload of this.items.values()) upload.followPrevious();
     const now = this.options.now();
     const items = [...this.items.values()].sort((a, b) => a.createdAt - b.createdAt).map((upload) => upload.view(now, this.online));
     return { items, totals: totalsOf(items, this.totalSpeed.bytesPerSecond(now)), online: this.online };
   }
 
+  /**
+   * The page went away (a reload, a closed tab) while this engine lives on in a shared worker:
+   * no new request starts, the ones in flight finish and their parts are recorded in IndexedDB
+   * as usual, then the engine closes as `destroy` does. A part's bytes already on the way are
+   * therefore stored once instead of being cut and sent again by the next page (S3's UploadPart
+   * keeps nothing of a cut request). Resolves when nothing of this engine is in flight.
+   */
+  async drain(): Promise<void> {
+    if (this.destroyed) return;
+    this.draining = true;
+    this.scheduler.stop();
+    while (this.runs.size > 0) await Promise.allSettled([...this.runs.values()]);
+    await this.records.flush();
+    this.destroy();
+  }
+
+  // ——— For the engine of the next page (PreviousEngine) ———
+
+  async finished(uid: string): Promise<void> {
+    await Promise.allSettled([this.runs.get(uid), this.items.get(uid)?.handedOver, this.previous?.finished(uid)]);
+  }
+
+  latest(uid: string): FileUpload | null {
+    const own = this.items.get(uid);
+    if (own && !own.handingOver) return own;
+    return this.previous?.latest(uid) ?? own ?? null;
+  }
+
+  abandon(uid: string): void {
+    this.items.get(uid)?.stop('close');
+    this.previous?.abandon(uid);
+  }
+
+  follow(listener: () => void): () => void {
+    this.followers.add(listener);
+    return () => this.followers.delete(listener);
+  }
+
   /** Stops everything at once, leaving IndexedDB as it is (a closed tab). */
   destroy(): void {
     this.destroyed = true;
+    this.unfollow?.();
+    this.unfollow = null;
     this.records.close();
     this.scheduler.stop();
     for (const upload of this.items.values()) upload.stop('close');
@@ -300,13 +375,18 @@ export class UploadEngine {
   }
 
   private pump(): void {
-    if (this.destroyed || !this.online) return;
-    for (const upload of this.scheduler.toStart(this.items.values())) void this.run(upload);
+    if (this.destroyed || this.draining || !this.online) return;
+    for (const upload of this.scheduler.toStart(this.items.values())) {
+      const running: Promise<void> = this.run(upload).finally(() => {
+        if (this.runs.get(upload.uid) === running) this.runs.delete(upload.uid);
+      });
+      this.runs.set(upload.uid, running);
+    }
   }
 
   private async run(upload: FileUpload): Promise<void> {
     const settled = await upload.run();
-    if (!settled || this.destroyed) return;
+    if (!settled || this.destroyed || this.draining) return;
     if (upload.phase === 'failed') this.scheduler.retryLater(() => this.retryFailed());
     this.emit(true);
     this.pump();
@@ -340,17 +420,20 @@ export class UploadEngine {
 
   /** Sends a snapshot: at once for status changes, at most every `emitEveryMs` for progress. */
   private emit(now = false): void {
-    if (!this.options.onChange || this.destroyed) return;
+    if (this.destroyed || (!this.options.onChange && this.followers.size === 0)) return;
     if (this.emitTimer && !now) return;
     if (this.emitTimer) clearTimeout(this.emitTimer);
     const send = () => {
       this.emitTimer = null;
       const at = this.options.now();
+      // Bytes the engine before a reload sent for uploads it hands over count in the speeds too.
+      for (const upload of this.items.values()) upload.followPrevious();
       // Idle time never counts in the speed: the window restarts with the first upload after a pause.
       if (this.uploading() > 0) this.totalSpeed.sample(at);
       else this.totalSpeed.reset();
       for (const upload of this.items.values()) upload.progress.speed.sample(at);
       this.options.onChange?.(this.snapshot());
+      for (const follower of this.followers) follower();
     };
     if (now) send();
     else this.emitTimer = setTimeout(send, this.options.emitEveryMs);

@@ -292,6 +292,162 @@ describe('upload engine against the embedded store', () => {
     expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'offline.mp4'))).toBe(sha256(data));
   });
 
+  it('drains when its page goes away: parts in flight finish and are recorded, and the next engine waits for them instead of sending them again', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(4 * PART_SIZE + 123, 91);
+    // The page before the reload: its three parts in flight are held until it has gone away.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let waiting = 0;
+    const first = scriptedTransport();
+    const gated: UploadEngineOptions['transport'] = async (request) => {
+      if (request.method === 'PUT' && new URL(request.url).searchParams.has('partNumber')) {
+        waiting += 1;
+        await gate;
+      }
+      return first.transport(request);
+    };
+    const a = engineWith(store, { transport: gated, parallel: 3 });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'reload.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => waiting === 3);
+    const drained = a.engine.drain();
+
+    // The reloaded page's engine starts at once from IndexedDB; the same file given again waits for the drain.
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport, previous: a.engine });
+    await b.engine.start();
+    expect(b.engine.snapshot().items).toEqual([expect.objectContaining({ uid, status: 'incomplete', needs: 'file' })]);
+    expect(await b.engine.enqueue([{ file: clip(data, 'reload.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).toMatchObject({ resumed: [uid] });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(second.log).toEqual([]);
+
+    open();
+    await drained;
+    // The draining engine finished what it had in flight and started nothing more.
+    expect(first.partsSent().sort()).toEqual([1, 2, 3]);
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(second.partsSent().sort()).toEqual([4, 5]);
+    // Not one byte sent twice.
+    expect(first.bytesSent() + second.bytesSent()).toBe(data.length);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'reload.mp4'))).toBe(sha256(data));
+    expect(await assetsOf(projectId)).toHaveLength(1);
+  });
+
+  /**
+   * A part PUT held until `open()`, after telling half of its bytes as sent (the page before a
+   * reload, its requests in flight); a stop aborts it.
+   */
+  function heldTransport() {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let waiting = 0;
+    const script = scriptedTransport();
+    const transport: UploadEngineOptions['transport'] = async (request) => {
+      if (request.method === 'PUT') {
+        const size = request.body instanceof Blob ? request.body.size : 0;
+        waiting += 1;
+        request.onUploadProgress?.(size / 2);
+        await new Promise<void>((resolve, reject) => {
+          request.signal?.addEventListener('abort', () => reject(new TransportError('aborted', true)), { once: true });
+          void gate.then(resolve);
+        });
+      }
+      return script.transport(request);
+    };
+    return { ...script, transport, open, waiting: () => waiting };
+  }
+
+  it('after a reload, shows the upload going on at once while the engine before it finishes its parts, then sends only the rest', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(3 * PART_SIZE + 1000, 93);
+    const first = heldTransport();
+    const a = engineWith(store, { transport: first.transport, parallel: 3 });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'shown.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => first.waiting() === 3);
+    const drained = a.engine.drain();
+
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport, previous: a.engine });
+    await b.engine.start();
+    // Nothing recorded yet in IndexedDB, but half of three parts is on its way: shown, though the file is needed again.
+    const inFlight = (3 * PART_SIZE) / 2;
+    expect(b.engine.snapshot().items).toEqual([expect.objectContaining({ uid, status: 'incomplete', needs: 'file', loaded: inFlight })]);
+    await b.engine.enqueue([{ file: clip(data, 'shown.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    // Picked again: going on at once (the parts in flight are this upload's), though not one request of its own yet.
+    await until(() => b.snapshots.at(-1)?.items[0]?.status === 'uploading');
+    expect(b.snapshots.at(-1)!.items[0]).toMatchObject({ status: 'uploading', loaded: inFlight, needs: null });
+    expect(second.log).toEqual([]);
+
+    first.open();
+    await drained;
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    // The percentage never went back while the engines handed over.
+    const shown = b.snapshots.map((snapshot) => snapshot.items[0]?.loaded ?? 0).filter((loaded) => loaded > 0);
+    expect(shown).toEqual([...shown].sort((x, y) => x - y));
+    expect(first.partsSent().sort()).toEqual([1, 2, 3]);
+    expect(second.partsSent()).toEqual([4]);
+    expect(first.bytesSent() + second.bytesSent()).toBe(data.length);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'shown.mp4'))).toBe(sha256(data));
+    expect(await assetsOf(projectId)).toHaveLength(1);
+  });
+
+  it('after a reload, takes over a whole file the engine before it stored while draining: not sent again, registered once', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(300_000, 94);
+    const first = heldTransport();
+    const a = engineWith(store, { transport: first.transport });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'small.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => first.waiting() === 1);
+    const drained = a.engine.drain();
+
+    const second = scriptedTransport();
+    const b = engineWith(store, { transport: second.transport, previous: a.engine });
+    await b.engine.start();
+    // IndexedDB still says the PUT is to be sent.
+    expect((await store.get(uid))?.completed).toBeUndefined();
+    await b.engine.enqueue([{ file: clip(data, 'small.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    first.open();
+    await drained;
+    await until(doneOrIncomplete(b.engine, uid));
+    expect(statusOf(b.engine, uid)).toBe('done');
+    expect(first.log.filter((r) => r.method === 'PUT')).toHaveLength(1);
+    expect(second.log.filter((r) => r.method === 'PUT')).toEqual([]);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'small.mp4'))).toBe(sha256(data));
+    expect(await assetsOf(projectId)).toHaveLength(1);
+    expect(await store.get(uid)).toBeUndefined();
+  });
+
+  it('after a reload, cancelling the upload stops the parts the engine before it still sends', async () => {
+    const projectId = await world.createProject();
+    const store = await freshStore();
+    const data = bytes(2 * PART_SIZE + 10, 95);
+    const first = heldTransport();
+    const a = engineWith(store, { transport: first.transport });
+    const { accepted } = await a.engine.enqueue([{ file: clip(data, 'gone.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const uid = accepted[0]!;
+    await until(() => first.waiting() === 3);
+    const drained = a.engine.drain();
+
+    const b = engineWith(store, { previous: a.engine });
+    await b.engine.start();
+    await b.engine.enqueue([{ file: clip(data, 'gone.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    await b.engine.cancel(uid);
+    // The drain ends without the held parts ever being let through.
+    await drained;
+    expect(first.partsSent()).toEqual([]);
+    expect(b.engine.snapshot().items).toEqual([]);
+    expect(await store.get(uid)).toBeUndefined();
+    expect(await assetsOf(projectId)).toHaveLength(0);
+  });
+
   it('aborts the multipart upload and forgets the record when cancelled', async () => {
     const projectId = await world.createProject();
     const store = await freshStore();

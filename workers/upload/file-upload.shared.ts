@@ -46,8 +46,29 @@ export interface UploadContext {
   sleep(ms: number): Promise<void>;
   now(): number;
   isOnline(): boolean;
+  /** The page went away: requests in flight finish, no new one starts. */
+  isDraining(): boolean;
+  /** The engine of the page before a reload, still finishing its requests (null: none). */
+  previous(): PreviousEngine | null;
   /** Something to show changed: at once (a phase), or throttled (progress). */
   announce(now?: boolean): void;
+}
+
+/**
+ * What a reloaded page's engine needs of the engine before it, which drains in the same shared
+ * worker (UploadEngine: `drain`): the requests it still has in flight for an upload are waited
+ * for — their parts are then stored once, and listed by ListParts — and shown as this upload's
+ * progress meanwhile; what it stored is taken over from its memory.
+ */
+export interface PreviousEngine {
+  /** Settles once none of `uid`'s requests is in flight there any more (nor in the engines before it). */
+  finished(uid: string): Promise<void>;
+  /** `uid` as the newest engine that had it left it (its record, progress and asset), or null. */
+  latest(uid: string): FileUpload | null;
+  /** Stops `uid`'s requests there at once (it was cancelled here). */
+  abandon(uid: string): void;
+  /** Calls `listener` when its progress moves; answers how to stop. */
+  follow(listener: () => void): () => void;
 }
 
 interface Outcome {
@@ -75,6 +96,13 @@ export class FileUpload {
   private readonly context: UploadContext;
   /** The running attempt's controller; aborted with a StopReason. */
   private controller: AbortController | null = null;
+  /**
+   * True until the engine before a reload has no request of this upload in flight any more
+   * and what it stored is this record's (`takeOver`); its bytes are shown as this upload's meanwhile.
+   */
+  handingOver: boolean;
+  /** Settles when the hand-over is done. */
+  readonly handedOver: Promise<void>;
 
   constructor(record: UploadRecord, file: Blob | null, context: UploadContext, total: SpeedMeter) {
     this.record = record;
@@ -82,6 +110,9 @@ export class FileUpload {
     this.phase = file ? 'queued' : 'needs-file';
     this.context = context;
     this.progress = new FileProgress(storedBytesOf(record), total);
+    const previous = context.previous();
+    this.handingOver = previous !== null;
+    this.handedOver = previous ? previous.finished(record.uid).then(() => this.takeOver()).catch(() => undefined) : Promise.resolve();
   }
 
   get uid(): string {
@@ -150,6 +181,61 @@ export class FileUpload {
   }
 
   /**
+   * While handing over: the bytes the engine before a reload holds or is sending for this
+   * upload count as its own (the percentage and the speed go on moving).
+   */
+  followPrevious(): void {
+    if (!this.handingOver) return;
+    const prior = this.context.previous()?.latest(this.uid);
+    if (prior && prior !== this) this.progress.inherit(prior.progress.loaded(prior.record.size));
+  }
+
+  /**
+   * The engine before a reload is done with this upload: what it stored (the name and key, the
+   * multipart upload and its parts, a whole object, a registered asset) becomes this record's.
+   * Read from its memory, which is never behind IndexedDB: it writes parts in the background,
+   * and this engine may have written its own copy since (a file picked again).
+   */
+  private async takeOver(): Promise<void> {
+    const prior = this.context.previous()?.latest(this.uid);
+    this.handingOver = false;
+    this.progress.endInheritance();
+    if (!prior || prior === this || this.phase === 'cancelled') return;
+    const { name, key, uploadId, partSize, partCount, parts, completed } = prior.record;
+    Object.assign(this.record, { name, key, uploadId, partSize, partCount, parts: [...parts] });
+    if (completed) this.record.completed = true;
+    this.assetId ??= prior.assetId;
+    const registered = prior.phase === 'done';
+    this.progress.setStored(registered ? this.record.size : storedBytesOf(this.record));
+    if (registered && this.phase !== 'uploading') {
+      // Stored and registered before its requests ended: nothing is left to do, not even picking the file.
+      this.settle('done');
+      await this.context.records.forget(this.uid);
+    } else {
+      await this.context.records.save(this.record);
+    }
+    this.context.announce(true);
+  }
+
+  /**
+   * The engine before a reload may still be sending parts of this very upload: the upload is
+   * shown going on at once, and waits for them — the record and the store's list of parts are
+   * complete only once they are over. A stop (offline, cancelled, closed) ends the wait.
+   */
+  private async afterHandOver(signal: AbortSignal): Promise<void> {
+    if (this.handingOver) this.context.announce(true);
+    await new Promise<void>((resolve, reject) => {
+      const onAbort = () => reject(new TransportError('aborted', true));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      void this.handedOver.then(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
+  }
+
+  /**
    * One run, from where the record stands to done or to the phase its failure leads to, stored
    * before it is set. False when the run ended cancelled or closed: nothing more to show.
    */
@@ -159,6 +245,7 @@ export class FileUpload {
     this.settle('uploading');
     let next: Outcome;
     try {
+      await this.afterHandOver(controller.signal);
       await this.context.records.save(this.record);
       this.context.announce(true);
       await this.upload();
@@ -168,12 +255,13 @@ export class FileUpload {
       this.progress.setStored(this.record.size);
     } catch (error) {
       next = this.outcomeOf(error, controller.signal);
-      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close') await this.context.records.saveOutcome(this.record, next.phase, next.error);
+      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close' && !this.context.isDraining()) await this.context.records.saveOutcome(this.record, next.phase, next.error);
     }
     this.progress.dropInflight();
     this.controller = null;
     // A cancelled upload left the list while its requests were stopping: nothing more to show.
-    if (this.phase === 'cancelled' || controller.signal.reason === 'close') return false;
+    // Drained (the page went away): the record keeps what the finished parts wrote, as after a closed tab.
+    if (this.phase === 'cancelled' || controller.signal.reason === 'close' || (this.context.isDraining() && next.phase !== 'done')) return false;
     this.settle(next.phase === 'paused' && this.context.isOnline() ? 'queued' : next.phase, next.error);
     return true;
   }
@@ -355,7 +443,8 @@ export class FileUpload {
     const s3 = this.s3;
     const file = this.file!;
     const missing = parts.filter((part) => !done.has(part.partNumber));
-    await forEachConcurrently(missing, this.context.parallel, (part) =>
+    try {
+      await forEachConcurrently(missing, this.context.parallel, (part) =>
       this.context.slots.run(async () => {
         // A slot can come free long after it was asked for: the upload may be stopped by now.
         this.checkpoint();
@@ -366,10 +455,14 @@ export class FileUpload {
         this.progress.partStored(part.partNumber, part.size);
         done.set(part.partNumber, etag);
         record.parts = partRecords(done);
-        await this.context.records.save(record);
+        // Written in the background: the slot goes to the next part at once.
+        this.context.records.saveSoon(record);
         this.context.announce();
       }, record.uid),
-    );
+      );
+    } finally {
+      await this.context.records.flush(record.uid);
+    }
   }
 
   private reportProgress(partNumber: number, loaded: number): void {
@@ -403,7 +496,7 @@ export class FileUpload {
   /** Goes no further once stopped; with the network gone the upload pauses rather than spending attempts. */
   private checkpoint(): void {
     if (!this.context.isOnline()) this.stop('pause');
-    if (this.signal.aborted) throw new TransportError('aborted', true);
+    if (this.signal.aborted || this.context.isDraining()) throw new TransportError('aborted', true);
   }
 
   /** The phase a failed run leads to, with the message the person reads. */

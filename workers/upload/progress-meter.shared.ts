@@ -47,6 +47,8 @@ export class FileProgress {
   private stored: number;
   /** Part number (1 for a single PUT) → bytes of it sent by the running attempt. */
   private readonly inflight = new Map<number, number>();
+  /** Bytes the engine before a reload holds or is sending for this file, while it hands over (null: none). */
+  private inherited: number | null = null;
 
   constructor(stored: number, total: SpeedMeter) {
     this.stored = stored;
@@ -78,6 +80,20 @@ export class FileProgress {
     this.stored = bytes;
   }
 
+  /**
+   * What the engine before a reload holds or has sent of this file: shown as loaded, and what it
+   * sends from now on counts in the speed (the first figure is a baseline, not a burst).
+   */
+  inherit(bytes: number): void {
+    if (this.inherited !== null && bytes > this.inherited) this.speed.count(bytes - this.inherited);
+    this.inherited = Math.max(this.inherited ?? 0, bytes);
+  }
+
+  /** Handed over: the file's own parts say what is stored from now on. */
+  endInheritance(): void {
+    this.inherited = null;
+  }
+
   /** The run ended: whatever was in flight is lost. */
   dropInflight(): void {
     this.inflight.clear();
@@ -86,7 +102,7 @@ export class FileProgress {
   loaded(size: number): number {
     let inflight = 0;
     for (const bytes of this.inflight.values()) inflight += bytes;
-    return Math.min(size, this.stored + inflight);
+    return Math.min(size, Math.max(this.stored + inflight, this.inherited ?? 0));
   }
 }
 

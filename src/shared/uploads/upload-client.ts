@@ -7,16 +7,35 @@ import { queryKeys } from '@/shared/query/keys.ts';
 import { requestHandleAccess } from './file-pick.ts';
 
 /**
- * The page's side of the upload worker: starts it for the signed-in user (which resumes what
- * IndexedDB holds — C§4's upload at start), forwards the token and the network state,
- * mirrors its snapshots for React, and asks before the page is left with uploads running.
+ * The page's side of the upload worker: starts it for the signed-in user when IndexedDB holds
+ * uploads of theirs (which it resumes — C§4's upload at start) or when a file is given,
+ * forwards the token and the network state, mirrors its snapshots for React, and asks before
+ * the page is left with uploads running.
+ *
+ * The worker is a SharedWorker with `extendedLifetime` where the browser has both (named per
+ * session, so every tab of one session shares it): it outlives a reload, and the parts in
+ * flight when the page goes away finish instead of being cut and sent again; the next page's
+ * engine shows them going on and takes the upload over once they are stored
+ * (docs/decisions.md, "Less sent twice after a reload"). Elsewhere a dedicated worker, as before.
  */
+
+declare global {
+  interface WorkerOptions {
+    /** Chromium: the shared worker lives on after its last page, for work already begun. */
+    extendedLifetime?: boolean;
+  }
+}
 
 export type { EnqueueResult, UploadItemView, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
 
 export const EMPTY_SNAPSHOT: UploadSnapshot = { items: [], totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 }, online: true };
 
 let worker: Worker | null = null;
+let sharedPort: MessagePort | null = null;
+/** Whether this browser keeps a shared worker past its last page (known after the first try). */
+let extendedLifetime: boolean | null = null;
+/** Brings the worker in step with the session (set by installUploads). */
+let syncSession: (() => void) | null = null;
 let remote: Comlink.Remote<UploadWorkerApi> | null = null;
 let ready: Promise<void> | null = null;
 let sessionKey: string | null = null;
@@ -63,11 +82,60 @@ const forwardOffline = () => void remote?.setOnline(false);
 function stop(): void {
   if (remote) void remote.stop();
   worker?.terminate();
+  sharedPort?.close();
   worker = null;
+  sharedPort = null;
   remote = null;
   ready = null;
   sessionKey = null;
   publish(EMPTY_SNAPSHOT);
+}
+
+/**
+ * The upload worker of this session: shared by its tabs and kept through a reload where the
+ * browser has SharedWorker with `extendedLifetime`. A browser that does not know the option
+ * never reads it (WebIDL reads only the members it knows), and a shared worker without it dies
+ * with its last page like a dedicated one, cutting the parts in flight: those browsers get the
+ * dedicated worker, as before.
+ */
+function openWorker(key: string): Comlink.Endpoint {
+  if (typeof SharedWorker !== 'undefined' && extendedLifetime !== false) {
+    let extended = false;
+    // Inline, with a literal `type`: Vite reads the options to bundle the worker as a module.
+    const shared = new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), {
+      type: 'module',
+      name: `cutdesk-uploads-${key}`,
+      get extendedLifetime() {
+        extended = true;
+        return true;
+      },
+    });
+    extendedLifetime = extended;
+    if (extended) {
+      sharedPort = shared.port;
+      return shared.port;
+    }
+    // Never started (no message sent): the browser ends it with this page.
+    shared.port.close();
+  }
+  worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
+  return worker;
+}
+
+/**
+ * The page goes away (a reload, a closed tab, the back-forward cache): the shared worker lets
+ * the requests in flight finish and starts no new one until a page of this session is back. (A
+ * dedicated worker goes, or is frozen, with its page, as it always did.)
+ */
+function onPageHide(): void {
+  if (!remote || !ready || !sharedPort) return;
+  void remote.detach();
+  ready = null;
+}
+
+/** Back from the back-forward cache: the page takes its place in the worker again. */
+function onPageShow(event: PageTransitionEvent): void {
+  if (event.persisted) syncSession?.();
 }
 
 function startFor(userId: number, organizationId: number, token: string): Promise<void> {
@@ -75,8 +143,7 @@ function startFor(userId: number, organizationId: number, token: string): Promis
   if (ready && sessionKey === key) return ready;
   if (sessionKey !== key) stop();
   sessionKey = key;
-  worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
-  remote = Comlink.wrap<UploadWorkerApi>(worker);
+  remote ??= Comlink.wrap<UploadWorkerApi>(openWorker(key));
   const api = remote;
   ready = api
     .start({ userId, organizationId, token }, Comlink.proxy(publish))
@@ -86,6 +153,36 @@ function startFor(userId: number, organizationId: number, token: string): Promis
       throw error;
     });
   return ready;
+}
+
+/** Whether IndexedDB holds uploads of `userId` (true when it cannot tell). */
+async function hasStoredUploads(userId: number): Promise<boolean> {
+  try {
+    // Loaded only once signed in: the start-up chunk stays as small as it was.
+    const { openUploadStore } = await import('../../../workers/upload-store.shared.ts');
+    const store = await openUploadStore();
+    try {
+      return (await store.list(userId)).length > 0;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Starts the worker at sign-in when IndexedDB holds uploads of this user (C§4: they resume, or
+ * wait for their file, at once); otherwise the first file given starts it (`api`). A session
+ * with nothing to upload holds no worker — and no shared worker outliving its pages.
+ */
+async function startIfStored(userId: number, organizationId: number): Promise<void> {
+  if (!(await hasStoredUploads(userId))) return;
+  const me = appStore.get(meAtom);
+  const token = appStore.get(tokenAtom);
+  // Still the same session: a sign-out, or someone else's sign-in, may have come meanwhile.
+  if (!me || !token || me.id !== userId || (me.organizationId ?? 0) !== organizationId) return;
+  await startFor(userId, organizationId, token).catch(() => undefined);
 }
 
 /** Deletes every stored upload of `userId` (their resume state and kept file handles). */
@@ -105,22 +202,26 @@ async function deleteStoredUploads(userId: number): Promise<void> {
  * queue goes with it, so the next person on this browser neither resumes nor sees their
  * uploads. The worker of this tab is already stopped (the session atoms emptied first). A
  * worker of another tab may still write a part's record: the Web Lock the uploading worker
- * holds (upload.worker.ts) is freed when that tab stops it too, and the queue is emptied again
- * then (unless the same user signed in again). A reload ends nothing, so the same user's uploads still resume after one.
+ * holds (upload.worker.ts) is freed when that tab stops it too, and so is the lock an engine
+ * left by a reloaded page holds while its last parts finish; the queue is emptied again once
+ * both are free (unless the same user signed in again). A reload ends nothing, so the same
+ * user's uploads still resume after one.
  */
 function forgetUploadsOf(userId: number): void {
   const forget = () => deleteStoredUploads(userId).catch((error: unknown) => console.warn('the upload queue could not be cleared', error));
   void forget();
   // Not when the same user signed in again meanwhile: what is queued now is theirs to keep.
   const again = () => (appStore.get(meAtom)?.id === userId ? undefined : forget());
-  void navigator.locks?.request(`cutdesk-uploads-${userId}`, again).catch(() => undefined);
+  const locks = navigator.locks;
+  void locks?.request(`cutdesk-uploads-${userId}`, () => locks.request(`cutdesk-uploads-${userId}-draining`, again)).catch(() => undefined);
 }
 
 let installed = false;
 
 /**
- * Keeps the upload worker in step with the session: started when someone signs in (uploads
- * left unfinished come back), stopped on sign-out. Call once at start-up.
+ * Keeps the upload worker in step with the session: started when someone signs in with
+ * uploads left unfinished (they come back) or gives a file, stopped on sign-out. Call once at
+ * start-up.
  */
 export function installUploads(): void {
   if (installed || typeof Worker === 'undefined') return;
@@ -132,50 +233,60 @@ export function installUploads(): void {
       if (remote) stop();
       return;
     }
-    void startFor(me.id, me.organizationId ?? 0, token).catch(() => undefined);
-    void remote?.setToken(token);
+    const organizationId = me.organizationId ?? 0;
+    // Another session in this tab: the worker of the one before stops first.
+    if (sessionKey !== null && sessionKey !== `${me.id}:${organizationId}`) stop();
+    if (ready) void remote?.setToken(token);
+    else void startIfStored(me.id, organizationId);
   };
+  syncSession = sync;
   appStore.sub(meAtom, sync);
   appStore.sub(tokenAtom, sync);
   onSessionEnd(forgetUploadsOf);
   window.addEventListener('beforeunload', onBeforeUnload);
+  window.addEventListener('pagehide', onPageHide);
+  window.addEventListener('pageshow', onPageShow);
   window.addEventListener('online', forwardOnline);
   window.addEventListener('offline', forwardOffline);
   sync();
 }
 
-async function api(): Promise<Comlink.Remote<UploadWorkerApi>> {
+/**
+ * The worker, started for the session if it is not yet. Calls made at once are served once it
+ * has started (the worker takes a port's calls in order and waits for its start): a file given
+ * is handed over in the same task as its pick, before anything else can happen to it.
+ */
+function api(): Comlink.Remote<UploadWorkerApi> {
   installUploads();
   if (!ready) {
     const me = appStore.get(meAtom);
     const token = appStore.get(tokenAtom);
     if (!me || !token) throw new Error('Sign in to upload.');
-    await startFor(me.id, me.organizationId ?? 0, token);
+    void startFor(me.id, me.organizationId ?? 0, token).catch(() => undefined);
   }
-  await ready;
   return remote!;
 }
 
 /** Queues files for a zone; matching incomplete uploads resume instead. */
 export async function enqueueUploads(entries: FileEntry[], target: UploadTarget): Promise<EnqueueResult> {
-  return (await api()).enqueue(entries, target);
+  return api().enqueue(entries, target);
 }
 
 export async function cancelUpload(uid: string): Promise<void> {
-  await (await api()).cancel(uid);
+  await api().cancel(uid);
 }
 
 export async function retryUpload(uid: string): Promise<void> {
-  await (await api()).retry(uid);
+  await api().retry(uid);
 }
 
 export async function dismissUpload(uid: string): Promise<void> {
-  await (await api()).dismiss(uid);
+  await api().dismiss(uid);
 }
 
 /** The user picked the file of an incomplete upload again; false when it is another file. */
 export async function resumeWithFile(uid: string, file: File, handle?: FileSystemFileHandle): Promise<boolean> {
-  return (await api()).provideFile(uid, file, handle);
+  return api().provideFile(uid, file, handle);
 }
 
 /**
@@ -183,7 +294,7 @@ export async function resumeWithFile(uid: string, file: File, handle?: FileSyste
  * again (this needs the click's user activation), then the upload continues.
  */
 export async function grantAndResume(uid: string): Promise<boolean> {
-  const remoteApi = await api();
+  const remoteApi = api();
   const handle = (await remoteApi.handleOf(uid)) as FileSystemFileHandle | null;
   if (!handle) return false;
   const file = await requestHandleAccess(handle);

@@ -1,11 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PART_SIZE } from '../src/domain/uploads.ts';
-import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
 import { startCountingProxy } from '../bench/upload-engine/counting-proxy.ts';
+import { makeClip, storedInterviewClip } from './test-clips.ts';
 
 /**
  * Issue 14, "Less sent twice after a reload": a page reload in the middle of an upload. The
@@ -22,42 +18,29 @@ const CLIP = `.tmp/e2e-media/reload-${CLIP_BYTES}.mp4`;
 // Beside the server (its store may listen on E2E_PORT + 1).
 const PROXY_PORT = Number(process.env.E2E_PORT ?? 8181) + 7;
 
-async function makeClip(clip = CLIP, bytes = CLIP_BYTES): Promise<string> {
-  await mkdir('.tmp/e2e-media', { recursive: true });
-  const hash = createHash('sha256');
-  if ((await stat(clip).catch(() => null))?.size === bytes) {
-    for await (const chunk of createReadStream(clip)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
-  }
-  const out = createWriteStream(clip);
-  const block = 4 * 1024 * 1024;
-  for (let written = 0; written < bytes; written += block) {
-    const chunk = randomBytes(Math.min(block, bytes - written));
-    if (written === 0) MP4_FTYP.copy(chunk, 0);
-    hash.update(chunk);
-    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  return hash.digest('hex');
+/** A new project of the demo owner, and the page signed in as them (the token in storage). */
+async function newProjectSignedIn(page: Page, request: APIRequestContext, name: string, brief: string) {
+  const login = await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
+  const owner = (await login.json()) as { token: string; organizationId: number };
+  const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
+    headers: { authorization: `Bearer ${owner.token}` },
+    data: { name: `${name} ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief },
+  });
+  const projectId = ((await created.json()) as { id: number }).id;
+  await page.addInitScript(([t, o]) => {
+    localStorage.setItem('cutdesk.token', JSON.stringify(t));
+    localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+  }, [owner.token, owner.organizationId] as const);
+  return { owner, projectId };
 }
 
 test('a reload at half way sends at most one part twice: the parts in flight finish in the upload worker, which outlives the page', async ({ page, request, baseURL }) => {
   test.setTimeout(300_000);
-  const sourceSha = await makeClip();
+  const sourceSha = await makeClip(CLIP, CLIP_BYTES);
   // 6 MB/s per part request: a 20 MiB part takes a few seconds, so the reload always cuts into parts in flight.
   const proxy = await startCountingProxy({ target: baseURL!, port: PROXY_PORT, bytesPerSecond: 6_000_000 });
   try {
-    const login = await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
-    const owner = (await login.json()) as { token: string; organizationId: number };
-    const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
-      headers: { authorization: `Bearer ${owner.token}` },
-      data: { name: `Reload ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Reload during an upload.' },
-    });
-    const projectId = ((await created.json()) as { id: number }).id;
-    await page.addInitScript(([t, o]) => {
-      localStorage.setItem('cutdesk.token', JSON.stringify(t));
-      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-    }, [owner.token, owner.organizationId] as const);
+    const { owner, projectId } = await newProjectSignedIn(page, request, 'Reload', 'Reload during an upload.');
 
     await page.goto(`${proxy.origin}/user/project/${projectId}`);
     await expect(page.getByTestId('asset-section-INTERVIEW_CLIP')).toBeVisible();
@@ -92,14 +75,7 @@ test('a reload at half way sends at most one part twice: the parts in flight fin
     expect(proxy.parts.filter((part) => part.cut)).toEqual([]);
 
     // The stored object is byte for byte the source.
-    const assets = (await (await request.get(`/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { size: number; url: string }[];
-    expect(assets).toHaveLength(1);
-    expect(assets[0]!.size).toBe(CLIP_BYTES);
-    const download = await fetch(assets[0]!.url);
-    expect(download.status).toBe(200);
-    const hash = createHash('sha256');
-    for await (const chunk of Readable.fromWeb(download.body as import('node:stream/web').ReadableStream)) hash.update(chunk as Buffer);
-    expect(hash.digest('hex')).toBe(sourceSha);
+    expect(await storedInterviewClip(request, projectId, owner.token)).toEqual({ clips: 1, size: CLIP_BYTES, status: 200, sha256: sourceSha });
   } finally {
     await proxy.close();
   }
@@ -113,17 +89,7 @@ test('a sign-out right after a reload stops the parts the page before it left in
   // 1 MB/s per part request: a part takes about 20 s, far longer than the reload and the sign-out.
   const proxy = await startCountingProxy({ target: baseURL!, port: PROXY_PORT + 1, bytesPerSecond: 1_000_000 });
   try {
-    const login = await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
-    const owner = (await login.json()) as { token: string; organizationId: number };
-    const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
-      headers: { authorization: `Bearer ${owner.token}` },
-      data: { name: `Sign-out ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Sign out during an upload.' },
-    });
-    const projectId = ((await created.json()) as { id: number }).id;
-    await page.addInitScript(([t, o]) => {
-      localStorage.setItem('cutdesk.token', JSON.stringify(t));
-      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-    }, [owner.token, owner.organizationId] as const);
+    const { projectId } = await newProjectSignedIn(page, request, 'Sign-out', 'Sign out during an upload.');
     await page.goto(`${proxy.origin}/user/project/${projectId}`);
     await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip);
     await expect.poll(() => proxy.inFlight().filter((part) => part.received > 0).length).toBeGreaterThan(0);

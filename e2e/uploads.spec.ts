@@ -1,49 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { MESSAGES } from '../src/domain/messages.ts';
 import { PART_SIZE } from '../src/domain/uploads.ts';
-import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
 import { registerOwner } from './fresh-organization.ts';
+import { makeClip, storedInterviewClip } from './test-clips.ts';
 import { networkConditions, type WorkerResponseListener } from './upload-network.ts';
 
 /** 200 MB by default; E2E_UPLOAD_BYTES=1073741824 runs the same journey with 1 GiB. */
 const CLIP_BYTES = Number(process.env.E2E_UPLOAD_BYTES ?? 200 * 1000 * 1000);
 const CLIP = `.tmp/e2e-media/interview-${CLIP_BYTES}.mp4`;
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-/**
- * A 200 MB clip made once: an MP4 `ftyp` box, then random bytes (the server registers a clip
- * only when its signature is a video container, issue 9). Its SHA-256 is computed as it is written.
- */
-async function makeClip(): Promise<string> {
-  await mkdir('.tmp/e2e-media', { recursive: true });
-  const hash = createHash('sha256');
-  const existing = await stat(CLIP).catch(() => null);
-  const { createReadStream } = await import('node:fs');
-  // A clip left by an older run without the signature is made again.
-  const startsLikeMp4 = async () => {
-    for await (const head of createReadStream(CLIP, { start: 0, end: MP4_FTYP.length - 1 })) return (head as Buffer).equals(MP4_FTYP);
-    return false;
-  };
-  if (existing?.size === CLIP_BYTES && (await startsLikeMp4())) {
-    for await (const chunk of createReadStream(CLIP)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
-  }
-  const out = createWriteStream(CLIP);
-  const chunk = 4 * 1024 * 1024;
-  for (let written = 0; written < CLIP_BYTES; written += chunk) {
-    const block = randomBytes(Math.min(chunk, CLIP_BYTES - written));
-    if (written === 0) MP4_FTYP.copy(block, 0);
-    hash.update(block);
-    if (!out.write(block)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  return hash.digest('hex');
-}
 
 async function login(request: APIRequestContext, email: string, password = 'demo-password') {
   const response = await request.post('/api/v1/login', { data: { email, password } });
@@ -84,7 +50,7 @@ const percentShown = async (page: Page) => Number(((await page.getByTestId('pend
 
 test('a 200 MB clip uploads through the project page, survives a reload without starting over, and is stored byte for byte', async ({ page, request }) => {
   test.setTimeout(180_000 + (CLIP_BYTES / 1e6) * 200);
-  const sourceSha = await makeClip();
+  const sourceSha = await makeClip(CLIP, CLIP_BYTES);
   const owner = await login(request, 'owner@demo.cutdesk.test');
   const projectId = await createProject(request, owner.token, owner.organizationId, `Uploads ${unique()}`);
 
@@ -149,14 +115,7 @@ test('a 200 MB clip uploads through the project page, survives a reload without 
   test.info().annotations.push({ type: 'parts', description: `stored before the reload: ${[...storedBeforeReload].sort((a, b) => a - b).join(', ')}; sent after: ${sentAfterReload.sort((a, b) => a - b).join(', ')}` });
 
   // The stored object is byte for byte the source.
-  const assets = (await (await request.get(`/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${owner.token}` } })).json()) as { size: number; url: string }[];
-  expect(assets).toHaveLength(1);
-  expect(assets[0]!.size).toBe(CLIP_BYTES);
-  const download = await fetch(assets[0]!.url);
-  expect(download.status).toBe(200);
-  const hash = createHash('sha256');
-  for await (const chunk of Readable.fromWeb(download.body as import('node:stream/web').ReadableStream)) hash.update(chunk as Buffer);
-  expect(hash.digest('hex')).toBe(sourceSha);
+  expect(await storedInterviewClip(request, projectId, owner.token)).toEqual({ clips: 1, size: CLIP_BYTES, status: 200, sha256: sourceSha });
 
   // Sending is no longer blocked by the upload.
   await page.getByRole('button', { name: 'Send to editing' }).click();

@@ -28,6 +28,7 @@ import { crc32 } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { generatedClip } from './zip/store.ts';
+import { apiCaller } from '../tests/support/api-call.ts';
 
 const exec = promisify(execFile);
 const MiB = 1024 ** 2;
@@ -86,16 +87,7 @@ async function stopServer(server: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function call<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${BASE}/api/v1${path}`, {
-    method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = apiCaller(BASE);
 
 const login = (email: string) => call<{ token: string; organizationId: number | null }>('POST', '/login', undefined, { email, password: PASSWORD });
 

@@ -8,6 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV } from './server-env.ts';
 import { pngBytes } from '../tests/support/file-fixtures.ts';
 import { ffprobe, generateClip } from '../tests/support/media.ts';
+import { apiCaller } from '../tests/support/api-call.ts';
 
 /**
  * Media and delivery end to end (issue 6), in Chromium against a real server of its own: the
@@ -51,16 +52,7 @@ async function startServer(): Promise<void> {
   }
 }
 
-async function call<T>(method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${BASE}/api/v1${path}`, {
-    method,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = apiCaller(BASE);
 
 const login = (email: string) => call<{ token: string; organizationId: number | null }>('POST', '/login', undefined, { email, password: 'demo-password' });
 

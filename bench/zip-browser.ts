@@ -28,7 +28,7 @@ import { crc32 } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { generatedClip } from './zip/store.ts';
-import { apiCaller } from '../tests/support/api-call.ts';
+import { apiCaller } from './api-call.ts';
 
 const exec = promisify(execFile);
 const MiB = 1024 ** 2;

@@ -8,7 +8,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV } from './server-env.ts';
 import { pngBytes } from '../tests/support/file-fixtures.ts';
 import { ffprobe, generateClip } from '../tests/support/media.ts';
-import { apiCaller } from '../tests/support/api-call.ts';
+import { apiCaller } from '../bench/api-call.ts';
 
 /**
  * Media and delivery end to end (issue 6), in Chromium against a real server of its own: the

@@ -141,14 +141,22 @@ test('a zip download in a browser that cannot stream it says why at once', async
     };
   });
   await staffSignIn(page, 'admin@demo.cutdesk.test');
+  // The page reads its asset list, opens its live stream, and reads what it shows once more when
+  // the stream opens (a change between the two would be missed): that read is the page's, not
+  // the zip's, so it is waited for (it came after the button was ready in 1 run of 8).
+  const assetsPath = `/api/v1/projects/${id}/assets`;
+  const pageReads: string[] = [];
+  page.on('request', (r) => new URL(r.url()).pathname === assetsPath && pageReads.push('assets'));
+  page.on('response', (r) => new URL(r.url()).pathname === `/api/v1/projects/${id}/events` && pageReads.push('stream open'));
   await page.goto(`/project/${id}`);
   await expect(page.getByRole('button', { name: 'Download raw zip' })).toBeEnabled();
+  await expect.poll(() => pageReads.slice(pageReads.indexOf('stream open') + 1).includes('assets') && pageReads.includes('stream open')).toBe(true);
   // "At once" means before any work: no asset list read for the zip, no download service
   // registered, no timer waited out (a wall-clock bound would only measure the machine's load).
   const work: string[] = [];
   page.on('request', (r) => {
     const path = new URL(r.url()).pathname;
-    if (path === `/api/v1/projects/${id}/assets` || path.startsWith('/zip-download/')) work.push(path);
+    if (path === assetsPath || path.startsWith('/zip-download/')) work.push(path);
   });
   await page.clock.install();
   await page.clock.pauseAt(Date.now() + 1_000);

@@ -5,6 +5,7 @@ import { chromium, expect, test, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV } from './server-env.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
+import { networkConditions } from './upload-network.ts';
 
 /**
  * The installed app (issue 12): lazy portals (a customer never downloads the staff pages), the
@@ -253,12 +254,12 @@ test.describe('the update prompt', () => {
     expect(await marker()).toBeNull();
     await expect(banner).toBeVisible();
 
-    // An upload starts (throttled to 2 MB/s upstream; DevTools throttling reaches the upload worker):
-    // the banner says to wait, and Reload asks first.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    const throttle = (bytesPerSecond: number) => cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
+    // An upload starts (throttled to 2 MB/s upstream, in the page and in the upload worker the
+    // zone started): the banner says to wait, and Reload asks first.
+    const network = await networkConditions(page);
+    const throttle = (bytesPerSecond: number) => network({ offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
     await throttle(2_000_000);
+    await network.uploadWorkerReady();
     const clip = Buffer.alloc(24 * 1000 * 1000);
     MP4_FTYP.copy(clip, 0);
     await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: clip });

@@ -143,7 +143,8 @@ test('incomplete clips are reported on the interview zone, not in the side card'
   const slow = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 40_000 };
   await network(slow);
   await page.goto(`/user/project/${project.id}`);
-  await network(slow);
+  // The zone started the upload worker: slow before it sees the file.
+  await network.uploadWorkerReady();
   await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip);
   await expect(page.getByTestId('pending-tile')).toHaveAttribute('data-upload-status', 'uploading');
   // Reloading mid-upload leaves an incomplete clip (its file must be picked again).

@@ -41,9 +41,9 @@ async function openProject(page: Page, token: string, organizationId: number, pr
   await network(false);
   await page.goto(`/user/project/${projectId}`);
   await expect(page.getByTestId('asset-section-INTERVIEW_CLIP')).toBeVisible();
-  // The upload worker started with the page: the same conditions for it.
-  await network(false);
-  return network;
+  // The upload zones started the upload worker: the same conditions for it before any file.
+  await conditions.uploadWorkerReady();
+  return Object.assign(network, { uploadWorkerReady: conditions.uploadWorkerReady });
 }
 
 const percentShown = async (page: Page) => Number(((await page.getByTestId('pending-percent').first().textContent()) ?? '0').replace('%', '')) || 0;
@@ -100,7 +100,9 @@ test('a 200 MB clip uploads through the project page, survives a reload without 
   await expect(tile).toHaveAttribute('data-upload-status', 'incomplete');
   await expect(tile).toHaveAttribute('data-asset-id', '-1');
   await expect(tile).toContainText('Select the file again to resume this upload.');
-  // Picking the same file (name, size, date) resumes it from the parts already stored.
+  // Picking the same file (name, size, date) resumes it from the parts already stored, in a
+  // worker the conditions reached (the one before the reload, or one started since).
+  await network.uploadWorkerReady();
   await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(CLIP);
   await expect(tile).toHaveAttribute('data-upload-status', 'uploading');
   expect(await percentShown(page)).toBeGreaterThanOrEqual(Math.floor(((storedBeforeReload.size * PART_SIZE) / CLIP_BYTES) * 100));

@@ -267,6 +267,16 @@ function api(): Comlink.Remote<UploadWorkerApi> {
   return remote!;
 }
 
+/**
+ * A zone that takes files is on screen: the worker starts now (its module, IndexedDB and the
+ * session's token), not when the first file is picked, so that file's first part goes out
+ * without waiting for a worker to boot. One worker per session, however many zones show.
+ */
+export function warmUploads(): void {
+  if (!appStore.get(meAtom) || !appStore.get(tokenAtom)) return;
+  api();
+}
+
 /** Queues files for a zone; matching incomplete uploads resume instead. */
 export async function enqueueUploads(entries: FileEntry[], target: UploadTarget): Promise<EnqueueResult> {
   return api().enqueue(entries, target);

@@ -3,7 +3,7 @@ import type { Project } from '@/domain/contract/projects.ts';
 import { STAFF_UPLOAD_BLOCKED } from '@/domain/project-rules.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { registerDeliverable } from '@/shared/media/api/register-deliverable.ts';
-import { enqueueUploads } from '@/shared/uploads/upload-client.ts';
+import { enqueueUploads, warmUploads } from '@/shared/uploads/upload-client.ts';
 import { useUploads } from '@/shared/uploads/use-uploads.ts';
 import { Button } from '@/ui/button.tsx';
 import { ProgressFill } from '@/ui/progress-fill.tsx';
@@ -23,6 +23,9 @@ export function FinalVideoUpload({ project, onDelivered }: { project: Project; o
   const [error, setError] = useState<string | null>(null);
   const item = uid ? snapshot.items.find((i) => i.uid === uid) : undefined;
   const blocked = STAFF_UPLOAD_BLOCKED.includes(project.status.name);
+  useEffect(() => {
+    if (!blocked) warmUploads();
+  }, [blocked]);
 
   useEffect(() => {
     if (!item || state !== 'uploading') return;

@@ -10,7 +10,7 @@ import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { deleteAllAssets } from '@/shared/uploads/api/delete-all-assets.ts';
 import { deleteAsset } from '@/shared/uploads/api/delete-asset.ts';
 import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/shared/uploads/file-pick.ts';
-import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/shared/uploads/upload-client.ts';
+import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, warmUploads, type UploadItemView } from '@/shared/uploads/upload-client.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { UploadsPreview } from './uploads-preview.tsx';
@@ -62,6 +62,9 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   useEffect(() => () => {
     if (noticeTimer.current) clearTimeout(noticeTimer.current);
   }, []);
+  useEffect(() => {
+    if (!locked) warmUploads();
+  }, [locked]);
 
   // C§5: "incomplete clips" shows on the interview / b-roll zone that holds them, opened and scrolled to.
   const section = useRef<HTMLDivElement>(null);

@@ -11,11 +11,9 @@
  * - BENCH_CPU_PROFILE=file.cpuprofile: a CPU profile of the server's process during the first
  *   page's load at 10 connections (open it in Chrome DevTools or speedscope).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -28,22 +26,23 @@ import { connectDatabase, postgresPool, type Db } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/migrations/index.ts';
 import { seedDemo } from '../server/seed/demo.ts';
 import { dashboardPage } from '../server/services/dashboard.ts';
+import { autocannon } from './autocannon.ts';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 100_000);
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 10;
 const MANY_CONNECTIONS = 50;
 const STATUSES: ProjectStatus[] = ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'ARCHIVED', 'HIDDEN'];
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-async function seedProjects(db: Db): Promise<void> {
+/** `count` projects of the demo organization over every status, the SLA keys as the service writes them. */
+export async function seedProjects(db: Db, count = PROJECTS): Promise<void> {
   const organization = await db.selectFrom('organizations').select('id').executeTakeFirstOrThrow();
   const owner = await db.selectFrom('users').select('id').where('role', '=', 'OWNER').executeTakeFirstOrThrow();
   const now = Date.now();
   const batch = 2_000;
-  for (let start = 0; start < PROJECTS; start += batch) {
+  for (let start = 0; start < count; start += batch) {
     const rows = [];
-    for (let i = start; i < Math.min(PROJECTS, start + batch); i++) {
+    for (let i = start; i < Math.min(count, start + batch); i++) {
       const status = STATUSES[i % STATUSES.length]!;
       const latestSubmittedAt = new Date(now - ((i * 7919) % (30 * 86_400_000)));
       const pausedAt = status === 'IN_EDITING' || status === 'WAITING_FOR_EDITOR' ? null : new Date(latestSubmittedAt.getTime() + 3_600_000);
@@ -96,20 +95,11 @@ async function postgresCpuUs(db: Db, database: string | null): Promise<number | 
   return ticks * 10_000; // USER_HZ is 100 on Linux
 }
 
-/** autocannon in a process of its own, so the load's parsing is not on the server's event loop. */
+/** The page at `url` under load from `connections` clients for DURATION_S, with the CPU it cost. */
 async function load(url: string, headers: Record<string, string>, connections = CONNECTIONS): Promise<Load> {
-  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(DURATION_S), ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
   const cpuBefore = process.cpuUsage();
   const pgBefore = await postgresCpuUs(measured.db!, measured.database);
-  const result = await new Promise<{ requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number }>((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-    proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').pop()!)) : reject(new Error(`autocannon exited ${code}: ${stderr}`))));
-  });
+  const result = await autocannon(url, { connections, seconds: DURATION_S, headers });
   const cpu = process.cpuUsage(cpuBefore);
   const pgAfter = await postgresCpuUs(measured.db!, measured.database);
   const answered = Math.max(result.requests.total, 1);

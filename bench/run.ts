@@ -3,6 +3,7 @@ import { benchApi } from './api.ts';
 import { benchComplete } from './complete.ts';
 import { benchFirstLoad } from './first-load.ts';
 import { benchFirstPaint } from './first-paint.ts';
+import { benchPgliteLoad } from './pglite-load.ts';
 import { benchReview } from './review.ts';
 import { benchStartup } from './startup.ts';
 import { benchUpload } from './upload.ts';
@@ -12,6 +13,7 @@ import { benchZipBrowser } from './zip-browser.ts';
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   api: benchApi,
+  'pglite-load': benchPgliteLoad,
   zip: benchZip,
   'zip-browser': benchZipBrowser,
   upload: benchUpload,

@@ -191,7 +191,8 @@ function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((a
 }
 
 function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds));
+  // A 429 (TooManyRequests) or a full database queue (DatabaseBusy, 503) says when to try again.
+  if (error instanceof HttpError && 'retryAfterSeconds' in error) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
   // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
   const status = (error as FastifyError).statusCode;

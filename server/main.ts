@@ -24,9 +24,12 @@ async function main(): Promise<void> {
   if (moved && !startForced(process.argv, process.env)) throw new MovedDirectoryError(moved);
   if (moved) console.warn(`Starting anyway (--force): ${moved}`);
   if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);
-  // Issue 14: the database opens (PGlite: 0.4–0.7 s, mostly compiling its WebAssembly) while the
-  // server's modules load; both are needed before the app is built. It is closed after the app.
-  const opening = import('./db/connect.ts').then(({ connectDatabase }) => connectDatabase(config));
+  // Issue 14: embedded PGlite opens on a thread of its own (0.4–0.7 s of PostgreSQL's start)
+  // while this thread loads the server's modules and builds the app; statements wait for it.
+  // It is closed after the app.
+  // The thread starts first thing (its module is light); Kysely and the rest load beside it.
+  const thread = config.databaseUrl ? undefined : import('./db/pglite-bridge.ts').then(({ startPgliteThread }) => startPgliteThread(config));
+  const opening = Promise.all([import('./db/connect.ts'), thread]).then(([{ openDatabase }, pglite]) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, thread: true, pglite }));
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }, { listenStore }] = await Promise.all([
     import('./app.ts'),
@@ -37,11 +40,14 @@ async function main(): Promise<void> {
     import('./storage/store-listener.ts'),
   ]);
   startupMark('modules loaded');
-  db = await opening;
-  await migrateToLatest(db);
-  // The jobs plugin starts the background jobs and the media worker once the server listens.
+  const database = await opening;
+  db = database.db;
+  // Nothing reads the database while the app is built; the jobs plugin starts the background
+  // jobs and the media worker once the server listens, after the migrations below.
   const app = await buildApp({ config, db, jobs: true });
   startupMark('app');
+  await database.opened;
+  await migrateToLatest(db);
   let demoPassword: string | null = null;
   if (config.seed === 'demo' && (await isEmpty(app.db))) demoPassword = await seedDemo(app.db, config.demoPassword);
   startupMark('seed');

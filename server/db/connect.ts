@@ -1,17 +1,25 @@
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { startupMark } from '../startup-trace.ts';
 import { discard, imageCacheDir, imageFile, isNewDatabaseDir, pgliteVersion, saveImage, unpackImage } from './image.ts';
+import type { PgliteThread } from './pglite-bridge.ts';
 
 export type Db = Kysely<Database>;
 
+/** What the server uses of embedded PGlite, in this thread or on one of its own (server/db/pglite-bridge.ts). */
+export interface EmbeddedPglite {
+  readonly closed: boolean;
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
+  dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+}
+
 /** The embedded database behind each PGlite `Db`, for what Kysely cannot do (LISTEN: server/events/). */
-const EMBEDDED = new WeakMap<Db, PGlite>();
+const EMBEDDED = new WeakMap<Db, EmbeddedPglite>();
 
 /** The PGlite instance `db` runs on, or undefined for PostgreSQL (or a `Db` opened elsewhere). */
-export function embeddedPglite(db: Db): PGlite | undefined {
+export function embeddedPglite(db: Db): EmbeddedPglite | undefined {
   return EMBEDDED.get(db);
 }
 
@@ -37,8 +45,25 @@ const DATE = 1082;
  */
 const POOL_SIZE = 10;
 
+interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Embedded PGlite in memory (tests). */
+  inMemory?: boolean;
+  /** Embedded PGlite on a thread of its own (`npm start`; server/db/pglite-thread.ts). */
+  thread?: boolean;
+}
+
 /** Opens the PostgreSQL server at `databaseUrl`, or embedded PGlite under `dataDir/db` (or in memory, for tests). */
-export async function connectDatabase(options: { databaseUrl: string | null; dataDir: string; inMemory?: boolean }): Promise<Db> {
+export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
+  if (options.thread && !options.databaseUrl) {
+    const { db, opened } = await openDatabase(options);
+    await opened.catch(async (error: unknown) => {
+      await db.destroy().catch(() => undefined);
+      throw error;
+    });
+    return db;
+  }
   const plugins = [new CamelCasePlugin()];
   if (options.databaseUrl) {
     const pg = await import('pg');
@@ -88,10 +113,32 @@ export async function connectDatabase(options: { databaseUrl: string | null; dat
 }
 
 /**
+ * `connectDatabase`, answered at once (issue 14): a `Db` whose statements wait for the database
+ * to open, and `opened`, which settles when it has (the image of a new machine made too). With
+ * `thread`, embedded PGlite opens on its own thread meanwhile, so the server's modules load and
+ * its app is built beside PostgreSQL's start instead of after it.
+ */
+export async function openDatabase(options: DatabaseOptions & { pglite?: PgliteThread }): Promise<{ db: Db; opened: Promise<void> }> {
+  if (options.databaseUrl || !options.thread) {
+    const db = await connectDatabase(options);
+    return { db, opened: Promise.resolve() };
+  }
+  const pglite = options.pglite ?? (await (await import('./pglite-bridge.ts')).startPgliteThread(options));
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins: [new CamelCasePlugin()] });
+  EMBEDDED.set(db, pglite);
+  const opened = pglite.waitReady.then(async () => {
+    startupMark('database');
+    if (pglite.madeFresh) await makeImage(db, pglite, pglite.image!);
+  });
+  opened.catch(() => undefined); // the caller awaits it; not an unhandled rejection meanwhile
+  return { db, opened };
+}
+
+/**
  * A database just made by initdb, migrated and dumped before anything else writes to it: the
  * image the next new data directory starts from.
  */
-async function makeImage(db: Db, pglite: PGlite, file: string): Promise<void> {
+async function makeImage(db: Db, pglite: EmbeddedPglite, file: string): Promise<void> {
   const { migrateToLatest } = await import('../migrations/index.ts');
   try {
     await migrateToLatest(db);

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { EmbeddedPglite } from '../db/connect.ts';
 import type { LiveEvent } from '../../src/domain/contract/events.ts';
 import { EVENTS_CHANNEL, decodeEvent } from './bus.ts';
 
@@ -97,7 +97,7 @@ export async function listenPostgres(url: string, handlers: SubscriberHandlers):
 }
 
 /** LISTEN on embedded PGlite: its notifications are delivered in this process, at commit. */
-export async function listenPglite(pglite: PGlite, handlers: SubscriberHandlers): Promise<Subscriber> {
+export async function listenPglite(pglite: EmbeddedPglite, handlers: SubscriberHandlers): Promise<Subscriber> {
   const unlisten = await pglite.listen(EVENTS_CHANNEL, (payload) => {
     const event = decodeEvent(payload);
     if (event) handlers.event(event);

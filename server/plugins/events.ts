@@ -32,13 +32,19 @@ export const eventsPlugin = fp(
       resync: () => hub.dispatch({ type: 'resync', projectId: null, at: new Date().toISOString() }),
       warn: (message) => app.log.warn(message),
     };
-    let subscriber: Subscriber | null = null;
+    let subscribing: Promise<Subscriber> | null = null;
     const pglite = embeddedPglite(app.db);
-    if (options.config.databaseUrl) subscriber = await listenPostgres(options.config.databaseUrl, handlers);
-    else if (pglite) subscriber = await listenPglite(pglite, handlers);
-    else app.log.warn('live updates are off: no database to listen on');
+    if (options.config.databaseUrl) subscribing = Promise.resolve(await listenPostgres(options.config.databaseUrl, handlers));
+    else if (pglite) {
+      // PGlite may still be opening on its thread (server/main.ts builds the app meanwhile): the
+      // LISTEN is asked for now and awaited before the server listens.
+      const listening = listenPglite(pglite, handlers);
+      listening.catch(() => undefined);
+      subscribing = listening;
+      app.addHook('onReady', async () => void (await listening));
+    } else app.log.warn('live updates are off: no database to listen on');
     app.addHook('preClose', async () => hub.closeAll());
-    app.addHook('onClose', async () => subscriber?.close());
+    app.addHook('onClose', async () => (await subscribing?.catch(() => null))?.close());
   },
   { name: 'cutdesk-events', dependencies: ['cutdesk-db'] },
 );

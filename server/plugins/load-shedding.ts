@@ -12,7 +12,8 @@ const SAMPLE_INTERVAL_MS = 1_000;
  * When the event loop is saturated (its delay averaged over a second passes `maxEventLoopDelayMs`),
  * new requests to the app answer 503 with Retry-After and a plain message at once, instead of
  * queueing behind the backlog until every client times out. The threshold is far above what
- * normal load (tests included: embedded PGlite runs in this loop) ever reaches. The object
+ * normal load (tests included: their embedded PGlite runs in this loop) ever reaches. (`npm start`
+ * runs PGlite on a thread of its own, with its own bounded queue: server/db/pglite-bridge.ts.) The object
  * store at /s3 is not shed here: an upload in progress is worth more than a new page request,
  * and S3 clients have their own retry on the store's own SlowDown answers.
  */

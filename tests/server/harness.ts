@@ -64,7 +64,8 @@ export async function startTestServer(databaseUrl: string | null, options: { see
     ...(throwaway ? { DATABASE_URL: throwaway.url } : {}),
     ...options.env,
   });
-  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway });
+  // TEST_PGLITE_THREAD=1: embedded PGlite on its own thread, as `npm start` runs it (server/db/pglite-thread.ts).
+  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway, thread: process.env.TEST_PGLITE_THREAD === '1' });
   await migrateToLatest(db);
   if (options.seed !== false) await seedDemo(db, DEMO_PASSWORD);
   const app = await buildApp({ config, db });

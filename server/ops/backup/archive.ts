@@ -4,7 +4,7 @@ import { copyFile, link, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'no
 import { join, relative } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { PGlite } from '@electric-sql/pglite';
+import type { EmbeddedPglite } from '../../db/connect.ts';
 import { create } from 'tar';
 
 /**
@@ -83,7 +83,7 @@ async function describeObjects(storeDir: string): Promise<BackupObject[]> {
 
 /** The installation to back up: its data directory, its embedded database open, and where its objects are when not in the embedded store. */
 interface BackupSource {
-  pglite: PGlite;
+  pglite: EmbeddedPglite;
   dataDir: string;
   objectsElsewhere?: string | null;
 }

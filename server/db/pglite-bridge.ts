@@ -1,0 +1,185 @@
+/**
+ * The server's side of embedded PGlite on its own thread (server/db/pglite-thread.ts): the part
+ * of PGlite's API the server uses — Kysely's dialect (query, transaction, ready), LISTEN, the
+ * backup's dump, close — each call a message to the thread and its answer back.
+ *
+ * In front of the one connection is a bounded queue: past MAX_WAITING statements waiting, a new
+ * one (outside a transaction already begun) is refused with a 503 and Retry-After at once,
+ * rather than every client waiting behind the backlog until it times out (issue 14).
+ */
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { HttpError } from '../http-error.ts';
+import { startupMark } from '../startup-trace.ts';
+import { imageCacheDir, imageFile, isNewDatabaseDir, pgliteVersion } from './image.ts';
+import { errorFrom, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
+
+/** Statements waiting for the database, beyond which new ones are refused (see docs/decisions.md). */
+export const MAX_WAITING = 256;
+export const DATABASE_BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
+const RETRY_AFTER_SECONDS = 2;
+
+/** The database's queue is full: 503 with Retry-After (server/app.ts sends the header). */
+export class DatabaseBusy extends HttpError {
+  readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
+  constructor() {
+    super(503, DATABASE_BUSY_MESSAGE);
+  }
+}
+
+type Request = PgliteRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+interface Rows<T> {
+  rows: T[];
+  affectedRows?: number;
+  fields: { name: string; dataTypeID: number }[];
+}
+type Query = <T>(sql: string, params?: unknown[]) => Promise<Rows<T>>;
+
+export class PgliteThread {
+  ready = false;
+  closed = false;
+  /** True once open when the database was made by initdb (no image): the caller makes the image. */
+  madeFresh = false;
+  readonly waitReady: Promise<void>;
+  /** The image file a new directory was unpacked from, or is to be made as when `madeFresh`. */
+  readonly image: string | null;
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  #lastId = 0;
+  /** Statements and transactions asked for outside a transaction, not answered yet. */
+  #waiting = 0;
+
+  constructor(options: PgliteThreadOptions) {
+    this.image = options.image;
+    this.#worker = new Worker(new URL('./pglite-thread.ts', import.meta.url), { workerData: options });
+    let opened!: () => void;
+    let failed!: (error: Error) => void;
+    this.waitReady = new Promise<void>((resolve, reject) => {
+      opened = resolve;
+      failed = reject;
+    });
+    this.waitReady.catch(() => undefined);
+    this.#worker.on('message', (message: PgliteAnswer | PgliteEvent) => {
+      if ('event' in message) {
+        if (message.event === 'notification') for (const listener of this.#listeners.get(message.channel) ?? []) listener(message.payload);
+        else if (message.event === 'ready') {
+          this.ready = true;
+          this.madeFresh = message.madeFresh;
+          opened();
+        } else failed(errorFrom(message.error));
+        return;
+      }
+      const pending = this.#pending.get(message.id);
+      if (!pending) return;
+      this.#pending.delete(message.id);
+      if (message.ok) pending.resolve(message.value);
+      else pending.reject(errorFrom(message.error));
+    });
+    // The thread died (out of memory, a crash in PostgreSQL): every caller hears it, none waits forever.
+    const lost = (error: Error) => {
+      this.closed = true;
+      failed(error);
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+    this.#worker.on('error', lost);
+    this.#worker.on('exit', (code) => lost(new Error(`the database thread ended (exit code ${code})`)));
+  }
+
+  #call<T>(request: Request, transfer: ArrayBuffer[] = []): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('PGlite is closed'));
+    const id = (this.#lastId += 1);
+    return new Promise<T>((resolve, reject) => {
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...request, id }, transfer);
+    });
+  }
+
+  /** A statement or a transaction from outside one: refused when the queue is full. */
+  async #admitted<T>(request: Request): Promise<T> {
+    if (this.#waiting >= MAX_WAITING) throw new DatabaseBusy();
+    this.#waiting += 1;
+    try {
+      return await this.#call<T>(request);
+    } finally {
+      this.#waiting -= 1;
+    }
+  }
+
+  async query<T>(sql: string, params: unknown[] = []): Promise<Rows<T>> {
+    const { rows, affectedRows } = await this.#admitted<{ rows: T[]; affectedRows?: number }>({ op: 'query', sql, params, tx: null });
+    return { rows, affectedRows, fields: [] };
+  }
+
+  /** PGlite's exclusive transaction: the thread holds the connection until it commits or rolls back. */
+  async transaction<T>(callback: (tx: { query: Query; rollback(): Promise<void> }) => Promise<T>): Promise<T> {
+    const tx = await this.#admitted<number>({ op: 'begin' });
+    let rolledBack = false;
+    const query: Query = async <R>(sql: string, params: unknown[] = []) => {
+      const { rows, affectedRows } = await this.#call<{ rows: R[]; affectedRows?: number }>({ op: 'query', sql, params, tx });
+      return { rows, affectedRows, fields: [] };
+    };
+    const rollback = async () => {
+      rolledBack = true;
+      await this.#call({ op: 'rollback', tx });
+    };
+    let result: T;
+    try {
+      result = await callback({ query, rollback });
+    } catch (error) {
+      if (!rolledBack) await this.#call({ op: 'rollback', tx }).catch(() => undefined);
+      throw error;
+    }
+    if (!rolledBack) await this.#call({ op: 'commit', tx });
+    return result;
+  }
+
+  /** LISTEN on `channel`; the answer stops listening (the server listens on one channel, once). */
+  async listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>> {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) this.#listeners.set(channel, (listeners = new Set()));
+    listeners.add(callback);
+    await this.#call({ op: 'listen', channel });
+    return async () => {
+      listeners.delete(callback);
+      if (listeners.size === 0) {
+        this.#listeners.delete(channel);
+        await this.#call({ op: 'unlisten', channel });
+      }
+    };
+  }
+
+  /** The database's files as one tarball (server/ops/backup). */
+  async dumpDataDir(compression: 'none' | 'gzip' | 'auto' = 'auto'): Promise<Blob> {
+    return new Blob([await this.#call<ArrayBuffer>({ op: 'dump', compression })]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.#call({ op: 'close' });
+    } finally {
+      this.closed = true;
+      await this.#worker.terminate();
+    }
+  }
+}
+
+/**
+ * Starts embedded PGlite's thread for `dataDir/db` (or in memory). A new directory is unpacked
+ * from this machine's migrated image (server/db/image.ts), named after the migrations, which
+ * are loaded for that case only. Light to import (no Kysely): `npm start` calls it first thing.
+ */
+export async function startPgliteThread(options: { dataDir: string; inMemory?: boolean }): Promise<PgliteThread> {
+  if (options.inMemory) return new PgliteThread({ dataDir: 'memory://', image: null });
+  const dir = join(options.dataDir, 'db');
+  let image: string | null = null;
+  if (isNewDatabaseDir(dir)) {
+    const { MIGRATIONS } = await import('../migrations/index.ts');
+    image = imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
+  }
+  const thread = new PgliteThread({ dataDir: dir, image });
+  startupMark('database thread');
+  return thread;
+}

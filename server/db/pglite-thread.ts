@@ -1,0 +1,124 @@
+/**
+ * Embedded PGlite on a thread of its own (issue 14): PostgreSQL's start and every statement run
+ * here, beside the thread that parses HTTP, runs the routes and serializes answers, instead of
+ * taking turns with them. The server's side is server/db/pglite-bridge.ts; the messages are
+ * server/db/pglite-protocol.ts. Requests that come while the database opens wait for it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { discard, isNewDatabaseDir, unpackImage } from './image.ts';
+import { errorFields, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
+
+// int8 and numeric carry byte counts and quotas: far below 2^53, so plain numbers are safe.
+// `date` columns stay 'YYYY-MM-DD' text so no time zone can shift them (as server/db/connect.ts).
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+
+const port = parentPort!;
+const options = workerData as PgliteThreadOptions;
+const post = (message: PgliteAnswer | PgliteEvent, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+/** Unpacks the image into a new directory when there is one; true when the database is made by initdb instead. */
+function unpackImageIfNew(): boolean {
+  if (options.dataDir === 'memory://' || !isNewDatabaseDir(options.dataDir)) return false;
+  if (!options.image) return true;
+  try {
+    unpackImage(options.image, options.dataDir);
+    return false;
+  } catch (error) {
+    discard(options.dataDir);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${options.image} was not used (${(error as Error).message}); creating the database.`);
+    return true;
+  }
+}
+
+const opening = (async () => {
+  const madeFresh = unpackImageIfNew();
+  const pglite = await PGlite.create(options.dataDir, { parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v } });
+  return { pglite, madeFresh };
+})();
+opening.then(
+  ({ madeFresh }) => post({ event: 'ready', madeFresh: madeFresh && options.dataDir !== 'memory://' }),
+  (error: unknown) => post({ event: 'failed', error: errorFields(error) }),
+);
+
+/** Open transactions, by the number the server's side holds. */
+const transactions = new Map<number, { tx: Transaction; decide: (commit: boolean) => void; done: Promise<void> }>();
+const listening = new Map<string, () => Promise<void>>();
+let lastTransaction = 0;
+/** Thrown inside a transaction the server's side rolls back: PGlite then rolls it back. */
+const ROLLBACK = Symbol('rollback');
+
+async function begin(pglite: PGlite): Promise<number> {
+  const number = (lastTransaction += 1);
+  let began!: () => void;
+  const begun = new Promise<void>((resolve) => (began = resolve));
+  let decide!: (commit: boolean) => void;
+  const decided = new Promise<boolean>((resolve) => (decide = resolve));
+  const done = pglite
+    .transaction(async (tx) => {
+      transactions.set(number, { tx, decide, done });
+      began();
+      if (!(await decided)) throw ROLLBACK;
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => {
+        if (error !== ROLLBACK) throw error;
+      },
+    )
+    .finally(() => transactions.delete(number));
+  // A BEGIN that fails ends `done` before the callback ever runs.
+  await Promise.race([begun, done]);
+  if (!transactions.has(number)) throw new Error('the transaction did not begin');
+  return number;
+}
+
+async function answer(pglite: PGlite, request: PgliteRequest): Promise<{ value: unknown; transfer?: ArrayBuffer[] }> {
+  switch (request.op) {
+    case 'query': {
+      const runner = request.tx === null ? pglite : transactions.get(request.tx)?.tx;
+      if (!runner) throw new Error('no such transaction');
+      const { rows, affectedRows } = await runner.query(request.sql, request.params, { rowMode: 'object' });
+      return { value: { rows, affectedRows } };
+    }
+    case 'begin':
+      return { value: await begin(pglite) };
+    case 'commit':
+    case 'rollback': {
+      const open = transactions.get(request.tx);
+      if (!open) throw new Error('no such transaction');
+      open.decide(request.op === 'commit');
+      await open.done;
+      return { value: null };
+    }
+    case 'listen': {
+      if (!listening.has(request.channel)) listening.set(request.channel, await pglite.listen(request.channel, (payload) => post({ event: 'notification', channel: request.channel, payload })));
+      return { value: null };
+    }
+    case 'unlisten': {
+      await listening.get(request.channel)?.();
+      listening.delete(request.channel);
+      return { value: null };
+    }
+    case 'dump': {
+      const dump = await pglite.dumpDataDir(request.compression);
+      const bytes = await dump.arrayBuffer();
+      return { value: bytes, transfer: [bytes] };
+    }
+    case 'close': {
+      if (!pglite.closed) await pglite.close();
+      return { value: null };
+    }
+  }
+}
+
+port.on('message', (request: PgliteRequest) => {
+  void opening
+    .then(({ pglite }) => answer(pglite, request))
+    .then(
+      ({ value, transfer }) => post({ id: request.id, ok: true, value }, transfer),
+      (error: unknown) => post({ id: request.id, ok: false, error: errorFields(error) }),
+    );
+});

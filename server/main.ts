@@ -27,9 +27,10 @@ async function main(): Promise<void> {
   // Issue 14: embedded PGlite opens on a thread of its own (0.4–0.7 s of PostgreSQL's start)
   // while this thread loads the server's modules and builds the app; statements wait for it.
   // It is closed after the app.
-  // The thread starts first thing (its module is light); Kysely and the rest load beside it.
-  const thread = config.databaseUrl ? undefined : import('./db/pglite-bridge.ts').then(({ startPgliteThread }) => startPgliteThread(config));
-  const opening = Promise.all([import('./db/connect.ts'), thread]).then(([{ openDatabase }, pglite]) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, thread: true, pglite }));
+  // The thread starts first thing, before the other modules are asked for: loaded beside them,
+  // its light module waited its turn behind theirs (the thread started 130 ms later).
+  const pglite = config.databaseUrl ? undefined : await (await import('./db/pglite-bridge.ts')).startPgliteThread(config);
+  const opening = import('./db/connect.ts').then(({ openDatabase }) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, thread: true, pglite }));
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }, { listenStore }] = await Promise.all([
     import('./app.ts'),

@@ -13,6 +13,8 @@ export interface EmbeddedPglite {
   query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
   dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+  /** Statements waiting for the database (PGlite on its own thread; in this thread none ever wait). */
+  readonly waiting?: number;
 }
 
 /** The embedded database behind each PGlite `Db`, for what Kysely cannot do (LISTEN: server/events/). */

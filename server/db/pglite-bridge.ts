@@ -87,6 +87,11 @@ export class PgliteThread {
     this.#worker.on('exit', (code) => lost(new Error(`the database thread ended (exit code ${code})`)));
   }
 
+  /** Statements and transactions waiting for the database (reported on /metrics as cutdesk_db_waiting). */
+  get waiting(): number {
+    return this.#waiting;
+  }
+
   #call<T>(request: Request, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.closed) return Promise.reject(new Error('PGlite is closed'));
     const id = (this.#lastId += 1);

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES } from '../../src/domain/messages.ts';
 import type { Config } from '../config.ts';
-import { postgresPool } from '../db/connect.ts';
+import { embeddedPglite, postgresPool } from '../db/connect.ts';
 import { metricsAccess } from '../metrics/access.ts';
 import { createMetrics, type Metrics } from '../metrics/instruments.ts';
 import { ALL_KINDS } from '../media/pipeline.ts';
@@ -74,9 +74,11 @@ export const metricsPlugin = fp(
       set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
       set({ state: 'idle' }, pool.idleCount);
     });
-    metrics.gaugeOnScrape('cutdesk_db_waiting', 'Queries of this instance waiting for a free PostgreSQL connection', [], (set) => {
+    metrics.gaugeOnScrape('cutdesk_db_waiting', 'Queries of this instance waiting for a free PostgreSQL connection, or for embedded PGlite on its thread', [], (set) => {
       const pool = postgresPool(app.db);
       if (pool) set({}, pool.waitingCount);
+      const waiting = embeddedPglite(app.db)?.waiting;
+      if (waiting !== undefined) set({}, waiting);
     });
     metrics.gaugeOnScrape('cutdesk_db_connections_max', 'Most database connections this instance opens (1: embedded PGlite)', [], (set) => {
       set({}, postgresPool(app.db)?.options.max ?? 1);

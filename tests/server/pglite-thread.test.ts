@@ -116,6 +116,8 @@ describe('PGlite on its own thread', () => {
       });
       await begun;
       const waiting = Array.from({ length: MAX_WAITING }, (_, i) => pglite.query<{ i: number }>('select $1::int as i', [i]));
+      // What /metrics reports as cutdesk_db_waiting.
+      expect(pglite.waiting).toBe(MAX_WAITING);
       const refused = await pglite.query('select 1').catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(DatabaseBusy);
       expect((refused as DatabaseBusy).statusCode).toBe(503);

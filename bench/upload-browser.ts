@@ -13,10 +13,11 @@
  * after the last part's answer, the page's renderer and the whole browser's peak memory (RSS,
  * /proc, sampled every 0.3 s), CPU seconds per GiB of the renderer and of the browser (/proc),
  * and the renderer's threads by CPU. Then a reload at 50 % (counted at the store's own listener:
- * bytes received beyond the file) for Cutdesk and Uppy 6 + Golden Retriever.
+ * bytes received beyond the file) for Cutdesk and Uppy 6 + Golden Retriever, and the browser
+ * killed at 50 % (SIGKILL; started again on the same profile, the same file picked again).
  *
  * `npm run bench upload-browser`; BENCH_UPLOAD_GIB=3 for 3 GiB, BENCH_ROUNDS (3), BENCH_KINDS
- * (comma list), BENCH_WEB_DIR (a build to reuse). Ports 8233–8236, data under .tmp/upload-bench-*.
+ * (comma list), BENCH_WEB_DIR (a build to reuse), BENCH_SKIP_RELOAD / BENCH_SKIP_KILL. Ports 8233–8236, data under .tmp/upload-bench-*.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
@@ -27,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { PART_SIZE, PARALLEL_PARTS } from '../src/domain/uploads.ts';
 
@@ -410,6 +411,90 @@ async function setUpPeer(file: string, kind: 'uppy5' | 'uppy6' | 'sdk', pages: R
   };
 }
 
+/** Chromium on a profile of its own, which a crash leaves behind as a user's would (IndexedDB, the service worker). */
+async function launchProfile(profile: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1440, height: 900 } });
+  return { context, page: context.pages()[0] ?? (await context.newPage()) };
+}
+
+/** Ends the Chromium that runs on `profile` as a crash would: SIGKILL to the browser process, nothing unloaded or flushed. */
+async function killChromium(profile: string): Promise<void> {
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (args.includes(`--user-data-dir=${profile}`) && !args.some((arg) => arg.startsWith('--type='))) process.kill(Number(pid), 'SIGKILL');
+  }
+}
+
+/**
+ * The browser killed at 50 % and started again on the same profile, the same file picked again:
+ * MiB the store received beyond the file. Cutdesk resumes from IndexedDB and ListParts; Uppy 6
+ * from Golden Retriever's IndexedDB state (the files themselves are not kept by either).
+ */
+async function killAt50Percent(kind: 'cutdesk' | 'uppy6-golden-retriever', file: string, target: Api, pages: ReturnType<typeof pageServer>, round: number): Promise<number> {
+  const profile = join(work, `profile-${kind}-${round}`);
+  await rm(profile, { recursive: true, force: true });
+  let { context, page } = await launchProfile(profile);
+  try {
+    const projectId = await target.project(`Bench kill ${kind} ${round}`);
+    const projectUrl = `${target.base}/user/project/${projectId}`;
+    let done: Promise<void> = Promise.resolve();
+    const open = async () => {
+      if (kind === 'cutdesk') {
+        await context.addInitScript(([token, organizationId]) => {
+          localStorage.setItem('cutdesk.token', JSON.stringify(token));
+          localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
+        }, [target.token, target.organizationId] as const);
+        await page.goto(projectUrl);
+        await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
+        return page.getByTestId('upload-input-INTERVIEW_CLIP');
+      }
+      done = new Promise<void>((resolve, reject) => {
+        void context.exposeBinding('benchEvent', (_source, event: { type: string; message?: string }) => (event.type === 'done' ? resolve() : event.type === 'error' ? reject(new Error(event.message)) : undefined));
+      });
+      await page.goto(`http://${HOST}:${PAGE_PORT}/uppy6.html`);
+      return page.locator('#file');
+    };
+    if (kind === 'uppy6-golden-retriever') {
+      const credentials = await target.credentials(projectId);
+      pages.setConfig({
+        endpoint: credentials.endpoint,
+        bucket: credentials.bucket,
+        region: credentials.region,
+        key: `${credentials.prefix}interviews/kill-${round}-${Date.now()}.mp4`,
+        credentials: { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken },
+        partSize: PART_SIZE,
+        limit: PARALLEL_PARTS,
+        goldenRetriever: true,
+      });
+    }
+    const receivedBefore = await storeReceivedBytes(target.base);
+    await (await open()).setInputFiles(file);
+    const deadline = Date.now() + RUN_TIMEOUT_MS;
+    while ((await storeReceivedBytes(target.base)) - receivedBefore < SIZE / 2) {
+      if (Date.now() > deadline) throw new Error('50 % was not reached in time');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await killChromium(profile);
+    await context.close().catch(() => undefined);
+    ({ context, page } = await launchProfile(profile));
+    const input = await open();
+    if (kind === 'cutdesk') await page.getByTestId('pending-tile').first().waitFor({ timeout: 60_000 });
+    else await page.waitForFunction('window.benchRestored === true', undefined, { timeout: 30_000 });
+    await input.setInputFiles(file);
+    if (kind === 'cutdesk') {
+      const registered = async () => ((await (await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${target.token}` } })).json()) as unknown[]).length > 0;
+      while (!(await registered())) {
+        if (Date.now() > deadline) throw new Error('the upload did not finish in time');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    } else await withTimeout(done, RUN_TIMEOUT_MS, 'the upload did not finish in time');
+    return (await storeReceivedBytes(target.base)) - receivedBefore - SIZE;
+  } finally {
+    await context.close().catch(() => undefined);
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
@@ -568,6 +653,21 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         }
       }
     }
+    // The browser killed at 50 % (a crash, a power cut), started again on the same profile.
+    const kills: Record<string, number[]> = {};
+    if (!process.env.BENCH_SKIP_KILL) {
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        for (const kind of ['cutdesk', 'uppy6-golden-retriever'] as const) {
+          try {
+            const resent = await killAt50Percent(kind, file, after, pages, 20 + round);
+            (kills[kind] ??= []).push(round1(resent / MiB));
+            console.error(`kill ${round} ${kind}: ${round1(resent / MiB)} MiB received beyond the file`);
+          } catch (error) {
+            console.error(`kill ${round} ${kind} failed: ${(error as Error).message}`);
+          }
+        }
+      }
+    }
     s3.destroy();
 
     const summary = (kind: Kind) => {
@@ -608,6 +708,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
       kinds: Object.fromEntries(KINDS.map((kind) => [kind, summary(kind)])),
       ratios: Object.fromEntries(KINDS.filter((kind) => kind !== 'cutdesk').map((kind) => [`cutdesk vs ${kind}`, versus(kind)])),
       reloadAt50PercentMiBReceivedBeyondTheFile: Object.fromEntries(Object.entries(reloads).map(([kind, values]) => [kind, spread(values)])),
+      browserKilledAt50PercentMiBReceivedBeyondTheFile: Object.fromEntries(Object.entries(kills).map(([kind, values]) => [kind, spread(values)])),
       runs,
     };
   } finally {

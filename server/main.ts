@@ -30,6 +30,12 @@ async function main(): Promise<void> {
   // The thread starts first thing, before the other modules are asked for: loaded beside them,
   // its light module waited its turn behind theirs (the thread started 130 ms later).
   const pglite = config.databaseUrl ? undefined : await (await import('./db/pglite-bridge.ts')).startPgliteThread(config);
+  // A database thread that dies leaves every request failing: stop, so a supervisor starts it again.
+  void pglite?.ended.then((error) => {
+    console.error(`The embedded database stopped: ${error.message}. Stopping the server.`);
+    lock?.release();
+    process.exit(1);
+  });
   const opening = import('./db/connect.ts').then(({ openDatabase }) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, thread: true, pglite }));
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }, { listenStore }] = await Promise.all([

@@ -126,11 +126,12 @@ export async function openDatabase(options: DatabaseOptions & { pglite?: PgliteT
     return { db, opened: Promise.resolve() };
   }
   const pglite = options.pglite ?? (await (await import('./pglite-bridge.ts')).startPgliteThread(options));
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins: [new CamelCasePlugin()] });
+  const { PgliteThreadDialect } = await import('./pglite-thread-dialect.ts');
+  const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(pglite), plugins: [new CamelCasePlugin()] });
   EMBEDDED.set(db, pglite);
   const opened = pglite.waitReady.then(async () => {
     startupMark('database');
-    if (pglite.madeFresh) await makeImage(db, pglite, pglite.image!);
+    if (pglite.madeFresh && pglite.image) await makeImage(db, pglite, pglite.image);
   });
   opened.catch(() => undefined); // the caller awaits it; not an unhandled rejection meanwhile
   return { db, opened };

@@ -1,7 +1,7 @@
 /**
- * The server's side of embedded PGlite on its own thread (server/db/pglite-thread.ts): the part
- * of PGlite's API the server uses — Kysely's dialect (query, transaction, ready), LISTEN, the
- * backup's dump, close — each call a message to the thread and its answer back.
+ * The server's side of embedded PGlite on its own thread (server/db/pglite-thread.ts): what the
+ * server uses of PGlite — statements and transactions (through server/db/pglite-thread-dialect.ts),
+ * LISTEN, the backup's dump, close — each call a message to the thread and its answer back.
  *
  * In front of the one connection is a bounded queue: past MAX_WAITING statements waiting, a new
  * one (outside a transaction already begun) is refused with a 503 and Retry-After at once,
@@ -33,14 +33,21 @@ interface Rows<T> {
   affectedRows?: number;
   fields: { name: string; dataTypeID: number }[];
 }
-type Query = <T>(sql: string, params?: unknown[]) => Promise<Rows<T>>;
+
+/** A transaction begun on the thread (`PgliteThread.begin`). */
+export interface PgliteTransaction {
+  query<T>(sql: string, params?: unknown[]): Promise<Rows<T>>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
 
 export class PgliteThread {
-  ready = false;
   closed = false;
   /** True once open when the database was made by initdb (no image): the caller makes the image. */
   madeFresh = false;
   readonly waitReady: Promise<void>;
+  /** Settles with the reason when the thread ends without `close()` (a crash): the database is gone. */
+  readonly ended: Promise<Error>;
   /** The image file a new directory was unpacked from, or is to be made as when `madeFresh`. */
   readonly image: string | null;
   readonly #worker: Worker;
@@ -60,11 +67,12 @@ export class PgliteThread {
       failed = reject;
     });
     this.waitReady.catch(() => undefined);
+    let endedUnexpectedly!: (error: Error) => void;
+    this.ended = new Promise<Error>((resolve) => (endedUnexpectedly = resolve));
     this.#worker.on('message', (message: PgliteAnswer | PgliteEvent) => {
       if ('event' in message) {
         if (message.event === 'notification') for (const listener of this.#listeners.get(message.channel) ?? []) listener(message.payload);
         else if (message.event === 'ready') {
-          this.ready = true;
           this.madeFresh = message.madeFresh;
           opened();
         } else failed(errorFrom(message.error));
@@ -76,12 +84,17 @@ export class PgliteThread {
       if (message.ok) pending.resolve(message.value);
       else pending.reject(errorFrom(message.error));
     });
-    // The thread died (out of memory, a crash in PostgreSQL): every caller hears it, none waits forever.
+    // The thread died (out of memory, a crash in PostgreSQL): every caller hears it, none waits
+    // forever, and `ended` tells whoever runs the server (main.ts stops it: a supervisor restarts it).
+    let lostOnce = false;
     const lost = (error: Error) => {
+      const unexpected = !this.closed && !lostOnce;
+      lostOnce = true;
       this.closed = true;
       failed(error);
       for (const pending of this.#pending.values()) pending.reject(error);
       this.#pending.clear();
+      if (unexpected) endedUnexpectedly(error);
     };
     this.#worker.on('error', lost);
     this.#worker.on('exit', (code) => lost(new Error(`the database thread ended (exit code ${code})`)));
@@ -117,27 +130,26 @@ export class PgliteThread {
     return { rows, affectedRows, fields: [] };
   }
 
-  /** PGlite's exclusive transaction: the thread holds the connection until it commits or rolls back. */
-  async transaction<T>(callback: (tx: { query: Query; rollback(): Promise<void> }) => Promise<T>): Promise<T> {
+  /**
+   * Begins PGlite's exclusive transaction: until it commits or rolls back, statements from
+   * outside it wait on the thread (the transaction itself is never refused once begun).
+   */
+  async begin(): Promise<PgliteTransaction> {
     const tx = await this.#admitted<number>({ op: 'begin' });
-    let rolledBack = false;
-    const query: Query = async <R>(sql: string, params: unknown[] = []) => {
-      const { rows, affectedRows } = await this.#call<{ rows: R[]; affectedRows?: number }>({ op: 'query', sql, params, tx });
-      return { rows, affectedRows, fields: [] };
+    let open = true;
+    const end = async (op: 'commit' | 'rollback') => {
+      if (!open) return;
+      open = false;
+      await this.#call({ op, tx });
     };
-    const rollback = async () => {
-      rolledBack = true;
-      await this.#call({ op: 'rollback', tx });
+    return {
+      query: async <R>(sql: string, params: unknown[] = []) => {
+        const { rows, affectedRows } = await this.#call<{ rows: R[]; affectedRows?: number }>({ op: 'query', sql, params, tx });
+        return { rows, affectedRows, fields: [] };
+      },
+      commit: () => end('commit'),
+      rollback: () => end('rollback'),
     };
-    let result: T;
-    try {
-      result = await callback({ query, rollback });
-    } catch (error) {
-      if (!rolledBack) await this.#call({ op: 'rollback', tx }).catch(() => undefined);
-      throw error;
-    }
-    if (!rolledBack) await this.#call({ op: 'commit', tx });
-    return result;
   }
 
   /** LISTEN on `channel`; the answer stops listening (the server listens on one channel, once). */

@@ -39,7 +39,7 @@ const opening = (async () => {
   return { pglite, madeFresh };
 })();
 opening.then(
-  ({ madeFresh }) => post({ event: 'ready', madeFresh: madeFresh && options.dataDir !== 'memory://' }),
+  ({ madeFresh }) => post({ event: 'ready', madeFresh: madeFresh && options.image !== null }),
   (error: unknown) => post({ event: 'failed', error: errorFields(error) }),
 );
 
@@ -118,7 +118,14 @@ port.on('message', (request: PgliteRequest) => {
   void opening
     .then(({ pglite }) => answer(pglite, request))
     .then(
-      ({ value, transfer }) => post({ id: request.id, ok: true, value }, transfer),
+      ({ value, transfer }) => {
+        try {
+          post({ id: request.id, ok: true, value }, transfer);
+        } catch (error) {
+          // An answer that cannot be cloned (a value PGlite made that no message can carry).
+          post({ id: request.id, ok: false, error: errorFields(error) });
+        }
+      },
       (error: unknown) => post({ id: request.id, ok: false, error: errorFields(error) }),
     );
 });

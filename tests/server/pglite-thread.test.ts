@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { isAbortedTransactionError, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
@@ -74,6 +74,21 @@ describe('PGlite on its own thread', () => {
     expect((await sql<{ n: number }>`select count(*)::int as n from t`.execute(db)).rows[0]!.n).toBe(1);
   });
 
+  it("reports a commit after a failed statement as Kysely's aborted transaction, and keeps none of it", async () => {
+    const db = await open();
+    await sql`insert into t (id, label) values (1, 'taken')`.execute(db);
+    const failure = await db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`insert into t (id, label) values (2, 'new')`.execute(trx);
+        // The caller swallows the error and goes on: the transaction is over all the same.
+        await sql`insert into t (id, label) values (3, 'taken')`.execute(trx).catch(() => undefined);
+      })
+      .catch((error: unknown) => error);
+    expect(isAbortedTransactionError(failure)).toBe(true);
+    expect((await sql<{ label: string }>`select label from t order by id`.execute(db)).rows).toEqual([{ label: 'taken' }]);
+  });
+
   it('delivers a notification to the listener at commit, not before', async () => {
     const db = await open();
     const heard: string[] = [];
@@ -100,36 +115,60 @@ describe('PGlite on its own thread', () => {
     expect(new TextDecoder().decode(bytes.subarray(257, 262))).toBe('ustar');
   });
 
+  it('keeps concurrent transactions apart: one rolled back takes none of the other with it', async () => {
+    const db = await open();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let inserted!: () => void;
+    const first = new Promise<void>((resolve) => (inserted = resolve));
+    const doomed = db.transaction().execute(async (trx) => {
+      await sql`insert into t (id, label) values (1, 'rolled back')`.execute(trx);
+      inserted();
+      await held;
+      throw new Error('changed my mind');
+    });
+    await first;
+    // Its statements wait for the first transaction, on the database's thread, not here.
+    const kept = db.transaction().execute(async (trx) => {
+      await sql`insert into t (id, label) values (2, 'kept')`.execute(trx);
+    });
+    const outside = sql<{ label: string }>`select label from t`.execute(db);
+    release();
+    await expect(doomed).rejects.toThrow('changed my mind');
+    await kept;
+    // A statement from outside never sees what a transaction has not committed.
+    expect((await outside).rows.map((row) => row.label)).not.toContain('rolled back');
+    const { rows } = await sql<{ label: string }>`select label from t`.execute(db);
+    expect(rows).toEqual([{ label: 'kept' }]);
+  });
+
   it(`refuses statement ${MAX_WAITING + 1} while ${MAX_WAITING} wait, with a 503 that says when to try again; a transaction under way still finishes`, async () => {
-    const pglite = await startPgliteThread({ dataDir: '', inMemory: true });
-    try {
-      await pglite.waitReady;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let began!: () => void;
-      const begun = new Promise<void>((resolve) => (began = resolve));
-      // The connection held by a transaction: every statement outside it waits.
-      const transaction = pglite.transaction(async (tx) => {
-        began();
-        await held;
-        return (await tx.query<{ n: number }>('select 41 + 1 as n')).rows[0]!.n;
-      });
-      await begun;
-      const waiting = Array.from({ length: MAX_WAITING }, (_, i) => pglite.query<{ i: number }>('select $1::int as i', [i]));
-      // What /metrics reports as cutdesk_db_waiting.
-      expect(pglite.waiting).toBe(MAX_WAITING);
-      const refused = await pglite.query('select 1').catch((error: unknown) => error);
-      expect(refused).toBeInstanceOf(DatabaseBusy);
-      expect((refused as DatabaseBusy).statusCode).toBe(503);
-      expect((refused as DatabaseBusy).retryAfterSeconds).toBeGreaterThan(0);
-      release();
-      expect(await transaction).toBe(42);
-      expect((await Promise.all(waiting)).map((answer) => answer.rows[0]!.i)).toEqual(Array.from({ length: MAX_WAITING }, (_, i) => i));
-      // The queue drained: statements are taken again.
-      expect((await pglite.query<{ ok: number }>('select 1 as ok')).rows).toEqual([{ ok: 1 }]);
-    } finally {
-      await pglite.close();
-    }
+    const db = await open();
+    const pglite = embeddedPglite(db) as PgliteThread;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let began!: () => void;
+    const begun = new Promise<void>((resolve) => (began = resolve));
+    // The connection held by a transaction: every statement outside it waits.
+    const transaction = db.transaction().execute(async (trx) => {
+      began();
+      await held;
+      return (await sql<{ n: number }>`select 41 + 1 as n`.execute(trx)).rows[0]!.n;
+    });
+    await begun;
+    // Requests' statements as the server sends them, through Kysely.
+    const waiting = Array.from({ length: MAX_WAITING }, (_, i) => sql<{ i: number }>`select ${i}::int as i`.execute(db));
+    await expect.poll(() => pglite.waiting).toBe(MAX_WAITING);
+    const refused = await sql`select 1`.execute(db).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(DatabaseBusy);
+    expect((refused as DatabaseBusy).statusCode).toBe(503);
+    expect((refused as DatabaseBusy).retryAfterSeconds).toBeGreaterThan(0);
+    release();
+    expect(await transaction).toBe(42);
+    expect((await Promise.all(waiting)).map((answer) => answer.rows[0]!.i)).toEqual(Array.from({ length: MAX_WAITING }, (_, i) => i));
+    // The queue drained: statements are taken again.
+    expect(pglite.waiting).toBe(0);
+    expect((await sql<{ ok: number }>`select 1 as ok`.execute(db)).rows).toEqual([{ ok: 1 }]);
   });
 
   it('answers a request the full queue refuses with 503, Retry-After and the plain message', async () => {
@@ -144,12 +183,13 @@ describe('PGlite on its own thread', () => {
       const held = new Promise<void>((resolve) => (release = resolve));
       let began!: () => void;
       const begun = new Promise<void>((resolve) => (began = resolve));
-      const transaction = pglite.transaction(async () => {
+      const transaction = db.transaction().execute(async () => {
         began();
         await held;
       });
       await begun;
-      const waiting = Array.from({ length: MAX_WAITING }, () => pglite.query('select 1'));
+      const waiting = Array.from({ length: MAX_WAITING }, () => sql`select 1`.execute(db));
+      await expect.poll(() => pglite.waiting).toBe(MAX_WAITING);
       const answer = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'someone@example.com', password: 'not-the-password' } });
       expect(answer.statusCode).toBe(503);
       expect(answer.headers['retry-after']).toBeDefined();
@@ -160,6 +200,14 @@ describe('PGlite on its own thread', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('refuses a transaction once the database is closed, at once, and nothing asked after it waits', async () => {
+    const { db, opened: ready } = await openDatabase({ databaseUrl: null, dataDir: '', inMemory: true, thread: true });
+    await ready;
+    await (embeddedPglite(db) as PgliteThread).close();
+    await expect(db.transaction().execute(async (trx) => sql`select 1`.execute(trx))).rejects.toThrow('closed');
+    await expect(sql`select 1`.execute(db)).rejects.toThrow('closed');
   });
 
   it('reports a thread that could not open the database to whoever waits for it', async () => {

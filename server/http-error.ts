@@ -3,6 +3,9 @@ import { MESSAGES } from '../src/domain/messages.ts';
 import type { ErrorBody } from '../src/domain/contract/fields.ts';
 
 /** An error whose status and body go to the client as they are (ARCHITECTURE §3). */
+/** A 503 of an instance that is too busy for more (load shedding, the embedded database's full queue). */
+export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
+
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly body: ErrorBody;

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { startupMark } from '../startup-trace.ts';
-import { discard, imageCacheDir, imageFile, isNewDatabaseDir, pgliteVersion, saveImage, unpackImage } from './image.ts';
+import { imageForNewDirectory, saveImage, startFromImage } from './image.ts';
+import { DATE, INT8, NUMERIC, PGLITE_PARSERS } from './pg-types.ts';
 import type { PgliteThread } from './pglite-bridge.ts';
 
 export type Db = Kysely<Database>;
@@ -31,11 +32,6 @@ export function postgresPool(db: Db): import('pg').Pool | undefined {
   return POOLS.get(db);
 }
 
-// int8 and numeric carry byte counts and quotas: far below 2^53, so plain numbers are safe.
-// `date` columns stay 'YYYY-MM-DD' text so no time zone can shift them.
-const INT8 = 20;
-const NUMERIC = 1700;
-const DATE = 1082;
 
 /**
  * Connections per server instance (issue 14, measured with `BENCH_POOL_SIZES=2,5,10,20 npm run
@@ -90,22 +86,12 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const dir = join(options.dataDir, 'db');
-  const open = () => PGlite.create(options.inMemory ? 'memory://' : dir, { parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v } });
+  const open = () => PGlite.create(options.inMemory ? 'memory://' : dir, { parsers: PGLITE_PARSERS });
   // A new data directory starts from this machine's database image (server/db/image.ts) instead
   // of PGlite's initdb (2–3 s); without an image it is made as before and its dump becomes one.
-  let imageToMake: string | null = null;
-  if (!options.inMemory && isNewDatabaseDir(dir)) {
-    const { MIGRATIONS } = await import('../migrations/index.ts');
-    const file = imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
-    try {
-      unpackImage(file, dir);
-      startupMark('image');
-    } catch (error) {
-      discard(dir);
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${file} was not used (${(error as Error).message}); creating the database.`);
-      imageToMake = file;
-    }
-  }
+  const image = options.inMemory ? null : await imageForNewDirectory(dir);
+  const imageToMake = image && !startFromImage(image, dir) ? image : null;
+  if (image && !imageToMake) startupMark('image');
   const pglite = await open();
   startupMark('database');
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });

@@ -129,6 +129,31 @@ export function unpackImage(file: string, dir: string): void {
   }
 }
 
+/**
+ * The image a new database directory `dir` starts from (named after the migrations, loaded for
+ * this case only), or null when `dir` already holds a database.
+ */
+export async function imageForNewDirectory(dir: string): Promise<string | null> {
+  if (!isNewDatabaseDir(dir)) return null;
+  const { MIGRATIONS } = await import('../migrations/index.ts');
+  return imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
+}
+
+/**
+ * Unpacks `image` into the new directory `dir`; false when it cannot (no image yet, or one this
+ * code did not write): `dir` is then left empty for initdb, and the caller makes the image.
+ */
+export function startFromImage(image: string, dir: string): boolean {
+  try {
+    unpackImage(image, dir);
+    return true;
+  } catch (error) {
+    discard(dir);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${image} was not used (${(error as Error).message}); creating the database.`);
+    return false;
+  }
+}
+
 /** Whether `dir` has no database yet (missing or empty): the case an image is for. */
 export function isNewDatabaseDir(dir: string): boolean {
   return !existsSync(dir) || readdirSync(dir).length === 0;

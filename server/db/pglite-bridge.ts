@@ -9,21 +9,20 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../http-error.ts';
+import { BUSY_MESSAGE, HttpError } from '../http-error.ts';
 import { startupMark } from '../startup-trace.ts';
-import { imageCacheDir, imageFile, isNewDatabaseDir, pgliteVersion } from './image.ts';
+import { imageForNewDirectory } from './image.ts';
 import { errorFrom, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
 
 /** Statements waiting for the database, beyond which new ones are refused (see docs/decisions.md). */
 export const MAX_WAITING = 256;
-export const DATABASE_BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
 const RETRY_AFTER_SECONDS = 2;
 
 /** The database's queue is full: 503 with Retry-After (server/app.ts sends the header). */
 export class DatabaseBusy extends HttpError {
   readonly retryAfterSeconds = RETRY_AFTER_SECONDS;
   constructor() {
-    super(503, DATABASE_BUSY_MESSAGE);
+    super(503, BUSY_MESSAGE);
   }
 }
 
@@ -31,7 +30,6 @@ type Request = PgliteRequest extends infer R ? (R extends { id: number } ? Omit<
 interface Rows<T> {
   rows: T[];
   affectedRows?: number;
-  fields: { name: string; dataTypeID: number }[];
 }
 
 /** A transaction begun on the thread (`PgliteThread.begin`). */
@@ -125,9 +123,8 @@ export class PgliteThread {
     }
   }
 
-  async query<T>(sql: string, params: unknown[] = []): Promise<Rows<T>> {
-    const { rows, affectedRows } = await this.#admitted<{ rows: T[]; affectedRows?: number }>({ op: 'query', sql, params, tx: null });
-    return { rows, affectedRows, fields: [] };
+  query<T>(sql: string, params: unknown[] = []): Promise<Rows<T>> {
+    return this.#admitted<Rows<T>>({ op: 'query', sql, params, tx: null });
   }
 
   /**
@@ -143,10 +140,7 @@ export class PgliteThread {
       await this.#call({ op, tx });
     };
     return {
-      query: async <R>(sql: string, params: unknown[] = []) => {
-        const { rows, affectedRows } = await this.#call<{ rows: R[]; affectedRows?: number }>({ op: 'query', sql, params, tx });
-        return { rows, affectedRows, fields: [] };
-      },
+      query: <R>(sql: string, params: unknown[] = []) => this.#call<Rows<R>>({ op: 'query', sql, params, tx }),
       commit: () => end('commit'),
       rollback: () => end('rollback'),
     };
@@ -191,12 +185,7 @@ export class PgliteThread {
 export async function startPgliteThread(options: { dataDir: string; inMemory?: boolean }): Promise<PgliteThread> {
   if (options.inMemory) return new PgliteThread({ dataDir: 'memory://', image: null });
   const dir = join(options.dataDir, 'db');
-  let image: string | null = null;
-  if (isNewDatabaseDir(dir)) {
-    const { MIGRATIONS } = await import('../migrations/index.ts');
-    image = imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
-  }
-  const thread = new PgliteThread({ dataDir: dir, image });
+  const thread = new PgliteThread({ dataDir: dir, image: await imageForNewDirectory(dir) });
   startupMark('database thread');
   return thread;
 }

@@ -6,40 +6,23 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { discard, isNewDatabaseDir, unpackImage } from './image.ts';
+import { startFromImage } from './image.ts';
+import { PGLITE_PARSERS } from './pg-types.ts';
 import { errorFields, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
-
-// int8 and numeric carry byte counts and quotas: far below 2^53, so plain numbers are safe.
-// `date` columns stay 'YYYY-MM-DD' text so no time zone can shift them (as server/db/connect.ts).
-const INT8 = 20;
-const NUMERIC = 1700;
-const DATE = 1082;
 
 const port = parentPort!;
 const options = workerData as PgliteThreadOptions;
 const post = (message: PgliteAnswer | PgliteEvent, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-/** Unpacks the image into a new directory when there is one; true when the database is made by initdb instead. */
-function unpackImageIfNew(): boolean {
-  if (options.dataDir === 'memory://' || !isNewDatabaseDir(options.dataDir)) return false;
-  if (!options.image) return true;
-  try {
-    unpackImage(options.image, options.dataDir);
-    return false;
-  } catch (error) {
-    discard(options.dataDir);
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${options.image} was not used (${(error as Error).message}); creating the database.`);
-    return true;
-  }
-}
-
 const opening = (async () => {
-  const madeFresh = unpackImageIfNew();
-  const pglite = await PGlite.create(options.dataDir, { parsers: { [INT8]: Number, [NUMERIC]: Number, [DATE]: (v: string) => v } });
+  // `image` is named only for a new directory: unpacked, or else the database is made by initdb
+  // and the server's side makes the image from it.
+  const madeFresh = options.image !== null && !startFromImage(options.image, options.dataDir);
+  const pglite = await PGlite.create(options.dataDir, { parsers: PGLITE_PARSERS });
   return { pglite, madeFresh };
 })();
 opening.then(
-  ({ madeFresh }) => post({ event: 'ready', madeFresh: madeFresh && options.image !== null }),
+  ({ madeFresh }) => post({ event: 'ready', madeFresh }),
   (error: unknown) => post({ event: 'failed', error: errorFields(error) }),
 );
 

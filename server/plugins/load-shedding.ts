@@ -1,9 +1,9 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../http-error.ts';
+import { BUSY_MESSAGE, HttpError } from '../http-error.ts';
 import { EMBEDDED_S3_PREFIX } from '../storage/setup.ts';
 
-export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
+export { BUSY_MESSAGE };
 const RETRY_AFTER_SECONDS = 10;
 /** How often under-pressure reads the loop's delay (its default, said here because the handler reasons on it). */
 const SAMPLE_INTERVAL_MS = 1_000;

@@ -4,7 +4,8 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { embeddedPglite, openDatabase, type Db } from '../../server/db/connect.ts';
 import { isUniqueViolation } from '../../server/db/errors.ts';
-import { DATABASE_BUSY_MESSAGE, DatabaseBusy, MAX_WAITING, PgliteThread, startPgliteThread } from '../../server/db/pglite-bridge.ts';
+import { BUSY_MESSAGE } from '../../server/http-error.ts';
+import { DatabaseBusy, MAX_WAITING, PgliteThread, startPgliteThread } from '../../server/db/pglite-bridge.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';
 
 /**
@@ -193,7 +194,7 @@ describe('PGlite on its own thread', () => {
       const answer = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'someone@example.com', password: 'not-the-password' } });
       expect(answer.statusCode).toBe(503);
       expect(answer.headers['retry-after']).toBeDefined();
-      expect(answer.json()).toEqual({ message: DATABASE_BUSY_MESSAGE });
+      expect(answer.json()).toEqual({ message: BUSY_MESSAGE });
       release();
       await transaction;
       await Promise.all(waiting);

@@ -26,6 +26,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
@@ -326,15 +327,18 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   const done = new Promise<void>((resolve, reject) => ((finish = resolve), (fail = reject)));
   // Done when the clip is registered. The upload worker is a shared worker where Chromium has
   // `extendedLifetime`, and DevTools does not show a page the requests of a shared worker, so
-  // the project's assets are polled (every 50 ms: within noise of a multi-second upload).
+  // the project's assets are polled (every 20 ms) — once the store holds every byte: polled for
+  // the whole upload, those API reads cost the server more CPU than the peers' runs get (about
+  // 0.5 CPU s per GiB on 2 cores), and the bench measured itself.
   let watching = false;
-  const watchRegistration = async () => {
+  const watchRegistration = async (before: number) => {
     watching = true;
+    while (watching && Number.isFinite(before) && (await storeReceivedBytes(target.base)) - before < SIZE) await new Promise((resolve) => setTimeout(resolve, 20));
     while (watching) {
       const answer = await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${target.token}` } });
       if (!answer.ok) return fail(new Error(`assets ${answer.status}`));
       if (((await answer.json()) as unknown[]).length > 0) return finish();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
   await page.addInitScript(([token, organizationId]) => {
@@ -355,7 +359,7 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
     page,
     parts,
     start: async () => {
-      void watchRegistration();
+      void watchRegistration(await storeReceivedBytes(target.base));
       await input.setInputFiles(file);
       await withTimeout(done, RUN_TIMEOUT_MS, 'the upload did not finish in time').finally(() => (watching = false));
     },
@@ -530,22 +534,61 @@ async function serverTicks(pid: number): Promise<{ all: number; main: number }> 
   return { all: await ticksOf(`/proc/${pid}/stat`), main: await ticksOf(`/proc/${pid}/task/${pid}/stat`) };
 }
 
-async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number) {
+/**
+ * When the store's own listener saw the upload's first bytes and its last (polled every 20 ms):
+ * what a kind spends before its first part goes and after its last part arrived, at the store,
+ * the same for every kind (DevTools shows no part timings for a shared worker).
+ */
+function watchStore(base: string) {
+  let watching = true;
+  const started = performance.now();
+  const times = { firstByte: NaN, lastByte: NaN };
+  const watched = (async () => {
+    const before = await storeReceivedBytes(base);
+    while (watching) {
+      const received = (await storeReceivedBytes(base)) - before;
+      const now = (performance.now() - started) / 1000;
+      if (received > 0 && Number.isNaN(times.firstByte)) times.firstByte = now;
+      if (received >= SIZE && Number.isNaN(times.lastByte)) times.lastByte = now;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return async () => {
+    watching = false;
+    await watched;
+    return times;
+  };
+}
+
+async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeBase: string | null) {
   const sampler = sampleBrowser(cdp);
   await sampler.begin();
   const serverBefore = await serverTicks(serverPid);
+  const serverThreadsBefore = await threadTicks(serverPid);
+  const stopWatchingStore = storeBase ? watchStore(storeBase) : null;
   const started = performance.now();
   const startedEpoch = Date.now();
   await setup.start();
   const seconds = (performance.now() - started) / 1000;
+  const store = (await stopWatchingStore?.()) ?? { firstByte: NaN, lastByte: NaN };
   const figures = await sampler.end();
   const serverAfter = await serverTicks(serverPid);
+  const serverThreadsAfter = await threadTicks(serverPid);
+  /** The server's CPU seconds per GiB by thread name (the event loop, libuv's pool, PGlite's thread, V8's). */
+  const serverThreads = Object.fromEntries(
+    [...serverThreadsAfter]
+      .map(([name, ticks]) => [name, round2((ticks - (serverThreadsBefore.get(name) ?? 0)) / CLOCK_TICKS / (SIZE / GiB))] as const)
+      .filter(([, seconds]) => seconds >= 0.05),
+  );
   // No part timings when the parts went from a shared worker (DevTools shows the page none of them).
   const lastAnswer = setup.parts.length ? Math.max(...setup.parts.map((part) => part.answered)) : NaN;
   return {
     seconds: round2(seconds),
     mbPerSecond: round1(SIZE / MiB / seconds),
     secondsAfterLastPart: round2((startedEpoch + seconds * 1000 - lastAnswer) / 1000),
+    /** Start to the store's first bytes, and the store's last bytes to done (±20 ms). */
+    secondsToFirstByte: round2(store.firstByte),
+    secondsAfterLastByte: round2(seconds - store.lastByte),
     partRequests: setup.parts.length,
     maxPartsInFlight: partsInFlight(setup.parts).max,
     meanPartsInFlight: partsInFlight(setup.parts).mean,
@@ -559,7 +602,13 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number) {
     browserPeakMiB: Math.round(figures.browserPeakBytes / MiB),
     rendererCpuSecondsPerGiB: round2(figures.rendererCpuSeconds / (SIZE / GiB)),
     browserCpuSecondsPerGiB: round2(figures.browserCpuSeconds / (SIZE / GiB)),
+    /**
+     * The server's and the whole browser's CPU over the machine's cores for the run's time: near
+     * 1, the upload is bound by the machine's CPU, whatever the client does with its connections.
+     */
+    machineCpuShare: round2(((serverAfter.all - serverBefore.all) / CLOCK_TICKS + figures.browserCpuSeconds) / (availableParallelism() * seconds)),
     rendererThreads: figures.rendererThreads,
+    serverThreads,
   };
 }
 
@@ -612,7 +661,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         const setup = await setUp(kind, round);
         try {
           const cdp = await setup.browser.newBrowserCDPSession();
-          const figures = await timedRun(setup, cdp, (kind === 'cutdesk-s3-path' ? servers[0] : servers[1])!.pid!);
+          const figures = await timedRun(setup, cdp, (kind === 'cutdesk-s3-path' ? servers[0] : servers[1])!.pid!, kind === 'cutdesk-s3-path' ? null : after.base);
           (runs[kind] ??= []).push(figures);
           console.error(`round ${round} ${kind}: ${JSON.stringify(figures)}`);
         } catch (error) {
@@ -676,6 +725,8 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         mbPerSecond: spread(each.map((r) => r.mbPerSecond)),
         seconds: spread(each.map((r) => r.seconds)),
         secondsAfterLastPart: spread(each.map((r) => r.secondsAfterLastPart)),
+        secondsToFirstByte: spread(each.map((r) => r.secondsToFirstByte)),
+        secondsAfterLastByte: spread(each.map((r) => r.secondsAfterLastByte)),
         maxPartsInFlight: spread(each.map((r) => r.maxPartsInFlight)),
         meanPartsInFlight: spread(each.map((r) => r.meanPartsInFlight)),
         rendererPeakMiB: spread(each.map((r) => r.rendererPeakMiB)),
@@ -687,6 +738,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         browserPeakMiB: spread(each.map((r) => r.browserPeakMiB)),
         rendererCpuSecondsPerGiB: spread(each.map((r) => r.rendererCpuSecondsPerGiB)),
         browserCpuSecondsPerGiB: spread(each.map((r) => r.browserCpuSecondsPerGiB)),
+        machineCpuShare: spread(each.map((r) => r.machineCpuShare)),
       };
     };
     /** Per round, Cutdesk (store on its own port) against a peer of the same round: speed = peer's time ÷ ours (> 1: we are faster); memory and CPU = ours ÷ theirs (< 1: we use less). */

@@ -1,3 +1,4 @@
+import './gc-flags.ts';
 import { flushCompileCache } from 'node:module';
 import { startupMark, printStartupTrace } from './startup-trace.ts';
 import { ConfigError, loadConfig } from './config.ts';

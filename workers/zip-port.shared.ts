@@ -18,9 +18,9 @@ function cancelledError(): Error {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Sends the archive's `chunks` on `port`. With `chunks` the service worker asks for one chunk at
- * a time (`pull`) and each is copied as it is posted, so `chunks` may read every entry into the
- * same buffer; with `stream` (a service worker from before) the archive goes as one transferred
+ * Sends the archive's `chunks` on `port`. With `chunks` the service worker asks for chunks
+ * (`pull`, several ahead) and each is copied as it is posted, so `chunks` may read every entry
+ * into the same buffer; with `stream` (a service worker from before) the archive goes as one transferred
  * stream. Resolves when the download has taken the whole archive; rejects with the zip's failure
  * (the download then fails too, so no archive that looks valid is left), with `controller`'s
  * reason when it aborts (the download fails), or with a `DownloadCancelled` error when the
@@ -54,6 +54,35 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
         port.postMessage({ type: 'error', message: failure.message });
         settle.reject(error);
       };
+      /**
+       * Pulls asked for and not answered yet. The service worker may ask for several ahead
+       * (`ahead` below), so the next chunks are read and checked while the download manager
+       * writes the last; they are still made one after the other, each posted (copied) before
+       * its buffer is read into again.
+       */
+      let asked = 0;
+      let making = false;
+      const make = async () => {
+        if (making) return;
+        making = true;
+        try {
+          while (asked > 0 && !failure) {
+            const chunk = await next();
+            // Said to the service worker before this settles (and the port closes).
+            if (failure) return;
+            asked -= 1;
+            port.postMessage(chunk ? { type: 'chunk', chunk } : { type: 'end' });
+            if (!chunk) {
+              settle.resolve();
+              return;
+            }
+          }
+        } catch (error) {
+          fail(error);
+        } finally {
+          making = false;
+        }
+      };
       port.onmessage = (event: MessageEvent<{ type?: string } | null>) => {
         if (event.data?.type === 'cancel') void cancelled();
         else if (event.data?.type === 'pull') {
@@ -61,19 +90,13 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
             port.postMessage({ type: 'error', message: failure.message });
             return;
           }
-          // Said to the service worker before this settles (and the port closes).
-          next().then(
-            (chunk) => {
-              if (failure) return;
-              port.postMessage(chunk ? { type: 'chunk', chunk } : { type: 'end' });
-              if (!chunk) settle.resolve();
-            },
-            fail,
-          );
+          asked += 1;
+          void make();
         }
       };
       controller.signal.addEventListener('abort', () => fail(controller.signal.reason), { once: true });
-      port.postMessage({ type: 'chunks' });
+      // `ahead`: this worker takes several pulls at once (a service worker from before asks one at a time).
+      port.postMessage({ type: 'chunks', ahead: true });
     } else {
       const stream = new ReadableStream<Uint8Array>(
         {

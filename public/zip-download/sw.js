@@ -23,24 +23,36 @@ const CHUNKS_AHEAD = 4;
  * The archive as chunk messages: one `pull` asks for one chunk. A posted chunk is copied as it
  * is posted, so the media worker reads every entry into the same buffer (issue 14: a stream
  * handed over whole left one new 1 MiB buffer per MiB in the worker's heap, collected late).
+ * With `ahead` (a worker that says it takes several pulls at once) the chunks asked for and
+ * those queued together stay within CHUNKS_AHEAD, so the worker reads the next while the
+ * download manager writes the last; a worker from before is asked one chunk at a time.
  */
-function pulledStream(port) {
+function pulledStream(port, ahead) {
   let controller = null;
   let waiting = null;
+  /** Pulls posted and not answered yet. */
+  let asked = 0;
+  /** Closed, failed or cancelled: chunks asked for before that are dropped as they come. */
+  let over = false;
   const answered = () => {
     if (waiting) waiting();
     waiting = null;
   };
   port.onmessage = (event) => {
+    if (over) return;
     const data = event.data || {};
-    if (data.type === 'chunk' && data.chunk instanceof Uint8Array && waiting) {
+    const inTurn = asked > 0;
+    if (inTurn) asked -= 1;
+    if (data.type === 'chunk' && data.chunk instanceof Uint8Array && inTurn) {
       controller.enqueue(data.chunk);
-    } else if (data.type === 'end' && waiting) {
+    } else if (data.type === 'end' && inTurn) {
+      over = true;
       controller.close();
       port.close();
     } else if (data.type === 'error' || data.type === 'end' || data.type === 'chunk') {
       // A failure (or anything out of turn) fails the download at once, queued chunks and
       // all: an archive cut short must never end as a finished download.
+      over = true;
       controller.error(new Error(typeof data.message === 'string' ? data.message : 'The archive could not be made.'));
       port.close();
     }
@@ -51,15 +63,17 @@ function pulledStream(port) {
       start(streamController) {
         controller = streamController;
       },
-      pull() {
+      pull(streamController) {
+        const wanted = ahead ? streamController.desiredSize : 1;
+        for (; asked < wanted; asked += 1) port.postMessage({ type: 'pull' });
         return new Promise((resolve) => {
           waiting = resolve;
-          port.postMessage({ type: 'pull' });
         });
       },
       cancel() {
         // The download was cancelled in the browser: the worker stops making the archive (and
         // closes the port once it has: closing it here could drop the message).
+        over = true;
         port.postMessage({ type: 'cancel' });
       },
     },
@@ -71,7 +85,7 @@ function streamFrom(port) {
   return new Promise((resolve) => {
     port.onmessage = (event) => {
       const data = event.data || {};
-      if (data.type === 'chunks') resolve(pulledStream(port));
+      if (data.type === 'chunks') resolve(pulledStream(port, data.ahead === true));
       else if (data.type === 'stream' && data.stream) {
         // A page from before the chunk messages hands its stream over whole.
         resolve(data.stream);

@@ -131,4 +131,55 @@ describe('a streamed zip from the media worker to the download service worker', 
     }
     expect(String(failed)).toContain('cancelled');
   });
+
+  /** A producer on the port that only counts the pulls it hears and answers when told. */
+  async function countingProducer(sw: ReturnType<typeof downloadServiceWorker>, id: string, hello: Record<string, unknown>) {
+    const { port } = await sw.register(id, 'x.zip');
+    let pulls = 0;
+    port.onmessage = (event: MessageEvent<{ type?: string }>) => {
+      if (event.data?.type === 'pull') pulls += 1;
+    };
+    port.postMessage(hello);
+    const response = await sw.open(id, 'x.zip');
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    await settle();
+    return { port, response, pulls: () => pulls, settle };
+  }
+
+  it('asks a worker that takes pulls ahead for several chunks at once, never more than it queues', async () => {
+    const sw = downloadServiceWorker();
+    const producer = await countingProducer(sw, 'ahead', { type: 'chunks', ahead: true });
+    // Four asked for before any answer: the worker reads the next while the last is written.
+    expect(producer.pulls()).toBe(4);
+    for (let i = 0; i < 4; i += 1) producer.port.postMessage({ type: 'chunk', chunk: new Uint8Array([i]) });
+    await producer.settle();
+    // Four queued and nobody reading: nothing more is asked for (memory stays at four chunks).
+    expect(producer.pulls()).toBe(4);
+    const reader = producer.response.body!.getReader();
+    expect(Array.from((await reader.read()).value!)).toEqual([0]);
+    producer.port.postMessage({ type: 'chunk', chunk: new Uint8Array([4]) });
+    await producer.settle();
+    expect(producer.pulls()).toBeGreaterThan(4);
+    expect(producer.pulls()).toBeLessThanOrEqual(5);
+    await reader.cancel();
+  });
+
+  it('asks a worker from before for one chunk at a time', async () => {
+    const sw = downloadServiceWorker();
+    const producer = await countingProducer(sw, 'before', { type: 'chunks' });
+    expect(producer.pulls()).toBe(1);
+    producer.port.postMessage({ type: 'chunk', chunk: new Uint8Array([1]) });
+    await producer.settle();
+    expect(producer.pulls()).toBe(2);
+    await producer.response.body!.cancel();
+  });
+
+  it('fails the download on a chunk nobody asked for', async () => {
+    const sw = downloadServiceWorker();
+    const producer = await countingProducer(sw, 'unasked', { type: 'chunks', ahead: true });
+    // Four asked for, five sent, nobody reading: the fifth is out of turn.
+    for (let i = 0; i < 5; i += 1) producer.port.postMessage({ type: 'chunk', chunk: new Uint8Array([i]) });
+    await producer.settle();
+    await expect(producer.response.arrayBuffer()).rejects.toThrow(/could not be made/);
+  });
 });

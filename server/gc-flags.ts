@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
  * about one per 35 MiB an upload brings in, each marking the whole heap on V8's threads (1.2–2.8
  * CPU s per GiB uploaded, bench/upload-browser's `serverThreads`). Counted within the heap's
  * global limit instead, half as many collections run and the store spends about 1 CPU s less per
- * GiB (docs/benchmarks.md). Set before anything is allocated; a V8 without the flag says so on stderr and goes on.
+ * GiB (docs/benchmarks.md). Set before anything is allocated; a V8 without the flag says so on
+ * stderr and goes on.
  */
 setFlagsFromString('--external-memory-accounted-in-global-limit');

@@ -20,8 +20,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /**
  * Sends the archive's `chunks` on `port`. With `chunks` the service worker asks for chunks
  * (`pull`, several ahead) and each is copied as it is posted, so `chunks` may read every entry
- * into the same buffer; with `stream` (a service worker from before) the archive goes as one transferred
- * stream. Resolves when the download has taken the whole archive; rejects with the zip's failure
+ * into the same buffer; with `stream` (a service worker from before) the archive goes as one
+ * transferred stream. Resolves when the download has taken the whole archive; rejects with the zip's failure
  * (the download then fails too, so no archive that looks valid is left), with `controller`'s
  * reason when it aborts (the download fails), or with a `DownloadCancelled` error when the
  * download was cancelled in the browser (`controller` then aborts: the zip's reads stop).

@@ -39,8 +39,8 @@ function pulledStream(port, ahead) {
     waiting = null;
   };
   port.onmessage = (event) => {
-    if (over) return;
     const data = event.data || {};
+    if (over || (data.type !== 'chunk' && data.type !== 'end' && data.type !== 'error')) return;
     const inTurn = asked > 0;
     if (inTurn) asked -= 1;
     if (data.type === 'chunk' && data.chunk instanceof Uint8Array && inTurn) {

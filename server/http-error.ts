@@ -2,10 +2,10 @@ import { StructError, validate, type Struct } from 'superstruct';
 import { MESSAGES } from '../src/domain/messages.ts';
 import type { ErrorBody } from '../src/domain/contract/fields.ts';
 
-/** An error whose status and body go to the client as they are (ARCHITECTURE §3). */
 /** A 503 of an instance that is too busy for more (load shedding, the embedded database's full queue). */
 export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
 
+/** An error whose status and body go to the client as they are (ARCHITECTURE §3). */
 export class HttpError extends Error {
   readonly statusCode: number;
   readonly body: ErrorBody;

@@ -32,7 +32,6 @@ export function postgresPool(db: Db): import('pg').Pool | undefined {
   return POOLS.get(db);
 }
 
-
 /**
  * Connections per server instance (issue 14, measured with `BENCH_POOL_SIZES=2,5,10,20 npm run
  * bench api`, docs/benchmarks.md): 2 answered 10–20 % fewer dashboard requests than 5–20, which

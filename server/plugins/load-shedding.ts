@@ -3,20 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { BUSY_MESSAGE, HttpError } from '../http-error.ts';
 import { EMBEDDED_S3_PREFIX } from '../storage/setup.ts';
 
-export { BUSY_MESSAGE };
 const RETRY_AFTER_SECONDS = 10;
 /** How often under-pressure reads the loop's delay (its default, said here because the handler reasons on it). */
 const SAMPLE_INTERVAL_MS = 1_000;
 
-/**
- * When the event loop is saturated (its delay averaged over a second passes `maxEventLoopDelayMs`),
- * new requests to the app answer 503 with Retry-After and a plain message at once, instead of
- * queueing behind the backlog until every client times out. The threshold is far above what
- * normal load (tests included: their embedded PGlite runs in this loop) ever reaches. (`npm start`
- * runs PGlite on a thread of its own, with its own bounded queue: server/db/pglite-bridge.ts.) The object
- * store at /s3 is not shed here: an upload in progress is worth more than a new page request,
- * and S3 clients have their own retry on the store's own SlowDown answers.
- */
 /**
  * Whether under-pressure's report is over the threshold set. It reports a loop that took no
  * sample in a whole interval (blocked at least that long) as an infinite delay; with a threshold
@@ -27,6 +17,15 @@ export function isOverThreshold(type: string, value: number | undefined, maxEven
   return !(type === 'eventLoopDelay' && value === Infinity && maxEventLoopDelayMs > SAMPLE_INTERVAL_MS);
 }
 
+/**
+ * When the event loop is saturated (its delay averaged over a second passes `maxEventLoopDelayMs`),
+ * new requests to the app answer 503 with Retry-After and a plain message at once, instead of
+ * queueing behind the backlog until every client times out. The threshold is far above what
+ * normal load (tests included: their embedded PGlite runs in this loop) ever reaches; `npm start`
+ * runs PGlite on a thread of its own, with its own bounded queue (server/db/pglite-bridge.ts). The
+ * object store at /s3 is not shed here: an upload in progress is worth more than a new page request,
+ * and S3 clients have their own retry on the store's own SlowDown answers.
+ */
 export async function registerLoadShedding(app: FastifyInstance, options: { maxEventLoopDelayMs?: number } = {}): Promise<void> {
   const maxEventLoopDelay = options.maxEventLoopDelayMs ?? 1_000;
   await app.register(underPressure, {

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUSY_MESSAGE, isOverThreshold } from '../../server/plugins/load-shedding.ts';
+import { BUSY_MESSAGE } from '../../server/http-error.ts';
+import { isOverThreshold } from '../../server/plugins/load-shedding.ts';
 import { startTestServer } from '../server/harness.ts';
 import { portOf, startServerProcess, type ServerProcess } from './server-process.ts';
 

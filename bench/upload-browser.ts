@@ -291,8 +291,11 @@ function sampleBrowser(cdp: CDPSession) {
 interface Setup {
   browser: Browser;
   page: Page;
-  /** Hands the file to the page; resolves when the upload is done. */
-  start(): Promise<void>;
+  /**
+   * Hands the file to the page; resolves when the upload is done. `stored`: settles when the
+   * store holds every byte (the run's own watch of the store, so the store is not polled twice).
+   */
+  start(stored?: Promise<void>): Promise<void>;
   /** After a reload mid-way: the page is back and has the same file again. */
   resumeAfterReload(): Promise<void>;
   /** Part answers seen (DevTools sees the worker's requests too): when each went and came. */
@@ -331,9 +334,9 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   // the whole upload, those API reads cost the server more CPU than the peers' runs get (about
   // 0.5 CPU s per GiB on 2 cores), and the bench measured itself.
   let watching = false;
-  const watchRegistration = async (before: number) => {
+  const watchRegistration = async (stored: Promise<void>) => {
     watching = true;
-    while (watching && Number.isFinite(before) && (await storeReceivedBytes(target.base)) - before < SIZE) await new Promise((resolve) => setTimeout(resolve, 20));
+    await stored;
     while (watching) {
       const answer = await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${target.token}` } });
       if (!answer.ok) return fail(new Error(`assets ${answer.status}`));
@@ -358,10 +361,15 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
     browser,
     page,
     parts,
-    start: async () => {
-      void watchRegistration(await storeReceivedBytes(target.base));
+    start: async (stored) => {
+      // The store behind /s3 only (cutdesk-s3-path) has no listener of its own to count on.
+      const own = stored ? null : await watchStore(target.base);
+      void watchRegistration(stored ?? (own?.countable ? own.allReceived : Promise.resolve()));
       await input.setInputFiles(file);
-      await withTimeout(done, RUN_TIMEOUT_MS, 'the upload did not finish in time').finally(() => (watching = false));
+      await withTimeout(done, RUN_TIMEOUT_MS, 'the upload did not finish in time').finally(() => {
+        watching = false;
+        void own?.stop();
+      });
     },
     resumeAfterReload: async () => {
       page.once('dialog', (dialog) => void dialog.accept());
@@ -539,24 +547,35 @@ async function serverTicks(pid: number): Promise<{ all: number; main: number }> 
  * what a kind spends before its first part goes and after its last part arrived, at the store,
  * the same for every kind (DevTools shows no part timings for a shared worker).
  */
-function watchStore(base: string) {
+async function watchStore(base: string) {
   let watching = true;
+  const before = await storeReceivedBytes(base);
   const started = performance.now();
   const times = { firstByte: NaN, lastByte: NaN };
+  let allReceived!: () => void;
+  const received = new Promise<void>((resolve) => (allReceived = resolve));
   const watched = (async () => {
-    const before = await storeReceivedBytes(base);
     while (watching) {
-      const received = (await storeReceivedBytes(base)) - before;
+      const bytes = (await storeReceivedBytes(base)) - before;
       const now = (performance.now() - started) / 1000;
-      if (received > 0 && Number.isNaN(times.firstByte)) times.firstByte = now;
-      if (received >= SIZE && Number.isNaN(times.lastByte)) times.lastByte = now;
+      if (bytes > 0 && Number.isNaN(times.firstByte)) times.firstByte = now;
+      if (bytes >= SIZE && Number.isNaN(times.lastByte)) {
+        times.lastByte = now;
+        allReceived();
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   })();
-  return async () => {
-    watching = false;
-    await watched;
-    return times;
+  return {
+    /** False when the server has no store listener of its own (its counter is not in /metrics). */
+    countable: Number.isFinite(before),
+    /** Settles once the store holds every byte of the file. */
+    allReceived: received,
+    async stop() {
+      watching = false;
+      await watched;
+      return times;
+    },
   };
 }
 
@@ -565,12 +584,12 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
   await sampler.begin();
   const serverBefore = await serverTicks(serverPid);
   const serverThreadsBefore = await threadTicks(serverPid);
-  const stopWatchingStore = storeBase ? watchStore(storeBase) : null;
+  const store = storeBase ? await watchStore(storeBase) : null;
   const started = performance.now();
   const startedEpoch = Date.now();
-  await setup.start();
+  await setup.start(store?.allReceived);
   const seconds = (performance.now() - started) / 1000;
-  const store = (await stopWatchingStore?.()) ?? { firstByte: NaN, lastByte: NaN };
+  const storeTimes = (await store?.stop()) ?? { firstByte: NaN, lastByte: NaN };
   const figures = await sampler.end();
   const serverAfter = await serverTicks(serverPid);
   const serverThreadsAfter = await threadTicks(serverPid);
@@ -587,8 +606,8 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
     mbPerSecond: round1(SIZE / MiB / seconds),
     secondsAfterLastPart: round2((startedEpoch + seconds * 1000 - lastAnswer) / 1000),
     /** Start to the store's first bytes, and the store's last bytes to done (±20 ms). */
-    secondsToFirstByte: round2(store.firstByte),
-    secondsAfterLastByte: round2(seconds - store.lastByte),
+    secondsToFirstByte: round2(storeTimes.firstByte),
+    secondsAfterLastByte: round2(seconds - storeTimes.lastByte),
     partRequests: setup.parts.length,
     maxPartsInFlight: partsInFlight(setup.parts).max,
     meanPartsInFlight: partsInFlight(setup.parts).mean,

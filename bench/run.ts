@@ -5,6 +5,7 @@ import { benchFirstLoad } from './first-load.ts';
 import { benchFirstPaint } from './first-paint.ts';
 import { benchPgliteLoad } from './pglite-load.ts';
 import { benchReview } from './review.ts';
+import { benchServerMemory } from './server-memory.ts';
 import { benchStartup } from './startup.ts';
 import { benchUpload } from './upload.ts';
 import { benchUploadBrowser } from './upload-browser.ts';
@@ -23,6 +24,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'first-paint': benchFirstPaint,
   review: benchReview,
   startup: benchStartup,
+  'server-memory': benchServerMemory,
 };
 
 const wanted = process.argv.slice(2).filter((name) => name in BENCHES);

@@ -4,8 +4,9 @@
  * (a) one large object through the browser's own download (a presigned link from
  *     `POST projects/{id}/links`, clicked as a plain link: the baseline), and
  * (b) a project's raw zip of the same total bytes through the product's path (staff project
- *     page, "Download raw zip": the media worker fetches each clip and writes the archive,
- *     handed to the browser's downloads by /zip-download/sw.js).
+ *     page, "Download raw zip": the media worker writes the archive, handed to the browser's
+ *     downloads by /zip-download/sw.js, which fetches each clip itself once the server has
+ *     computed the clips' CRC-32: the bench waits for those before it measures).
  * Figures per run: MB/s of both, the ratio (b)/(a), the renderer processes' resident memory
  * over idle (peak while downloading) and CPU seconds per Chromium process type and of the
  * server. Each zip is checked by Python's zipfile (names, sizes, every entry read so its CRC-32
@@ -153,6 +154,17 @@ async function fixture(): Promise<Fixture> {
   const saved = { total: TOTAL, zipProject, zipClips, nativeProject, nativeAsset: one.assetId };
   await writeFile(file, JSON.stringify(saved, null, 2));
   return saved;
+}
+
+/** Waits until the server's media worker has computed the CRC-32 of every asset of `projectId` (job `asset.checksum`). */
+async function checksumsKnown(token: string, projectId: number): Promise<void> {
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    const assets = await call<{ crc32: number | null }[]>('GET', `/projects/${projectId}/assets`, token);
+    if (assets.every((asset) => typeof asset.crc32 === 'number')) return;
+    if (Date.now() > deadline) throw new Error(`project ${projectId}: the clips' CRC-32 were not computed within 10 minutes (is ffmpeg installed? the media worker waits for it)`);
+    await new Promise((done) => setTimeout(done, 500));
+  }
 }
 
 // ——— Chromium's processes: resident memory and CPU from /proc ———
@@ -457,6 +469,7 @@ export async function benchZipBrowser(): Promise<Record<string, unknown>> {
   let server = await startServer(list[0]!.dir);
   try {
     const fx = await fixture();
+    await checksumsKnown((await login('owner@demo.cutdesk.test')).token, fx.zipProject);
     let token: { value: string; at: number } | null = null;
     const adminToken = async () => {
       if (!token || Date.now() - token.at > 5 * 60_000) token = { value: (await login('admin@demo.cutdesk.test')).token, at: Date.now() };

@@ -196,6 +196,9 @@ test('final video: staff deliver, the customer sees it processed, plays it throu
   expect(Math.abs(hdInfo.duration - 4)).toBeLessThan(0.3);
 
   // ——— Staff: the raw zip, byte-identical entries in the right folders. ———
+  // Each original's CRC-32 is known once the media worker's checksum jobs ran: the download's
+  // service worker then fetches the files itself, and Python's zipfile below checks every CRC.
+  await expect.poll(async () => (await call<{ crc32: number | null }[]>('GET', `/projects/${projectId}/assets`, admin.token)).map((asset) => typeof asset.crc32), { timeout: 60_000 }).toEqual(['number', 'number', 'number']);
   await staff.reload();
   const [zip] = await Promise.all([staff.waitForEvent('download', { timeout: 60_000 }), staff.getByRole('button', { name: 'Download raw zip' }).click()]);
   expect(zip.suggestedFilename()).toBe(`project-${projectId}_raw_assets.zip`);

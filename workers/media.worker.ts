@@ -5,7 +5,7 @@ import { loadPdfFonts } from './pdf-fonts.shared.ts';
 import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.shared.ts';
 import type { StreamProtocol } from '@/domain/media.ts';
 import { sendArchive } from './zip-port.shared.ts';
-import { zipChunks, type ZipEntry, type ZipProgress } from './zip.shared.ts';
+import { zipChunks, zipParts, type ZipEntry, type ZipProgress } from './zip.shared.ts';
 
 /**
  * The media worker (issue 6): project zips and the brief PDF are made here, off the UI
@@ -19,6 +19,8 @@ export interface ZipPlanEntry {
   /** Path in the archive; folders end with `/`. */
   name: string;
   size?: number;
+  /** The bytes' CRC-32 when the server has computed it (raw originals, issue 14). */
+  crc32?: number;
   /** Opaque reference the page turns into a fresh download link when the entry is reached. */
   ref?: string;
 }
@@ -34,16 +36,19 @@ const expired = (status: number) => status === 403 || status === 410;
 function entriesOf(plan: ZipPlanEntry[], linkFor: LinkFor, signal: AbortSignal): ZipEntry[] {
   return plan.map((item): ZipEntry => {
     if (item.name.endsWith('/')) return { name: item.name, directory: true };
+    const ref = item.ref ?? item.name;
     return {
       name: item.name,
       ...(item.size !== undefined && { size: item.size }),
+      ...(item.crc32 !== undefined && { crc32: item.crc32 }),
+      link: () => linkFor(ref),
       // The link is asked for when the entry is reached, so it is fresh; one refused as expired
       // (a tab asleep, a clock far off) is asked for once more.
       open: async () => {
-        let response = await fetch(await linkFor(item.ref ?? item.name), { signal });
+        let response = await fetch(await linkFor(ref), { signal });
         if (expired(response.status)) {
           await response.body?.cancel();
-          response = await fetch(await linkFor(item.ref ?? item.name), { signal });
+          response = await fetch(await linkFor(ref), { signal });
         }
         if (!response.ok || !response.body) throw new Error(`"${item.name}" could not be downloaded (HTTP ${response.status}).`);
         return response.body;
@@ -103,9 +108,10 @@ const api = {
   /**
    * The zip handed straight to the download service worker through `port` (issue 14: the page
    * only introduces the two; no chunk passes through it). With `chunks` the service worker asks
-   * for one chunk at a time and each is copied as it is posted, so every entry is read into the
-   * same buffer; with `stream` (an older service worker) the archive goes as one transferred
-   * stream. Resolves when the whole archive has been taken by the download; rejects with the
+   * for chunks and each is copied as it is posted, so every entry is read into the same buffer;
+   * with `entries` the service worker also fetches the entries whose CRC-32 is known, so their
+   * bytes never reach this worker; with `stream` (an older service worker) the archive goes as
+   * one transferred stream. Resolves when the whole archive has been taken by the download; rejects with the
    * zip's failure (the download then fails too, so no archive that looks valid is left), or with
    * a `DownloadCancelled` error when the download was cancelled.
    */
@@ -113,9 +119,22 @@ const api = {
     const controller = new AbortController();
     jobs.set(jobId, controller);
     try {
+      // Progress: the bytes the zip read, and those of the entries the service worker fetched.
+      const report = throttled(onProgress);
+      let zipped: ZipProgress = { entries: 0, bytes: 0, written: 0, current: null };
+      let fetched = 0;
+      const progress = () => report({ ...zipped, bytes: zipped.bytes + fetched });
+      const onZip = (next: ZipProgress) => {
+        zipped = next;
+        progress();
+      };
+      const onFetched = (bytes: number) => {
+        fetched = bytes;
+        progress();
+      };
       // The chunk messages are copies: the zip may read every entry into one buffer.
-      const chunks = zipChunks(entriesOf(plan, linkFor, controller.signal), throttled(onProgress), protocol === 'chunks' ? { heldChunks: 0 } : {});
-      await sendArchive(port, protocol, chunks, controller);
+      const parts = zipParts(entriesOf(plan, linkFor, controller.signal), onZip, protocol === 'stream' ? {} : { heldChunks: 0, passthrough: protocol === 'entries' });
+      await sendArchive(port, protocol, parts, controller, onFetched);
     } finally {
       jobs.delete(jobId);
     }

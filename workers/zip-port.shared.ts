@@ -1,4 +1,5 @@
 import type { StreamProtocol } from '@/domain/media.ts';
+import type { KnownEntry, ZipPassthrough } from './zip.shared.ts';
 
 /**
  * A streamed zip's way from the media worker to the download service worker
@@ -20,19 +21,23 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 /**
  * Sends the archive's `chunks` on `port`. With `chunks` the service worker asks for chunks
  * (`pull`, several ahead) and each is copied as it is posted, so `chunks` may read every entry
- * into the same buffer; with `stream` (a service worker from before) the archive goes as one
- * transferred stream. Resolves when the download has taken the whole archive; rejects with the zip's failure
- * (the download then fails too, so no archive that looks valid is left), with `controller`'s
- * reason when it aborts (the download fails), or with a `DownloadCancelled` error when the
- * download was cancelled in the browser (`controller` then aborts: the zip's reads stop).
+ * into the same buffer; with `entries` (issue 14) it also takes an entry of known size and CRC-32
+ * as an `entry` message, fetches its bytes itself from a link it asks for (`link`, answered fresh
+ * each time) and says how many such bytes it has read (`read`, reported to `onFetched`); with
+ * `stream` (a service worker from before) the archive goes as one transferred stream. Resolves
+ * when the download has taken the whole archive; rejects with the zip's failure (the download
+ * then fails too, so no archive that looks valid is left), with the service worker's when an
+ * entry it fetched failed, with `controller`'s reason when it aborts (the download fails), or
+ * with a `DownloadCancelled` error when the download was cancelled in the browser (`controller`
+ * then aborts: the zip's reads stop).
  */
-export async function sendArchive(port: MessagePort, protocol: StreamProtocol, chunks: AsyncGenerator<Uint8Array>, controller: AbortController): Promise<void> {
+export async function sendArchive(port: MessagePort, protocol: StreamProtocol, chunks: AsyncGenerator<Uint8Array | ZipPassthrough>, controller: AbortController, onFetched?: (bytes: number) => void): Promise<void> {
   let settle!: { resolve: () => void; reject: (error: unknown) => void };
   const finished = new Promise<void>((resolve, reject) => {
     settle = { resolve, reject };
   });
-  /** The next chunk, or null at the end; on failure the zip's error (or the abort's reason). */
-  const next = async (): Promise<Uint8Array | null> => {
+  /** The next part, or null at the end; on failure the zip's error (or the abort's reason). */
+  const next = async (): Promise<Uint8Array | ZipPassthrough | null> => {
     try {
       const { done, value } = await chunks.next();
       return done ? null : value;
@@ -46,7 +51,7 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
     await chunks.return(undefined).catch(() => undefined);
   };
   try {
-    if (protocol === 'chunks') {
+    if (protocol === 'chunks' || protocol === 'entries') {
       /** Set once the archive failed or was cancelled: a later pull hears it again, never an end. */
       let failure: { message: string } | null = null;
       const fail = (error: unknown) => {
@@ -62,18 +67,28 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
        */
       let asked = 0;
       let making = false;
+      /** Entries posted for the service worker to fetch, by the id it asks for their link with. */
+      const fetched = new Map<number, KnownEntry>();
       const make = async () => {
         if (making) return;
         making = true;
         try {
           while (asked > 0 && !failure) {
-            const chunk = await next();
+            const part = await next();
             // Said to the service worker before this settles (and the port closes).
             if (failure) return;
             asked -= 1;
-            port.postMessage(chunk ? { type: 'chunk', chunk } : { type: 'end' });
-            if (!chunk) {
-              settle.resolve();
+            if (part && 'passthrough' in part) {
+              const id = fetched.size;
+              fetched.set(id, part.passthrough);
+              port.postMessage({ type: 'entry', id, size: part.passthrough.size, name: part.passthrough.name });
+              continue;
+            }
+            port.postMessage(part ? { type: 'chunk', chunk: part } : { type: 'end' });
+            if (!part) {
+              // With `entries` the service worker may still be fetching an entry (and ask for
+              // its link): done once it says so.
+              if (protocol !== 'entries') settle.resolve();
               return;
             }
           }
@@ -83,9 +98,25 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
           making = false;
         }
       };
-      port.onmessage = (event: MessageEvent<{ type?: string } | null>) => {
-        if (event.data?.type === 'cancel') void cancelled();
-        else if (event.data?.type === 'pull') {
+      /** The link of an entry the service worker is about to fetch, fresh (links are short-lived). */
+      const answerLink = async (id: unknown) => {
+        const entry = typeof id === 'number' ? fetched.get(id) : undefined;
+        try {
+          if (!entry) throw new Error('The download asked for a file the archive does not have.');
+          port.postMessage({ type: 'link', id, url: await entry.link() });
+        } catch (error) {
+          fail(error);
+        }
+      };
+      port.onmessage = (event: MessageEvent<{ type?: string; id?: unknown; bytes?: unknown; message?: unknown } | null>) => {
+        const data = event.data;
+        if (data?.type === 'cancel') void cancelled();
+        else if (data?.type === 'link') void answerLink(data.id);
+        else if (data?.type === 'read' && typeof data.bytes === 'number') onFetched?.(data.bytes);
+        else if (data?.type === 'done' && protocol === 'entries') settle.resolve();
+        // An entry the service worker fetched failed, and the download with it: the zip stops.
+        else if (data?.type === 'failed') controller.abort(new Error(typeof data.message === 'string' ? data.message : 'The archive could not be made.'));
+        else if (data?.type === 'pull') {
           if (failure) {
             port.postMessage({ type: 'error', message: failure.message });
             return;
@@ -102,7 +133,8 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
         {
           async pull(stream) {
             try {
-              const chunk = await next();
+              // Only `entries` makes passthrough parts: here every part is bytes.
+              const chunk = (await next()) as Uint8Array | null;
               if (chunk) stream.enqueue(chunk);
               else {
                 stream.close();

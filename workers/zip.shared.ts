@@ -1,7 +1,8 @@
 /**
  * A streaming ZIP writer (issue 6): entries are stored without recompression (the clips are
- * already compressed video), each entry's bytes pass through once — CRC-32 computed on the way,
- * sizes and CRC written after the data in a data descriptor — so memory stays at a few chunks
+ * already compressed video), each entry's bytes pass through once — CRC-32 computed on the way
+ * unless the server knew it (issue 14), sizes and CRC written after the data in a data
+ * descriptor — so memory stays at a few chunks
  * whatever the total size. Zip64 is used for entries of 4 GiB or more, for offsets past 4 GiB
  * and for more than 65,535 entries (APPNOTE 6.3.10, 4.3.9, 4.4.3.2, 4.5.3). Names are UTF-8
  * (general purpose bit 11). Runs the same in the browser worker and in Node (bench, tests).
@@ -12,9 +13,29 @@ export interface ZipFileEntry {
   name: string;
   /** Declared size when known: the entry must then be exactly this long. */
   size?: number;
+  /**
+   * The bytes' CRC-32 when known beforehand (with `size`; the server computes it once per asset):
+   * the writer then takes it instead of computing it over every byte, and may pass the entry to
+   * the archive's reader to fetch (`ZipChunksOptions.passthrough`).
+   */
+  crc32?: number;
   lastModified?: Date;
   /** Opens the entry's bytes; called when the writer reaches the entry (links fetched late stay fresh). */
   open(): Promise<ReadableStream<Uint8Array>> | ReadableStream<Uint8Array>;
+  /** A fresh address of the same bytes, for a reader that fetches a passed-through entry itself. */
+  link?(): Promise<string>;
+}
+
+/** An entry of known size and CRC-32 with an address, as the writer passes it on (see `zipParts`). */
+export type KnownEntry = ZipFileEntry & { size: number; crc32: number; link(): Promise<string> };
+
+/**
+ * An entry's bytes the archive's reader puts in itself, at this point of the archive, exactly
+ * `entry.size` of them (issue 14: the download service worker fetches them, so they never pass
+ * through the worker that writes the archive).
+ */
+export interface ZipPassthrough {
+  passthrough: KnownEntry;
 }
 
 export interface ZipDirectoryEntry {
@@ -319,11 +340,28 @@ export interface ZipChunksOptions {
   heldChunks?: number;
 }
 
+export interface ZipPartsOptions extends ZipChunksOptions {
+  /** Entries of known size and CRC-32 come out as `ZipPassthrough`, not read. */
+  passthrough?: boolean;
+}
+
+const knownEntry = (entry: ZipFileEntry): entry is ZipFileEntry & { size: number; crc32: number } => entry.size !== undefined && entry.crc32 !== undefined;
+const passable = (entry: ZipFileEntry): entry is KnownEntry => knownEntry(entry) && typeof entry.link === 'function';
+
 /**
  * The archive's bytes, chunk by chunk, as entries are read: each yielded chunk is either a
  * record of the archive or a chunk of an entry (see entryChunks).
  */
-export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, onProgress?: (progress: ZipProgress) => void, options: ZipChunksOptions = {}): AsyncGenerator<Uint8Array> {
+export function zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, onProgress?: (progress: ZipProgress) => void, options: ZipChunksOptions = {}): AsyncGenerator<Uint8Array> {
+  // Without `passthrough` no part is a ZipPassthrough.
+  return zipParts(entries, onProgress, options) as AsyncGenerator<Uint8Array>;
+}
+
+/**
+ * `zipChunks`, and with `passthrough` an entry of known size and CRC-32 comes out as one
+ * `ZipPassthrough` in place of its bytes: the reader puts them in (its progress counts them).
+ */
+export async function* zipParts(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, onProgress?: (progress: ZipProgress) => void, options: ZipPartsOptions = {}): AsyncGenerator<Uint8Array | ZipPassthrough> {
   const written: Written[] = [];
   let offset = 0;
   let bytes = 0;
@@ -343,19 +381,29 @@ export async function* zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<Zip
     offset += header.length;
     yield header;
     if (!directory) {
+      const file = entry as ZipFileEntry;
       report(name);
-      const stream = await (entry as ZipFileEntry).open();
       let crc = 0;
       let size = 0;
-      for await (const value of entryChunks(stream, options.heldChunks)) {
-        crc = crc32(value, crc);
-        size += value.length;
-        bytes += value.length;
-        offset += value.length;
-        yield value;
-        report(name);
+      if (options.passthrough && passable(file)) {
+        yield { passthrough: file };
+        crc = file.crc32;
+        size = file.size;
+        offset += size;
+      } else {
+        // A CRC-32 known beforehand is taken as it is: computing it is most of this loop's work.
+        const known = knownEntry(file);
+        for await (const value of entryChunks(await file.open(), options.heldChunks)) {
+          if (!known) crc = crc32(value, crc);
+          size += value.length;
+          bytes += value.length;
+          offset += value.length;
+          yield value;
+          report(name);
+        }
+        if (declared !== undefined && size !== declared) throw new Error(`"${name}" was ${size} bytes long instead of ${declared}: the download was cut short.`);
+        if (known) crc = file.crc32;
       }
-      if (declared !== undefined && size !== declared) throw new Error(`"${name}" was ${size} bytes long instead of ${declared}: the download was cut short.`);
       record.crc = crc;
       record.size = size;
       const descriptor = dataDescriptor(record);

@@ -124,6 +124,8 @@ export interface AssetsTable {
   type: 'ASSET' | 'INTERVIEW_CLIP' | 'BROLL_CLIP';
   path: string;
   previewPath: string | null;
+  /** CRC-32 of the object at `path`, once the media worker has read it (migration 0016). */
+  crc32: number | null;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

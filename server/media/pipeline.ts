@@ -1,6 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import { join, relative } from 'node:path';
 import { derivedKey } from '../../src/domain/media.ts';
 import type { AppContext } from '../context.ts';
@@ -20,7 +22,10 @@ import type { JobHandler } from './runner.ts';
  * appears as soon as it is ready and fails or retries on its own.
  */
 export const FINAL_KINDS = ['final.thumbnail', 'final.hls', 'final.preview', 'final.lowres', 'final.hd'] as const;
-export const ASSET_KINDS = ['asset.thumbnail', 'asset.proxy'] as const;
+const CLIP_KINDS = ['asset.thumbnail', 'asset.proxy'] as const;
+/** Every asset, a clip or not: its CRC-32, for zips made on the user's device (issue 14). */
+export const CHECKSUM_KIND = 'asset.checksum';
+export const ASSET_KINDS = [...CLIP_KINDS, CHECKSUM_KIND] as const;
 export type MediaKind = (typeof FINAL_KINDS)[number] | (typeof ASSET_KINDS)[number];
 export const ALL_KINDS: readonly MediaKind[] = [...FINAL_KINDS, ...ASSET_KINDS];
 
@@ -31,11 +36,14 @@ const PRIORITY: Record<MediaKind, number> = {
   'final.preview': 30,
   'final.lowres': 40,
   'final.hd': 50,
+  // Before the clips' own work: cheap (one read of the object), and a raw zip waits for it.
+  'asset.checksum': 55,
   'asset.thumbnail': 60,
   'asset.proxy': 70,
 };
 
-const OUTPUT: Record<MediaKind, Parameters<typeof derivedKey>[1]> = {
+/** What each kind writes to the store; a checksum only writes its asset's row. */
+const OUTPUT: Record<MediaKind, Parameters<typeof derivedKey>[1] | null> = {
   'final.thumbnail': 'thumbnail',
   'final.hls': 'hls',
   'final.preview': 'proxy',
@@ -43,6 +51,7 @@ const OUTPUT: Record<MediaKind, Parameters<typeof derivedKey>[1]> = {
   'final.hd': 'hd',
   'asset.thumbnail': 'thumbnail',
   'asset.proxy': 'proxy',
+  'asset.checksum': null,
 };
 
 /** Renditions: the preview and clip proxies are light (540p); the low-res download 720p; HD up to 1080p. */
@@ -61,7 +70,8 @@ export function registerMediaWaker(ctx: AppContext, wake: () => void): void {
 }
 
 function jobFor(kind: MediaKind, source: string, ids: { projectId: number; assetId?: number }): NewJob {
-  return { kind, projectId: ids.projectId, assetId: ids.assetId ?? null, sourceKey: source, outputKey: derivedKey(source, OUTPUT[kind]), priority: PRIORITY[kind] };
+  const output = OUTPUT[kind];
+  return { kind, projectId: ids.projectId, assetId: ids.assetId ?? null, sourceKey: source, outputKey: output ? derivedKey(source, output) : null, priority: PRIORITY[kind] };
 }
 
 /** Queues the final video's work; earlier versions' queued work is cancelled. */
@@ -99,20 +109,20 @@ export async function enqueueEarlierVersionMedia(ctx: AppContext, projectId: num
 }
 
 /**
- * Queues the proxy and thumbnail of a registered asset (call it after POST projects/{id}/assets
- * registered a clip). An image is its own reduced version: its previewPath is set at once.
- * Safe to call again: work already queued or done for the same object is not repeated.
+ * Queues the work on a registered asset (call it after POST projects/{id}/assets): its checksum,
+ * and for a clip its proxy and thumbnail. An image is its own reduced version: its previewPath
+ * is set at once. Safe to call again: work already queued or done for the same object is not
+ * repeated.
  */
 export async function enqueueAssetMedia(ctx: AppContext, assetId: number): Promise<void> {
   const asset = await ctx.db.selectFrom('assets').selectAll().where('id', '=', assetId).where('deletedAt', 'is', null).executeTakeFirst();
   if (!asset) return;
-  if (asset.type === 'ASSET') {
-    if (!asset.previewPath) await ctx.db.updateTable('assets').set({ previewPath: asset.path }).where('id', '=', asset.id).where('previewPath', 'is', null).execute();
-    return;
-  }
+  const image = asset.type === 'ASSET';
+  if (image && !asset.previewPath) await ctx.db.updateTable('assets').set({ previewPath: asset.path }).where('id', '=', asset.id).where('previewPath', 'is', null).execute();
   const existing = await ctx.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).where('sourceKey', '=', asset.path).where('status', 'in', ['queued', 'running', 'done']).execute();
   const have = new Set(existing.map((row) => row.kind));
-  const jobs = ASSET_KINDS.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, asset.path, { projectId: asset.projectId, assetId: asset.id }));
+  const wanted: MediaKind[] = image ? [CHECKSUM_KIND] : [...ASSET_KINDS];
+  const jobs = wanted.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, asset.path, { projectId: asset.projectId, assetId: asset.id }));
   await jobQueue(ctx.db).enqueue(jobs);
   if (jobs.length) wakers.get(ctx)?.();
 }
@@ -139,6 +149,22 @@ export async function finalVideoState(ctx: AppContext, projectId: number, source
     result[kind] = { state, error: row?.lastError ?? null };
   }
   return result;
+}
+
+/** CRC-32 (zlib's, in native code) and length of a stream's bytes. */
+async function checksumOf(body: Readable, signal: AbortSignal): Promise<{ crc: number; size: number }> {
+  let crc = 0;
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      signal.throwIfAborted();
+      crc = crc32(chunk as Buffer, crc);
+      size += (chunk as Buffer).length;
+    }
+  } finally {
+    body.destroy();
+  }
+  return { crc, size };
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -248,6 +274,16 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
       const files = (await filesUnder(out)).sort((a, b) => Number(a.endsWith('index.m3u8')) - Number(b.endsWith('index.m3u8')));
       for (const file of files) await upload(ctx, file, `${job.outputKey!}${relative(out, file).split('\\').join('/')}`);
     }),
+    'asset.checksum': async ({ job, signal }) => {
+      if (!job.sourceKey || job.assetId === null) throw new PermanentJobError('The job names no asset or source object.');
+      if (!(await stillWanted(job))) return;
+      const object = await ctx.storage.getObjectStream(job.sourceKey);
+      if (!object) throw new PermanentJobError(`The source object ${job.sourceKey} does not exist.`);
+      const { crc, size } = await checksumOf(object.body, signal);
+      // An object whose length is not the registered size gets no checksum: a zip would fail on
+      // it anyway, and must not be told a CRC for bytes it will not find.
+      await ctx.db.updateTable('assets').set({ crc32: crc }).where('id', '=', job.assetId).where('path', '=', job.sourceKey).where('size', '=', size).execute();
+    },
     'asset.thumbnail': thumbnail(),
     'asset.proxy': mp4(PREVIEW, async (job) => {
       await ctx.db.updateTable('assets').set({ previewPath: job.outputKey! }).where('id', '=', job.assetId!).where('path', '=', job.sourceKey!).execute();

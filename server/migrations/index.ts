@@ -17,6 +17,7 @@ import * as slaDeadlineMilliseconds from './0012-sla-deadline-milliseconds.ts';
 import * as review from './0013-review.ts';
 import * as reviewNotifications from './0014-review-notifications.ts';
 import * as shareLinks from './0015-share-links.ts';
+import * as assetChecksums from './0016-asset-checksums.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-review': review,
   '0014-review-notifications': reviewNotifications,
   '0015-share-links': shareLinks,
+  '0016-asset-checksums': assetChecksums,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

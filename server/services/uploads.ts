@@ -111,6 +111,7 @@ function toAsset(row: AssetRow, url: string | null, previewUrl: string | null): 
     deletedAt: row.deletedAt ? row.deletedAt.toISOString() : null,
     url,
     previewUrl,
+    crc32: row.crc32,
   };
 }
 

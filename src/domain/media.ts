@@ -80,8 +80,10 @@ export const ZIP_FOLDERS = ['assets/', 'interviews/', 'b_roll/'] as const;
 
 /**
  * How the media worker sends a streamed zip to the download service worker
- * (public/zip-download/sw.js): `chunks` when that service worker asks for it chunk by chunk
- * (the worker can then read every entry into one buffer), else `stream`, the archive as one
- * transferred stream (a service worker from before, still in control until it is replaced).
+ * (public/zip-download/sw.js): `entries` when that service worker also fetches the entries
+ * whose CRC-32 the server knows itself (their bytes skip the worker), `chunks` when it asks for
+ * the archive chunk by chunk (the worker can then read every entry into one buffer), else
+ * `stream`, the archive as one transferred stream (a service worker from before, still in
+ * control until it is replaced).
  */
-export type StreamProtocol = 'chunks' | 'stream';
+export type StreamProtocol = 'entries' | 'chunks' | 'stream';

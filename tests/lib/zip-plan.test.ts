@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../src/domain/contract/uploads.ts';
 import { zipPlan } from '../../src/shared/media/zip-plan.ts';
 
-const asset = (id: number, type: Asset['type']['name'], name: string, size: number, previewPath: string | null, path = `projects/1/raw/x/${name}`): Asset => ({
-  id, name, size, type: { name: type }, path, previewPath, createdAt: '2026-11-21T00:00:00Z', deletedAt: null, url: null, previewUrl: null,
+const asset = (id: number, type: Asset['type']['name'], name: string, size: number, previewPath: string | null, path = `projects/1/raw/x/${name}`, crc32: number | null = null): Asset => ({
+  id, name, size, type: { name: type }, path, previewPath, createdAt: '2026-11-21T00:00:00Z', deletedAt: null, url: null, previewUrl: null, crc32,
 });
 
 describe('zip plan (A§2 folders)', () => {
@@ -30,5 +30,23 @@ describe('zip plan (A§2 folders)', () => {
     ]);
     expect(skipped).toBe(2);
     expect(totalBytes).toBeNull();
+  });
+
+  it("carries the original's CRC-32 where the server has computed it, never a proxy's", () => {
+    const known = [
+      asset(1, 'INTERVIEW_CLIP', 'talk.mov', 100, 'projects/1/media/raw/interviews/talk_proxy.mp4', 'projects/1/raw/interviews/talk.mov', 0xdeadbeef),
+      asset(2, 'BROLL_CLIP', 'city.mp4', 200, null),
+      asset(3, 'ASSET', 'logo.png', 30, 'projects/1/raw/x/logo.png', 'projects/1/raw/x/logo.png', 7),
+    ];
+    expect(zipPlan(known, 'raw').plan.filter((e) => e.ref).map((e) => [e.name, e.crc32])).toEqual([
+      ['interviews/talk.mov', 0xdeadbeef],
+      ['b_roll/city.mp4', undefined],
+      ['assets/logo.png', 7],
+    ]);
+    // The proxy is another file: its CRC is not the original's. An image is its own proxy.
+    expect(zipPlan(known, 'proxy').plan.filter((e) => e.ref).map((e) => [e.name, e.crc32])).toEqual([
+      ['interviews/talk_proxy.mp4', undefined],
+      ['assets/logo.png', 7],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/domain/contract/projects.ts';
@@ -213,14 +214,27 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     expect((await project()).hasLowResArchive).toBe(0);
     expect((await project()).hasHdArchive).toBe(1);
 
+    // Registered with a size its object does not have: no checksum is recorded for it.
+    const wrongKey = `projects/${projectId}/raw/b_roll/wrong.mov`;
+    await server.app.ctx.storage.putObject(wrongKey, clip, 'video/quicktime');
+    const wrong = await server.db.insertInto('assets').values({ projectId, name: 'wrong.mov', size: clip.length + 1, type: 'BROLL_CLIP', path: wrongKey, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
+
     await enqueueAssetMedia(server.app.ctx, asset.id);
     await enqueueAssetMedia(server.app.ctx, asset.id);
     await enqueueAssetMedia(server.app.ctx, logo.id);
-    expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).execute()).length).toBe(2);
+    await enqueueAssetMedia(server.app.ctx, wrong.id);
+    expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).orderBy('kind').execute()).map((job) => job.kind)).toEqual(['asset.checksum', 'asset.proxy', 'asset.thumbnail']);
+    // An image is its own proxy: only its checksum is computed.
+    expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', logo.id).execute()).map((job) => job.kind)).toEqual(['asset.checksum']);
     await runner.idle();
     const row = await server.db.selectFrom('assets').selectAll().where('id', '=', asset.id).executeTakeFirstOrThrow();
     expect(row.previewPath).toBe(`projects/${projectId}/media/raw/interviews/talk_proxy.mp4`);
     expect((await project()).hasLowResArchive).toBe(1);
+    // Each original's CRC-32, for zips made on the user's device, in the assets they list.
+    const listed = (await (await api('GET', `/projects/${projectId}/assets`, admin)).json()) as { id: number; crc32: number | null }[];
+    expect(listed.find((item) => item.id === asset.id)?.crc32).toBe(crc32(clip));
+    expect(listed.find((item) => item.id === logo.id)?.crc32).toBe(crc32(Buffer.from('png')));
+    expect(listed.find((item) => item.id === wrong.id)?.crc32).toBeNull();
 
     const link = (await (await api('POST', `/projects/${projectId}/links`, admin, { assetId: asset.id, variant: 'proxy' })).json()) as { link: string; name: string };
     expect(link.name).toBe('talk_proxy.mp4');

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { runInThisContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { crc32 } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamProtocol } from '../../src/domain/media.ts';
 import { sendArchive } from '../../workers/zip-port.shared.ts';
-import { zipChunks, type ZipEntry } from '../../workers/zip.shared.ts';
+import { zipChunks, zipParts, type ZipEntry } from '../../workers/zip.shared.ts';
 import { byteStream } from '../support/byte-stream.ts';
 
 const MiB = 1024 ** 2;
@@ -20,10 +23,10 @@ function downloadServiceWorker() {
   runInThisContext(`(function (self) {\n${readFileSync('public/zip-download/sw.js', 'utf8')}\n})`)(scope);
   return {
     /** Registers a download as the page does; resolves with the service worker's acknowledgement and the port for the archive's producer. */
-    async register(id: string, name: string): Promise<{ ack: { ok: boolean; chunks?: boolean }; port: MessagePort }> {
+    async register(id: string, name: string): Promise<{ ack: { ok: boolean; chunks?: boolean; entries?: boolean }; port: MessagePort }> {
       const data = new MessageChannel();
       const ack = new MessageChannel();
-      const acknowledged = new Promise<{ ok: boolean; chunks?: boolean }>((resolve) => (ack.port1.onmessage = (event) => resolve(event.data)));
+      const acknowledged = new Promise<{ ok: boolean; chunks?: boolean; entries?: boolean }>((resolve) => (ack.port1.onmessage = (event) => resolve(event.data)));
       handlers.message!({ data: { type: 'register', id, name, port: data.port1 }, ports: [ack.port2] });
       const answer = await acknowledged;
       ack.port1.close();
@@ -63,7 +66,7 @@ describe('a streamed zip from the media worker to the download service worker', 
     it(`arrives whole as the download's body (${protocol})`, async () => {
       const sw = downloadServiceWorker();
       const { ack, port } = await sw.register('one', 'project-7_raw_assets.zip');
-      expect(ack).toEqual({ ok: true, chunks: true });
+      expect(ack).toEqual({ ok: true, chunks: true, entries: true });
       const controller = new AbortController();
       const sent = sendArchive(port, protocol, zipChunks(dated(), undefined, protocol === 'chunks' ? { heldChunks: 0 } : {}), controller);
       const response = await sw.open('one', 'project-7_raw_assets.zip');
@@ -181,5 +184,99 @@ describe('a streamed zip from the media worker to the download service worker', 
     for (let i = 0; i < 5; i += 1) producer.port.postMessage({ type: 'chunk', chunk: new Uint8Array([i]) });
     await producer.settle();
     await expect(producer.response.arrayBuffer()).rejects.toThrow(/could not be made/);
+  });
+});
+
+describe('entries of known CRC-32 that the download service worker fetches itself (issue 14)', () => {
+  const a = randomBytes(2 * MiB + 17);
+  const b = randomBytes(3 * MiB + 5);
+  /** Requests the store stand-in answered, by path. */
+  const requests: string[] = [];
+  let server: Server;
+  let origin = '';
+  beforeAll(async () => {
+    // A real HTTP server as the store: /a and /b, one link that has expired, a cut body, a failure.
+    let expiredOnce = true;
+    server = createServer((request, response) => {
+      requests.push(request.url!);
+      const path = request.url!.split('?')[0];
+      if (path === '/a') return response.end(a);
+      if (path === '/b') return response.end(b);
+      if (path === '/expired' && expiredOnce) {
+        expiredOnce = false;
+        response.statusCode = 403;
+        return response.end('Request has expired');
+      }
+      if (path === '/expired') return response.end(a);
+      if (path === '/short') return response.end(b.subarray(0, MiB));
+      response.statusCode = 500;
+      response.end('no');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const notRead = () => {
+    throw new Error('A passed-through entry must not be read by the media worker.');
+  };
+  /** The archive's entries as the media worker makes them, the clips' bytes at `paths` on the stand-in. */
+  const entries = (paths: [string, string]): ZipEntry[] => [
+    { name: 'interviews/', directory: true, lastModified: new Date(2026, 0, 1) },
+    { name: 'interviews/a.mov', size: a.length, crc32: crc32(a), lastModified: new Date(2026, 0, 1), open: notRead, link: async () => `${origin}${paths[0]}?n=${requests.length}` },
+    { name: 'b_roll/b.mov', size: b.length, crc32: crc32(b), lastModified: new Date(2026, 0, 1), open: notRead, link: async () => `${origin}${paths[1]}` },
+  ];
+  const computed = () =>
+    whole(() => [
+      { name: 'interviews/', directory: true, lastModified: new Date(2026, 0, 1) },
+      { name: 'interviews/a.mov', size: a.length, lastModified: new Date(2026, 0, 1), open: () => byteStream(a) },
+      { name: 'b_roll/b.mov', size: b.length, lastModified: new Date(2026, 0, 1), open: () => byteStream(b) },
+    ]);
+
+  async function download(id: string, paths: [string, string]) {
+    const sw = downloadServiceWorker();
+    const { port } = await sw.register(id, 'x.zip');
+    const read: number[] = [];
+    const controller = new AbortController();
+    const sent = outcome(sendArchive(port, 'entries', zipParts(entries(paths), undefined, { heldChunks: 0, passthrough: true }), controller, (bytes) => read.push(bytes)));
+    return { response: await sw.open(id, 'x.zip'), sent, read, controller };
+  }
+
+  it('makes the same archive, byte for byte, as the worker computing every CRC, and reports the bytes it fetched', async () => {
+    const { response, sent, read } = await download('e1', ['/a', '/b']);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(await sent).toBe('done');
+    expect(bytes.equals(await computed())).toBe(true);
+    expect(read.at(-1)).toBe(a.length + b.length);
+  });
+
+  it('asks once more for a link refused as expired', async () => {
+    const { response, sent } = await download('e2', ['/expired', '/b']);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(await sent).toBe('done');
+    expect(bytes.equals(await computed())).toBe(true);
+    expect(requests.filter((path) => path.startsWith('/expired'))).toHaveLength(2);
+  });
+
+  it('fails the download, and the zip with it, when an entry is shorter than the archive says', async () => {
+    const { response, sent, controller } = await download('e3', ['/a', '/short']);
+    await expect(response.arrayBuffer()).rejects.toThrow(/"b_roll\/b.mov" was cut short/);
+    expect(String(await sent)).toMatch(/was cut short/);
+    expect(controller.signal.aborted).toBe(true);
+  });
+
+  it('fails the download, and the zip with it, when the store refuses an entry', async () => {
+    const { response, sent } = await download('e4', ['/a', '/gone']);
+    await expect(response.arrayBuffer()).rejects.toThrow(/"b_roll\/b.mov" could not be downloaded \(HTTP 500\)/);
+    expect(String(await sent)).toMatch(/could not be downloaded \(HTTP 500\)/);
+  });
+
+  it('stops the zip when the download is cancelled in the middle of a fetched entry', async () => {
+    const { response, sent, controller } = await download('e5', ['/a', '/b']);
+    const reader = response.body!.getReader();
+    for (let got = 0; got < MiB; ) got += (await reader.read()).value?.length ?? 0;
+    await reader.cancel();
+    expect(await sent).toMatchObject({ name: 'DownloadCancelled' });
+    expect(controller.signal.aborted).toBe(true);
   });
 });

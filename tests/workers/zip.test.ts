@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { crc32 as nodeCrc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crc32, safeEntryName, zipChunks, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
+import { crc32, safeEntryName, zipChunks, zipParts, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
 import { byteStream } from '../support/byte-stream.ts';
 
 const exec = promisify(execFile);
@@ -173,6 +173,35 @@ describe('zip writer', () => {
     const read = await pythonRead(file);
     expect(read.find((e) => e.name === 'interviews/a.mov')).toMatchObject({ size: first.length, sha256: sha(first) });
     expect(read.find((e) => e.name === 'b_roll/b.mov')).toMatchObject({ size: second.length, sha256: sha(second) });
+  });
+
+  it("takes a CRC-32 the server computed instead of computing it, and passes such an entry on to a reader that fetches it", async () => {
+    const a = randomBytes(MiB + 3);
+    const b = randomBytes(70_000);
+    const when = new Date(2026, 0, 1);
+    const plain: ZipEntry[] = [
+      { name: 'interviews/a.mov', size: a.length, lastModified: when, open: () => fromBytes(a) },
+      { name: 'b_roll/b.mov', size: b.length, lastModified: when, open: () => fromBytes(b) },
+    ];
+    const collect = async (entries: ZipEntry[]) => {
+      const parts: Uint8Array[] = [];
+      for await (const chunk of zipChunks(entries)) parts.push(chunk);
+      return Buffer.concat(parts);
+    };
+    const computed = await collect(plain);
+    // Declared CRCs are written as they are, not computed: a wrong one would reach the archive.
+    expect((await collect(plain.map((entry, i) => ({ ...entry, crc32: nodeCrc32([a, b][i]!) })))).equals(computed)).toBe(true);
+    expect((await collect([{ ...plain[0]!, crc32: 1234 }])).includes(Buffer.from([0xd2, 0x04, 0, 0]))).toBe(true);
+    // With `passthrough`, the entry with a link and a known CRC comes out in place of its bytes;
+    // the reader that puts them in gets the computed archive.
+    const parts: (Uint8Array | string)[] = [];
+    const linked: ZipEntry[] = [
+      { ...plain[0]!, crc32: nodeCrc32(a), link: async () => 'https://store.test/a' },
+      { ...plain[1]!, crc32: nodeCrc32(b) },
+    ];
+    for await (const part of zipParts(linked, undefined, { passthrough: true })) parts.push(part instanceof Uint8Array ? part : part.passthrough.name);
+    expect(parts.filter((part) => typeof part === 'string')).toEqual(['interviews/a.mov']);
+    expect(Buffer.concat(parts.map((part) => (typeof part === 'string' ? a : part))).equals(computed)).toBe(true);
   });
 
   it('refuses an entry that is shorter than declared (a cut download) instead of writing a broken archive', async () => {

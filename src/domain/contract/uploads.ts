@@ -82,6 +82,11 @@ export const AssetStruct = object({
   url: nullable(string()),
   /** The reduced proxy when the media pipeline made one. */
   previewUrl: nullable(string()),
+  /**
+   * CRC-32 of the original, once the media worker has read it (issue 14): a raw zip made on
+   * this device then takes it instead of computing it over every byte. Null until then.
+   */
+  crc32: nullable(number()),
 });
 export type Asset = Infer<typeof AssetStruct>;
 export const AssetListStruct = array(AssetStruct);

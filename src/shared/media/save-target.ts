@@ -106,7 +106,8 @@ export async function streamToDownload(name: string, write: (port: MessagePort, 
   const data = new MessageChannel();
   const ack = new MessageChannel();
   const registered = new Promise<StreamProtocol>((resolve) => {
-    ack.port1.onmessage = (event: MessageEvent<{ chunks?: boolean } | null>) => resolve(event.data?.chunks === true ? 'chunks' : 'stream');
+    ack.port1.onmessage = (event: MessageEvent<{ chunks?: boolean; entries?: boolean } | null>) =>
+      resolve(event.data?.entries === true ? 'entries' : event.data?.chunks === true ? 'chunks' : 'stream');
   });
   worker.postMessage({ type: 'register', id, name, port: data.port1 }, [ack.port2, data.port1]);
   const protocol = await within(registered, STREAM_START_TIMEOUT_MS, STREAM_MESSAGES.didNotStart);

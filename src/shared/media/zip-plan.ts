@@ -13,9 +13,12 @@ export function zipPlan(assets: Asset[], kind: ZipKind): { plan: ZipPlanEntry[];
     const folder = ASSET_FOLDERS[asset.type.name];
     let name: string;
     let size: number | undefined;
+    // The original's CRC-32, once the server has computed it (null before).
+    let crc32: number | null;
     if (kind === 'raw') {
       name = asset.name;
       size = asset.size;
+      crc32 = asset.crc32;
     } else {
       if (!asset.previewPath) {
         skipped += 1;
@@ -25,13 +28,14 @@ export function zipPlan(assets: Asset[], kind: ZipKind): { plan: ZipPlanEntry[];
       const same = asset.previewPath === asset.path;
       name = same ? asset.name : proxyName(asset.name);
       size = same ? asset.size : undefined;
+      crc32 = same ? asset.crc32 : null;
     }
     let path = `${folder}/${name}`;
     for (let n = 1; used.has(path); n += 1) path = `${folder}/${n}-${name}`;
     used.add(path);
     if (size === undefined) totalBytes = null;
     else if (totalBytes !== null) totalBytes += size;
-    plan.push({ name: path, ...(size !== undefined && { size }), ref: `${asset.id}:${kind === 'raw' ? 'original' : 'proxy'}` });
+    plan.push({ name: path, ...(size !== undefined && { size }), ...(crc32 !== null && size !== undefined && { crc32 }), ref: `${asset.id}:${kind === 'raw' ? 'original' : 'proxy'}` });
   }
   return { plan, skipped, totalBytes };
 }

@@ -1,6 +1,7 @@
 /** `npm run bench [name…]`: runs the benchmarks (all by default) and prints their figures. */
 import { benchApi } from './api.ts';
 import { benchComplete } from './complete.ts';
+import { benchDownloadCeiling } from './download-ceiling.ts';
 import { benchFirstLoad } from './first-load.ts';
 import { benchFirstPaint } from './first-paint.ts';
 import { benchPgliteLoad } from './pglite-load.ts';
@@ -17,6 +18,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'pglite-load': benchPgliteLoad,
   zip: benchZip,
   'zip-browser': benchZipBrowser,
+  'download-ceiling': benchDownloadCeiling,
   upload: benchUpload,
   'upload-browser': benchUploadBrowser,
   'first-load': benchFirstLoad,

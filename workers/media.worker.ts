@@ -111,9 +111,9 @@ const api = {
    * for chunks and each is copied as it is posted, so every entry is read into the same buffer;
    * with `entries` the service worker also fetches the entries whose CRC-32 is known, so their
    * bytes never reach this worker; with `stream` (an older service worker) the archive goes as
-   * one transferred stream. Resolves when the whole archive has been taken by the download; rejects with the
-   * zip's failure (the download then fails too, so no archive that looks valid is left), or with
-   * a `DownloadCancelled` error when the download was cancelled.
+   * one transferred stream. Resolves when the whole archive has been taken by the download;
+   * rejects with the zip's failure (the download then fails too, so no archive that looks valid
+   * is left), or with a `DownloadCancelled` error when the download was cancelled.
    */
   async zipToStream(jobId: string, port: MessagePort, protocol: StreamProtocol, plan: ZipPlanEntry[], linkFor: LinkFor, onProgress: ProgressFn): Promise<void> {
     const controller = new AbortController();

@@ -13,7 +13,8 @@
  * - `filePipe`: a fetch's body piped into a file of the origin's private file system
  *   (`createWritable`, the save picker's path) from the page.
  * The bytes come from a plain Node HTTP server in this process (1 MiB blocks of one value), so
- * the store costs nothing here. `BENCH_CEILING_GIB` (default 1), `BENCH_CEILING_ROUNDS` (3),
+ * the store costs nothing here. Also the renderers' private memory (anonymous resident + swap)
+ * at its peak during each way over the same sum just before it. `BENCH_CEILING_GIB` (default 1), `BENCH_CEILING_ROUNDS` (3),
  * port `BENCH_CEILING_PORT` (8392); the profile is on disk under `.tmp/download-ceiling` (a
  * private file system in an incognito profile lives in memory).
  */
@@ -22,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
+import { chromiumBrowserPid, rendererIdleBytes, renderersMemory } from './chromium-procs.ts';
 
 const GiB = 1024 ** 3;
 const SIZE = Math.round(Number(process.env.BENCH_CEILING_GIB ?? 1) * GiB);
@@ -80,6 +82,26 @@ function bytesServer(): Promise<Server> {
 type Way = 'native' | 'swBody' | 'swJs' | 'filePipe';
 const WAYS: Way[] = ['native', 'swBody', 'swJs', 'filePipe'];
 
+/** The renderers' private memory at its peak while `work` runs, over the same just before it, in MiB. */
+async function privatePeakOverIdle(browserPid: number, work: () => Promise<number>): Promise<{ seconds: number; overIdleMiB: number }> {
+  const idle = await rendererIdleBytes(browserPid);
+  let peak = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, (await renderersMemory(browserPid)).private);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  })();
+  try {
+    const seconds = await work();
+    return { seconds, overIdleMiB: Math.round((peak - idle.private) / 1024 ** 2) };
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+}
+
 /** Seconds from the click (or the call) until the bytes are on disk. */
 async function measure(page: Page, way: Way): Promise<number> {
   if (way === 'filePipe') {
@@ -114,13 +136,19 @@ export async function benchDownloadCeiling(): Promise<Record<string, unknown>> {
     await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
     // Controlled by the service worker from here on.
     await page.reload();
+    const browserPid = await chromiumBrowserPid();
     const MBps: Record<Way, number[]> = { native: [], swBody: [], swJs: [], filePipe: [] };
     const ratios: Record<Way, number[]> = { native: [], swBody: [], swJs: [], filePipe: [] };
+    const memory: Record<Way, number[]> = { native: [], swBody: [], swJs: [], filePipe: [] };
     for (let round = 0; round < ROUNDS; round += 1) {
       // Each round in another order, so no way always follows the same one.
       const order = WAYS.map((_, i) => WAYS[(i + round) % WAYS.length]!);
       const seconds = {} as Record<Way, number>;
-      for (const way of order) seconds[way] = await measure(page, way);
+      for (const way of order) {
+        const measured = await privatePeakOverIdle(browserPid, () => measure(page, way));
+        seconds[way] = measured.seconds;
+        memory[way].push(measured.overIdleMiB);
+      }
       for (const way of WAYS) {
         MBps[way].push(Math.round(SIZE / 1e6 / seconds[way]));
         ratios[way].push(Math.round((seconds.native / seconds[way]) * 100) / 100);
@@ -135,6 +163,7 @@ export async function benchDownloadCeiling(): Promise<Record<string, unknown>> {
       rounds: ROUNDS,
       MBps: Object.fromEntries(WAYS.map((way) => [way, stats(MBps[way])])),
       'speed ÷ native, same round': Object.fromEntries(WAYS.filter((way) => way !== 'native').map((way) => [way, stats(ratios[way])])),
+      'renderers private memory over idle, MiB': Object.fromEntries(WAYS.map((way) => [way, stats(memory[way])])),
     };
   } finally {
     await context.close();

@@ -23,7 +23,9 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * (`pull`, several ahead) and each is copied as it is posted, so `chunks` may read every entry
  * into the same buffer; with `entries` (issue 14) it also takes an entry of known size and CRC-32
  * as an `entry` message, fetches its bytes itself from a link it asks for (`link`, answered fresh
- * each time) and says how many such bytes it has read (`read`, reported to `onFetched`); with
+ * each time), says how many such bytes it has read (`read`, reported to `onFetched`) and when it
+ * has the whole entry (`fetched`: only then is the rest of the archive read), and `done` after
+ * the end; with
  * `stream` (a service worker from before) the archive goes as one transferred stream. Resolves
  * when the download has taken the whole archive; rejects with the zip's failure (the download
  * then fails too, so no archive that looks valid is left), with the service worker's when an
@@ -58,6 +60,8 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
         failure ??= { message: messageOf(error) };
         port.postMessage({ type: 'error', message: failure.message });
         settle.reject(error);
+        // An entry being fetched is not waited for any more.
+        fetching?.fetched();
       };
       /**
        * Pulls asked for and not answered yet. The service worker may ask for several ahead
@@ -67,25 +71,34 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
        */
       let asked = 0;
       let making = false;
-      /** Entries posted for the service worker to fetch, by the id it asks for their link with. */
-      const fetched = new Map<number, KnownEntry>();
+      /** The end was posted: later pulls get nothing, and with `entries` the service worker's `done` settles. */
+      let ended = false;
+      /** The entry the service worker fetches now, by the id it asks for its link with. */
+      let fetching: { id: number; entry: KnownEntry; fetched: () => void } | null = null;
+      let entryIds = 0;
       const make = async () => {
         if (making) return;
         making = true;
         try {
-          while (asked > 0 && !failure) {
+          while (asked > 0 && !failure && !ended) {
             const part = await next();
             // Said to the service worker before this settles (and the port closes).
             if (failure) return;
             asked -= 1;
             if (part && 'passthrough' in part) {
-              const id = fetched.size;
-              fetched.set(id, part.passthrough);
-              port.postMessage({ type: 'entry', id, size: part.passthrough.size, name: part.passthrough.name });
+              const id = entryIds++;
+              // Nothing after it is read until the service worker has it all: the next entry's
+              // download, opened now, would wait unread (and time out) for as long as this one takes.
+              await new Promise<void>((fetched) => {
+                fetching = { id, entry: part.passthrough, fetched };
+                port.postMessage({ type: 'entry', id, size: part.passthrough.size, name: part.passthrough.name });
+              });
+              fetching = null;
               continue;
             }
             port.postMessage(part ? { type: 'chunk', chunk: part } : { type: 'end' });
             if (!part) {
+              ended = true;
               // With `entries` the service worker may still be fetching an entry (and ask for
               // its link): done once it says so.
               if (protocol !== 'entries') settle.resolve();
@@ -98,12 +111,11 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
           making = false;
         }
       };
-      /** The link of an entry the service worker is about to fetch, fresh (links are short-lived). */
+      /** The link of the entry the service worker is about to fetch, fresh (links are short-lived). */
       const answerLink = async (id: unknown) => {
-        const entry = typeof id === 'number' ? fetched.get(id) : undefined;
         try {
-          if (!entry) throw new Error('The download asked for a file the archive does not have.');
-          port.postMessage({ type: 'link', id, url: await entry.link() });
+          if (!fetching || fetching.id !== id) throw new Error('The download asked for a file the archive does not have.');
+          port.postMessage({ type: 'link', id, url: await fetching.entry.link() });
         } catch (error) {
           fail(error);
         }
@@ -113,7 +125,8 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
         if (data?.type === 'cancel') void cancelled();
         else if (data?.type === 'link') void answerLink(data.id);
         else if (data?.type === 'read' && typeof data.bytes === 'number') onFetched?.(data.bytes);
-        else if (data?.type === 'done' && protocol === 'entries') settle.resolve();
+        else if (data?.type === 'fetched' && fetching && fetching.id === data.id) fetching.fetched();
+        else if (data?.type === 'done' && protocol === 'entries' && ended) settle.resolve();
         // An entry the service worker fetched failed, and the download with it: the zip stops.
         else if (data?.type === 'failed') controller.abort(new Error(typeof data.message === 'string' ? data.message : 'The archive could not be made.'));
         else if (data?.type === 'pull') {
@@ -121,6 +134,7 @@ export async function sendArchive(port: MessagePort, protocol: StreamProtocol, c
             port.postMessage({ type: 'error', message: failure.message });
             return;
           }
+          if (ended) return;
           asked += 1;
           void make();
         }

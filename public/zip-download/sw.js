@@ -30,7 +30,8 @@ const READ_EVERY_MS = 250;
  * and CRC-32 (the server computed it) whose bytes this worker fetches itself, from a link it asks
  * the media worker for when it reaches the entry (`link`, so the link is fresh; one refused as
  * expired is asked for once more): those bytes never pass through the media worker, which no
- * longer reads, checks and posts every byte of the archive. With `ahead` (a worker that takes
+ * longer reads, checks and posts every byte of the archive, and which is told when the entry is
+ * all here (`fetched`) before it reads on. With `ahead` (a worker that takes
  * several pulls at once) the messages asked for, those not yet used and the chunks queued stay
  * within CHUNKS_AHEAD, so the worker makes the next while the download manager writes the last;
  * a worker from before is asked one message at a time.
@@ -115,14 +116,15 @@ function pulledStream(port, ahead) {
     for (let attempt = 0; ; attempt += 1) {
       const url = await askLink(data.id);
       if (over) return null;
-      if (!url) throw new Error(`"${name}" could not be downloaded.`);
+      // Only a web address: nothing else is fetched, and never with the user's credentials.
+      if (!url || !/^https?:\/\//i.test(url)) throw new Error(`"${name}" could not be downloaded.`);
       const response = await fetch(url, { signal: fetches.signal, credentials: 'omit', cache: 'no-store' });
       if ((response.status === 403 || response.status === 410) && attempt === 0) {
         await response.body?.cancel();
         continue;
       }
       if (!response.ok || !response.body) throw new Error(`"${name}" could not be downloaded (HTTP ${response.status}).`);
-      return { reader: response.body.getReader(), left: data.size, name };
+      return { id: data.id, reader: response.body.getReader(), left: data.size, name };
     }
   }
 
@@ -142,6 +144,8 @@ function pulledStream(port, ahead) {
           return;
         }
         if (entry.left !== 0) throw new Error(`"${entry.name}" was cut short.`);
+        // The worker reads the rest of the archive only now.
+        port.postMessage({ type: 'fetched', id: entry.id });
         entry = null;
         reportRead(true);
         continue;

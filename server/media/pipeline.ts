@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import type { Readable } from 'node:stream';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import { join, relative } from 'node:path';
 import { derivedKey } from '../../src/domain/media.ts';
@@ -13,6 +13,7 @@ import { reviewRepo } from '../repositories/review.ts';
 import { versionMeasure } from '../review/measure.ts';
 import { makeHls, makeMp4, makeThumbnail, probe, redactUrls, remuxMp4, type MediaInput, type MediaTools, type ProbeResult } from './ffmpeg.ts';
 import { PermanentJobError, jobQueue, type NewJob } from './queue.ts';
+import { uploadsRefuseOverwrites } from '../storage/upload-credentials.ts';
 import type { JobHandler } from './runner.ts';
 
 /**
@@ -29,6 +30,11 @@ export const ASSET_KINDS = [...CLIP_KINDS, CHECKSUM_KIND] as const;
 export type MediaKind = (typeof FINAL_KINDS)[number] | (typeof ASSET_KINDS)[number];
 export const ALL_KINDS: readonly MediaKind[] = [...FINAL_KINDS, ...ASSET_KINDS];
 
+/** What this instance's media worker may run: everything with ffmpeg, the checksums without it (they need no ffmpeg). */
+export function runnableKinds(ffmpegFound: boolean): readonly MediaKind[] {
+  return ffmpegFound ? ALL_KINDS : [CHECKSUM_KIND];
+}
+
 /** Fast, visible pieces first: the poster, then what the player needs, then the downloads. */
 const PRIORITY: Record<MediaKind, number> = {
   'final.thumbnail': 10,
@@ -36,9 +42,10 @@ const PRIORITY: Record<MediaKind, number> = {
   'final.preview': 30,
   'final.lowres': 40,
   'final.hd': 50,
-  // Before the clips' own work: cheap (one read of the object), and a raw zip waits for it.
-  'asset.checksum': 55,
   'asset.thumbnail': 60,
+  // After the thumbnail a person sees, before the long proxy: one read of the object, and a raw
+  // zip is faster with it (it works without).
+  'asset.checksum': 65,
   'asset.proxy': 70,
 };
 
@@ -151,13 +158,12 @@ export async function finalVideoState(ctx: AppContext, projectId: number, source
   return result;
 }
 
-/** CRC-32 (zlib's, in native code) and length of a stream's bytes. */
+/** CRC-32 (zlib's, in native code) and length of a stream's bytes; `signal` ends a stalled read too. */
 async function checksumOf(body: Readable, signal: AbortSignal): Promise<{ crc: number; size: number }> {
   let crc = 0;
   let size = 0;
   try {
-    for await (const chunk of body) {
-      signal.throwIfAborted();
+    for await (const chunk of addAbortSignal(signal, body)) {
       crc = crc32(chunk as Buffer, crc);
       size += (chunk as Buffer).length;
     }
@@ -276,13 +282,17 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
     }),
     'asset.checksum': async ({ job, signal }) => {
       if (!job.sourceKey || job.assetId === null) throw new PermanentJobError('The job names no asset or source object.');
+      // A CRC is worth telling only about bytes that cannot change: where upload credentials may
+      // replace a registered object, a zip computes it from what it downloads.
+      if (!uploadsRefuseOverwrites(ctx.config.storage)) return;
       if (!(await stillWanted(job))) return;
       const object = await ctx.storage.getObjectStream(job.sourceKey);
       if (!object) throw new PermanentJobError(`The source object ${job.sourceKey} does not exist.`);
       const { crc, size } = await checksumOf(object.body, signal);
-      // An object whose length is not the registered size gets no checksum: a zip would fail on
-      // it anyway, and must not be told a CRC for bytes it will not find.
-      await ctx.db.updateTable('assets').set({ crc32: crc }).where('id', '=', job.assetId).where('path', '=', job.sourceKey).where('size', '=', size).execute();
+      // Every asset row of this object (a duplicated project shares it), if its length is the
+      // registered size: a zip would fail on one that is not anyway, and must not be told a CRC
+      // for bytes it will not find.
+      await ctx.db.updateTable('assets').set({ crc32: crc }).where('path', '=', job.sourceKey).where('size', '=', size).where('deletedAt', 'is', null).execute();
     },
     'asset.thumbnail': thumbnail(),
     'asset.proxy': mp4(PREVIEW, async (job) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { mediaTools, toolsAvailable } from './ffmpeg.ts';
-import { ALL_KINDS, mediaHandlers, registerMediaWaker } from './pipeline.ts';
+import { mediaHandlers, registerMediaWaker, runnableKinds } from './pipeline.ts';
 import { startRunner } from './runner.ts';
 
 const TOOLS_RECHECK_MS = 60_000;
@@ -23,8 +23,8 @@ export function ffmpegState(): 'unknown' | 'available' | 'missing' {
 
 /**
  * The media worker of this instance: runs queued media jobs while ffmpeg is on the PATH. Without
- * ffmpeg it claims nothing (the jobs wait, the UI says the media is being processed) and looks
- * again every minute. Started and stopped by the jobs plugin (server/plugins/jobs.ts), which
+ * ffmpeg it claims only the assets' checksums, which need none (the other jobs wait, the UI says
+ * the media is being processed) and looks again every minute. Started and stopped by the jobs plugin (server/plugins/jobs.ts), which
  * reads `concurrency` (mediaConcurrency) when the app is built. Returns a stop function.
  */
 export function startMediaWorker(app: FastifyInstance, concurrency: number): () => Promise<void> {
@@ -36,7 +36,7 @@ export function startMediaWorker(app: FastifyInstance, concurrency: number): () 
     const now = await toolsAvailable(tools);
     if (now !== available || toolsState === 'unknown') {
       if (now) app.log.info({ ffmpeg: tools.ffmpeg }, 'media worker: ffmpeg found, media jobs run');
-      else app.log.warn({ ffmpeg: tools.ffmpeg }, 'media worker: ffmpeg not found; media jobs wait until it is installed');
+      else app.log.warn({ ffmpeg: tools.ffmpeg }, 'media worker: ffmpeg not found; media jobs but checksums wait until it is installed');
     }
     available = now;
     toolsState = now ? 'available' : 'missing';
@@ -45,7 +45,7 @@ export function startMediaWorker(app: FastifyInstance, concurrency: number): () 
   const runner = startRunner({
     db: app.ctx.db,
     handlers: mediaHandlers(app.ctx, tools),
-    runnableKinds: () => (available ? ALL_KINDS : []),
+    runnableKinds: () => runnableKinds(available),
     concurrency,
     log: app.log,
     onFinished: (kind, outcome, seconds) => app.metrics.mediaJobFinished(kind, outcome, seconds),

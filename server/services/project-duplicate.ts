@@ -30,7 +30,7 @@ export async function duplicateProject(ctx: AppContext, auth: AuthContext, proje
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const assets = await tx.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath']).where('projectId', '=', project.id).where('deletedAt', 'is', null).execute();
+    const assets = await tx.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath', 'crc32']).where('projectId', '=', project.id).where('deletedAt', 'is', null).execute();
     if (assets.length) await tx.insertInto('assets').values(assets.map((a) => ({ ...a, projectId: id, deletedAt: null }))).execute();
     return id;
   });

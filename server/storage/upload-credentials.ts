@@ -158,6 +158,15 @@ export function embeddedCredentialResolver(db: Db, storage: StorageConfig, clock
 
 // ——— STS (production) ———
 
+/**
+ * Whether upload credentials can never replace an object that exists: the embedded store's (and
+ * another instance's, `database`) refuse it, and on AWS S3 the session policy does; other S3
+ * services get no such condition. Registered objects are then immutable.
+ */
+export function uploadsRefuseOverwrites(storage: Pick<StorageConfig, 'mode' | 'uploadCredentials' | 'endpoint'>): boolean {
+  return storage.mode === 'embedded' || storage.uploadCredentials === 'database' || isAwsS3(storage.endpoint);
+}
+
 /** Whether the S3 service is AWS's own (it knows the conditional-write condition keys). */
 function isAwsS3(endpoint: string | null): boolean {
   if (!endpoint) return false;

@@ -8,8 +8,9 @@ import type { Project } from '../../src/domain/contract/projects.ts';
 import { derivedKey } from '../../src/domain/media.ts';
 import { mediaTools } from '../../server/media/ffmpeg.ts';
 import { signMediaToken, verifyMediaToken } from '../../server/media/media-links.ts';
-import { enqueueAssetMedia, mediaHandlers } from '../../server/media/pipeline.ts';
+import { ALL_KINDS, CHECKSUM_KIND, enqueueAssetMedia, mediaHandlers, runnableKinds } from '../../server/media/pipeline.ts';
 import { startRunner, type Runner } from '../../server/media/runner.ts';
+import { uploadsRefuseOverwrites } from '../../server/storage/upload-credentials.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { decodesCleanly, ffprobe, generateClip, hasFfmpeg } from '../support/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
@@ -31,6 +32,22 @@ describe('media tokens', () => {
     expect(verifyMediaToken('another-secret-another-secret-xx', token, now)).toBeNull();
     expect(verifyMediaToken('secret-secret-secret-secret-secret', token.replace(/^7\./, '8.'), now)).toBeNull();
     expect(verifyMediaToken('secret-secret-secret-secret-secret', token, now + 14 * 3_600_000)).toBe('expired');
+  });
+});
+
+describe('which media jobs run', () => {
+  it('checksums run without ffmpeg; everything else waits for it', () => {
+    expect(runnableKinds(false)).toEqual([CHECKSUM_KIND]);
+    expect(runnableKinds(true)).toEqual(ALL_KINDS);
+  });
+
+  it('a CRC is recorded only where uploads can never replace a registered object', () => {
+    const store = (mode: 'embedded' | 'external', uploadCredentials: 'sts' | 'database', endpoint: string | null) => ({ mode, uploadCredentials, endpoint });
+    expect(uploadsRefuseOverwrites(store('embedded', 'database', null))).toBe(true);
+    expect(uploadsRefuseOverwrites(store('external', 'database', 'http://cutdesk-a.internal:9000'))).toBe(true);
+    expect(uploadsRefuseOverwrites(store('external', 'sts', 'https://s3.eu-west-1.amazonaws.com'))).toBe(true);
+    // MinIO, R2, Ceph: the session policy has no conditional write to hold on to.
+    expect(uploadsRefuseOverwrites(store('external', 'sts', 'https://minio.example.com'))).toBe(false);
   });
 });
 
@@ -218,6 +235,8 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     const wrongKey = `projects/${projectId}/raw/b_roll/wrong.mov`;
     await server.app.ctx.storage.putObject(wrongKey, clip, 'video/quicktime');
     const wrong = await server.db.insertInto('assets').values({ projectId, name: 'wrong.mov', size: clip.length + 1, type: 'BROLL_CLIP', path: wrongKey, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
+    // A duplicated project's row of the same object.
+    const copy = await server.db.insertInto('assets').values({ projectId: openedId, name: 'talk.mov', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
 
     await enqueueAssetMedia(server.app.ctx, asset.id);
     await enqueueAssetMedia(server.app.ctx, asset.id);
@@ -235,6 +254,8 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     expect(listed.find((item) => item.id === asset.id)?.crc32).toBe(crc32(clip));
     expect(listed.find((item) => item.id === logo.id)?.crc32).toBe(crc32(Buffer.from('png')));
     expect(listed.find((item) => item.id === wrong.id)?.crc32).toBeNull();
+    // The object's one read serves every row of it.
+    expect((await server.db.selectFrom('assets').select('crc32').where('id', '=', copy.id).executeTakeFirstOrThrow()).crc32).toBe(crc32(clip));
 
     const link = (await (await api('POST', `/projects/${projectId}/links`, admin, { assetId: asset.id, variant: 'proxy' })).json()) as { link: string; name: string };
     expect(link.name).toBe('talk_proxy.mp4');

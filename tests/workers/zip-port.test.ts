@@ -192,6 +192,8 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
   const b = randomBytes(3 * MiB + 5);
   /** Requests the store stand-in answered, by path. */
   const requests: string[] = [];
+  /** What happened, in order, where the order matters. */
+  const events: string[] = [];
   let server: Server;
   let origin = '';
   beforeAll(async () => {
@@ -209,6 +211,12 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
       }
       if (path === '/expired') return response.end(a);
       if (path === '/short') return response.end(b.subarray(0, MiB));
+      if (path === '/slow') {
+        // Half now, half a little later: the entry takes a while to arrive.
+        response.write(a.subarray(0, MiB));
+        setTimeout(() => response.end(a.subarray(MiB), () => events.push('store: all of /slow sent')), 150);
+        return;
+      }
       response.statusCode = 500;
       response.end('no');
     });
@@ -269,6 +277,50 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
     const { response, sent } = await download('e4', ['/a', '/gone']);
     await expect(response.arrayBuffer()).rejects.toThrow(/"b_roll\/b.mov" could not be downloaded \(HTTP 500\)/);
     expect(String(await sent)).toMatch(/could not be downloaded \(HTTP 500\)/);
+  });
+
+  it('reads an entry without a CRC only once the service worker has fetched the one before it', async () => {
+    // A clip registered a moment ago (no CRC yet) after one the service worker fetches: its
+    // download must not be opened early and left unread while the first one arrives.
+    const sw = downloadServiceWorker();
+    const { port } = await sw.register('mixed', 'x.zip');
+    const mixed: ZipEntry[] = [
+      { name: 'interviews/', directory: true, lastModified: new Date(2026, 0, 1) },
+      { name: 'interviews/a.mov', size: a.length, crc32: crc32(a), lastModified: new Date(2026, 0, 1), open: notRead, link: async () => `${origin}/slow` },
+      {
+        name: 'b_roll/b.mov',
+        size: b.length,
+        lastModified: new Date(2026, 0, 1),
+        open: () => {
+          events.push('worker: b opened');
+          return byteStream(b);
+        },
+        link: async () => `${origin}/b`,
+      },
+    ];
+    const sent = outcome(sendArchive(port, 'entries', zipParts(mixed, undefined, { heldChunks: 0, passthrough: true }), new AbortController()));
+    const bytes = Buffer.from(await (await sw.open('mixed', 'x.zip')).arrayBuffer());
+    expect(await sent).toBe('done');
+    expect(bytes.equals(await computed())).toBe(true);
+    expect(events.indexOf('store: all of /slow sent')).toBeGreaterThanOrEqual(0);
+    expect(events.indexOf('worker: b opened')).toBeGreaterThan(events.indexOf('store: all of /slow sent'));
+  });
+
+  it('is not finished by a service worker that says done before the archive has ended', async () => {
+    // Not the real service worker: a port that says `done` at once, as a confused or hostile one might.
+    const channel = new MessageChannel();
+    const controller = new AbortController();
+    let settled = false;
+    const sent = outcome(sendArchive(channel.port2, 'entries', zipParts(entries(['/a', '/b']), undefined, { heldChunks: 0, passthrough: true }), controller)).then((result) => {
+      settled = true;
+      return result;
+    });
+    channel.port1.postMessage({ type: 'done' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    controller.abort(new Error('The download was cancelled.'));
+    expect(String(await sent)).toContain('cancelled');
+    channel.port1.close();
   });
 
   it('stops the zip when the download is cancelled in the middle of a fetched entry', async () => {

@@ -86,7 +86,7 @@ export const AssetStruct = object({
    * CRC-32 of the original, once the media worker has read it (issue 14): a raw zip made on
    * this device then takes it instead of computing it over every byte. Null until then.
    */
-  crc32: nullable(number()),
+  crc32: nullable(define<number>('crc32', (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.')),
 });
 export type Asset = Infer<typeof AssetStruct>;
 export const AssetListStruct = array(AssetStruct);

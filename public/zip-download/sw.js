@@ -31,10 +31,10 @@ const READ_EVERY_MS = 250;
  * the media worker for when it reaches the entry (`link`, so the link is fresh; one refused as
  * expired is asked for once more): those bytes never pass through the media worker, which no
  * longer reads, checks and posts every byte of the archive, and which is told when the entry is
- * all here (`fetched`) before it reads on. With `ahead` (a worker that takes
- * several pulls at once) the messages asked for, those not yet used and the chunks queued stay
- * within CHUNKS_AHEAD, so the worker makes the next while the download manager writes the last;
- * a worker from before is asked one message at a time.
+ * all here (`fetched`) before it reads on. With `ahead` (a worker that takes several pulls at
+ * once) the messages asked for, those not yet used and the chunks queued stay within
+ * CHUNKS_AHEAD, so the worker makes the next while the download manager writes the last; a
+ * worker from before is asked one message at a time.
  */
 function pulledStream(port, ahead) {
   /** Messages answered in turn and not used yet, in order. */

@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { chromiumBrowserPid, rendererIdleBytes, renderersMemory } from './chromium-procs.ts';
 
 const GiB = 1024 ** 3;
@@ -30,7 +31,6 @@ const SIZE = Math.round(Number(process.env.BENCH_CEILING_GIB ?? 1) * GiB);
 const ROUNDS = Number(process.env.BENCH_CEILING_ROUNDS ?? 3);
 const PORT = Number(process.env.BENCH_CEILING_PORT ?? 8392);
 const PROFILE = fileURLToPath(new URL('../.tmp/download-ceiling', import.meta.url));
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const PAGE = `<!doctype html><title>ceiling</title><script>navigator.serviceWorker.register('/sw.js', { scope: '/' });</script>`;
 

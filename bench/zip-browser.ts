@@ -29,6 +29,7 @@ import { crc32 } from 'node:zlib';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { generatedClip } from './zip/store.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { chromiumBrowserPid, cpuSeconds, descendants, rendererIdleBytes, renderersMemory, threadSeconds } from './chromium-procs.ts';
 import { apiCaller } from './api-call.ts';
 
@@ -44,7 +45,6 @@ const PASSWORD = 'bench-password';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const WORK = resolve(root, '.tmp/zip-browser-bench');
 const DATA_DIR = join(WORK, 'data');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 interface Build {
   label: string;

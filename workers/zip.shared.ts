@@ -2,10 +2,10 @@
  * A streaming ZIP writer (issue 6): entries are stored without recompression (the clips are
  * already compressed video), each entry's bytes pass through once — CRC-32 computed on the way
  * unless the server knew it (issue 14), sizes and CRC written after the data in a data
- * descriptor — so memory stays at a few chunks
- * whatever the total size. Zip64 is used for entries of 4 GiB or more, for offsets past 4 GiB
- * and for more than 65,535 entries (APPNOTE 6.3.10, 4.3.9, 4.4.3.2, 4.5.3). Names are UTF-8
- * (general purpose bit 11). Runs the same in the browser worker and in Node (bench, tests).
+ * descriptor — so memory stays at a few chunks whatever the total size. Zip64 is used for
+ * entries of 4 GiB or more, for offsets past 4 GiB and for more than 65,535 entries (APPNOTE
+ * 6.3.10, 4.3.9, 4.4.3.2, 4.5.3). Names are UTF-8 (general purpose bit 11). Runs the same in
+ * the browser worker and in Node (bench, tests).
  */
 
 export interface ZipFileEntry {
@@ -16,7 +16,7 @@ export interface ZipFileEntry {
   /**
    * The bytes' CRC-32 when known beforehand (with `size`; the server computes it once per asset):
    * the writer then takes it instead of computing it over every byte, and may pass the entry to
-   * the archive's reader to fetch (`ZipChunksOptions.passthrough`).
+   * the archive's reader to fetch (`ZipPartsOptions.passthrough`).
    */
   crc32?: number;
   lastModified?: Date;

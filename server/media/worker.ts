@@ -24,8 +24,9 @@ export function ffmpegState(): 'unknown' | 'available' | 'missing' {
 /**
  * The media worker of this instance: runs queued media jobs while ffmpeg is on the PATH. Without
  * ffmpeg it claims only the assets' checksums, which need none (the other jobs wait, the UI says
- * the media is being processed) and looks again every minute. Started and stopped by the jobs plugin (server/plugins/jobs.ts), which
- * reads `concurrency` (mediaConcurrency) when the app is built. Returns a stop function.
+ * the media is being processed) and looks again every minute. Started and stopped by the jobs
+ * plugin (server/plugins/jobs.ts), which reads `concurrency` (mediaConcurrency) when the app is
+ * built. Returns a stop function.
  */
 export function startMediaWorker(app: FastifyInstance, concurrency: number): () => Promise<void> {
   if (concurrency === 0) return async () => undefined;

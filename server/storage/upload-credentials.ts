@@ -222,7 +222,7 @@ export function stsCredentialIssuer(storage: StorageConfig): UploadCredentialIss
         ...(storage.accessKeyId && storage.secretAccessKey && { credentials: { accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey } }),
       }),
     })));
-  const refuseOverwrites = isAwsS3(storage.endpoint);
+  const refuseOverwrites = uploadsRefuseOverwrites(storage);
   return {
     async issue({ userId, projectId, prefix, lifetimeSeconds }) {
       const { sdk, sts } = await stsClient();

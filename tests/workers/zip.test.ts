@@ -136,9 +136,12 @@ describe('zip writer', () => {
   it('with heldChunks reads every entry of a byte stream into a few buffers, and a reader that holds no more than it said gets the same archive', async () => {
     const first = randomBytes(5 * MiB + 777);
     const second = randomBytes(MiB + 3);
+    // Dated: an undated entry takes the clock's time (2-second DOS resolution), so three
+    // collects straddling a tick would differ in their headers, not in what is compared.
+    const when = new Date(2026, 0, 1);
     const entries = (): ZipEntry[] => [
-      { name: 'interviews/a.mov', size: first.length, open: () => byteStream(first) },
-      { name: 'b_roll/b.mov', size: second.length, open: () => byteStream(second) },
+      { name: 'interviews/a.mov', size: first.length, lastModified: when, open: () => byteStream(first) },
+      { name: 'b_roll/b.mov', size: second.length, lastModified: when, open: () => byteStream(second) },
     ];
     /** The reader holds `held` chunks before copying the oldest (as a file's writer with writes in flight would). */
     const collect = async (held?: number) => {

@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { freePort } from './free-port.ts';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const EMAIL = 'owner@demo.cutdesk.test';
 const PASSWORD = 'demo-password';
 /** The goal of issue 12: at most 120 KB of gzipped JavaScript for /login. */

@@ -14,14 +14,15 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { build } from 'vite';
 import { compressBuild } from '../scripts/compress-build.ts';
-import { CHROMIUM_ARGS, startServer } from './first-load.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { startServer } from './first-load.ts';
 
 const RUNS = Number(process.env.BENCH_PAINT_RUNS ?? 7);
 const MINIMAL_SOURCE = resolve('.tmp/bench-minimal-react-src');
 const MINIMAL_BUILD = resolve('.tmp/bench-minimal-react');
 
 /** The minimal React page: one root, one element, nothing else. */
-async function buildMinimalReactPage(): Promise<string> {
+export async function buildMinimalReactPage(): Promise<string> {
   await rm(MINIMAL_SOURCE, { recursive: true, force: true });
   await mkdir(MINIMAL_SOURCE, { recursive: true });
   await writeFile(join(MINIMAL_SOURCE, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Minimal</title></head><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>');

@@ -1,13 +1,16 @@
 /**
  * bench/upload-browser (issue 14, "Uploads"): the same file uploaded in the same headless
  * Chromium to the same real server's embedded store by
- *   - Cutdesk's own project page (the real upload worker, built by Vite), with the store on its
+ *   - Cutdesk's own project page (the real upload worker, built by Vite; opened once, as a
+ *     returning user's, the service worker already installed), with the store on its
  *     own port (`cutdesk`) and, before issue 14's change, under /s3 on the app's origin
  *     (`cutdesk-s3-path`, a second server started with S3_PORT=off);
  *   - Uppy 5 `@uppy/aws-s3` (20 MiB parts, 6 requests at once; this process is its backend:
  *     create, a presigned URL per part, complete — as Companion would be);
  *   - Uppy 6 `@uppy/aws-s3` (signs in the page with Cutdesk's temporary credentials);
- *   - `@aws-sdk/lib-storage` in the page (20 MiB parts, queue of 6, the same credentials).
+ *   - `@aws-sdk/lib-storage` in the page (20 MiB parts, queue of 6, the same credentials);
+ *   - `bare`: no library at all (every part presigned at the start, six fetch PUTs at once, no
+ *     progress or state): the ceiling any page reaches against this store.
  * Three rounds, the kinds interleaved, a fresh browser per run. Per run: MB/s (2²⁰ bytes) from
  * the file handed to the page to the upload done (Cutdesk: its registration answered), the time
  * after the last part's answer, the page's renderer and the whole browser's peak memory (RSS,
@@ -17,11 +20,13 @@
  * killed at 50 % (SIGKILL; started again on the same profile, the same file picked again).
  *
  * `npm run bench upload-browser`; BENCH_UPLOAD_GIB=3 for 3 GiB, BENCH_ROUNDS (3), BENCH_KINDS
- * (comma list), BENCH_WEB_DIR (a build to reuse), BENCH_SKIP_RELOAD / BENCH_SKIP_KILL. Ports 8233–8236, data under .tmp/upload-bench-*.
+ * (comma list), BENCH_WEB_DIR (a build to reuse), BENCH_SKIP_RELOAD / BENCH_SKIP_KILL, BENCH_CPU_PROFILE
+ * (a path prefix: the page's main thread and the shared upload worker profiled over each run).
+ * Ports 8233–8236, data under .tmp/upload-bench-*. Each run starts on an idle server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +36,9 @@ import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMult
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { build } from 'vite';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
 import { PART_SIZE, PARALLEL_PARTS } from '../src/domain/uploads.ts';
+import { spread } from './stats.ts';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -45,14 +52,13 @@ const PORT = 8234;
 const STORE_PORT = 8235;
 const PAGE_PORT = 8236;
 const HOST = '127.0.0.1';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const MP4_FTYP = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 const CLOCK_TICKS = 100;
 /** A run that has not finished by then failed (at least 3 MB/s even on a loaded machine). */
 const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
 
-type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'uppy5' | 'uppy6' | 'sdk';
-const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk'];
+type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'uppy5' | 'uppy6' | 'sdk' | 'bare';
+const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare'];
 
 /** A clip: an MP4 `ftyp` box (the server registers video by its bytes), then random bytes. */
 async function makeClip(path: string, size: number): Promise<void> {
@@ -85,7 +91,7 @@ async function buildPages(outDir: string): Promise<void> {
     build: {
       outDir,
       emptyOutDir: true,
-      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js'), bare: join(pages, 'bare.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
     },
   });
 }
@@ -147,11 +153,14 @@ async function storeReceivedBytes(base: string): Promise<number> {
 function pageServer(pagesDir: string, s3: S3Client, bucket: string): { server: Server; setConfig(config: Record<string, unknown>): void } {
   let config: Record<string, unknown> = {};
   const json = (response: ServerResponse, body: unknown) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  const body = async (request: IncomingMessage) => {
+  type UppyBody = { key: string; type?: string; uploadId: string; partNumber: number; parts: { PartNumber: number; ETag: string }[] };
+  const body = async <T = UppyBody>(request: IncomingMessage) => {
     let text = '';
     for await (const chunk of request) text += (chunk as Buffer).toString();
-    return JSON.parse(text) as { key: string; type?: string; uploadId: string; partNumber: number; parts: { PartNumber: number; ETag: string }[] };
+    return JSON.parse(text) as T;
   };
+  const presign = (key: string, uploadId: string, partNumber: number) => getSignedUrl(s3, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: 3600 });
+  const create = async (key: string, type: string | undefined) => (await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }))).UploadId!;
   const server = createServer((request, response) => {
     void (async () => {
       const path = new URL(request.url ?? '/', 'http://x').pathname;
@@ -160,11 +169,15 @@ function pageServer(pagesDir: string, s3: S3Client, bucket: string): { server: S
         response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8"><title>${name}</title><input type="file" id="file"><script>window.BENCH=${JSON.stringify(config)}</script><script type="module" src="/${name}.js"></script>`);
       } else if (path === '/uppy/create') {
         const { key, type } = await body(request);
-        const answer = await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }));
-        json(response, { uploadId: answer.UploadId, key });
+        json(response, { uploadId: await create(key, type), key });
+      } else if (path === '/bare/create') {
+        // The bare page: created and every part presigned in one answer.
+        const { key, type, partCount } = await body<{ key: string; type: string; partCount: number }>(request);
+        const uploadId = await create(key, type);
+        json(response, { uploadId, key, urls: await Promise.all(Array.from({ length: partCount }, (_, i) => presign(key, uploadId, i + 1))) });
       } else if (path === '/uppy/sign-part') {
         const { key, uploadId, partNumber } = await body(request);
-        json(response, { method: 'PUT', url: await getSignedUrl(s3, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: 3600 }) });
+        json(response, { method: 'PUT', url: await presign(key, uploadId, partNumber) });
       } else if (path === '/uppy/list-parts') {
         const { key, uploadId } = await body(request);
         const answer = await s3.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
@@ -319,8 +332,17 @@ function watchParts(page: Page, parts: Setup['parts']): void {
 async function setUpCutdesk(file: string, target: Api, round: number, label: string): Promise<Setup> {
   const step = (what: string) => process.env.BENCH_TRACE && console.error(`  ${label}: ${what}`);
   step('launching');
-  const { browser, page } = await launch();
+  const { browser, page: installing } = await launch();
   step('launched');
+  // A returning user's page: the service worker installed from another tab (the sign-in page,
+  // which starts no upload worker), closed before the project page opens. Loaded twice in one
+  // process — a reload, or a tab the upload worker keeps alive — the page's renderer holds about
+  // 10 MiB more at rest, which no returning user has.
+  await installing.goto(`${target.base}/login`);
+  await withTimeout(installing.evaluate('navigator.serviceWorker.ready.then(() => true)'), 60_000, 'the service worker did not become ready');
+  const page = await installing.context().newPage();
+  await installing.close();
+  step('service worker ready');
   const projectId = await target.project(`Bench ${label} ${round}`);
   step(`project ${projectId}`);
   const parts: Setup['parts'] = [];
@@ -349,11 +371,7 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
     localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
   }, [target.token, target.organizationId] as const);
   await page.goto(`${target.base}/user/project/${projectId}`);
-  // A returning user's page: the service worker installed and in control.
-  step('page loaded');
-  await withTimeout(page.evaluate('navigator.serviceWorker.ready.then(() => true)'), 60_000, 'the service worker did not become ready');
-  step('service worker ready');
-  await page.reload();
+  await page.waitForFunction('navigator.serviceWorker.controller !== null');
   await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
   step('project page shown');
   const input = page.getByTestId('upload-input-INTERVIEW_CLIP');
@@ -381,7 +399,7 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   };
 }
 
-async function setUpPeer(file: string, kind: 'uppy5' | 'uppy6' | 'sdk', pages: ReturnType<typeof pageServer>, target: Api, round: number, goldenRetriever = false): Promise<Setup> {
+async function setUpPeer(file: string, kind: 'uppy5' | 'uppy6' | 'sdk' | 'bare', pages: ReturnType<typeof pageServer>, target: Api, round: number, goldenRetriever = false): Promise<Setup> {
   const { browser, page } = await launch();
   const projectId = await target.project(`Bench ${kind} ${round}`);
   const credentials = await target.credentials(projectId);
@@ -579,8 +597,68 @@ async function watchStore(base: string) {
   };
 }
 
-async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeBase: string | null) {
+/**
+ * BENCH_CPU_PROFILE=prefix: the page's main thread and any shared worker's thread profiled over
+ * each run, written to `<prefix>-<kind>-<round>[-worker].cpuprofile` (DevTools opens them). A
+ * shared worker is a target of the browser, not of the page: it is reached through the browser's
+ * session (`Target.sendMessageToTarget`).
+ */
+async function profilePage(page: Page, browserSession: CDPSession, name: string): Promise<() => Promise<void>> {
+  const prefix = process.env.BENCH_CPU_PROFILE;
+  if (!prefix) return async () => undefined;
+  const session = await page.context().newCDPSession(page);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.start');
+  const { targetInfos } = await browserSession.send('Target.getTargets');
+  const workers = await Promise.all(targetInfos.filter((target) => target.type === 'shared_worker').map((target) => browserSession.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })));
+  const answers = new Map<number, (result: unknown) => void>();
+  let nextId = 1;
+  browserSession.on('Target.receivedMessageFromTarget', ({ message }) => {
+    const parsed = JSON.parse(message) as { id?: number; result?: unknown; error?: unknown };
+    if (parsed.id !== undefined) answers.get(parsed.id)?.(parsed.result ?? { error: parsed.error });
+  });
+  const toWorker = (sessionId: string, method: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      answers.set(id, resolve);
+      void browserSession.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) });
+    });
+  for (const { sessionId } of workers) {
+    await toWorker(sessionId, 'Profiler.enable');
+    await toWorker(sessionId, 'Profiler.start');
+  }
+  return async () => {
+    const { profile } = await session.send('Profiler.stop');
+    await writeFile(`${prefix}-${name}.cpuprofile`, JSON.stringify(profile));
+    for (const [index, { sessionId }] of workers.entries()) {
+      const result = (await toWorker(sessionId, 'Profiler.stop')) as { profile?: unknown; error?: unknown };
+      if (result.profile) await writeFile(`${prefix}-${name}-worker${index}.cpuprofile`, JSON.stringify(result.profile));
+      else console.error(`  no profile from the shared worker: ${JSON.stringify(result.error)}`);
+    }
+  };
+}
+
+/**
+ * Waits until the server is idle (under 5 % of a core over half a second; at most 2 minutes).
+ * Cutdesk's upload registers the clip, and the server's media jobs (thumbnail, proxy, CRC-32)
+ * then run on the same two cores: without this wait, whichever kind ran after Cutdesk uploaded
+ * while those jobs ran.
+ */
+async function serverSettled(serverPid: number): Promise<void> {
+  const started = Date.now();
+  for (let before = await serverTicks(serverPid); Date.now() < started + 120_000; ) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await serverTicks(serverPid);
+    if ((now.all - before.all) / CLOCK_TICKS / 0.5 < 0.05) break;
+    before = now;
+  }
+  if (Date.now() - started > 1000) console.error(`  waited ${round1((Date.now() - started) / 1000)} s for the server to settle`);
+}
+
+async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeBase: string | null, name: string) {
+  await serverSettled(serverPid);
   const sampler = sampleBrowser(cdp);
+  const stopProfile = await profilePage(setup.page, cdp, name);
   await sampler.begin();
   const serverBefore = await serverTicks(serverPid);
   const serverThreadsBefore = await threadTicks(serverPid);
@@ -589,6 +667,7 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
   const startedEpoch = Date.now();
   await setup.start(store?.allReceived);
   const seconds = (performance.now() - started) / 1000;
+  await stopProfile();
   const storeTimes = (await store?.stop()) ?? { firstByte: NaN, lastByte: NaN };
   const figures = await sampler.end();
   const serverAfter = await serverTicks(serverPid);
@@ -629,11 +708,6 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
     rendererThreads: figures.rendererThreads,
     serverThreads,
   };
-}
-
-function spread(values: number[]): [number, number, number] {
-  const sorted = [...values].sort((a, b) => a - b);
-  return [sorted[0]!, sorted[Math.floor((sorted.length - 1) / 2)]!, sorted[sorted.length - 1]!].map(round2) as [number, number, number];
 }
 
 export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
@@ -680,7 +754,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         const setup = await setUp(kind, round);
         try {
           const cdp = await setup.browser.newBrowserCDPSession();
-          const figures = await timedRun(setup, cdp, (kind === 'cutdesk-s3-path' ? servers[0] : servers[1])!.pid!, kind === 'cutdesk-s3-path' ? null : after.base);
+          const figures = await timedRun(setup, cdp, (kind === 'cutdesk-s3-path' ? servers[0] : servers[1])!.pid!, kind === 'cutdesk-s3-path' ? null : after.base, `${kind}-${round}`);
           (runs[kind] ??= []).push(figures);
           console.error(`round ${round} ${kind}: ${JSON.stringify(figures)}`);
         } catch (error) {

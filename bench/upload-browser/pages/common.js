@@ -18,3 +18,10 @@ export function onFile(start) {
     if (file) Promise.resolve(start(file)).catch((error) => report({ type: 'error', message: String(error?.stack ?? error) }));
   });
 }
+
+/** POSTs JSON to the bench's backend (the pages' own origin) and returns its JSON answer. */
+export async function post(path, body) {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}

@@ -1,12 +1,6 @@
 /** Uppy 5 with @uppy/aws-s3: multipart, 20 MiB parts, 6 requests at once; a backend (the bench) creates, signs each part and completes. */
 import { AwsS3, Uppy } from 'uppy5-bench';
-import { config, onFile, report } from './common.js';
-
-const post = async (path, body) => {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-};
+import { config, onFile, post, report } from './common.js';
 
 const uppy = new Uppy({ autoProceed: false });
 uppy.use(AwsS3, {

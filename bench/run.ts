@@ -5,6 +5,7 @@ import { benchDownloadCeiling } from './download-ceiling.ts';
 import { benchFirstLoad } from './first-load.ts';
 import { benchFirstPaint } from './first-paint.ts';
 import { benchPgliteLoad } from './pglite-load.ts';
+import { benchRendererFloor } from './renderer-floor.ts';
 import { benchReview } from './review.ts';
 import { benchServerMemory } from './server-memory.ts';
 import { benchStartup } from './startup.ts';
@@ -21,6 +22,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'download-ceiling': benchDownloadCeiling,
   upload: benchUpload,
   'upload-browser': benchUploadBrowser,
+  'renderer-floor': benchRendererFloor,
   'first-load': benchFirstLoad,
   complete: benchComplete,
   'first-paint': benchFirstPaint,

@@ -71,7 +71,7 @@ export default defineConfig({
         // offline from then on.
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         // The install dialog's screenshot is fetched by the browser when it shows the dialog.
-        globIgnores: ['screenshots/**', 'assets/hls-*.js', 'assets/media.worker-*.js', 'assets/_jspdf-unused_*.js'],
+        globIgnores: ['sw-routes.js', 'screenshots/**', 'assets/hls-*.js', 'assets/media.worker-*.js', 'assets/_jspdf-unused_*.js'],
         runtimeCaching: [
           {
             // Hashed build files never change, so the first copy fetched is kept.
@@ -80,6 +80,8 @@ export default defineConfig({
             options: { cacheName: 'cutdesk-assets-on-use', expiration: { maxEntries: 80, maxAgeSeconds: 60 * 60 * 24 * 90 } },
           },
         ],
+        // Requests the service worker never answers go straight to the network (static routes).
+        importScripts: ['sw-routes.js'],
         navigateFallback: '/index.html',
         // The API and the object store are never served from the cache.
         navigateFallbackDenylist: [/^\/api\//, /^\/s3\//],

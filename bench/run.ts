@@ -9,6 +9,7 @@ import { benchRendererFloor } from './renderer-floor.ts';
 import { benchReview } from './review.ts';
 import { benchServerMemory } from './server-memory.ts';
 import { benchStartup } from './startup.ts';
+import { benchSwRoutes } from './sw-routes.ts';
 import { benchUpload } from './upload.ts';
 import { benchUploadBrowser } from './upload-browser.ts';
 import { benchZip } from './zip.ts';
@@ -24,6 +25,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'upload-browser': benchUploadBrowser,
   'renderer-floor': benchRendererFloor,
   'first-load': benchFirstLoad,
+  'sw-routes': benchSwRoutes,
   complete: benchComplete,
   'first-paint': benchFirstPaint,
   review: benchReview,

@@ -136,6 +136,32 @@ test('the first visit precaches the app shell only: the player, the media worker
   expect(wire).toBeLessThanOrEqual(400 * 1024);
 });
 
+test('the service worker stays out of what it never answers: API calls and uploads go straight to the network, built files come from its cache', async ({ page, context }) => {
+  await page.goto('/login');
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  type Routed = { fromServiceWorker: boolean; serviceWorkerRouterInfo?: { matchedSourceType?: string } };
+  const methods = new Map<string, string>();
+  const seen = new Map<string, Routed>();
+  cdp.on('Network.requestWillBeSent', ({ requestId, request }) => methods.set(requestId, request.method));
+  cdp.on('Network.responseReceived', ({ requestId, response }) => seen.set(`${methods.get(requestId)} ${new URL(response.url).pathname}`, response as Routed));
+  const chunk = (await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))).find((path) => /^\/assets\/.*\.js$/.test(path))!;
+  await page.evaluate(async (asset) => {
+    await fetch('/api/v1/health');
+    await fetch('/api/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await fetch('/s3/cutdesk-media/nothing', { method: 'PUT', body: 'x' });
+    await fetch(asset);
+  }, chunk);
+  await expect.poll(() => seen.size).toBeGreaterThanOrEqual(4);
+  for (const request of ['GET /api/v1/health', 'POST /api/v1/login', 'PUT /s3/cutdesk-media/nothing']) {
+    expect(seen.get(request), request).toMatchObject({ fromServiceWorker: false, serviceWorkerRouterInfo: { matchedSourceType: 'network' } });
+  }
+  expect(seen.get(`GET ${chunk}`)).toMatchObject({ fromServiceWorker: true });
+});
+
 test('the manifest passes Chromium\'s installability check on /login', async ({ baseURL }) => {
   // Installability is never granted in an incognito context (Playwright's default): a persistent profile.
   const profile = resolve(`.tmp/e2e-app-shell-profile-${process.env.E2E_PORT ?? 8181}`);

@@ -10,7 +10,10 @@
  *   - Uppy 6 `@uppy/aws-s3` (signs in the page with Cutdesk's temporary credentials);
  *   - `@aws-sdk/lib-storage` in the page (20 MiB parts, queue of 6, the same credentials);
  *   - `bare`: no library at all (every part presigned at the start, six fetch PUTs at once, no
- *     progress or state): the ceiling any page reaches against this store.
+ *     progress or state): the ceiling any page reaches against this store;
+ *   - `bare-worker` / `bare-worker-xhr`: the same, sent from a shared worker (by fetch, or by
+ *     XMLHttpRequest with an upload progress listener, as Cutdesk's worker sends): what moving
+ *     the upload off the page costs by itself.
  * Three rounds, the kinds interleaved, a fresh browser per run. Per run: MB/s (2²⁰ bytes) from
  * the file handed to the page to the upload done (Cutdesk: its registration answered), the time
  * after the last part's answer, the page's renderer and the whole browser's peak memory (RSS,
@@ -21,7 +24,8 @@
  *
  * `npm run bench upload-browser`; BENCH_UPLOAD_GIB=3 for 3 GiB, BENCH_ROUNDS (3), BENCH_KINDS
  * (comma list), BENCH_WEB_DIR (a build to reuse), BENCH_SKIP_RELOAD / BENCH_SKIP_KILL, BENCH_CPU_PROFILE
- * (a path prefix: the page's main thread and the shared upload worker profiled over each run).
+ * (a path prefix: the page's main thread and the shared upload worker profiled over each run),
+ * BENCH_TRACE (a path prefix: a Chromium trace of each run, the renderer's thread pool too).
  * Ports 8233–8236, data under .tmp/upload-bench-*. Each run starts on an idle server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -57,8 +61,9 @@ const CLOCK_TICKS = 100;
 /** A run that has not finished by then failed (at least 3 MB/s even on a loaded machine). */
 const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
 
-type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'uppy5' | 'uppy6' | 'sdk' | 'bare';
-const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare'];
+type Peer = 'uppy5' | 'uppy6' | 'sdk' | 'bare' | 'bare-worker' | 'bare-worker-xhr';
+type Kind = 'cutdesk-s3-path' | 'cutdesk' | Peer;
+const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare', 'bare-worker-xhr'];
 
 /** A clip: an MP4 `ftyp` box (the server registers video by its bytes), then random bytes. */
 async function makeClip(path: string, size: number): Promise<void> {
@@ -91,7 +96,7 @@ async function buildPages(outDir: string): Promise<void> {
     build: {
       outDir,
       emptyOutDir: true,
-      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js'), bare: join(pages, 'bare.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js'), bare: join(pages, 'bare.js'), 'bare-worker': join(pages, 'bare-worker.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
     },
   });
 }
@@ -399,7 +404,7 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   };
 }
 
-async function setUpPeer(file: string, kind: 'uppy5' | 'uppy6' | 'sdk' | 'bare', pages: ReturnType<typeof pageServer>, target: Api, round: number, goldenRetriever = false): Promise<Setup> {
+async function setUpPeer(file: string, kind: Peer, pages: ReturnType<typeof pageServer>, target: Api, round: number, goldenRetriever = false): Promise<Setup> {
   const { browser, page } = await launch();
   const projectId = await target.project(`Bench ${kind} ${round}`);
   const credentials = await target.credentials(projectId);
@@ -421,8 +426,9 @@ async function setUpPeer(file: string, kind: 'uppy5' | 'uppy6' | 'sdk' | 'bare',
     partSize: PART_SIZE,
     limit: PARALLEL_PARTS,
     goldenRetriever,
+    xhr: kind === 'bare-worker-xhr',
   });
-  await page.goto(`http://${HOST}:${PAGE_PORT}/${kind}.html`);
+  await page.goto(`http://${HOST}:${PAGE_PORT}/${kind === 'bare-worker-xhr' ? 'bare-worker' : kind}.html`);
   const input = page.locator('#file');
   return {
     browser,
@@ -639,6 +645,29 @@ async function profilePage(page: Page, browserSession: CDPSession, name: string)
 }
 
 /**
+ * BENCH_TRACE=prefix: a Chromium trace of every process over each run (V8's garbage collector
+ * and compiler, the scheduler's tasks, by thread), written to `<prefix>-<kind>-<round>.json`
+ * (chrome://tracing and Perfetto open it): what the renderer's thread pool does, which a CPU
+ * profile does not show.
+ */
+async function traceBrowser(browserSession: CDPSession, name: string): Promise<() => Promise<void>> {
+  const prefix = process.env.BENCH_TRACE;
+  if (!prefix) return async () => undefined;
+  const events: unknown[] = [];
+  const collect = ({ value }: { value: unknown[] }) => void events.push(...value);
+  browserSession.on('Tracing.dataCollected', collect);
+  const categories = ['toplevel', 'v8', 'v8.execute', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.compile', 'blink', 'loading', 'disabled-by-default-devtools.timeline', '__metadata'];
+  await browserSession.send('Tracing.start', { traceConfig: { includedCategories: categories, excludedCategories: ['*'] }, transferMode: 'ReportEvents' });
+  return async () => {
+    const complete = new Promise((resolve) => browserSession.once('Tracing.tracingComplete', resolve));
+    await browserSession.send('Tracing.end');
+    await complete;
+    browserSession.off('Tracing.dataCollected', collect);
+    await writeFile(`${prefix}-${name}.json`, JSON.stringify({ traceEvents: events }));
+  };
+}
+
+/**
  * Waits until the server is idle (under 5 % of a core over half a second; at most 2 minutes).
  * Cutdesk's upload registers the clip, and the server's media jobs (thumbnail, proxy, CRC-32)
  * then run on the same two cores: without this wait, whichever kind ran after Cutdesk uploaded
@@ -659,6 +688,7 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
   await serverSettled(serverPid);
   const sampler = sampleBrowser(cdp);
   const stopProfile = await profilePage(setup.page, cdp, name);
+  const stopTrace = await traceBrowser(cdp, name);
   await sampler.begin();
   const serverBefore = await serverTicks(serverPid);
   const serverThreadsBefore = await threadTicks(serverPid);
@@ -668,6 +698,7 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
   await setup.start(store?.allReceived);
   const seconds = (performance.now() - started) / 1000;
   await stopProfile();
+  await stopTrace();
   const storeTimes = (await store?.stop()) ?? { firstByte: NaN, lastByte: NaN };
   const figures = await sampler.end();
   const serverAfter = await serverTicks(serverPid);

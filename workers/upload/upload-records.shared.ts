@@ -9,8 +9,8 @@ import { STATUS_OF, storedPhaseOf, type Phase } from './phase.shared.ts';
 export class UploadRecords {
   private readonly store: UploadStore;
   private closed = false;
-  /** Background writes by uid, in order: the last one queued. */
-  private readonly queued = new Map<string, Promise<void>>();
+  /** Background writes by uid: the one being written, and the latest record waiting for it. */
+  private readonly writers = new Map<string, { waiting: UploadRecord | null; done: Promise<void> }>();
 
   constructor(store: UploadStore) {
     this.store = store;
@@ -27,30 +27,39 @@ export class UploadRecords {
 
   /**
    * Records a finished part without holding up the next one (issue 14, the hot path): the
-   * record as it is now is written in the background, after the writes queued before it, so
-   * IndexedDB still gets every part in order while the part's slot goes to the next part at
-   * once. A write that never lands (the tab dies first) costs nothing: ListParts is the truth
-   * on resume. `flush` waits for them.
+   * record as it is now is written in the background, so the part's slot goes to the next part
+   * at once. Writes of one upload never overlap and the last record given is always written;
+   * records given while a write is under way replace each other, so parts finishing together
+   * (six at a time) cost one write after the current one, not one each. A write that never
+   * lands (the tab dies first) costs nothing: ListParts is the truth on resume. `flush` waits
+   * for them.
    */
   saveSoon(record: UploadRecord): void {
     if (this.closed) return;
     const copy: UploadRecord = { ...record, parts: [...record.parts] };
-    const write = (this.queued.get(record.uid) ?? Promise.resolve())
-      .then(() => this.save(copy))
-      // A failed background write is made good by the next one, or by ListParts.
-      .catch(() => undefined)
-      .finally(() => {
-        if (this.queued.get(record.uid) === write) this.queued.delete(record.uid);
-      });
-    this.queued.set(record.uid, write);
+    const writer = this.writers.get(record.uid);
+    if (writer) {
+      writer.waiting = copy;
+      return;
+    }
+    const started: { waiting: UploadRecord | null; done: Promise<void> } = { waiting: copy, done: Promise.resolve() };
+    started.done = (async () => {
+      for (let next = started.waiting; next; next = started.waiting) {
+        started.waiting = null;
+        // A failed background write is made good by the next one, or by ListParts.
+        await this.save(next).catch(() => undefined);
+      }
+      this.writers.delete(record.uid);
+    })();
+    this.writers.set(record.uid, started);
   }
 
   /** Waits for the background writes (of one upload, or of all). */
   async flush(uid?: string): Promise<void> {
     for (;;) {
-      const writes = uid === undefined ? [...this.queued.values()] : [this.queued.get(uid)].filter((write) => write !== undefined);
+      const writes = uid === undefined ? [...this.writers.values()] : [this.writers.get(uid)].filter((writer) => writer !== undefined);
       if (writes.length === 0) return;
-      await Promise.all(writes);
+      await Promise.all(writes.map((writer) => writer.done));
     }
   }
 

@@ -1,0 +1,116 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { UploadRecords } from '../../workers/upload/upload-records.shared.ts';
+import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.shared.ts';
+
+const record = (parts: number): UploadRecord => ({
+  uid: 'clip',
+  userId: 7,
+  organizationId: 3,
+  projectId: 1,
+  type: 'INTERVIEW_CLIP',
+  uploadType: 'asset',
+  fileName: 'talk.mov',
+  size: 200 * 2 ** 20,
+  lastModified: 1,
+  contentType: 'video/quicktime',
+  name: 'talk.mov',
+  key: 'organizations/3/projects/1/interviews/talk.mov',
+  uploadId: 'upload-1',
+  partSize: 20 * 2 ** 20,
+  partCount: 10,
+  parts: Array.from({ length: parts }, (_, i) => ({ PartNumber: i + 1, ETag: `"etag-${i + 1}"` })),
+  status: 'uploading',
+  error: null,
+  createdAt: 1,
+  updatedAt: 1,
+});
+
+/** The real IndexedDB store (fake-indexeddb), each write counted; a write waits until `release` lets one more through. */
+async function heldStore(name: string): Promise<{ store: UploadStore; written: number[]; release: () => void; failNext: () => void }> {
+  const real = await openUploadStore(name);
+  const written: number[] = [];
+  const waiting: (() => void)[] = [];
+  let allowed = 0;
+  let fail = false;
+  return {
+    written,
+    release: () => {
+      const next = waiting.shift();
+      if (next) next();
+      else allowed += 1;
+    },
+    failNext: () => (fail = true),
+    store: {
+      list: (userId) => real.list(userId),
+      get: (uid) => real.get(uid),
+      delete: (uid) => real.delete(uid),
+      close: () => real.close(),
+      put: async (next) => {
+        if (allowed > 0) allowed -= 1;
+        else await new Promise<void>((resolve) => waiting.push(resolve));
+        if (fail) {
+          fail = false;
+          throw new Error('the disk is full');
+        }
+        written.push(next.parts.length);
+        await real.put(next);
+      },
+    },
+  };
+}
+
+/** Lets every write through, one at a time, until the records are flushed. */
+async function drain(records: UploadRecords, release: () => void): Promise<void> {
+  let flushed = false;
+  const flushing = records.flush().then(() => (flushed = true));
+  while (!flushed) {
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  await flushing;
+}
+
+describe('the upload records written in the background', () => {
+  it('writes parts finishing together once, after the write under way, and the last record given always lands', async () => {
+    const { store, written, release } = await heldStore('records-coalesced');
+    const records = new UploadRecords(store);
+    records.saveSoon(record(1));
+    // Five more parts finish while the first write is under way (six in flight finish together).
+    for (let parts = 2; parts <= 6; parts += 1) records.saveSoon(record(parts));
+    await drain(records, release);
+    expect(written).toEqual([1, 6]);
+    expect((await store.get('clip'))?.parts).toHaveLength(6);
+  });
+
+  it('keeps each record as it was given: a part recorded later does not change a write already queued', async () => {
+    const { store, written, release } = await heldStore('records-copied');
+    const records = new UploadRecords(store);
+    const live = record(1);
+    records.saveSoon(live);
+    live.parts.push({ PartNumber: 2, ETag: '"etag-2"' });
+    await drain(records, release);
+    expect(written).toEqual([1]);
+  });
+
+  it('goes on after a failed write: the next record is written, and flush does not hang', async () => {
+    const { store, written, release, failNext } = await heldStore('records-failed');
+    const records = new UploadRecords(store);
+    failNext();
+    records.saveSoon(record(1));
+    records.saveSoon(record(2));
+    await drain(records, release);
+    expect(written).toEqual([2]);
+    expect((await store.get('clip'))?.parts).toHaveLength(2);
+  });
+
+  it('writes nothing once closed (a closed tab, a sign-out)', async () => {
+    const { store, written, release } = await heldStore('records-closed');
+    const records = new UploadRecords(store);
+    records.close();
+    records.saveSoon(record(3));
+    await drain(records, release);
+    expect(written).toEqual([]);
+    expect(await store.get('clip')).toBeUndefined();
+  });
+});

@@ -71,7 +71,7 @@ export default defineConfig({
         // offline from then on.
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         // The install dialog's screenshot is fetched by the browser when it shows the dialog.
-        globIgnores: ['sw-routes.js', 'screenshots/**', 'assets/hls-*.js', 'assets/media.worker-*.js', 'assets/_jspdf-unused_*.js'],
+        globIgnores: ['sw-routes.js', 'upload-worker-sw.js', 'screenshots/**', 'assets/hls-*.js', 'assets/media.worker-*.js', 'assets/_jspdf-unused_*.js'],
         runtimeCaching: [
           {
             // Hashed build files never change, so the first copy fetched is kept.

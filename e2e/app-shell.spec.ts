@@ -162,6 +162,50 @@ test('the service worker stays out of what it never answers: API calls and uploa
   expect(seen.get(`GET ${chunk}`)).toMatchObject({ fromServiceWorker: true });
 });
 
+test('an upload goes straight to the store: the upload worker runs under a service worker of its own, and the app\'s sees none of its requests', async ({ page, context, request }) => {
+  const signIn = (await (await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } })).json()) as { token: string; organizationId: number };
+  const created = await request.post(`/api/v1/organizations/${signIn.organizationId}/projects`, {
+    headers: { authorization: `Bearer ${signIn.token}` },
+    data: { name: `Worker scope ${Date.now()}`, audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Upload past the service worker.' },
+  });
+  const projectId = ((await created.json()) as { id: number }).id;
+  // Both service workers installed from the sign-in page, which starts no upload worker.
+  await page.goto('/login');
+  await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+  const worker = Object.values(await buildManifest()).flatMap((chunk) => (chunk as ManifestChunk & { assets?: string[] }).assets ?? []).find((file) => /^assets\/upload\.worker-[\w-]+\.js$/.test(file))!;
+  expect(worker).toBeTruthy();
+  await expect
+    .poll(() => page.evaluate(async (url) => {
+      const registration = await navigator.serviceWorker.getRegistration(url);
+      return registration?.active ? `${new URL(registration.scope).pathname} ${new URL(registration.active.scriptURL).pathname}` : null;
+    }, `/${worker}`))
+    .toBe('/assets/upload.worker /upload-worker-sw.js');
+  const appWorker = context.serviceWorkers().find((sw) => sw.url().endsWith('/sw.js'))!;
+  // Counts what reaches the app's service worker from here on (its own listener answers nothing).
+  await appWorker.evaluate(() => {
+    const scope = self as unknown as { seen: string[]; addEventListener: (type: string, listener: (event: { request: Request }) => void) => void };
+    scope.seen = [];
+    scope.addEventListener('fetch', (event) => scope.seen.push(`${event.request.method} ${new URL(event.request.url).pathname}`));
+  });
+  await page.close();
+
+  const project = await context.newPage();
+  await project.addInitScript(([token, organizationId]) => {
+    localStorage.setItem('cutdesk.token', JSON.stringify(token));
+    localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
+  }, [signIn.token, signIn.organizationId] as const);
+  await project.goto(`/user/project/${projectId}`);
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await project.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  const section = project.getByTestId('asset-section-ASSET');
+  await expect(section.getByTestId('asset-tile')).toHaveCount(1);
+  await expect(section).toContainText('logo.png');
+  const seen = await appWorker.evaluate(() => (self as unknown as { seen: string[] }).seen);
+  // The page's own reads still reach it (the built files it caches); nothing the upload sent did.
+  expect(seen.filter((request) => !request.startsWith('GET '))).toEqual([]);
+  expect(seen.filter((request) => request.includes('/upload.worker-') || request.includes('/s3/'))).toEqual([]);
+});
+
 test('the manifest passes Chromium\'s installability check on /login', async ({ baseURL }) => {
   // Installability is never granted in an incognito context (Playwright's default): a persistent profile.
   const profile = resolve(`.tmp/e2e-app-shell-profile-${process.env.E2E_PORT ?? 8181}`);

@@ -40,8 +40,17 @@ export function applyUpdate(): void {
   workbox.messageSkipWaiting();
 }
 
+/**
+ * The built upload worker is `/assets/upload.worker-<hash>.js`: this scope gives it a service
+ * worker without a fetch handler (public/upload-worker-sw.js), so its parts go straight to the
+ * network instead of through the app's service worker (issue 14). e2e/app-shell.spec.ts checks
+ * that the built worker falls in it.
+ */
+const UPLOAD_WORKER_SCOPE = '/assets/upload.worker';
+
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  navigator.serviceWorker.register('/upload-worker-sw.js', { scope: UPLOAD_WORKER_SCOPE }).catch((error: unknown) => console.error('upload worker scope registration failed', error));
   workbox = new Workbox('/sw.js');
   // Also fired at start when a new version was already waiting from an earlier visit.
   workbox.addEventListener('waiting', () => setWaiting(true));

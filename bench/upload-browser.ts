@@ -5,6 +5,8 @@
  *     returning user's, the service worker already installed), with the store on its
  *     own port (`cutdesk`) and, before issue 14's change, under /s3 on the app's origin
  *     (`cutdesk-s3-path`, a second server started with S3_PORT=off);
+ *   - `cutdesk-app-sw`: the same page with the upload worker under the app's service worker (its
+ *     own fetch-less one kept from registering), as before stop 27;
  *   - Uppy 5 `@uppy/aws-s3` (20 MiB parts, 6 requests at once; this process is its backend:
  *     create, a presigned URL per part, complete — as Companion would be);
  *   - Uppy 6 `@uppy/aws-s3` (signs in the page with Cutdesk's temporary credentials);
@@ -62,7 +64,7 @@ const CLOCK_TICKS = 100;
 const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
 
 type Peer = 'uppy5' | 'uppy6' | 'sdk' | 'bare' | 'bare-worker' | 'bare-worker-xhr';
-type Kind = 'cutdesk-s3-path' | 'cutdesk' | Peer;
+type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'cutdesk-app-sw' | Peer;
 const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare', 'bare-worker-xhr'];
 
 /** A clip: an MP4 `ftyp` box (the server registers video by its bytes), then random bytes. */
@@ -343,8 +345,23 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   // which starts no upload worker), closed before the project page opens. Loaded twice in one
   // process — a reload, or a tab the upload worker keeps alive — the page's renderer holds about
   // 10 MiB more at rest, which no returning user has.
+  // `cutdesk-app-sw`: the upload worker's own service worker kept from registering, so the
+  // worker runs under the app's, as it did before stop 27 (its parts were fetch events there).
+  const appServiceWorkerOnly = label === 'cutdesk-app-sw';
+  if (appServiceWorkerOnly) await installing.context().route(/\/upload-worker-sw\.js$/, (route) => route.abort());
   await installing.goto(`${target.base}/login`);
   await withTimeout(installing.evaluate('navigator.serviceWorker.ready.then(() => true)'), 60_000, 'the service worker did not become ready');
+  // The scope the upload worker starts under: its own service worker's, or (kept from registering) the app's.
+  const workerScope = async () =>
+    installing.evaluate(async () => {
+      const registration = await navigator.serviceWorker.getRegistration('/assets/upload.worker-0.js');
+      return registration?.active ? new URL(registration.scope).pathname : null;
+    });
+  const expected = appServiceWorkerOnly ? '/' : '/assets/upload.worker';
+  for (let tries = 0; (await workerScope()) !== expected; tries += 1) {
+    if (tries > 100) throw new Error(`the upload worker's scope is ${await workerScope()}, not ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   const page = await installing.context().newPage();
   await installing.close();
   step('service worker ready');
@@ -776,7 +793,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
     await new Promise<void>((resolve) => pages!.server.listen(PAGE_PORT, HOST, () => resolve()));
 
     const setUp = (kind: Kind, round: number) =>
-      kind === 'cutdesk' ? setUpCutdesk(file, after, round, kind) : kind === 'cutdesk-s3-path' ? setUpCutdesk(file, before, round, kind) : setUpPeer(file, kind, pages!, after, round);
+      kind === 'cutdesk' || kind === 'cutdesk-app-sw' ? setUpCutdesk(file, after, round, kind) : kind === 'cutdesk-s3-path' ? setUpCutdesk(file, before, round, kind) : setUpPeer(file, kind, pages!, after, round);
 
     const runs: Record<string, Awaited<ReturnType<typeof timedRun>>[]> = {};
     for (let round = 1; round <= ROUNDS; round += 1) {

@@ -104,6 +104,18 @@ describe('the upload records written in the background', () => {
     expect((await store.get('clip'))?.parts).toHaveLength(2);
   });
 
+  it('keeps a forgotten upload forgotten: a record waiting to be written when it is cancelled is not written after', async () => {
+    const { store, written, release } = await heldStore('records-forgotten');
+    const records = new UploadRecords(store);
+    records.saveSoon(record(1));
+    records.saveSoon(record(2));
+    const forgotten = records.forget('clip');
+    await drain(records, release);
+    await forgotten;
+    expect(written).toEqual([1]);
+    expect(await store.get('clip')).toBeUndefined();
+  });
+
   it('writes nothing once closed (a closed tab, a sign-out)', async () => {
     const { store, written, release } = await heldStore('records-closed');
     const records = new UploadRecords(store);

@@ -70,8 +70,17 @@ export class UploadRecords {
     await this.save({ ...rest, status: STATUS_OF[phase], error, ...(stored && { phase: stored }) });
   }
 
-  /** Done, cancelled or dismissed: nothing is left to resume. */
+  /**
+   * Done, cancelled or dismissed: nothing is left to resume. A record still waiting to be
+   * written is dropped and the write under way finishes first, so a part that finished just
+   * before a cancel cannot bring the record back after it is deleted.
+   */
   async forget(uid: string): Promise<void> {
+    const writer = this.writers.get(uid);
+    if (writer) {
+      writer.waiting = null;
+      await writer.done;
+    }
     await this.store.delete(uid);
   }
 

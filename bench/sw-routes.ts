@@ -72,9 +72,9 @@ async function round(bases: Record<Variant, string>): Promise<Record<Variant, Ru
       await page.goto(`${base}/login`);
       let serviceWorkerPid: number | null = null;
       if (variant !== 'no service worker') {
-        await page.evaluate(async () => void (await navigator.serviceWorker.ready));
+        await page.evaluate('navigator.serviceWorker.ready.then(() => true)');
         await page.reload();
-        await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+        await page.waitForFunction('navigator.serviceWorker.controller !== null');
         const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
         serviceWorkerPid = await rendererOf(() => worker.evaluate(SPIN));
       }

@@ -353,10 +353,7 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   await withTimeout(installing.evaluate('navigator.serviceWorker.ready.then(() => true)'), 60_000, 'the service worker did not become ready');
   // The scope the upload worker starts under: its own service worker's, or (kept from registering) the app's.
   const workerScope = async () =>
-    installing.evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration('/assets/upload.worker-0.js');
-      return registration?.active ? new URL(registration.scope).pathname : null;
-    });
+    (await installing.evaluate("navigator.serviceWorker.getRegistration('/assets/upload.worker-0.js').then((registration) => (registration && registration.active ? new URL(registration.scope).pathname : null))")) as string | null;
   const expected = appServiceWorkerOnly ? '/' : '/assets/upload.worker';
   for (let tries = 0; (await workerScope()) !== expected; tries += 1) {
     if (tries > 100) throw new Error(`the upload worker's scope is ${await workerScope()}, not ${expected}`);

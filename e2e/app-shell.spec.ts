@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV } from './server-env.ts';
@@ -287,6 +287,57 @@ test.describe('the update prompt', () => {
     // files have none, so the server sends them as they are rather than the first build's copies.
     for (const file of ['index.html', 'sw.js']) for (const suffix of ['.br', '.gz']) await rm(`${WORK}/web/${file}${suffix}`, { force: true });
   }
+
+  test('a page whose upload worker the server no longer has starts it again through the app\'s service worker, from its precache, and uploads', async ({ context, request }) => {
+    test.setTimeout(60_000);
+    const signIn = await request.post(`${BASE}/api/v1/login`, { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
+    const { token, organizationId } = (await signIn.json()) as { token: string; organizationId: number };
+    const created = await request.post(`${BASE}/api/v1/organizations/${organizationId}/projects`, {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: 'Worker gone', audience: 'Everyone', goal: 'Upload anyway', finalVideoLength: '1-2 minutes', brief: 'The upload worker of this version is gone from the server.' },
+    });
+    const { id } = (await created.json()) as { id: number };
+    const worker = Object.values(await buildManifest()).flatMap((chunk) => (chunk as ManifestChunk & { assets?: string[] }).assets ?? []).find((file) => /^assets\/upload\.worker-[\w-]+\.js$/.test(file))!;
+    // Installed from the sign-in page, which starts no upload worker: the app's service worker
+    // has the upload worker in its precache.
+    const installing = await context.newPage();
+    await installing.goto(`${BASE}/login`);
+    await installing.evaluate(async () => void (await navigator.serviceWorker.ready));
+    await expect.poll(() => installing.evaluate(async (url) => (await navigator.serviceWorker.getRegistration(url))?.active?.scriptURL ?? null, `/${worker}`)).toMatch(/\/upload-worker-sw\.js$/);
+    await installing.close();
+    // A deploy took this version's files off the server (the page itself still comes from the precache).
+    const moved = [];
+    for (const suffix of ['', '.br', '.gz']) {
+      const file = `${WORK}/web/${worker}${suffix}`;
+      if (await stat(file).catch(() => null)) {
+        await rename(file, `${file}.away`);
+        moved.push(file);
+      }
+    }
+    try {
+      expect((await fetch(`${BASE}/${worker}`)).status).toBe(404);
+      const page = await context.newPage();
+      // The precache's own downloads went through the HTTP cache too: cleared, as a browser may.
+      await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
+      const warnings: string[] = [];
+      page.on('console', (message) => void (message.type() === 'warning' && warnings.push(message.text())));
+      await page.addInitScript(([t, o]) => {
+        localStorage.setItem('cutdesk.token', JSON.stringify(t));
+        localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+      }, [token, organizationId] as const);
+      await page.goto(`${BASE}/user/project/${id}`);
+      await expect(page.getByTestId('asset-section-ASSET')).toBeVisible();
+      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+      await page.getByTestId('upload-input-ASSET').setInputFiles({ name: 'still-works.png', mimeType: 'image/png', buffer: png });
+      const section = page.getByTestId('asset-section-ASSET');
+      await expect(section.getByTestId('asset-tile')).toHaveCount(1);
+      await expect(section).toContainText('still-works.png');
+      expect(warnings).toContain('the upload worker could not start: starting it again through the app’s service worker');
+      await page.close();
+    } finally {
+      for (const file of moved) await rename(`${file}.away`, file);
+    }
+  });
 
   test('a waiting version shows the banner, never reloads by itself, asks first while an upload runs, and Reload brings it', async ({ page, request }) => {
     test.setTimeout(120_000);

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { PARALLEL_PARTS } from '@/domain/uploads.ts';
 import { createServerApi } from './server-api.shared.ts';
 import { xhrTransport } from './transport.shared.ts';
+import { UPLOAD_WORKER_LISTENING } from './upload/types.shared.ts';
 import { UploadEngine, type EnqueueResult, type FileEntry, type UploadSnapshot, type UploadTarget } from './upload-engine.shared.ts';
 import { openUploadStore, type FileSystemFileHandleLike, type UploadStore } from './upload-store.shared.ts';
 
@@ -193,6 +194,8 @@ if ('onconnect' in self) {
     if (!port) return;
     const api = apiFor((clients += 1));
     Comlink.expose(api, port);
+    // The page holds its calls until this arrives (or falls back to a dedicated worker).
+    port.postMessage(UPLOAD_WORKER_LISTENING);
     // A page gone without its `pagehide` (a crash, a killed tab): its port closes, where the browser says so.
     port.addEventListener('close', () => api.detach());
   });

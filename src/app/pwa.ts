@@ -1,4 +1,5 @@
 import { Workbox } from 'workbox-window';
+import { UPLOAD_WORKER_SCOPE } from '@/shared/uploads/worker-endpoint.ts';
 
 /**
  * Registers the service worker (production builds only). A new version waits until the user
@@ -39,14 +40,6 @@ export function applyUpdate(): void {
   setTimeout(reload, CONTROLLING_TIMEOUT_MS);
   workbox.messageSkipWaiting();
 }
-
-/**
- * The built upload worker is `/assets/upload.worker-<hash>.js`: this scope gives it a service
- * worker without a fetch handler (public/upload-worker-sw.js), so its parts go straight to the
- * network instead of through the app's service worker (issue 14). e2e/app-shell.spec.ts checks
- * that the built worker falls in it.
- */
-const UPLOAD_WORKER_SCOPE = '/assets/upload.worker';
 
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;

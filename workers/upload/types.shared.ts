@@ -3,6 +3,9 @@ import type { FileSystemFileHandleLike, UploadStatus } from '../upload-store.sha
 
 /** What the page sends the upload engine and what it shows back (re-exported by upload-engine.shared.ts). */
 
+/** The shared upload worker's first message on a new port: its script runs and it listens (src/shared/uploads/worker-endpoint.ts). */
+export const UPLOAD_WORKER_LISTENING = 'cutdesk-upload-worker-listening';
+
 export interface UploadTarget {
   projectId: number;
   type: AssetType;

@@ -5,6 +5,7 @@ import { appStore, meAtom, onSessionEnd, tokenAtom } from '@/lib/session-state.t
 import { queryClient } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
 import { requestHandleAccess } from './file-pick.ts';
+import { UPLOAD_WORKER_SCOPE, sharedWithRetry } from './worker-endpoint.ts';
 
 /**
  * The page's side of the upload worker: starts it for the signed-in user when IndexedDB holds
@@ -102,24 +103,46 @@ function openWorker(key: string): Comlink.Endpoint {
   if (typeof SharedWorker !== 'undefined' && extendedLifetime !== false) {
     let extended = false;
     // Inline, with a literal `type`: Vite reads the options to bundle the worker as a module.
-    const shared = new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), {
-      type: 'module',
-      name: `cutdesk-uploads-${key}`,
-      get extendedLifetime() {
-        extended = true;
-        return true;
-      },
-    });
+    const openShared = () =>
+      new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), {
+        type: 'module',
+        name: `cutdesk-uploads-${key}`,
+        get extendedLifetime() {
+          extended = true;
+          return true;
+        },
+      });
+    const first = openShared();
     extendedLifetime = extended;
     if (extended) {
-      sharedPort = shared.port;
-      return shared.port;
+      let unused: SharedWorker | null = first;
+      return sharedWithRetry({
+        open: () => {
+          const next = unused ?? openShared();
+          unused = null;
+          return next;
+        },
+        leaveOwnScope: leaveUploadWorkerScope,
+        onPort: (port) => (sharedPort = port),
+      });
     }
     // Never started (no message sent): the browser ends it with this page.
-    shared.port.close();
+    first.port.close();
   }
-  worker = new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
+  worker = openDedicatedWorker();
   return worker;
+}
+
+/** Unregisters the upload worker's own service worker (src/app/pwa.ts registers it again on the next start). */
+async function leaveUploadWorkerScope(): Promise<boolean> {
+  if (!('serviceWorker' in navigator)) return false;
+  const own = (await navigator.serviceWorker.getRegistrations()).find((registration) => new URL(registration.scope).pathname === UPLOAD_WORKER_SCOPE);
+  return own ? own.unregister() : false;
+}
+
+function openDedicatedWorker(): Worker {
+  // Inline, with a literal `type`, as above.
+  return new Worker(new URL('../../../workers/upload.worker.ts', import.meta.url), { type: 'module', name: 'cutdesk-uploads' });
 }
 
 /**

@@ -20,8 +20,8 @@ self.addEventListener('install', (event) => {
   const here = new URL(self.registration.scope);
   const otherOrigins = network({ not: { urlPattern: { protocol: here.protocol.slice(0, -1), hostname: here.hostname, port: here.port } } });
   event.waitUntil(
-    event
-      .addRoutes([...rules, otherOrigins])
+    Promise.resolve()
+      .then(() => event.addRoutes([...rules, otherOrigins]))
       .catch(() => event.addRoutes(rules))
       // Routes are an optimisation: an install must never fail for them.
       .catch(() => undefined),

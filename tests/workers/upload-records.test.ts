@@ -116,6 +116,24 @@ describe('the upload records written in the background', () => {
     expect(await store.get('clip')).toBeUndefined();
   });
 
+  it('keeps it forgotten across engines: the engine a reload left does not write back an upload the new one cancelled', async () => {
+    const { store, written, release } = await heldStore('records-two-engines');
+    // Writes reach IndexedDB as they are made, as in the browser.
+    for (let i = 0; i < 10; i += 1) release();
+    const left = new UploadRecords(store);
+    const current = new UploadRecords(store);
+    left.saveSoon(record(5));
+    left.saveSoon(record(6));
+    await current.forget('clip');
+    left.saveSoon(record(7));
+    await left.flush();
+    expect(written).toEqual([5]);
+    expect(await store.get('clip')).toBeUndefined();
+    // Another upload on the same store is written as ever.
+    await current.save({ ...record(1), uid: 'other' });
+    expect((await store.get('other'))?.parts).toHaveLength(1);
+  });
+
   it('writes nothing once closed (a closed tab, a sign-out)', async () => {
     const { store, written, release } = await heldStore('records-closed');
     const records = new UploadRecords(store);

@@ -6,14 +6,24 @@ import { STATUS_OF, storedPhaseOf, type Phase } from './phase.shared.ts';
  * nothing more is written, so the store keeps what the last finished step left and the next
  * start resumes from there.
  */
+/**
+ * Uploads forgotten on a store, by whichever engine forgot them. The engine a reload left behind
+ * shares the store (upload.worker.ts) and may still hold a record of such an upload waiting to
+ * be written: a cancel on the new page must not see it written back after its delete.
+ */
+const forgottenOn = new WeakMap<UploadStore, Set<string>>();
+
 export class UploadRecords {
   private readonly store: UploadStore;
+  private readonly forgotten: Set<string>;
   private closed = false;
   /** Background writes by uid: the one being written, and the latest record waiting for it. */
   private readonly writers = new Map<string, { waiting: UploadRecord | null; done: Promise<void> }>();
 
   constructor(store: UploadStore) {
     this.store = store;
+    this.forgotten = forgottenOn.get(store) ?? new Set();
+    forgottenOn.set(store, this.forgotten);
   }
 
   list(userId: number): Promise<UploadRecord[]> {
@@ -21,7 +31,7 @@ export class UploadRecords {
   }
 
   async save(record: UploadRecord): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.forgotten.has(record.uid)) return;
     await this.store.put(record);
   }
 
@@ -35,7 +45,7 @@ export class UploadRecords {
    * for them.
    */
   saveSoon(record: UploadRecord): void {
-    if (this.closed) return;
+    if (this.closed || this.forgotten.has(record.uid)) return;
     const copy: UploadRecord = { ...record, parts: [...record.parts] };
     const writer = this.writers.get(record.uid);
     if (writer) {
@@ -72,10 +82,12 @@ export class UploadRecords {
 
   /**
    * Done, cancelled or dismissed: nothing is left to resume. A record still waiting to be
-   * written is dropped and the write under way finishes first, so a part that finished just
-   * before a cancel cannot bring the record back after it is deleted.
+   * written is dropped and the write under way finishes first, and nothing of this upload is
+   * written on this store afterwards, by this engine or the one a reload left: a part that
+   * finished just before a cancel cannot bring the record back after it is deleted.
    */
   async forget(uid: string): Promise<void> {
+    this.forgotten.add(uid);
     const writer = this.writers.get(uid);
     if (writer) {
       writer.waiting = null;

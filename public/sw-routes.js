@@ -1,11 +1,11 @@
 /**
  * Imported by the generated service worker (vite.config.ts, workbox.importScripts). The service
  * worker answers only same-origin GETs: the precached app shell, built files under /assets/ and
- * navigations. Every other request a page or a worker makes still woke it for a fetch event it
- * let pass: each 20 MiB part an upload sends (a PUT from the upload worker, to the store on its
- * own port or under /s3), every API call. Static routes (Chromium 123+) send those straight to the
- * network, without starting or waking the service worker (issue 14: fewer hops per part, less CPU
- * in the page's renderer). Where the API is missing nothing changes.
+ * navigations. Every other request of a page still woke it for a fetch event it let pass: every
+ * API call, every upload to the store. Static routes (Chromium 123+) send those straight to the
+ * network, without starting or waking the service worker (issue 14). Chromium applies them to a
+ * page's requests, not to a worker's: the upload worker gets a scope of its own instead
+ * (upload-worker-sw.js). Where the API is missing nothing changes.
  */
 self.addEventListener('install', (event) => {
   if (typeof event.addRoutes !== 'function') return;

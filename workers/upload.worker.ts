@@ -194,7 +194,8 @@ if ('onconnect' in self) {
     if (!port) return;
     const api = apiFor((clients += 1));
     Comlink.expose(api, port);
-    // The page holds its calls until this arrives (or falls back to a dedicated worker).
+    // The page holds its calls until this arrives (a worker that fails to load never sends it:
+    // the page then starts it again through the app's service worker, worker-endpoint.ts).
     port.postMessage(UPLOAD_WORKER_LISTENING);
     // A page gone without its `pagehide` (a crash, a killed tab): its port closes, where the browser says so.
     port.addEventListener('close', () => api.detach());

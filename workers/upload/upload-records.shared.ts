@@ -2,17 +2,17 @@ import type { UploadRecord, UploadStore } from '../upload-store.shared.ts';
 import { STATUS_OF, storedPhaseOf, type Phase } from './phase.shared.ts';
 
 /**
- * The engine's writes to IndexedDB (ARCHITECTURE §4). Once closed (a closed tab, a sign-out)
- * nothing more is written, so the store keeps what the last finished step left and the next
- * start resumes from there.
- */
-/**
  * Uploads forgotten on a store, by whichever engine forgot them. The engine a reload left behind
  * shares the store (upload.worker.ts) and may still hold a record of such an upload waiting to
  * be written: a cancel on the new page must not see it written back after its delete.
  */
 const forgottenOn = new WeakMap<UploadStore, Set<string>>();
 
+/**
+ * The engine's writes to IndexedDB (ARCHITECTURE §4). Once closed (a closed tab, a sign-out)
+ * nothing more is written, so the store keeps what the last finished step left and the next
+ * start resumes from there.
+ */
 export class UploadRecords {
   private readonly store: UploadStore;
   private readonly forgotten: Set<string>;

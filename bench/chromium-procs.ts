@@ -96,3 +96,22 @@ export async function chromiumBrowserPid(): Promise<number> {
   if (!pid) throw new Error('no browser process');
   return pid;
 }
+
+/** Keeps one JavaScript thread busy for 300 ms (a page's, or a worker's, through its evaluate). */
+export const SPIN_300_MS = () => {
+  const until = performance.now() + 300;
+  while (performance.now() < until);
+};
+
+/**
+ * The renderer process that runs a page or a worker (Playwright does not say which): the one
+ * whose CPU time jumps while `spin` keeps its thread busy (`SPIN_300_MS` in its evaluate).
+ */
+export async function rendererBusiedBy(browserPid: number, spin: () => Promise<unknown>): Promise<number> {
+  const renderers = (await descendants(browserPid)).filter((proc) => proc.type === 'renderer');
+  const before = await Promise.all(renderers.map((proc) => cpuSeconds(proc.pid)));
+  await spin();
+  const after = await Promise.all(renderers.map((proc) => cpuSeconds(proc.pid)));
+  const busiest = after.map((seconds, i) => seconds - before[i]!).reduce((best, used, i, all) => (used > all[best]! ? i : best), 0);
+  return renderers[busiest]!.pid;
+}

@@ -20,7 +20,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { chromiumBrowserPid, cpuSeconds, descendants, memoryOf, threadSeconds } from './chromium-procs.ts';
+import { chromiumBrowserPid, descendants, memoryOf, rendererBusiedBy, SPIN_300_MS, threadSeconds } from './chromium-procs.ts';
 import { buildMinimalReactPage } from './first-paint.ts';
 import { startServer } from './first-load.ts';
 import { freePort } from './free-port.ts';
@@ -75,23 +75,6 @@ interface Variant {
   ready: (page: Page) => Promise<unknown>;
 }
 
-/**
- * The page's own renderer: the one whose CPU time jumps while the page's main thread spins for
- * 300 ms (Playwright does not say which process runs a page). This is the process
- * bench/upload-browser's renderer figure is about.
- */
-async function pageRendererPid(page: Page, browserPid: number): Promise<number> {
-  const renderers = (await descendants(browserPid)).filter((proc) => proc.type === 'renderer');
-  const before = await Promise.all(renderers.map((proc) => cpuSeconds(proc.pid)));
-  await page.evaluate(() => {
-    const until = performance.now() + 300;
-    while (performance.now() < until);
-  });
-  const after = await Promise.all(renderers.map((proc) => cpuSeconds(proc.pid)));
-  const busiest = after.map((seconds, i) => seconds - before[i]!).reduce((best, used, i, all) => (used > all[best]! ? i : best), 0);
-  return renderers[busiest]!.pid;
-}
-
 const workerThreadsOf = async (pid: number) => [...(await threadSeconds(pid)).keys()].filter((name) => /Worker/.test(name)).map((name) => name.replace(/#\d+$/, '').trim());
 
 interface Figures {
@@ -105,7 +88,8 @@ interface Figures {
 
 /** The page's renderer and the renderers of its workers: private memory, the most of 10 samples over a second. */
 async function renderersAtRest(page: Page, browserPid: number): Promise<Figures> {
-  const pagePid = await pageRendererPid(page, browserPid);
+  // The page's own renderer: the figure bench/upload-browser's renderer figure is about.
+  const pagePid = await rendererBusiedBy(browserPid, () => page.evaluate(SPIN_300_MS));
   const others: { pid: number; workers: string[] }[] = [];
   for (const proc of await descendants(browserPid)) {
     if (proc.type !== 'renderer' || proc.pid === pagePid) continue;

@@ -12,7 +12,7 @@ import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { chromiumBrowserPid, cpuSeconds, descendants } from './chromium-procs.ts';
+import { chromiumBrowserPid, cpuSeconds, rendererBusiedBy, SPIN_300_MS } from './chromium-procs.ts';
 import { startServer } from './first-load.ts';
 import { spread } from './stats.ts';
 
@@ -41,21 +41,6 @@ async function buildWithoutRoutes(webDir: string): Promise<string> {
 
 interface Run { medianMs: number; p90Ms: number; serviceWorkerCpuMs: number }
 
-/** The process of a renderer: the one whose CPU time jumps while `spin` keeps its thread busy for 300 ms. */
-async function rendererOf(spin: () => Promise<unknown>): Promise<number> {
-  const renderers = (await descendants(await chromiumBrowserPid())).filter((proc) => proc.type === 'renderer');
-  const before = await Promise.all(renderers.map((proc) => cpuSeconds(proc.pid)));
-  await spin();
-  const after = await Promise.all(renderers.map((proc) => cpuSeconds(proc.pid)));
-  const busiest = after.map((seconds, i) => seconds - before[i]!).reduce((best, used, i, all) => (used > all[best]! ? i : best), 0);
-  return renderers[busiest]!.pid;
-}
-
-const SPIN = () => {
-  const until = performance.now() + 300;
-  while (performance.now() < until);
-};
-
 /**
  * One round: a fresh Chromium with a signed-in page per variant (a context each), the calls made
  * in batches that take turns, so the machine's noise falls on all three alike.
@@ -76,7 +61,7 @@ async function round(bases: Record<Variant, string>): Promise<Record<Variant, Ru
         await page.reload();
         await page.waitForFunction('navigator.serviceWorker.controller !== null');
         const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-        serviceWorkerPid = await rendererOf(() => worker.evaluate(SPIN));
+        serviceWorkerPid = await rendererBusiedBy(await chromiumBrowserPid(), () => worker.evaluate(SPIN_300_MS));
       }
       pages.set(variant, { page, token: login.token, serviceWorkerPid, times: [] });
     }

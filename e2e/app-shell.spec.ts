@@ -4,7 +4,8 @@ import { resolve } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV } from './server-env.ts';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
-import { MP4_FTYP } from '../tests/support/file-fixtures.ts';
+import { MP4_FTYP, pngBytes } from '../tests/support/file-fixtures.ts';
+import { storeSession } from './sign-in.ts';
 import { networkConditions } from './upload-network.ts';
 
 /**
@@ -19,11 +20,22 @@ interface ManifestChunk {
   isEntry?: boolean;
   imports?: string[];
   dynamicImports?: string[];
+  /** Files the chunk refers to by URL (the workers). */
+  assets?: string[];
 }
 type BuildManifest = Record<string, ManifestChunk>;
 
 async function buildManifest(): Promise<BuildManifest> {
   return JSON.parse(await readFile(`${WEB_DIR}/.vite/manifest.json`, 'utf8')) as BuildManifest;
+}
+
+/** The built upload worker (`assets/upload.worker-<hash>.js`), from the build's manifest. */
+async function uploadWorkerFile(): Promise<string> {
+  const file = Object.values(await buildManifest())
+    .flatMap((chunk) => chunk.assets ?? [])
+    .find((asset) => /^assets\/upload\.worker-[\w-]+\.js$/.test(asset));
+  if (!file) throw new Error('the build has no upload worker');
+  return file;
 }
 
 /** Files reachable from `roots` through static (and, with `dynamic`, lazy) imports, never entering `stop`. */
@@ -172,7 +184,7 @@ test('an upload goes straight to the store: the upload worker runs under a servi
   // Both service workers installed from the sign-in page, which starts no upload worker.
   await page.goto('/login');
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
-  const worker = Object.values(await buildManifest()).flatMap((chunk) => (chunk as ManifestChunk & { assets?: string[] }).assets ?? []).find((file) => /^assets\/upload\.worker-[\w-]+\.js$/.test(file))!;
+  const worker = await uploadWorkerFile();
   expect(worker).toBeTruthy();
   await expect
     .poll(() => page.evaluate(async (url) => {
@@ -190,13 +202,9 @@ test('an upload goes straight to the store: the upload worker runs under a servi
   await page.close();
 
   const project = await context.newPage();
-  await project.addInitScript(([token, organizationId]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(token));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
-  }, [signIn.token, signIn.organizationId] as const);
+  await storeSession(project, signIn.token, signIn.organizationId);
   await project.goto(`/user/project/${projectId}`);
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-  await project.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  await project.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes() });
   const section = project.getByTestId('asset-section-ASSET');
   await expect(section.getByTestId('asset-tile')).toHaveCount(1);
   await expect(section).toContainText('logo.png');
@@ -297,7 +305,7 @@ test.describe('the update prompt', () => {
       data: { name: 'Worker gone', audience: 'Everyone', goal: 'Upload anyway', finalVideoLength: '1-2 minutes', brief: 'The upload worker of this version is gone from the server.' },
     });
     const { id } = (await created.json()) as { id: number };
-    const worker = Object.values(await buildManifest()).flatMap((chunk) => (chunk as ManifestChunk & { assets?: string[] }).assets ?? []).find((file) => /^assets\/upload\.worker-[\w-]+\.js$/.test(file))!;
+    const worker = await uploadWorkerFile();
     // Installed from the sign-in page, which starts no upload worker: the app's service worker
     // has the upload worker in its precache.
     const installing = await context.newPage();
@@ -321,14 +329,10 @@ test.describe('the update prompt', () => {
       await (await context.newCDPSession(page)).send('Network.clearBrowserCache');
       const warnings: string[] = [];
       page.on('console', (message) => void (message.type() === 'warning' && warnings.push(message.text())));
-      await page.addInitScript(([t, o]) => {
-        localStorage.setItem('cutdesk.token', JSON.stringify(t));
-        localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-      }, [token, organizationId] as const);
+      await storeSession(page, token, organizationId);
       await page.goto(`${BASE}/user/project/${id}`);
       await expect(page.getByTestId('asset-section-ASSET')).toBeVisible();
-      const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-      await page.getByTestId('upload-input-ASSET').setInputFiles({ name: 'still-works.png', mimeType: 'image/png', buffer: png });
+          await page.getByTestId('upload-input-ASSET').setInputFiles({ name: 'still-works.png', mimeType: 'image/png', buffer: pngBytes() });
       const section = page.getByTestId('asset-section-ASSET');
       await expect(section.getByTestId('asset-tile')).toHaveCount(1);
       await expect(section).toContainText('still-works.png');
@@ -351,10 +355,7 @@ test.describe('the update prompt', () => {
     });
     expect(created.status()).toBe(201);
     const { id } = (await created.json()) as { id: number };
-    await page.addInitScript(([t, o]) => {
-      localStorage.setItem('cutdesk.token', JSON.stringify(t));
-      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-    }, [token, organizationId] as const);
+    await storeSession(page, token, organizationId);
     await page.goto(`${BASE}/user/project/${id}`);
     await expect(page.getByTestId('asset-section-INTERVIEW_CLIP')).toBeVisible();
     // The first version installs and then controls the page (as it does in the installed app).

@@ -41,7 +41,7 @@ describe('the shared upload worker, started again through the app’s service wo
   it('holds the calls until the worker listens, then sends them there, callbacks included', async () => {
     const first = sharedWorker('first');
     const opened: Fake[] = [];
-    const remote = Comlink.wrap<Api>(sharedWithRetry({ open: () => (opened.push(first), first), leaveOwnScope: async () => true, onPort: () => undefined }));
+    const remote = Comlink.wrap<Api>(sharedWithRetry({ first: (opened.push(first), first), reopen: () => { throw new Error('no second try wanted'); }, leaveOwnScope: async () => true, onPort: () => undefined }));
     const seen: string[] = [];
     const started = remote.start('owner', Comlink.proxy((text: string) => void seen.push(text)));
     await settle();
@@ -58,7 +58,8 @@ describe('the shared upload worker, started again through the app’s service wo
     let left = 0;
     const remote = Comlink.wrap<Api>(
       sharedWithRetry({
-        open: () => {
+        first: (opened.push(workers[0]!), workers[0]!),
+        reopen: () => {
           const next = workers[opened.length]!;
           opened.push(next);
           return next;
@@ -83,7 +84,7 @@ describe('the shared upload worker, started again through the app’s service wo
   it('tries once: a second failure, or no own scope to leave, starts nothing more', async () => {
     const workers = [sharedWorker('a'), sharedWorker('b'), sharedWorker('c')];
     let opened = 0;
-    sharedWithRetry({ open: () => workers[opened++]!, leaveOwnScope: async () => true, onPort: () => undefined });
+    sharedWithRetry({ first: workers[opened++]!, reopen: () => workers[opened++]!, leaveOwnScope: async () => true, onPort: () => undefined });
     workers[0]!.fail();
     await settle();
     workers[1]!.fail();
@@ -92,7 +93,7 @@ describe('the shared upload worker, started again through the app’s service wo
 
     let openedWithoutScope = 0;
     const lone = sharedWorker('lone');
-    sharedWithRetry({ open: () => (openedWithoutScope++, lone), leaveOwnScope: async () => false, onPort: () => undefined });
+    sharedWithRetry({ first: (openedWithoutScope++, lone), reopen: () => (openedWithoutScope++, lone), leaveOwnScope: async () => false, onPort: () => undefined });
     lone.fail();
     await settle();
     expect(openedWithoutScope).toBe(1);
@@ -101,7 +102,7 @@ describe('the shared upload worker, started again through the app’s service wo
   it('stays with a worker that listens: a later error event changes nothing', async () => {
     const worker = sharedWorker('first');
     let opened = 0;
-    const remote = Comlink.wrap<Api>(sharedWithRetry({ open: () => (opened++, worker), leaveOwnScope: async () => true, onPort: () => undefined }));
+    const remote = Comlink.wrap<Api>(sharedWithRetry({ first: (opened++, worker), reopen: () => (opened++, worker), leaveOwnScope: async () => true, onPort: () => undefined }));
     worker.listen();
     expect(await remote.start('owner', Comlink.proxy(() => undefined))).toBe('first');
     worker.fail();

@@ -115,13 +115,9 @@ function openWorker(key: string): Comlink.Endpoint {
     const first = openShared();
     extendedLifetime = extended;
     if (extended) {
-      let unused: SharedWorker | null = first;
       return sharedWithRetry({
-        open: () => {
-          const next = unused ?? openShared();
-          unused = null;
-          return next;
-        },
+        first,
+        reopen: openShared,
         leaveOwnScope: leaveUploadWorkerScope,
         onPort: (port) => (sharedPort = port),
       });

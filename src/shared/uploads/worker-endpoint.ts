@@ -12,8 +12,10 @@ type Target = Pick<MessagePort, 'postMessage' | 'addEventListener'>;
 export const UPLOAD_WORKER_SCOPE = '/assets/upload.worker';
 
 export interface SharedWorkerStart {
-  /** A new shared upload worker (the same script and name each time). */
-  open: () => SharedWorker;
+  /** The shared upload worker, just created. */
+  first: SharedWorker;
+  /** Another one with the same script and name: the second try. */
+  reopen: () => SharedWorker;
   /**
    * Takes the upload worker out of its own service worker's scope (src/app/pwa.ts), so the next
    * one is loaded through the app's service worker and its precache; false when there was none.
@@ -64,7 +66,7 @@ export function sharedWithRetry(start: SharedWorkerStart): Endpoint {
         .catch(() => false)
         .then((left) => {
           console.warn(`the upload worker could not start${left ? ': starting it again through the app’s service worker' : ''}`);
-          if (left) attempt(start.open(), true);
+          if (left) attempt(start.reopen(), true);
         });
     };
     const done = () => {
@@ -75,7 +77,7 @@ export function sharedWithRetry(start: SharedWorkerStart): Endpoint {
     shared.addEventListener('error', onError);
     port.start();
   };
-  attempt(start.open(), false);
+  attempt(start.first, false);
   return {
     postMessage: (message: unknown, transfer: Transferable[] = []) => {
       if (target) target.postMessage(message, transfer);

@@ -27,7 +27,8 @@
  * `npm run bench upload-browser`; BENCH_UPLOAD_GIB=3 for 3 GiB, BENCH_ROUNDS (3), BENCH_KINDS
  * (comma list), BENCH_WEB_DIR (a build to reuse), BENCH_SKIP_RELOAD / BENCH_SKIP_KILL, BENCH_CPU_PROFILE
  * (a path prefix: the page's main thread and the shared upload worker profiled over each run),
- * BENCH_TRACE (a path prefix: a Chromium trace of each run, the renderer's thread pool too).
+ * BENCH_TRACE (a path prefix: a Chromium trace of each run, the renderer's thread pool too),
+ * BENCH_VERBOSE (each step of Cutdesk's set-up on stderr).
  * Ports 8233–8236, data under .tmp/upload-bench-*. Each run starts on an idle server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -337,7 +338,7 @@ function watchParts(page: Page, parts: Setup['parts']): void {
 }
 
 async function setUpCutdesk(file: string, target: Api, round: number, label: string): Promise<Setup> {
-  const step = (what: string) => process.env.BENCH_TRACE && console.error(`  ${label}: ${what}`);
+  const step = (what: string) => process.env.BENCH_VERBOSE && console.error(`  ${label}: ${what}`);
   step('launching');
   const { browser, page: installing } = await launch();
   step('launched');

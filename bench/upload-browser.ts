@@ -7,6 +7,8 @@
  *     (`cutdesk-s3-path`, a second server started with S3_PORT=off);
  *   - `cutdesk-app-sw`: the same page with the upload worker under the app's service worker (its
  *     own fetch-less one kept from registering), as before stop 27;
+ *   - `cutdesk-base`: the same page from another build (BENCH_BASE_WEB_DIR, e.g. the commit
+ *     before a change), on a server and store of its own: a product change A/B'd in one run;
  *   - Uppy 5 `@uppy/aws-s3` (20 MiB parts, 6 requests at once; this process is its backend:
  *     create, a presigned URL per part, complete — as Companion would be);
  *   - Uppy 6 `@uppy/aws-s3` (signs in the page with Cutdesk's temporary credentials);
@@ -29,7 +31,7 @@
  * (a path prefix: the page's main thread and the shared upload worker profiled over each run),
  * BENCH_TRACE (a path prefix: a Chromium trace of each run, the renderer's thread pool too),
  * BENCH_VERBOSE (each step of Cutdesk's set-up on stderr).
- * Ports 8233–8236, data under .tmp/upload-bench-*. Each run starts on an idle server.
+ * BENCH_BASE_WEB_DIR (the build `cutdesk-base` serves). Ports 8233–8238, data under .tmp/upload-bench-*. Each run starts on an idle server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
@@ -58,6 +60,8 @@ const PORT_BEFORE = 8233;
 const PORT = 8234;
 const STORE_PORT = 8235;
 const PAGE_PORT = 8236;
+const PORT_BASE = 8237;
+const STORE_PORT_BASE = 8238;
 const HOST = '127.0.0.1';
 const MP4_FTYP = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 const CLOCK_TICKS = 100;
@@ -65,7 +69,7 @@ const CLOCK_TICKS = 100;
 const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
 
 type Peer = 'uppy5' | 'uppy6' | 'sdk' | 'bare' | 'bare-worker' | 'bare-worker-xhr';
-type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'cutdesk-app-sw' | Peer;
+type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'cutdesk-app-sw' | 'cutdesk-base' | Peer;
 const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare', 'bare-worker-xhr'];
 
 /** A clip: an MP4 `ftyp` box (the server registers video by its bytes), then random bytes. */
@@ -785,13 +789,23 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
     servers.push(await startServer(dataAfter, webDir, PORT, String(STORE_PORT)));
     const before = await api(`http://${HOST}:${PORT_BEFORE}`);
     const after = await api(`http://${HOST}:${PORT}`);
+    let base: Api | null = null;
+    if (KINDS.includes('cutdesk-base')) {
+      const baseWebDir = process.env.BENCH_BASE_WEB_DIR;
+      if (!baseWebDir) throw new Error('cutdesk-base serves the build BENCH_BASE_WEB_DIR names');
+      const dataBase = join(root, '.tmp', 'upload-bench-base');
+      await rm(dataBase, { recursive: true, force: true });
+      servers.push(await startServer(dataBase, baseWebDir, PORT_BASE, String(STORE_PORT_BASE)));
+      base = await api(`http://${HOST}:${PORT_BASE}`);
+    }
+    /** The server a kind uploads to: its process and API. */
+    const serverOf = (kind: Kind): [ChildProcess, Api] => (kind === 'cutdesk-s3-path' ? [servers[0]!, before] : kind === 'cutdesk-base' ? [servers[2]!, base!] : [servers[1]!, after]);
     const keys = JSON.parse(await readFile(join(dataAfter, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
     const s3 = new S3Client({ endpoint: `http://${HOST}:${STORE_PORT}`, region: 'us-east-1', forcePathStyle: true, credentials: keys, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
     pages = pageServer(pagesDir, s3, 'cutdesk-media');
     await new Promise<void>((resolve) => pages!.server.listen(PAGE_PORT, HOST, () => resolve()));
 
-    const setUp = (kind: Kind, round: number) =>
-      kind === 'cutdesk' || kind === 'cutdesk-app-sw' ? setUpCutdesk(file, after, round, kind) : kind === 'cutdesk-s3-path' ? setUpCutdesk(file, before, round, kind) : setUpPeer(file, kind, pages!, after, round);
+    const setUp = (kind: Kind, round: number) => (kind.startsWith('cutdesk') ? setUpCutdesk(file, serverOf(kind)[1], round, kind) : setUpPeer(file, kind as Peer, pages!, after, round));
 
     const runs: Record<string, Awaited<ReturnType<typeof timedRun>>[]> = {};
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -800,7 +814,8 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         const setup = await setUp(kind, round);
         try {
           const cdp = await setup.browser.newBrowserCDPSession();
-          const figures = await timedRun(setup, cdp, (kind === 'cutdesk-s3-path' ? servers[0] : servers[1])!.pid!, kind === 'cutdesk-s3-path' ? null : after.base, `${kind}-${round}`);
+          const [server, target] = serverOf(kind);
+          const figures = await timedRun(setup, cdp, server.pid!, kind === 'cutdesk-s3-path' ? null : target.base, `${kind}-${round}`);
           (runs[kind] ??= []).push(figures);
           console.error(`round ${round} ${kind}: ${JSON.stringify(figures)}`);
         } catch (error) {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
 import type { AssetType } from '@/domain/uploads.ts';
@@ -6,7 +6,8 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { useQuery, useQueryClient } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
 import { listAssets } from '@/shared/uploads/api/list-assets.ts';
-import { useUploads } from '@/shared/uploads/use-uploads.ts';
+import type { UploadSnapshot } from '@/shared/uploads/upload-client.ts';
+import { sameUploadStates, useUploadsSelection } from '@/shared/uploads/use-uploads.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { UploadsPopup } from './uploads-popup.tsx';
 import { UploadsSection } from './uploads-section.tsx';
@@ -39,7 +40,13 @@ const SECTIONS: AssetType[] = ['INTERVIEW_CLIP', 'BROLL_CLIP', 'ASSET'];
  * and delete-all, and the pending-uploads popup. Uploads themselves run in the upload worker.
  */
 export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }: Props) {
-  const uploads = useUploads();
+  // This project's uploads in their states: progress alone does not draw the sections again
+  // (the tiles and the popup follow it themselves).
+  const selectMine = useCallback(
+    (snapshot: UploadSnapshot) => snapshot.items.filter((item) => item.projectId === project.id && item.uploadType === 'asset'),
+    [project.id],
+  );
+  const mine = useUploadsSelection(selectMine, sameUploadStates);
   const client = useQueryClient();
   const status = project.status.name;
   const query = useQuery({ queryKey: queryKeys.projectAssets(project.id), queryFn: () => listAssets(project.id) });
@@ -47,7 +54,6 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
   const loadError = query.error ? errorMessage(query.error) : null;
   const { refetch } = query;
 
-  const mine = useMemo(() => uploads.items.filter((item) => item.projectId === project.id && item.uploadType === 'asset'), [uploads.items, project.id]);
   // A finished upload is registered: the list shows it as an asset (the upload client refreshes the
   // organization's storage; the project's files are this page's to refresh).
   const finished = mine.filter((item) => item.status === 'done').map((item) => item.uid).join(',');
@@ -113,7 +119,7 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
           onChanged={onChanged}
         />
       ))}
-      <UploadsPopup snapshot={uploads} />
+      <UploadsPopup />
     </section>
   );
 }

@@ -1,7 +1,8 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft, runningProgress } from '@/domain/uploads.ts';
-import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView, type UploadSnapshot } from '@/shared/uploads/upload-client.ts';
+import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/shared/uploads/upload-client.ts';
+import { useUploads } from '@/shared/uploads/use-uploads.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { ProgressFill } from '@/ui/progress-fill.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
@@ -39,7 +40,8 @@ function usePageRoom(shown: boolean) {
  * upload, with the overall bytes, percent, speed and time left. Collapsing it leaves its header
  * only; closing it hides it until the next upload starts.
  */
-export function UploadsPopup({ snapshot }: { snapshot: UploadSnapshot }) {
+export function UploadsPopup() {
+  const snapshot = useUploads();
   const [collapsed, setCollapsed] = useState(false);
   const [closedAt, setClosedAt] = useState<string | null>(null);
   const [picking, setPicking] = useState<string | null>(null);

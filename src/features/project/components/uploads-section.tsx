@@ -271,7 +271,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           {count > 0 ? (
             <div className={`asset-grid kind-${kind}`}>
               {pending.map((item) => (
-                <PendingTile key={item.uid} item={item} kind={kind} onResume={() => void resume(item)} onRemove={() => (item.refused ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))} />
+                <PendingTile key={item.uid} upload={item} kind={kind} onResume={() => void resume(item)} onRemove={() => (item.refused ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))} />
               ))}
               {files.map((asset) => (
                 <AssetTile key={asset.id} asset={asset} kind={kind} locked={locked} onPreview={() => setPreview(asset)} onDelete={() => setConfirm({ kind: 'delete', asset })} />

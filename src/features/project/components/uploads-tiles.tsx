@@ -2,6 +2,7 @@ import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { formatSpeed, formatTimeLeft, type AcceptKind } from '@/domain/uploads.ts';
 import type { UploadItemView } from '@/shared/uploads/upload-client.ts';
+import { useUploadItem } from '@/shared/uploads/use-uploads.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { ProgressFill } from '@/ui/progress-fill.tsx';
 
@@ -50,8 +51,12 @@ export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset:
   );
 }
 
-/** An upload still queued, running or incomplete: shown in the list with id -1 (C§3). */
-export function PendingTile({ item, kind, onResume, onRemove }: { item: UploadItemView; kind: AcceptKind; onResume: () => void; onRemove: () => void }) {
+/**
+ * An upload still queued, running or incomplete: shown in the list with id -1 (C§3). The
+ * section hands over the upload as it last changed state; the tile follows its progress itself.
+ */
+export function PendingTile({ upload, kind, onResume, onRemove }: { upload: UploadItemView; kind: AcceptKind; onResume: () => void; onRemove: () => void }) {
+  const item = useUploadItem(upload.uid) ?? upload;
   const incomplete = item.status === 'incomplete';
   // Refused by the server: its reason, no progress and no resume (the same bytes get the same answer), only Remove.
   const refused = item.refused;

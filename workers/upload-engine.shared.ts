@@ -1,5 +1,5 @@
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
-import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, quotaAllows } from '@/domain/uploads.ts';
+import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, partProgressWanted, quotaAllows } from '@/domain/uploads.ts';
 import type { ServerApi } from './server-api.shared.ts';
 import type { Transport } from './transport.shared.ts';
 import type { FileSystemFileHandleLike, UploadRecord, UploadStore } from './upload-store.shared.ts';
@@ -129,6 +129,7 @@ export class UploadEngine implements PreviousEngine {
       isDraining: () => this.draining,
       previous: () => this.previous,
       announce: (at) => this.emit(at),
+      wantsPartProgress: (partSize) => partProgressWanted(this.totalSpeed.bytesPerSecond(now()), partSize, this.options.emitEveryMs),
     };
   }
 

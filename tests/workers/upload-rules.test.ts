@@ -15,6 +15,7 @@ import {
   nameVariant,
   needsNewCredentials,
   parseAssetType,
+  partProgressWanted,
   planParts,
   quotaAllows,
   rateFromSamples,
@@ -170,6 +171,17 @@ describe('progress figures', () => {
     expect(formatTimeLeft(42)).toBe('42 s left');
     expect(formatTimeLeft(600)).toBe('about 10 min left');
     expect(formatTimeLeft(null)).toBe('estimating…');
+  });
+
+  it('asks parts for their bytes as they go unless parts finish at least as often as progress is shown', () => {
+    // 20 MiB parts, progress every 500 ms: from 40 MiB/s on a part finishes every 500 ms or sooner.
+    expect(partProgressWanted(0, 20 * MiB, 500)).toBe(true);
+    expect(partProgressWanted(1 * MiB, 20 * MiB, 500)).toBe(true);
+    expect(partProgressWanted(39 * MiB, 20 * MiB, 500)).toBe(true);
+    expect(partProgressWanted(40 * MiB, 20 * MiB, 500)).toBe(false);
+    expect(partProgressWanted(120 * MiB, 20 * MiB, 500)).toBe(false);
+    // Shown continuously (tests, 0 ms): always asked.
+    expect(partProgressWanted(120 * MiB, 20 * MiB, 0)).toBe(true);
   });
 });
 

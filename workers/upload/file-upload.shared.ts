@@ -52,6 +52,8 @@ export interface UploadContext {
   previous(): PreviousEngine | null;
   /** Something to show changed: at once (a phase), or throttled (progress). */
   announce(now?: boolean): void;
+  /** Whether a part of `partSize` bytes should report its bytes while they go (partProgressWanted). */
+  wantsPartProgress(partSize: number): boolean;
 }
 
 /**
@@ -450,7 +452,8 @@ export class FileUpload {
         this.checkpoint();
         const etag = await this.attempt((signal) => {
           this.progress.restart(part.partNumber);
-          return s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), { signal, onUploadProgress: (loaded) => this.reportProgress(part.partNumber, loaded) });
+          const onUploadProgress = this.context.wantsPartProgress(part.size) ? (loaded: number) => this.reportProgress(part.partNumber, loaded) : undefined;
+          return s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), { signal, ...(onUploadProgress && { onUploadProgress }) });
         });
         this.progress.partStored(part.partNumber, part.size);
         done.set(part.partNumber, etag);

@@ -69,8 +69,10 @@ export class FileProgress {
     return true;
   }
 
-  /** The store holds the part. */
+  /** The store holds the part; what it did not report while it went counts in the speed now. */
   partStored(partNumber: number, size: number): void {
+    const reported = this.inflight.get(partNumber) ?? 0;
+    if (size > reported) this.speed.count(size - reported);
     this.inflight.delete(partNumber);
     this.stored += size;
   }

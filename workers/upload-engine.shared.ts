@@ -129,7 +129,7 @@ export class UploadEngine implements PreviousEngine {
       isDraining: () => this.draining,
       previous: () => this.previous,
       announce: (at) => this.emit(at),
-      wantsPartProgress: (partSize) => partProgressWanted(this.totalSpeed.bytesPerSecond(now()), partSize, this.options.emitEveryMs),
+      reportPart: (partSize) => this.reportPart(partSize),
     };
   }
 
@@ -417,6 +417,23 @@ export class UploadEngine implements PreviousEngine {
     let count = 0;
     for (const upload of this.items.values()) if (upload.phase === 'uploading') count += 1;
     return count;
+  }
+
+  /** Part requests in flight that report their progress (partProgressWanted). */
+  private reportingParts = 0;
+
+  private reportPart(partSize: number): (() => void) | null {
+    // A part starts when one ended: the speed as of now, parts that did not report included.
+    const now = this.options.now();
+    this.totalSpeed.sample(now);
+    if (!partProgressWanted(this.totalSpeed.bytesPerSecond(now), partSize, this.options.emitEveryMs, this.reportingParts)) return null;
+    this.reportingParts += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.reportingParts -= 1;
+    };
   }
 
   /** Sends a snapshot: at once for status changes, at most every `emitEveryMs` for progress. */

@@ -295,15 +295,18 @@ export function rateFromSamples(samples: readonly ProgressSample[], now: number,
 }
 
 /**
- * Whether a part's request should report its bytes while they go (XHR upload progress). Shown
- * progress moves every `shownEveryMs`; when the uploads run fast enough that a part finishes at
- * least that often, finished parts move it as far, and a part's own reports (a message and an
- * event in the upload worker some ten times a second per request in flight) buy nothing a person
- * sees. Issue 14: they were a fifth to a quarter of the renderer's CPU per GiB at 100 MB/s. At
- * an unknown speed (0: the upload just began) parts report.
+ * Whether a part's request should report its bytes while they go (XHR upload progress; each
+ * report is a message and an event in the upload worker, some ten a second per request in
+ * flight — issue 14: a fifth to a quarter of the renderer's CPU per GiB at 100 MB/s, while the
+ * bar is drawn twice a second).
+ *   - Slower than a part per `shownEveryMs` (or at an unknown speed, 0: the upload just began):
+ *     every part reports, so the bar and the time left follow every byte.
+ *   - Faster: one part in flight reports (`reporting`: how many do now) and the others count
+ *     when stored. Parts started together finish together, so with none reporting the bar
+ *     stood still for a whole wave of parts; one keeps it moving between waves.
  */
-export function partProgressWanted(bytesPerSecond: number, partSize: number, shownEveryMs: number): boolean {
-  return bytesPerSecond * (shownEveryMs / 1000) < partSize;
+export function partProgressWanted(bytesPerSecond: number, partSize: number, shownEveryMs: number, reporting: number): boolean {
+  return reporting === 0 || bytesPerSecond * (shownEveryMs / 1000) < partSize;
 }
 
 /** Seconds left at the current rate; null when unknown. */

@@ -173,15 +173,19 @@ describe('progress figures', () => {
     expect(formatTimeLeft(null)).toBe('estimating…');
   });
 
-  it('asks parts for their bytes as they go unless parts finish at least as often as progress is shown', () => {
+  it('asks every part for its bytes as they go unless parts finish at least as often as progress is shown; then one', () => {
     // 20 MiB parts, progress every 500 ms: from 40 MiB/s on a part finishes every 500 ms or sooner.
-    expect(partProgressWanted(0, 20 * MiB, 500)).toBe(true);
-    expect(partProgressWanted(1 * MiB, 20 * MiB, 500)).toBe(true);
-    expect(partProgressWanted(39 * MiB, 20 * MiB, 500)).toBe(true);
-    expect(partProgressWanted(40 * MiB, 20 * MiB, 500)).toBe(false);
-    expect(partProgressWanted(120 * MiB, 20 * MiB, 500)).toBe(false);
-    // Shown continuously (tests, 0 ms): always asked.
-    expect(partProgressWanted(120 * MiB, 20 * MiB, 0)).toBe(true);
+    for (const reporting of [0, 1, 5]) {
+      expect(partProgressWanted(0, 20 * MiB, 500, reporting)).toBe(true);
+      expect(partProgressWanted(1 * MiB, 20 * MiB, 500, reporting)).toBe(true);
+      expect(partProgressWanted(39 * MiB, 20 * MiB, 500, reporting)).toBe(true);
+      // Shown continuously (0 ms): always asked.
+      expect(partProgressWanted(120 * MiB, 20 * MiB, 0, reporting)).toBe(true);
+    }
+    // Fast: one part in flight reports, the others count when stored.
+    expect(partProgressWanted(40 * MiB, 20 * MiB, 500, 0)).toBe(true);
+    expect(partProgressWanted(40 * MiB, 20 * MiB, 500, 1)).toBe(false);
+    expect(partProgressWanted(120 * MiB, 20 * MiB, 500, 1)).toBe(false);
   });
 });
 

@@ -52,8 +52,11 @@ export interface UploadContext {
   previous(): PreviousEngine | null;
   /** Something to show changed: at once (a phase), or throttled (progress). */
   announce(now?: boolean): void;
-  /** Whether a part of `partSize` bytes should report its bytes while they go (partProgressWanted). */
-  wantsPartProgress(partSize: number): boolean;
+  /**
+   * Whether a part of `partSize` bytes about to be sent should report its bytes while they go
+   * (partProgressWanted): if so, a function to call once its request ended, else null.
+   */
+  reportPart(partSize: number): (() => void) | null;
 }
 
 /**
@@ -450,10 +453,15 @@ export class FileUpload {
       this.context.slots.run(async () => {
         // A slot can come free long after it was asked for: the upload may be stopped by now.
         this.checkpoint();
-        const etag = await this.attempt((signal) => {
+        const etag = await this.attempt(async (signal) => {
           this.progress.restart(part.partNumber);
-          const onUploadProgress = this.context.wantsPartProgress(part.size) ? (loaded: number) => this.reportProgress(part.partNumber, loaded) : undefined;
-          return s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), { signal, ...(onUploadProgress && { onUploadProgress }) });
+          const reported = this.context.reportPart(part.size);
+          const onUploadProgress = reported && ((loaded: number) => this.reportProgress(part.partNumber, loaded));
+          try {
+            return await s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), { signal, ...(onUploadProgress && { onUploadProgress }) });
+          } finally {
+            reported?.();
+          }
         });
         this.progress.partStored(part.partNumber, part.size);
         done.set(part.partNumber, etag);

@@ -9,9 +9,9 @@ export function useUploads(): UploadSnapshot {
 
 /**
  * A part of the upload worker's snapshot: the component renders again only when `equal` says
- * the part changed. Snapshots come twice a second while an upload runs (issue 14: a page that
- * rendered all its sections for each of them spent most of its renderer's upload time there);
- * what shows progress subscribes to it, what only needs the list of uploads does not.
+ * the part changed. Snapshots come twice a second while an upload runs (issue 14: the project
+ * page rendered its three sections, their files and zones, for each of them); what shows
+ * progress subscribes to it, what only needs the list of uploads does not.
  * `select` and `equal` should be stable (module functions or useCallback).
  */
 export function useUploadsSelection<T>(select: (snapshot: UploadSnapshot) => T, equal: (a: T, b: T) => boolean): T {

@@ -12,7 +12,9 @@ export function useUploads(): UploadSnapshot {
  * the part changed. Snapshots come twice a second while an upload runs (issue 14: the project
  * page rendered its three sections, their files and zones, for each of them); what shows
  * progress subscribes to it, what only needs the list of uploads does not.
- * `select` and `equal` should be stable (module functions or useCallback).
+ * `select` and `equal` should be stable (module functions or useCallback). The value kept is
+ * the first one `equal` matched: with `sameUploadStates`, its progress fields are those of the
+ * snapshot where the state last changed — read progress through `useUploadItem` or `useUploads`.
  */
 export function useUploadsSelection<T>(select: (snapshot: UploadSnapshot) => T, equal: (a: T, b: T) => boolean): T {
   useEffect(() => installUploads(), []);

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, get, request, type IncomingMessage } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,33 @@ describe('graceful shutdown', () => {
     expect(server.output()).toContain('shutting down');
     expect(server.output()).toContain('"msg":"stopped"');
   }, 120_000);
+
+  it('closes once a download under way when it began closing has ended, not a keep-alive timeout later', async () => {
+    const test = await startTestServer(null, { storage: true });
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const key = 'projects/1/raw/interviews/closing.bin';
+      await test.app.ctx.storage.putObject(key, new Uint8Array(32 * 1024 * 1024));
+      const url = await test.app.ctx.storage.presignGet(key, 600);
+      // The answer's headers are out and its body under way (paused) when the server starts closing.
+      const response = await new Promise<IncomingMessage>((resolve, reject) => get(url, { agent }, resolve).on('error', reject));
+      response.pause();
+      expect(response.statusCode).toBe(200);
+      const closed = test.close().then(() => 'closed');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      let bytes = 0;
+      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      const ended = new Promise((resolve) => response.on('end', resolve));
+      response.resume();
+      await ended;
+      expect(bytes).toBe(32 * 1024 * 1024);
+      // Its keep-alive connection is idle now: the close ends with it, not 65 s later.
+      const late = new Promise((resolve) => setTimeout(() => resolve('still open'), 20_000).unref());
+      expect(await Promise.race([closed, late])).toBe('closed');
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
 });
 
 describe('load shedding', () => {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createServerApi, type ServerApi } from '../../workers/server-api.shared.ts';
 import { fetchTransport, TransportError, type Transport, type TransportRequest } from '../../workers/transport.shared.ts';
@@ -15,29 +14,12 @@ export interface UploadWorld {
   api: ServerApi;
   createProject(name?: string): Promise<number>;
   sha256Of(key: string): Promise<string | null>;
-  /**
-   * Resolves once the server has had no request in flight for 300 ms (at most 10 s). The world
-   * closes right after the last test of a file. A response still finishing then (seen: the
-   * `sha256Of` read of a 240 MiB object) leaves its keep-alive connection busy at the moment the
-   * app closes its idle ones; it turns idle a moment later and is then held until the server's
-   * keep-alive timeout (65 s), past the hook's limit.
-   */
-  quiet(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startUploadWorld(): Promise<UploadWorld> {
   const server = await startTestServer(null, { storage: true });
   const base = `${server.baseUrl}/api/v1`;
-  let inFlight = 0;
-  let lastEnded = Date.now();
-  server.app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
-    inFlight += 1;
-    response.once('close', () => {
-      inFlight -= 1;
-      lastEnded = Date.now();
-    });
-  });
   const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD }) });
   const { token, organizationId } = (await login.json()) as { token: string; organizationId: number };
   const owner = await server.db.selectFrom('users').select('id').where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
@@ -61,10 +43,6 @@ export async function startUploadWorld(): Promise<UploadWorld> {
       const hash = createHash('sha256');
       for await (const chunk of stream.body as Readable) hash.update(chunk as Buffer);
       return hash.digest('hex');
-    },
-    async quiet() {
-      const until = Date.now() + 10_000;
-      while ((inFlight > 0 || Date.now() - lastEnded < 300) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
     },
     close: () => server.close(),
   };

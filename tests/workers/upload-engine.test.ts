@@ -71,7 +71,7 @@ describe('upload engine against the embedded store', () => {
     expect(await store.get(uid)).toBeUndefined();
   });
 
-  it('sends a large file in 20,971,520-byte parts, at most 6 at once, writing IndexedDB after every part', async () => {
+  it('sends a large file in 20,971,520-byte parts, at most 6 at once, recording in IndexedDB the parts finished as they finish', async () => {
     const projectId = await world.createProject();
     const store = await freshStore();
     const recorded: number[] = [];
@@ -98,9 +98,16 @@ describe('upload engine against the embedded store', () => {
     expect(parts.filter((r) => r.partNumber! < 8).every((r) => r.bytes === PART_SIZE)).toBe(true);
     expect(peak).toBeLessThanOrEqual(PARALLEL_PARTS);
     expect(peak).toBeGreaterThan(1);
-    // One write per finished part, each with one more part than the last.
+    // A write after the first finished part, then each with more parts than the last, up to all
+    // of them. Parts that finish while a write is under way go in the next one, together (the
+    // records are written in the background, one write of an upload at a time: docs/decisions.md,
+    // "Upload records: one write for parts that finish together") — so how many writes there are
+    // depends on how the parts' answers and the writes interleave.
     const partWrites = recorded.filter((n, i) => i > 0 && n > recorded[i - 1]!);
-    expect(partWrites).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(partWrites[0]).toBe(1);
+    expect(partWrites.at(-1)).toBe(8);
+    expect(partWrites.every((n, i) => i === 0 || n > partWrites[i - 1]!)).toBe(true);
+    expect(recorded.every((n, i) => i === 0 || n >= recorded[i - 1]!)).toBe(true);
     expect(await world.sha256Of(assetKey(projectId, 'BROLL_CLIP', 'longtake.mov'))).toBe(sha256(data));
   });
 
@@ -678,6 +685,5 @@ describe('upload engine against the embedded store', () => {
     expect(speedAtLastStart).toBeGreaterThanOrEqual(150 * MiB);
     expect(speedAtLastStart).toBeLessThanOrEqual(250 * MiB);
     expect(await world.sha256Of(assetKey(projectId, 'BROLL_CLIP', 'fast.mp4'))).toBe(sha256(data));
-    await world.quiet();
   });
 });

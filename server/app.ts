@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
 import { HttpError } from './http-error.ts';
+import { closeIdleConnectionsUntilClosed } from './idle-connections.ts';
 import healthRoute from './routes/health.ts';
 import organizationRoutes from './routes/organizations/create-and-read.ts';
 import organizationManagementRoutes from './routes/organizations/management.ts';
@@ -87,23 +88,6 @@ export const SERVER_TIMEOUTS = {
 } as const;
 
 /**
- * Fastify closes the idle keep-alive connections when the server starts closing. One whose
- * response was still going out then (a download under way) turns idle a moment later and would
- * be held until the keep-alive timeout (65 s), past the shutdown's grace (main.ts): while the
- * server closes, its idle connections are closed again every 250 ms.
- */
-function closeConnectionsIdledWhileClosing(app: FastifyInstance): void {
-  app.addHook('preClose', (done) => {
-    if (app.server.listening) {
-      const sweep = setInterval(() => app.server.closeIdleConnections(), 250);
-      sweep.unref();
-      app.server.once('close', () => clearInterval(sweep));
-    }
-    done();
-  });
-}
-
-/**
  * The whole server as a Fastify instance, without listening (tests use inject). Its parts are
  * plugins (server/plugins/), registered in dependency order: db, storage, mail, then jobs; the
  * server's close runs their hooks the other way round (jobs stop on preClose, then storage's
@@ -121,7 +105,11 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
     bodyLimit: 1_048_576,
     ...SERVER_TIMEOUTS,
   });
-  closeConnectionsIdledWhileClosing(app);
+  // A download under way when the server starts closing must not hold it for the keep-alive timeout.
+  app.addHook('preClose', (done) => {
+    if (app.server.listening) closeIdleConnectionsUntilClosed(app.server);
+    done();
+  });
   // First: every other part reads or writes the database, and it closes last.
   await app.register(dbPlugin, { config, db });
   // Before the routes, so its hook measures every one of them (GET /metrics).

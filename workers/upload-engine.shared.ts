@@ -78,6 +78,8 @@ export class UploadEngine implements PreviousEngine {
   private readonly records: UploadRecords;
   /** Bytes sent over all files, for the overall speed. */
   private readonly totalSpeed = new SpeedMeter();
+  /** Part requests in flight that report their progress (partProgressWanted). */
+  private reportingParts = 0;
   private readonly context: UploadContext;
   private online: boolean;
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
@@ -419,21 +421,14 @@ export class UploadEngine implements PreviousEngine {
     return count;
   }
 
-  /** Part requests in flight that report their progress (partProgressWanted). */
-  private reportingParts = 0;
-
+  /** Whether a part about to be sent reports its progress (partProgressWanted); if so, what to call when its request ended. */
   private reportPart(partSize: number): (() => void) | null {
     // A part starts when one ended: the speed as of now, parts that did not report included.
     const now = this.options.now();
     this.totalSpeed.sample(now);
     if (!partProgressWanted(this.totalSpeed.bytesPerSecond(now), partSize, this.options.emitEveryMs, this.reportingParts)) return null;
     this.reportingParts += 1;
-    let ended = false;
-    return () => {
-      if (ended) return;
-      ended = true;
-      this.reportingParts -= 1;
-    };
+    return () => void (this.reportingParts -= 1);
   }
 
   /** Sends a snapshot: at once for status changes, at most every `emitEveryMs` for progress. */

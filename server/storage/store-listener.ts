@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { closeIdleConnectionsUntilClosed } from '../idle-connections.ts';
 import { STORE_ROOT_URL } from './embedded-s3/request-url.ts';
 
 /** Where the embedded store is mounted on the app's own port (kept in step with setup.ts). */
@@ -105,8 +106,8 @@ const HOSTNAME = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/;
 const closing = new WeakMap<object, Promise<void>>();
 
 /**
- * Stops the store's listener with the app: no new connections, idle ones closed, requests in
- * flight finish (a keep-alive connection that outlives them is cut after 10 s; the worker
+ * Stops the store's listener with the app: no new connections, idle ones closed as they turn
+ * idle, requests in flight finish (a connection still open after 10 s is cut; the worker
  * retries a cut part). Called when the app starts closing and awaited when it has closed.
  */
 export function closeStoreListener(app: FastifyInstance): Promise<void> {
@@ -120,7 +121,7 @@ export function closeStoreListener(app: FastifyInstance): Promise<void> {
       clearTimeout(cut);
       resolve();
     });
-    listener.server.closeIdleConnections();
+    closeIdleConnectionsUntilClosed(listener.server);
   });
   closing.set(app.server, closed);
   return closed;

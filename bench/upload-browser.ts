@@ -10,7 +10,11 @@
  *   - `cutdesk-base`: the same page from another build (BENCH_BASE_WEB_DIR, e.g. the commit
  *     before a change), on a server and store of its own: a product change A/B'd in one run;
  *   - Uppy 5 `@uppy/aws-s3` (20 MiB parts, 6 requests at once; this process is its backend:
- *     create, a presigned URL per part, complete — as Companion would be);
+ *     create, a presigned URL per part, complete — as Companion would be); its page draws
+ *     nothing;
+ *   - `uppy5-dashboard`: the same uploader with Uppy's own Dashboard drawing the file, its
+ *     progress, speed and time left: Uppy as a product ships it, beside Cutdesk's page, which
+ *     draws its progress too;
  *   - Uppy 6 `@uppy/aws-s3` (signs in the page with Cutdesk's temporary credentials);
  *   - `@aws-sdk/lib-storage` in the page (20 MiB parts, queue of 6, the same credentials);
  *   - `bare`: no library at all (every part presigned at the start, six fetch PUTs at once, no
@@ -30,7 +34,8 @@
  * (comma list), BENCH_WEB_DIR (a build to reuse), BENCH_SKIP_RELOAD / BENCH_SKIP_KILL, BENCH_CPU_PROFILE
  * (a path prefix: the page's main thread and the shared upload worker profiled over each run),
  * BENCH_TRACE (a path prefix: a Chromium trace of each run, the renderer's thread pool too),
- * BENCH_VERBOSE (each step of Cutdesk's set-up on stderr).
+ * BENCH_VERBOSE (each step of Cutdesk's set-up on stderr), BENCH_SCREENSHOT (a path prefix: the page
+ * 2 s into each run).
  * BENCH_BASE_WEB_DIR (the build `cutdesk-base` serves). Ports 8233–8238, data under .tmp/upload-bench-*. Each run starts on an idle server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -68,7 +73,7 @@ const CLOCK_TICKS = 100;
 /** A run that has not finished by then failed (at least 3 MB/s even on a loaded machine). */
 const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
 
-type Peer = 'uppy5' | 'uppy6' | 'sdk' | 'bare' | 'bare-worker' | 'bare-worker-xhr';
+type Peer = 'uppy5' | 'uppy5-dashboard' | 'uppy6' | 'sdk' | 'bare' | 'bare-worker' | 'bare-worker-xhr';
 type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'cutdesk-app-sw' | 'cutdesk-base' | Peer;
 const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare', 'bare-worker-xhr'];
 
@@ -103,7 +108,7 @@ async function buildPages(outDir: string): Promise<void> {
     build: {
       outDir,
       emptyOutDir: true,
-      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js'), bare: join(pages, 'bare.js'), 'bare-worker': join(pages, 'bare-worker.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), 'uppy5-dashboard': join(pages, 'uppy5-dashboard.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js'), bare: join(pages, 'bare.js'), 'bare-worker': join(pages, 'bare-worker.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
     },
   });
 }
@@ -703,6 +708,18 @@ async function serverSettled(serverPid: number): Promise<void> {
   if (Date.now() - started > 1000) console.error(`  waited ${round1((Date.now() - started) / 1000)} s for the server to settle`);
 }
 
+/**
+ * BENCH_SCREENSHOT=prefix: a PNG of the page 2 s into each run, `<prefix>-<kind>-<round>.png`,
+ * to see what each page draws while it uploads. It costs the renderer a capture: not for runs
+ * whose CPU is compared.
+ */
+async function screenshotMidway(page: Page, name: string): Promise<void> {
+  const prefix = process.env.BENCH_SCREENSHOT;
+  if (!prefix) return;
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await page.screenshot({ path: `${prefix}-${name}.png` }).catch(() => undefined);
+}
+
 async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeBase: string | null, name: string) {
   await serverSettled(serverPid);
   const sampler = sampleBrowser(cdp);
@@ -714,7 +731,9 @@ async function timedRun(setup: Setup, cdp: CDPSession, serverPid: number, storeB
   const store = storeBase ? await watchStore(storeBase) : null;
   const started = performance.now();
   const startedEpoch = Date.now();
+  const shot = screenshotMidway(setup.page, name);
   await setup.start(store?.allReceived);
+  await shot;
   const seconds = (performance.now() - started) / 1000;
   await stopProfile();
   await stopTrace();

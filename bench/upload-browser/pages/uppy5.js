@@ -2,7 +2,7 @@
 import { AwsS3, Uppy } from 'uppy5-bench';
 import { config, onFile, post, report } from './common.js';
 
-const uppy = new Uppy({ autoProceed: false });
+export const uppy = new Uppy({ autoProceed: false });
 uppy.use(AwsS3, {
   shouldUseMultipart: true,
   limit: config.limit,

@@ -71,6 +71,11 @@ async function drain(records: UploadRecords, release: () => void): Promise<void>
   await flushing;
 }
 
+/** Lets the writer's promises and fake-indexeddb's tasks run until `done` holds (or `turns` of the event loop have passed). */
+async function until(done: () => boolean, turns = 200): Promise<void> {
+  for (let turn = 0; turn < turns && !done(); turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 describe('the upload records written in the background', () => {
   it('writes parts finishing together once, after the write under way, and the last record given always lands', async () => {
     const { store, written, release } = await heldStore('records-coalesced');
@@ -81,6 +86,34 @@ describe('the upload records written in the background', () => {
     await drain(records, release);
     expect(written).toEqual([1, 6]);
     expect((await store.get('clip'))?.parts).toHaveLength(6);
+  });
+
+  it('pauses after each write: parts finishing before the pause ends share one write, and flush cuts the pause short', async () => {
+    const { store, written, release } = await heldStore('records-paused');
+    for (let i = 0; i < 10; i += 1) release();
+    const pauses: (() => void)[] = [];
+    const pause = (signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        pauses.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    const records = new UploadRecords(store, pause);
+    records.saveSoon(record(1));
+    await until(() => pauses.length === 1);
+    expect(written).toEqual([1]);
+    // Two more parts land while the writer pauses: nothing is written until the pause ends.
+    records.saveSoon(record(2));
+    records.saveSoon(record(3));
+    await until(() => false, 20);
+    expect(written).toEqual([1]);
+    pauses[0]!();
+    await until(() => pauses.length === 2);
+    expect(written).toEqual([1, 3]);
+    // The last part: flush writes it now, without waiting for the pause.
+    records.saveSoon(record(4));
+    await records.flush();
+    expect(written).toEqual([1, 3, 4]);
+    expect((await store.get('clip'))?.parts).toHaveLength(4);
   });
 
   it('keeps each record as it was given: a part recorded later does not change a write already queued', async () => {

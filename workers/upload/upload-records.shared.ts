@@ -9,6 +9,28 @@ import { STATUS_OF, storedPhaseOf, type Phase } from './phase.shared.ts';
 const forgottenOn = new WeakMap<UploadStore, Set<string>>();
 
 /**
+ * How long an upload's background record writes pause after each one lands. Each write costs
+ * the upload worker's thread an IndexedDB transaction and its callbacks (about 0.65 ms in a
+ * Chromium trace); one a second is what a tab killed mid-upload could lose of its progress
+ * shown offline, and nothing else: ListParts is the truth on resume.
+ */
+export const RECORD_WRITES_EVERY_MS = 1000;
+
+function pauseBetweenWrites(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, RECORD_WRITES_EVERY_MS);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+/**
  * The engine's writes to IndexedDB (ARCHITECTURE §4). Once closed (a closed tab, a sign-out)
  * nothing more is written, so the store keeps what the last finished step left and the next
  * start resumes from there.
@@ -16,12 +38,15 @@ const forgottenOn = new WeakMap<UploadStore, Set<string>>();
 export class UploadRecords {
   private readonly store: UploadStore;
   private readonly forgotten: Set<string>;
+  private readonly pause: (signal: AbortSignal) => Promise<void>;
   private closed = false;
-  /** Background writes by uid: the one being written, and the latest record waiting for it. */
-  private readonly writers = new Map<string, { waiting: UploadRecord | null; done: Promise<void> }>();
+  /** Background writes by uid: the latest record waiting, the writes' end, and how to cut their pause short. */
+  private readonly writers = new Map<string, { waiting: UploadRecord | null; done: Promise<void>; hurry: AbortController }>();
 
-  constructor(store: UploadStore) {
+  /** `pause`: what a background write waits after it lands (tests give their own). */
+  constructor(store: UploadStore, pause: (signal: AbortSignal) => Promise<void> = pauseBetweenWrites) {
     this.store = store;
+    this.pause = pause;
     this.forgotten = forgottenOn.get(store) ?? new Set();
     forgottenOn.set(store, this.forgotten);
   }
@@ -38,11 +63,11 @@ export class UploadRecords {
   /**
    * Records a finished part without holding up the next one (issue 14, the hot path): the
    * record as it is now is written in the background, so the part's slot goes to the next part
-   * at once. Writes of one upload never overlap and the last record given is always written;
-   * records given while a write is under way replace each other, so parts finishing together
-   * (six at a time) cost one write after the current one, not one each. A write that never
-   * lands (the tab dies first) costs nothing: ListParts is the truth on resume. `flush` waits
-   * for them.
+   * at once. Writes of one upload never overlap and the last record given is always written.
+   * After each write the upload's writer pauses (`RECORD_WRITES_EVERY_MS`); records given
+   * meanwhile replace each other, so at speed (six parts a second) the parts of a second cost
+   * one write, not one each. A record not yet written when the tab dies costs nothing: ListParts
+   * is the truth on resume. `flush` cuts the pause short and waits for the writes.
    */
   saveSoon(record: UploadRecord): void {
     if (this.closed || this.forgotten.has(record.uid)) return;
@@ -52,23 +77,26 @@ export class UploadRecords {
       writer.waiting = copy;
       return;
     }
-    const started: { waiting: UploadRecord | null; done: Promise<void> } = { waiting: copy, done: Promise.resolve() };
+    const started = { waiting: copy as UploadRecord | null, done: Promise.resolve(), hurry: new AbortController() };
     started.done = (async () => {
       for (let next = started.waiting; next; next = started.waiting) {
         started.waiting = null;
         // A failed background write is made good by the next one, or by ListParts.
         await this.save(next).catch(() => undefined);
+        // Paused even with nothing waiting: the part after it would otherwise write at once.
+        if (!started.hurry.signal.aborted) await this.pause(started.hurry.signal);
       }
       this.writers.delete(record.uid);
     })();
     this.writers.set(record.uid, started);
   }
 
-  /** Waits for the background writes (of one upload, or of all). */
+  /** Writes what waits now (of one upload, or of all) and waits for it. */
   async flush(uid?: string): Promise<void> {
     for (;;) {
       const writes = uid === undefined ? [...this.writers.values()] : [this.writers.get(uid)].filter((writer) => writer !== undefined);
       if (writes.length === 0) return;
+      for (const writer of writes) writer.hurry.abort();
       await Promise.all(writes.map((writer) => writer.done));
     }
   }
@@ -91,6 +119,7 @@ export class UploadRecords {
     const writer = this.writers.get(uid);
     if (writer) {
       writer.waiting = null;
+      writer.hurry.abort();
       await writer.done;
     }
     await this.store.delete(uid);
@@ -98,5 +127,6 @@ export class UploadRecords {
 
   close(): void {
     this.closed = true;
+    for (const writer of this.writers.values()) writer.hurry.abort();
   }
 }

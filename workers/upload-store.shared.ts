@@ -3,7 +3,8 @@ import type { AssetType, UploadType } from '@/domain/uploads.ts';
 
 /**
  * The resume state of every upload, in IndexedDB (ARCHITECTURE §4): written when a file is
- * queued, when its key and multipart upload id are known, and after every part.
+ * queued, when its key and multipart upload id are known, and as parts finish (at most once a
+ * second per upload, workers/upload/upload-records.shared.ts; ListParts is the truth on resume).
  */
 
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'incomplete';

@@ -440,7 +440,7 @@ export class FileUpload {
     return true;
   }
 
-  /** The missing parts, in the scheduler's shared slots; IndexedDB is written after every part. */
+  /** The missing parts, in the scheduler's shared slots; the record follows in the background (`UploadRecords.saveSoon`). */
   private async sendParts(parts: PlannedPart[], done: Map<number, string>): Promise<void> {
     const record = this.record;
     const key = record.key!;

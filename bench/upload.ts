@@ -1,6 +1,6 @@
 /**
  * bench/upload (issue 4): 1 GiB through the browser's upload path (the upload engine of the
- * upload worker, in a worker thread: 20 MiB parts, 6 in flight, IndexedDB after every part,
+ * upload worker, in a worker thread: 20 MiB parts, 6 in flight, IndexedDB as parts finish,
  * registration) against the real server and its embedded store, beside the AWS SDK doing the
  * same work (lib-storage: 20 MiB parts, 6 at once, CompleteMultipartUpload; the baseline of the
  * ratio) and a plain single-stream PutObject of the same file in the same run; then the same upload interrupted at 50 %

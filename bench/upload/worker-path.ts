@@ -1,7 +1,7 @@
 /**
  * Child process: the browser's upload path, in Node. A worker thread runs the upload engine
  * the browser's upload worker runs (workers/upload-engine.shared.ts: check-name, temporary
- * credentials, 20 MiB parts 6 at a time, IndexedDB after every part — fake-indexeddb here —,
+ * credentials, 20 MiB parts 6 at a time, IndexedDB as parts finish — fake-indexeddb here —,
  * registration) against the real server and its embedded store, the file read from disk as
  * a Blob. Modes: `full` (one upload) and `interrupt` (the engine dies at 50 %, a new one
  * resumes from IndexedDB + ListParts). Prints one JSON line.

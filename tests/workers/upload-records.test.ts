@@ -71,9 +71,28 @@ async function drain(records: UploadRecords, release: () => void): Promise<void>
   await flushing;
 }
 
-/** Lets the writer's promises and fake-indexeddb's tasks run until `done` holds (or `turns` of the event loop have passed). */
-async function until(done: () => boolean, turns = 200): Promise<void> {
-  for (let turn = 0; turn < turns && !done(); turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+/** Lets the writer's promises and fake-indexeddb's tasks run for `count` turns of the event loop. */
+async function turns(count: number): Promise<void> {
+  for (let turn = 0; turn < count; turn += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Lets them run until `done` holds; fails if it never does. */
+async function until(done: () => boolean): Promise<void> {
+  for (let turn = 0; turn < 500 && !done(); turn += 1) await turns(1);
+  if (!done()) throw new Error('the records never got there');
+}
+
+/** A pause between background writes that the test ends by hand (or a flush, forget or close cuts short). */
+function handPause(): { pause: (signal: AbortSignal) => Promise<void>; pauses: (() => void)[] } {
+  const pauses: (() => void)[] = [];
+  return {
+    pauses,
+    pause: (signal) =>
+      new Promise<void>((resolve) => {
+        pauses.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+  };
 }
 
 describe('the upload records written in the background', () => {
@@ -91,12 +110,7 @@ describe('the upload records written in the background', () => {
   it('pauses after each write: parts finishing before the pause ends share one write, and flush cuts the pause short', async () => {
     const { store, written, release } = await heldStore('records-paused');
     for (let i = 0; i < 10; i += 1) release();
-    const pauses: (() => void)[] = [];
-    const pause = (signal: AbortSignal) =>
-      new Promise<void>((resolve) => {
-        pauses.push(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+    const { pause, pauses } = handPause();
     const records = new UploadRecords(store, pause);
     records.saveSoon(record(1));
     await until(() => pauses.length === 1);
@@ -104,7 +118,7 @@ describe('the upload records written in the background', () => {
     // Two more parts land while the writer pauses: nothing is written until the pause ends.
     records.saveSoon(record(2));
     records.saveSoon(record(3));
-    await until(() => false, 20);
+    await turns(20);
     expect(written).toEqual([1]);
     pauses[0]!();
     await until(() => pauses.length === 2);
@@ -114,6 +128,36 @@ describe('the upload records written in the background', () => {
     await records.flush();
     expect(written).toEqual([1, 3, 4]);
     expect((await store.get('clip'))?.parts).toHaveLength(4);
+  });
+
+  it('never lands a record waiting in the background after a direct save of the same upload (an outcome, a completion)', async () => {
+    const { store, written, release } = await heldStore('records-direct');
+    for (let i = 0; i < 10; i += 1) release();
+    const { pause, pauses } = handPause();
+    const records = new UploadRecords(store, pause);
+    records.saveSoon(record(1));
+    await until(() => pauses.length === 1);
+    records.saveSoon(record(2));
+    // The upload stops with three parts stored: its outcome is written at once.
+    await records.save({ ...record(3), status: 'incomplete' });
+    pauses[0]!();
+    await records.flush();
+    expect(written).toEqual([1, 3]);
+    expect(await store.get('clip')).toMatchObject({ status: 'incomplete', parts: { length: 3 } });
+  });
+
+  it('cuts the pause short for a cancel: the waiting record is dropped and the record deleted at once', async () => {
+    const { store, written, release } = await heldStore('records-cancelled-in-pause');
+    for (let i = 0; i < 10; i += 1) release();
+    const { pause, pauses } = handPause();
+    const records = new UploadRecords(store, pause);
+    records.saveSoon(record(1));
+    await until(() => pauses.length === 1);
+    records.saveSoon(record(2));
+    // No pause is ended by hand: forget must not wait for it.
+    await records.forget('clip');
+    expect(written).toEqual([1]);
+    expect(await store.get('clip')).toBeUndefined();
   });
 
   it('keeps each record as it was given: a part recorded later does not change a write already queued', async () => {

@@ -25,8 +25,9 @@ import type { UploadItemView } from './types.shared.ts';
 /**
  * One file's upload (ARCHITECTURE §4): its phase, its record, and the steps from check-name to
  * registration. The bytes go in one PUT under 20 MiB, else in 20,971,520-byte parts sent in
- * the scheduler's shared slots, each tried up to 20 times 200 ms apart; every finished part is
- * recorded in IndexedDB, and a multipart upload resumes from the parts the store lists.
+ * the scheduler's shared slots, each tried up to 20 times 200 ms apart; finished parts are
+ * recorded in IndexedDB in the background (at most once a second), and a multipart upload
+ * resumes from the parts the store lists.
  */
 
 /** What a file's upload needs from the engine around it. */

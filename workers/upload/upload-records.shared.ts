@@ -11,29 +11,30 @@ const forgottenOn = new WeakMap<UploadStore, Set<string>>();
 /**
  * How long an upload's background record writes pause after each one lands. Each write costs
  * the upload worker's thread an IndexedDB transaction and its callbacks (about 0.65 ms in a
- * Chromium trace); one a second is what a tab killed mid-upload could lose of its progress
- * shown offline, and nothing else: ListParts is the truth on resume.
+ * Chromium trace). A second of finished parts is what an engine that dies without flushing (a
+ * killed tab, a dedicated worker dying with its page, a sign-out) can leave unrecorded: their
+ * progress shows lower until the upload resumes, and nothing else, since ListParts is the truth
+ * on resume.
  */
 export const RECORD_WRITES_EVERY_MS = 1000;
 
 function pauseBetweenWrites(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, RECORD_WRITES_EVERY_MS);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    if (signal.aborted) return resolve();
+    const end = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', end);
+      resolve();
+    };
+    const timer = setTimeout(end, RECORD_WRITES_EVERY_MS);
+    signal.addEventListener('abort', end, { once: true });
   });
 }
 
 /**
  * The engine's writes to IndexedDB (ARCHITECTURE §4). Once closed (a closed tab, a sign-out)
- * nothing more is written, so the store keeps what the last finished step left and the next
- * start resumes from there.
+ * nothing more is written, so the store keeps what the last write left (up to a second of parts
+ * behind, see `RECORD_WRITES_EVERY_MS`) and the next start resumes from there with ListParts.
  */
 export class UploadRecords {
   private readonly store: UploadStore;
@@ -55,7 +56,17 @@ export class UploadRecords {
     return this.store.list(userId);
   }
 
+  /**
+   * Writes the upload's live record now. A record of it still waiting in the background is older
+   * than this one and is dropped, so it can never land after it (an outcome, a completion).
+   */
   async save(record: UploadRecord): Promise<void> {
+    const writer = this.writers.get(record.uid);
+    if (writer) writer.waiting = null;
+    await this.put(record);
+  }
+
+  private async put(record: UploadRecord): Promise<void> {
     if (this.closed || this.forgotten.has(record.uid)) return;
     await this.store.put(record);
   }
@@ -82,7 +93,7 @@ export class UploadRecords {
       for (let next = started.waiting; next; next = started.waiting) {
         started.waiting = null;
         // A failed background write is made good by the next one, or by ListParts.
-        await this.save(next).catch(() => undefined);
+        await this.put(next).catch(() => undefined);
         // Paused even with nothing waiting: the part after it would otherwise write at once.
         if (!started.hurry.signal.aborted) await this.pause(started.hurry.signal);
       }

@@ -95,6 +95,18 @@ function handPause(): { pause: (signal: AbortSignal) => Promise<void>; pauses: (
   };
 }
 
+/** Records on a store that takes every write, with a hand-ended pause: the first part written, the writer paused after it. */
+async function pausedAfterFirstWrite(name: string) {
+  const { store, written, release } = await heldStore(name);
+  for (let i = 0; i < 10; i += 1) release();
+  const { pause, pauses } = handPause();
+  const records = new UploadRecords(store, pause);
+  records.saveSoon(record(1));
+  await until(() => pauses.length === 1);
+  expect(written).toEqual([1]);
+  return { store, written, records, pauses };
+}
+
 describe('the upload records written in the background', () => {
   it('writes parts finishing together once, after the write under way, and the last record given always lands', async () => {
     const { store, written, release } = await heldStore('records-coalesced');
@@ -108,13 +120,7 @@ describe('the upload records written in the background', () => {
   });
 
   it('pauses after each write: parts finishing before the pause ends share one write, and flush cuts the pause short', async () => {
-    const { store, written, release } = await heldStore('records-paused');
-    for (let i = 0; i < 10; i += 1) release();
-    const { pause, pauses } = handPause();
-    const records = new UploadRecords(store, pause);
-    records.saveSoon(record(1));
-    await until(() => pauses.length === 1);
-    expect(written).toEqual([1]);
+    const { store, written, records, pauses } = await pausedAfterFirstWrite('records-paused');
     // Two more parts land while the writer pauses: nothing is written until the pause ends.
     records.saveSoon(record(2));
     records.saveSoon(record(3));
@@ -131,12 +137,7 @@ describe('the upload records written in the background', () => {
   });
 
   it('never lands a record waiting in the background after a direct save of the same upload (an outcome, a completion)', async () => {
-    const { store, written, release } = await heldStore('records-direct');
-    for (let i = 0; i < 10; i += 1) release();
-    const { pause, pauses } = handPause();
-    const records = new UploadRecords(store, pause);
-    records.saveSoon(record(1));
-    await until(() => pauses.length === 1);
+    const { store, written, records, pauses } = await pausedAfterFirstWrite('records-direct');
     records.saveSoon(record(2));
     // The upload stops with three parts stored: its outcome is written at once.
     await records.save({ ...record(3), status: 'incomplete' });
@@ -147,12 +148,7 @@ describe('the upload records written in the background', () => {
   });
 
   it('cuts the pause short for a cancel: the waiting record is dropped and the record deleted at once', async () => {
-    const { store, written, release } = await heldStore('records-cancelled-in-pause');
-    for (let i = 0; i < 10; i += 1) release();
-    const { pause, pauses } = handPause();
-    const records = new UploadRecords(store, pause);
-    records.saveSoon(record(1));
-    await until(() => pauses.length === 1);
+    const { store, written, records } = await pausedAfterFirstWrite('records-cancelled-in-pause');
     records.saveSoon(record(2));
     // No pause is ended by hand: forget must not wait for it.
     await records.forget('clip');

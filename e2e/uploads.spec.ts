@@ -1,5 +1,6 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { formatFileSize } from '../src/domain/bytes.ts';
 import { MESSAGES } from '../src/domain/messages.ts';
 import { PART_SIZE } from '../src/domain/uploads.ts';
 import { registerOwner } from './fresh-organization.ts';
@@ -72,6 +73,9 @@ test('a 200 MB clip uploads through the project page, survives a reload without 
   const tile = page.getByTestId('pending-tile');
   await expect(tile).toHaveAttribute('data-upload-status', 'uploading');
   await expect(page.getByTestId('uploads-popup')).toContainText('Uploading 1 file');
+  // One upload: its row carries the bytes, speed and time left; no overall line repeats them.
+  await expect(page.getByTestId('upload-row')).toContainText(`of ${formatFileSize(CLIP_BYTES)} · `);
+  await expect(page.getByTestId('uploads-overall')).toHaveCount(0);
 
   // A network cut pauses the upload; when the network is back it resumes without a click.
   await expect.poll(() => percentShown(page)).toBeGreaterThanOrEqual(10);
@@ -122,6 +126,23 @@ test('a 200 MB clip uploads through the project page, survives a reload without 
   // Sending is no longer blocked by the upload.
   await page.getByRole('button', { name: 'Send to editing' }).click();
   await expect(page.getByRole('dialog', { name: 'Send to editing?' })).toBeVisible();
+});
+
+test('two uploads at once: the panel sums them on an overall line, each keeps its row', async ({ page, request }) => {
+  const bytes = 25 * 1000 * 1000;
+  const clips = [`.tmp/e2e-media/first-take-${bytes}.mp4`, `.tmp/e2e-media/second-take-${bytes}.mp4`];
+  await Promise.all(clips.map((clip) => makeClip(clip, bytes)));
+  const owner = await login(request, 'owner@demo.cutdesk.test');
+  const projectId = await createProject(request, owner.token, owner.organizationId, `Two takes ${unique()}`);
+  // Slow enough that both are still uploading while the panel is read.
+  await openProject(page, owner.token, owner.organizationId, projectId, 200_000);
+  await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clips);
+  const popup = page.getByTestId('uploads-popup');
+  await expect(popup).toContainText('Uploading 2 files');
+  await expect(popup.getByTestId('upload-row')).toHaveCount(2);
+  const overall = popup.getByTestId('uploads-overall');
+  await expect(overall.getByRole('progressbar', { name: 'Overall upload progress' })).toBeVisible();
+  await expect(overall).toContainText(` of ${formatFileSize(2 * bytes)}`);
 });
 
 test('the zone refuses files it does not take, and images show up with a preview', async ({ page, request }) => {

@@ -37,8 +37,8 @@ function usePageRoom(shown: boolean) {
 
 /**
  * The pending-uploads popup (C§2): every queued, running, incomplete, refused and finished
- * upload, with the overall bytes, percent, speed and time left. Collapsing it leaves its header
- * only; closing it hides it until the next upload starts.
+ * upload, and, while two or more run, their overall bytes, percent, speed and time left.
+ * Collapsing it leaves its header only; closing it hides it until the next upload starts.
  */
 export function UploadsPopup() {
   const snapshot = useUploads();
@@ -92,8 +92,9 @@ export function UploadsPopup() {
           <Icon name="close" size={16} />
         </button>
       </header>
-      {totals.active > 0 && !collapsed && (
-        <div className="uploads-overall">
+      {/* With one upload running its row says the same, so the line (and its redraw) waits for a second one. */}
+      {totals.active > 1 && !collapsed && (
+        <div className="uploads-overall" data-testid="uploads-overall">
           <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={running.percent} aria-label="Overall upload progress">
             <ProgressFill percent={running.percent} />
           </div>

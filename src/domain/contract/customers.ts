@@ -1,4 +1,4 @@
-import { array, assign, boolean, coerce, define, enums, nullable, number, object, optional, string, type, type Infer, type Struct } from 'superstruct';
+import { array, assign, boolean, define, enums, nullable, number, object, optional, string, type, type Infer, type Struct } from 'superstruct';
 import {
   CREDITS_MAX,
   INTERVAL_MAX_MONTHS,
@@ -11,6 +11,7 @@ import {
   trackingCodeRule,
 } from '../organization-rules.ts';
 import { isIsoDate } from '../subscription.ts';
+import { fromText } from './fields.ts';
 import { OrganizationStruct } from './organizations.ts';
 import { optionalText, pageQuery, queryNumber } from './users.ts';
 
@@ -94,7 +95,7 @@ function reviewPeriodCheck(v: unknown): true | string {
 }
 
 /** Days as a number, or as the digits typed (blank counts as 0). */
-const reviewPeriod = coerce(define<number>('projectReviewPeriod', reviewPeriodCheck), string(), (v) => (reviewPeriodRule(v) ? v : parseReviewPeriod(v)));
+const reviewPeriod = fromText(define<number>('projectReviewPeriod', reviewPeriodCheck), (v) => (reviewPeriodRule(v) ? v : parseReviewPeriod(v)));
 
 /** A§7 PATCH organizations/{id}: exactly one of these (the route checks "exactly one"). */
 export const UpdateOrganizationBodyStruct = object({
@@ -120,16 +121,14 @@ const isoDate = (name: string) => define<string>(name, (v) => (typeof v === 'str
 
 function wholeNumber(name: string, max: number): Struct<number, null> {
   const message = ORGANIZATION_MESSAGES.wholeNumber(max);
-  return coerce(
+  return fromText(
     define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max) || message),
-    string(),
     (v) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
   );
 }
 
-const storageTb = coerce(
+const storageTb = fromText(
   define<number>('storage', (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= STORAGE_MAX_TB) || ORGANIZATION_MESSAGES.storageInvalid),
-  string(),
   (v) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v.trim()) : v),
 );
 

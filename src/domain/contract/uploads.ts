@@ -1,11 +1,10 @@
-import { array, boolean, coerce, define, enums, nullable, number, object, optional, string, type Infer, type Struct } from 'superstruct';
+import { array, boolean, define, enums, nullable, number, object, optional, string, type Infer, type Struct } from 'superstruct';
 import { ASSET_TYPES, UPLOAD_TYPES, parseAssetType, type AssetType } from '../uploads.ts';
-import { Id } from './fields.ts';
+import { fromText, Id } from './fields.ts';
 
 /** An asset type in any spelling the specs use (Asset, InterviewClip, BRollClip, ASSET, BROLL_CLIP, B_ROLL_CLIP). */
-export const AssetTypeParam: Struct<AssetType, null> = coerce(
+export const AssetTypeParam: Struct<AssetType, null> = fromText(
   define<AssetType>('type', (v) => (ASSET_TYPES as readonly unknown[]).includes(v) || 'Type must be Asset, InterviewClip or BRollClip.'),
-  string(),
   (v) => parseAssetType(v) ?? v,
 );
 
@@ -13,7 +12,7 @@ export const AssetTypeParam: Struct<AssetType, null> = coerce(
 export const NO_MEMORY_CODE = 507;
 
 /** A project id sent as a number (or numeric text). */
-const ProjectId = coerce(Id, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v));
+const ProjectId = fromText(Id, (v) => (/^\d+$/.test(v) ? Number(v) : v));
 
 /** POST uploads/credentials. */
 export const UploadCredentialsBodyStruct = object({

@@ -3,12 +3,12 @@ import { ROLES } from '../roles.ts';
 import { USER_MESSAGES, editorPhoneRule, pictureRule } from '../user-management.ts';
 import { optionalLinkRule } from '../organization-rules.ts';
 import { emailRule, settingsNameRule, settingsPhoneRule } from '../validation.ts';
-import { ruleField } from './fields.ts';
+import { fromText, ruleField } from './fields.ts';
 
 /** A whole number read from a query string, with a default when absent. */
 export function queryNumber(name: string, min: number, max: number): Struct<number, null> {
   const checked = define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `${name} must be a whole number from ${min} to ${max}.`);
-  return coerce(checked, string(), (v) => (/^\d+$/.test(v) ? Number(v) : v));
+  return fromText(checked, (v) => (/^\d+$/.test(v) ? Number(v) : v));
 }
 
 /** Like queryNumber, with a default when absent. */

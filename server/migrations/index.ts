@@ -18,6 +18,7 @@ import * as review from './0013-review.ts';
 import * as reviewNotifications from './0014-review-notifications.ts';
 import * as shareLinks from './0015-share-links.ts';
 import * as assetChecksums from './0016-asset-checksums.ts';
+import * as boardVersion from './0017-board-version.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-review-notifications': reviewNotifications,
   '0015-share-links': shareLinks,
   '0016-asset-checksums': assetChecksums,
+  '0017-board-version': boardVersion,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -152,3 +152,9 @@ export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: Das
   const last = rows.at(-1);
   return { rows, next: last ? [last.sortKey, last.id] : null };
 }
+
+/** The board's version (migration 0017): it moves in the transaction of every write the board shows. */
+export async function boardVersion(db: Db): Promise<string> {
+  const { rows } = await sql<{ version: string }>`select version::text as version from board_version`.execute(db);
+  return rows[0]!.version;
+}

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DashboardPageStruct, DashboardQueryStruct } from '../../../src/domain/contract/projects.ts';
 import { toJsonSchema } from '../../../src/domain/contract/json-schema.ts';
 import { parse } from '../../http-error.ts';
-import { dashboardPage } from '../../services/dashboard.ts';
+import { boardPages } from '../../services/board-pages.ts';
 
 /**
  * The 200 answer's JSON Schema, read off the contract struct: Fastify compiles it into a
@@ -14,10 +14,12 @@ import { dashboardPage } from '../../services/dashboard.ts';
 const DASHBOARD_RESPONSE_SCHEMA = toJsonSchema(DashboardPageStruct);
 
 export default async function dashboardRoute(app: FastifyInstance) {
+  // This instance's pages of the board, answered again while the board is unchanged (issue 14).
+  const pages = boardPages();
   // A§7 GET projects?start&limit&active&archived&hidden, with server-side sorting that holds across pages;
   // `after` (issue 14) continues from the page before's `nextCursor` at the cost of a first page.
   app.get('/projects', { config: { access: 'staff' }, schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } } }, async (request) => {
     const query = parse(DashboardQueryStruct, request.query);
-    return { data: await dashboardPage(app.ctx.db, query) };
+    return { data: (await pages.page(app.ctx.db, query)).page };
   });
 }

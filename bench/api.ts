@@ -2,7 +2,9 @@
  * bench/api: the staff dashboard with 100,000 projects. Its first page sorted by timer (what the
  * dashboard opens on) at 10 and 50 connections, a deep page by offset and by keyset cursor, and
  * GET /health (one `select 1`, no auth) in the same run as the floor a request can cost; beside
- * them the service's own time for the same page (dashboardPage, called directly). The load comes
+ * them the service's own time for the same page (dashboardPage, called directly, never from
+ * memory). The route answers an unchanged board's pages from memory (server/services/board-pages.ts),
+ * so the first page is also loaded while a project changes every 100 ms and without pause. The load comes
  * from autocannon in a separate process (issue 14), so its parsing does not share the server's
  * event loop. Uses the local PostgreSQL server when BENCH_DATABASE_URL is set (default
  * postgres://postgres@127.0.0.1:5432/postgres), else PGlite.
@@ -127,6 +129,26 @@ function figures(http: Load) {
   };
 }
 
+/** `run` while one project's name is rewritten every `pauseMs` (0: back to back), with the count of writes. */
+async function whileWriting<T>(db: Db, pauseMs: number, run: () => Promise<T>): Promise<{ load: T; writes: number }> {
+  let writing = true;
+  let writes = 0;
+  const { id } = await db.selectFrom('projects').select('id').orderBy('id').executeTakeFirstOrThrow();
+  const writer = (async () => {
+    while (writing) {
+      await sql`update projects set name = ${`Bench project changed ${writes}`} where id = ${id}`.execute(db);
+      writes++;
+      if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  })();
+  try {
+    return { load: await run(), writes };
+  } finally {
+    writing = false;
+    await writer;
+  }
+}
+
 /** A CPU profile of this process (the server's) while `run` loads it, written to BENCH_CPU_PROFILE. */
 async function profiled<T>(run: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_CPU_PROFILE;
@@ -201,6 +223,17 @@ export async function benchApi(): Promise<Record<string, unknown>> {
       'HTTP p50 / service p50': (first.p50 / Math.max(service.p50, 0.01)).toFixed(2),
     };
     results[`first page (start=0), ${MANY_CONNECTIONS} connections`] = figures(firstMany);
+    // The board's pages are answered from memory while it is unchanged (server/services/board-pages.ts):
+    // the same first page while staff change a project every 100 ms, and while writes never stop
+    // (each request then reads the page again: the cost without memory, plus the version read).
+    for (const [label, pauseMs] of [['a project changed every 100 ms', 100], ['a project changed without pause', 0]] as const) {
+      const changing = await whileWriting(db, pauseMs, () => load(firstUrl, headers));
+      results[`first page (start=0), ${CONNECTIONS} connections, ${label}`] = {
+        ...figures(changing.load),
+        'board changes/s': Math.round(changing.writes / DURATION_S),
+        'requests/s: this / first page unchanged': (changing.load.rps / Math.max(first.rps, 1)).toFixed(2),
+      };
+    }
     const deep = Math.floor(PROJECTS / 2);
     const deepService = await serviceMs(db, deep, 10);
     const offsetDeep = await load(`${base}/projects?active=true&sort=timer&order=asc&start=${deep}&limit=30`, headers);

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -8,6 +10,7 @@ import type { Config } from './config.ts';
 import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
 import { HttpError } from './http-error.ts';
+import { BROTLI_QUALITY, COMPRESS_JSON_FROM_BYTES } from './prepared-answer.ts';
 import { closeIdleConnectionsUntilClosed } from './idle-connections.ts';
 import healthRoute from './routes/health.ts';
 import organizationRoutes from './routes/organizations/create-and-read.ts';
@@ -146,6 +149,15 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
   await app.register(
     async (api) => {
       registerBadInputGuards(api);
+      // Large JSON answers leave compressed (issue 14); nothing else (event streams, downloads,
+      // redirects), and request bodies are read as sent (no decompression: the body limits hold).
+      await api.register(compress, {
+        threshold: COMPRESS_JSON_FROM_BYTES,
+        encodings: ['br', 'gzip'],
+        customTypes: /^application\/json(;|$)/,
+        brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } },
+        globalDecompression: false,
+      });
       await api.register(authPlugin);
       // Projects leave with media links (signed app URLs) instead of object keys.
       api.addHook('preSerialization', mediaLinksHook(ctx, API_PREFIX));

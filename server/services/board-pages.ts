@@ -5,7 +5,7 @@ import { boardVersion } from '../repositories/dashboard.ts';
 import { dashboardPage } from './dashboard.ts';
 
 type DashboardQuery = Infer<typeof DashboardQueryStruct>;
-type BoardPage = Awaited<ReturnType<typeof dashboardPage>>;
+export type BoardPage = Awaited<ReturnType<typeof dashboardPage>>;
 
 /**
  * A page ordered by timer also reads the clock: where a running timer and a frozen one show the
@@ -16,10 +16,10 @@ export const TIMER_PAGE_MS = 1_000;
 /** Pages kept per instance (a page is about 10 KB); the least recently asked goes first. */
 const MOST_PAGES = 200;
 
-interface Kept {
+interface Kept<T> {
   version: string;
   until: number;
-  page: Promise<BoardPage>;
+  answer: Promise<T>;
 }
 
 /** The page a query asks for, whatever the order of its parameters. */
@@ -36,13 +36,14 @@ function pageKey(query: DashboardQuery): string {
  * a page is reused only when no such write has committed since it was read, so an answer never
  * misses a write made before the request, on this instance or any other. A page is read under
  * the version seen before its statement, so it is at least that recent. Requests that miss at
- * once share one read.
+ * once share one read. What is kept is the page as `prepare` made it for sending (serialized and
+ * compressed once, server/prepared-answer.ts).
  */
-export function boardPages(now: () => number = Date.now) {
-  const pages = new Map<string, Kept>();
+export function boardPages<T>(now: () => number = Date.now) {
+  const pages = new Map<string, Kept<T>>();
   let seen: string | null = null;
   return {
-    async page(db: Db, query: DashboardQuery): Promise<{ page: BoardPage; fromMemory: boolean }> {
+    async page(db: Db, query: DashboardQuery, prepare: (page: BoardPage) => T): Promise<{ answer: T; fromMemory: boolean }> {
       const version = await boardVersion(db);
       // Every page kept is of an older board now: let them go at once.
       if (version !== seen) pages.clear();
@@ -53,17 +54,17 @@ export function boardPages(now: () => number = Date.now) {
         // Most recently asked last, so the oldest is the one dropped.
         pages.delete(key);
         pages.set(key, kept);
-        return { page: await kept.page, fromMemory: true };
+        return { answer: await kept.answer, fromMemory: true };
       }
       const until = (query.sort ?? 'createdAt') === 'timer' ? now() + TIMER_PAGE_MS : Infinity;
-      const page = dashboardPage(db, query);
-      pages.set(key, { version, until, page });
+      const answer = dashboardPage(db, query).then(prepare);
+      pages.set(key, { version, until, answer });
       if (pages.size > MOST_PAGES) pages.delete(pages.keys().next().value!);
       // A refused query (a bad cursor) or a failed read is not kept: the next request tries again.
-      page.catch(() => {
-        if (pages.get(key)?.page === page) pages.delete(key);
+      answer.catch(() => {
+        if (pages.get(key)?.answer === answer) pages.delete(key);
       });
-      return { page: await page, fromMemory: false };
+      return { answer: await answer, fromMemory: false };
     },
   };
 }

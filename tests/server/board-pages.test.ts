@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardRow } from '../../src/domain/contract/projects.ts';
 import { boardVersion } from '../../server/repositories/dashboard.ts';
-import { boardPages, TIMER_PAGE_MS } from '../../server/services/board-pages.ts';
+import { boardPages as keptPages, TIMER_PAGE_MS, type BoardPage } from '../../server/services/board-pages.ts';
 import { dashboardPage } from '../../server/services/dashboard.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
@@ -30,6 +30,17 @@ describe.each(DATABASES)('the staff board answered from memory on $name', ({ url
   }
 
   const fresh = async () => (await dashboardPage(server.db, ALL)).projects;
+
+  /** The service as the route uses it, keeping the page as read. */
+  function boardPages(now?: () => number) {
+    const pages = keptPages<BoardPage>(now);
+    return {
+      page: async (db: TestServer['db'], query: Parameters<typeof pages.page>[1]) => {
+        const { answer, fromMemory } = await pages.page(db, query, (page) => page);
+        return { page: answer, fromMemory };
+      },
+    };
+  }
 
   it('answers a page again from memory, the same as a fresh read, until the board changes', async () => {
     const pages = boardPages();

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendCommentDigests, sendReviewReminders } from '../../server/services/review-notifications.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
@@ -71,6 +72,9 @@ describe.each(DATABASES)('review e-mails, on $name', ({ url }) => {
 
     const monday8 = new Date(Date.now() + 60_000);
     while (monday8.getUTCDay() === 0 || monday8.getUTCDay() === 6 || monday8.getUTCHours() < 14) monday8.setTime(monday8.getTime() + 3_600_000);
+    // The comment was made an hour before that digest: a first digest covers the last day, and
+    // on a weekend the next business morning is more than a day after the real clock.
+    await sql`update review_comments set created_at = ${new Date(monday8.getTime() - 3_600_000)} where project_id = ${projectId} and text = '<b>x</b> shorter'`.execute(server.db);
     const runs = await Promise.all([sendCommentDigests(deps(), monday8), sendCommentDigests(deps(), monday8)]);
     expect(runs[0] + runs[1]).toBeGreaterThan(0);
     expect(await mailsTo('admin@demo.cutdesk.test', /new comment/)).toHaveLength(1);

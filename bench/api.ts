@@ -83,18 +83,29 @@ interface Load {
   postgresCpuUs: number | null;
 }
 
-/** CPU time (µs) so far of the PostgreSQL backends serving `database` (Linux /proc; null elsewhere or on PGlite). */
-async function postgresCpuUs(db: Db, database: string | null): Promise<number | null> {
+/**
+ * CPU time (µs) so far of each PostgreSQL backend serving `database`, by pid (Linux /proc; null
+ * elsewhere or on PGlite). Per backend, so a backend the pool closed meanwhile drops out of both
+ * samples instead of making the difference negative.
+ */
+async function postgresCpuUs(db: Db, database: string | null): Promise<Map<number, number> | null> {
   if (!database || process.platform !== 'linux') return null;
   const { rows } = await sql<{ pid: number }>`select pid from pg_stat_activity where datname = ${database} and pid <> pg_backend_pid()`.execute(db);
-  let ticks = 0;
+  const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
     if (!stat) continue;
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    ticks += Number(fields[11]) + Number(fields[12]);
+    cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10_000); // USER_HZ is 100 on Linux
   }
-  return ticks * 10_000; // USER_HZ is 100 on Linux
+  return cpu;
+}
+
+/** CPU (µs) the backends spent between two samples: those alive at the end, from 0 if they started meanwhile. */
+function postgresCpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, cpu] of after) spent += cpu - (before.get(pid) ?? 0);
+  return spent;
 }
 
 /** The page at `url` under load from `connections` clients for DURATION_S, with the CPU it cost. */
@@ -111,7 +122,7 @@ async function load(url: string, headers: Record<string, string>, connections = 
     p99: result.latency.p99,
     errors: result.errors + result.non2xx,
     serverCpuUs: (cpu.user + cpu.system) / answered,
-    postgresCpuUs: pgBefore === null || pgAfter === null ? null : (pgAfter - pgBefore) / answered,
+    postgresCpuUs: pgBefore === null || pgAfter === null ? null : postgresCpuSpent(pgBefore, pgAfter) / answered,
   };
 }
 

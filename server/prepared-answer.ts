@@ -26,9 +26,11 @@ const compress: Record<Encoding, (text: string) => Buffer> = {
 export class PreparedJson {
   readonly #encoded = new Map<Encoding, Buffer>();
   readonly text: string;
+  readonly #bytes: number;
 
   constructor(text: string) {
     this.text = text;
+    this.#bytes = Buffer.byteLength(text);
   }
 
   encoded(encoding: Encoding): Buffer {
@@ -37,10 +39,13 @@ export class PreparedJson {
     return body;
   }
 
-  /** Sends it as the client accepts it; the API's compression hook leaves an encoded body alone. */
+  /**
+   * Sends it as the client accepts it (as the API's compression hook would, `x-no-compression`
+   * included); that hook leaves an encoded body alone.
+   */
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     reply.type('application/json; charset=utf-8');
-    if (this.text.length < COMPRESS_JSON_FROM_BYTES) return reply.send(this.text);
+    if (this.#bytes < COMPRESS_JSON_FROM_BYTES || request.headers['x-no-compression'] !== undefined) return reply.send(this.text);
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
     const accepted = request.headers['accept-encoding'];

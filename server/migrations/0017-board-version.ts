@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Issue 14 "API hot path": a number that moves whenever anything the staff board shows changes,
  * so a page of the board can be answered from memory for as long as the number stands
- * (server/services/board-cache.ts).
+ * (server/services/board-pages.ts).
  *
  * What the board shows: every column of `projects`, an organization's name and whether it is
  * deleted, an editor's name and picture. A write to any of them bumps `board_version.version`
@@ -13,9 +13,12 @@ import { sql, type Kysely } from 'kysely';
  * and does not cover names and pictures; this does not depend on it.
  *
  * The bump is a deferred constraint trigger, so it runs at commit, once per transaction (a
- * transaction-local setting marks it done): the single row's lock is the last one a writing
- * transaction takes and is held only while it commits, so writers cannot deadlock on it and
- * wait on each other only for that moment. TRUNCATE (no row triggers) bumps at once.
+ * transaction-local setting holding the transaction's id marks it done; a setting left by anyone
+ * else never matches): the single row's lock is the last one a writing transaction takes and is
+ * held only while it commits, so row writers cannot deadlock on it and wait on each other only
+ * for that moment. TRUNCATE has no row triggers and a statement trigger cannot be deferred, so
+ * it bumps at once; the only TRUNCATE in the code is move-data's, on a database no instance
+ * serves yet.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table board_version (id boolean primary key default true check (id), version bigint not null)`.execute(db);
@@ -23,10 +26,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create function bump_board_version() returns trigger language plpgsql as $$
     begin
-      if tg_level = 'ROW' and current_setting('cutdesk.board_bumped', true) = 'on' then
+      if tg_level = 'ROW' and current_setting('cutdesk.board_bumped', true) = txid_current()::text then
         return null;
       end if;
-      perform set_config('cutdesk.board_bumped', 'on', true);
+      perform set_config('cutdesk.board_bumped', txid_current()::text, true);
       update board_version set version = version + 1;
       return null;
     end $$`.execute(db);

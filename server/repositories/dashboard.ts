@@ -153,8 +153,13 @@ export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: Das
   return { rows, next: last ? [last.sortKey, last.id] : null };
 }
 
-/** The board's version (migration 0017): it moves in the transaction of every write the board shows. */
-export async function boardVersion(db: Db): Promise<string> {
-  const { rows } = await sql<{ version: string }>`select version::text as version from board_version`.execute(db);
-  return rows[0]!.version;
+/**
+ * The board's version (migration 0017): it moves in the transaction of every write the board
+ * shows. The row's `xmin` (the transaction that wrote it) goes with the number, so a row put
+ * back by a restore or a copy never matches a version an instance read before. Null when the
+ * row is missing (then nothing is answered from memory).
+ */
+export async function boardVersion(db: Db): Promise<string | null> {
+  const { rows } = await sql<{ version: string }>`select version::text || ':' || xmin::text as version from board_version`.execute(db);
+  return rows[0]?.version ?? null;
 }

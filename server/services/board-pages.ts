@@ -13,11 +13,18 @@ export type BoardPage = Awaited<ReturnType<typeof dashboardPage>>;
  * again for at most this long; pages in any other order depend on the data alone.
  */
 export const TIMER_PAGE_MS = 1_000;
+/**
+ * A page in any other order is read again after this long whatever the version says: a backstop
+ * for writes made with the database's triggers off (a restore with `--disable-triggers`, a tool
+ * under `session_replication_role = replica`), which do not move the version.
+ */
+export const OTHER_PAGE_MS = 60_000;
 /** Pages kept per instance (a page is about 10 KB); the least recently asked goes first. */
 const MOST_PAGES = 200;
 
 interface Kept<T> {
   version: string;
+  /** Answered from memory until then; while the read is under way, requests share it whatever the time. */
   until: number;
   answer: Promise<T>;
 }
@@ -36,8 +43,9 @@ function pageKey(query: DashboardQuery): string {
  * a page is reused only when no such write has committed since it was read, so an answer never
  * misses a write made before the request, on this instance or any other. A page is read under
  * the version seen before its statement, so it is at least that recent. Requests that miss at
- * once share one read. What is kept is the page as `prepare` made it for sending (serialized and
- * compressed once, server/prepared-answer.ts).
+ * once share one read; a page's time (TIMER_PAGE_MS, OTHER_PAGE_MS) counts from when its read
+ * ended. What is kept is the page as `prepare` made it for sending (serialized and compressed
+ * once, server/prepared-answer.ts).
  */
 export function boardPages<T>(now: () => number = Date.now) {
   const pages = new Map<string, Kept<T>>();
@@ -45,6 +53,8 @@ export function boardPages<T>(now: () => number = Date.now) {
   return {
     async page(db: Db, query: DashboardQuery, prepare: (page: BoardPage) => T): Promise<{ answer: T; fromMemory: boolean }> {
       const version = await boardVersion(db);
+      // No version to go by (its row is missing): every request reads the page.
+      if (version === null) return { answer: prepare(await dashboardPage(db, query)), fromMemory: false };
       // Every page kept is of an older board now: let them go at once.
       if (version !== seen) pages.clear();
       seen = version;
@@ -56,14 +66,20 @@ export function boardPages<T>(now: () => number = Date.now) {
         pages.set(key, kept);
         return { answer: await kept.answer, fromMemory: true };
       }
-      const until = (query.sort ?? 'createdAt') === 'timer' ? now() + TIMER_PAGE_MS : Infinity;
       const answer = dashboardPage(db, query).then(prepare);
-      pages.set(key, { version, until, answer });
+      const entry: Kept<T> = { version, until: Infinity, answer };
+      pages.delete(key);
+      pages.set(key, entry);
       if (pages.size > MOST_PAGES) pages.delete(pages.keys().next().value!);
-      // A refused query (a bad cursor) or a failed read is not kept: the next request tries again.
-      answer.catch(() => {
-        if (pages.get(key)?.answer === answer) pages.delete(key);
-      });
+      answer.then(
+        () => {
+          entry.until = now() + ((query.sort ?? 'createdAt') === 'timer' ? TIMER_PAGE_MS : OTHER_PAGE_MS);
+        },
+        // A refused query (a bad cursor) or a failed read is not kept: the next request tries again.
+        () => {
+          if (pages.get(key) === entry) pages.delete(key);
+        },
+      );
       return { answer: await answer, fromMemory: false };
     },
   };

@@ -37,6 +37,7 @@ describe('large API answers are sent compressed', () => {
   it.each([
     ['the staff board (kept in memory)', '/api/v1/projects?active=true&sort=name&order=asc&limit=200'],
     ['the editors list', '/api/v1/users?role=editor&limit=100'],
+    ['the API reference (public, compressed once)', '/api/v1/openapi.json'],
   ])('%s: brotli or gzip as accepted, the same JSON as the plain answer', async (_name, url) => {
     const plain = await get(url);
     expect(plain.statusCode, plain.body).toBe(200);

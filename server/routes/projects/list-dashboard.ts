@@ -20,7 +20,9 @@ export default async function dashboardRoute(app: FastifyInstance) {
   // A§7 GET projects?start&limit&active&archived&hidden, with server-side sorting that holds across pages;
   // `after` (issue 14) continues from the page before's `nextCursor` at the cost of a first page.
   // Kept serialized by the route's own serializer (so still exactly the schema's fields), and
-  // compressed once per encoding.
+  // compressed once per encoding. Sent as text, so the API's preSerialization hooks do not run:
+  // a board row carries no media field (media links are signed per session and could not be
+  // shared from memory; tests/server/board-pages.test.ts checks the row has none).
   app.get('/projects', { config: { access: 'staff' }, schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } } }, async (request, reply) => {
     const query = parse(DashboardQueryStruct, request.query);
     const { answer } = await pages.page(app.ctx.db, query, (page) => new PreparedJson(reply.serialize({ data: page }) as string));

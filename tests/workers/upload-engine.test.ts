@@ -4,6 +4,7 @@ import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { FILE_MESSAGES } from '../../src/domain/file-signature.ts';
 import { MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
 import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
+import { ApiFailure, type ServerApi } from '../../workers/server-api.shared.ts';
 import { TransportError } from '../../workers/transport.shared.ts';
 import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.shared.ts';
 import { pngBytes } from '../support/file-fixtures.ts';
@@ -483,6 +484,35 @@ describe('upload engine against the embedded store', () => {
       expect((await engine.enqueue([{ file: clip(bytes(30 * MiB, 2), 'a.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).accepted).toHaveLength(1);
       // 30 MiB still pending: another 30 MiB no longer fits.
       expect((await engine.enqueue([{ file: clip(bytes(30 * MiB, 3), 'b.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).refused).toBe('no-memory');
+    } finally {
+      await world.server.db.updateTable('organizations').set({ storageTb: 2, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    }
+  });
+
+  it('asks for the storage figures again when the server fails to answer, and still refuses what does not fit', async () => {
+    const projectId = await world.createProject();
+    const quota = 50 * MiB;
+    await world.server.db.updateTable('organizations').set({ storageTb: quota / BYTES_PER_TB, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    try {
+      let failures = 2;
+      const asked: number[] = [];
+      const api: ServerApi = {
+        ...world.api,
+        storage: async (organizationId) => {
+          asked.push(organizationId);
+          if (failures-- > 0) throw new ApiFailure(503, 'The server is busy.');
+          return world.api.storage(organizationId);
+        },
+      };
+      const { engine } = engineWith(await freshStore(), { api, retryDelayMs: 0 });
+      expect((await engine.enqueue([{ file: clip(bytes(60 * MiB, 1), 'huge.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).refused).toBe('no-memory');
+      expect(asked).toHaveLength(3);
+      expect(engine.snapshot().items).toEqual([]);
+      // A refusal (not worth another try) is not asked again: unknown, the upload goes ahead.
+      const refusing: ServerApi = { ...world.api, storage: async () => Promise.reject(new ApiFailure(404, 'Not found.')) };
+      const script = scriptedTransport((_request, part) => (part !== null ? 'hold' : undefined));
+      const other = engineWith(await freshStore(), { api: refusing, retryDelayMs: 0, transport: script.transport }).engine;
+      expect((await other.enqueue([{ file: clip(bytes(60 * MiB, 2), 'unknown.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).accepted).toHaveLength(1);
     } finally {
       await world.server.db.updateTable('organizations').set({ storageTb: 2, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
     }

@@ -86,7 +86,7 @@ export function sameFile(record: Pick<UploadRecord, 'fileName' | 'size' | 'lastM
   return record.fileName === file.name && record.size === file.size && record.lastModified === file.lastModified;
 }
 
-function failureOf(error: unknown): { status: number; code: string | undefined; aborted: boolean } {
+export function failureOf(error: unknown): { status: number; code: string | undefined; aborted: boolean } {
   if (error instanceof TransportError) return { status: 0, code: undefined, aborted: error.aborted };
   if (error instanceof S3RequestError) return { status: error.status, code: error.code, aborted: false };
   if (error instanceof ApiFailure) return { status: error.status, code: undefined, aborted: false };

@@ -25,17 +25,17 @@ const compress: Record<Encoding, (text: string) => Buffer> = {
  */
 export class PreparedJson {
   readonly #encoded = new Map<Encoding, Buffer>();
-  readonly text: string;
+  readonly #text: string;
   readonly #bytes: number;
 
   constructor(text: string) {
-    this.text = text;
+    this.#text = text;
     this.#bytes = Buffer.byteLength(text);
   }
 
-  encoded(encoding: Encoding): Buffer {
+  #encodedAs(encoding: Encoding): Buffer {
     let body = this.#encoded.get(encoding);
-    if (!body) this.#encoded.set(encoding, (body = compress[encoding](this.text)));
+    if (!body) this.#encoded.set(encoding, (body = compress[encoding](this.#text)));
     return body;
   }
 
@@ -45,12 +45,12 @@ export class PreparedJson {
    */
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     reply.type('application/json; charset=utf-8');
-    if (this.#bytes < COMPRESS_JSON_FROM_BYTES || request.headers['x-no-compression'] !== undefined) return reply.send(this.text);
+    if (this.#bytes < COMPRESS_JSON_FROM_BYTES || request.headers['x-no-compression'] !== undefined) return reply.send(this.#text);
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
     const accepted = request.headers['accept-encoding'];
     const encoding = accepted ? negotiate(accepted, [...ENCODINGS]) : null;
-    if (!encoding) return reply.send(this.text);
-    return reply.header('content-encoding', encoding).send(this.encoded(encoding));
+    if (!encoding) return reply.send(this.#text);
+    return reply.header('content-encoding', encoding).send(this.#encodedAs(encoding));
   }
 }

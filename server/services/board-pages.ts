@@ -2,7 +2,7 @@ import type { Infer } from 'superstruct';
 import type { DashboardQueryStruct } from '../../src/domain/contract/projects.ts';
 import type { Db } from '../db/connect.ts';
 import { boardVersion } from '../repositories/dashboard.ts';
-import { dashboardPage } from './dashboard.ts';
+import { boardQueryScope, dashboardPage } from './dashboard.ts';
 
 type DashboardQuery = Infer<typeof DashboardQueryStruct>;
 export type BoardPage = Awaited<ReturnType<typeof dashboardPage>>;
@@ -29,10 +29,10 @@ interface Kept<T> {
   answer: Promise<T>;
 }
 
-/** The page a query asks for, whatever the order of its parameters. */
+/** The page a query asks for, whatever the order of its parameters and whichever defaults it spells out. */
 function pageKey(query: DashboardQuery): string {
-  const tab = query.hidden ? 'hidden' : query.archived ? 'archived' : 'active';
-  return JSON.stringify([tab, query.sort ?? 'createdAt', query.order ?? 'asc', query.limit ?? null, query.start ?? null, query.after ?? null]);
+  const { tab, sort, order, limit } = boardQueryScope(query);
+  return JSON.stringify([tab, sort, order, limit, query.start ?? null, query.after ?? null]);
 }
 
 /**
@@ -73,7 +73,7 @@ export function boardPages<T>(now: () => number = Date.now) {
       if (pages.size > MOST_PAGES) pages.delete(pages.keys().next().value!);
       answer.then(
         () => {
-          entry.until = now() + ((query.sort ?? 'createdAt') === 'timer' ? TIMER_PAGE_MS : OTHER_PAGE_MS);
+          entry.until = now() + (boardQueryScope(query).sort === 'timer' ? TIMER_PAGE_MS : OTHER_PAGE_MS);
         },
         // A refused query (a bad cursor) or a failed read is not kept: the next request tries again.
         () => {

@@ -16,14 +16,18 @@ const TAB_STATUSES: Record<'active' | 'archived' | 'hidden', ProjectStatus[]> = 
   hidden: ['HIDDEN'],
 };
 
+/** Which page a query asks for, its defaults filled in: the tab, sort and order a cursor belongs to, and the page's size. */
+export function boardQueryScope(query: Infer<typeof DashboardQueryStruct>) {
+  const tab = query.hidden ? 'hidden' : query.archived ? 'archived' : 'active';
+  return { tab, sort: query.sort ?? 'createdAt', order: query.order === 'desc' ? 'desc' : 'asc', limit: query.limit ?? DEFAULT_LIMIT } as const;
+}
+
 /** A§7 GET projects: one page of the staff board, sorted on the server so the order holds across pages. */
 export async function dashboardPage(db: Db, query: Infer<typeof DashboardQueryStruct>): Promise<{ projects: DashboardRow[]; nextCursor: string | null }> {
-  const tab = query.hidden ? 'hidden' : query.archived ? 'archived' : 'active';
+  const { tab, sort, order, limit } = boardQueryScope(query);
   const statuses = TAB_STATUSES[tab];
-  const descending = query.order === 'desc';
-  const sort = query.sort ?? 'createdAt';
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const scope = { tab, sort, order: descending ? 'desc' : 'asc' } as const;
+  const descending = order === 'desc';
+  const scope = { tab, sort, order } as const;
   if (query.after !== undefined && query.start !== undefined) throw badRequest(CURSOR_MESSAGES.both, { fields: { after: CURSOR_MESSAGES.both } });
   // Issue 14: `after` (the cursor of the page before) costs the same at any depth; `start` (A§7) still works.
   const after = query.after === undefined ? null : decodeCursor(query.after, scope);

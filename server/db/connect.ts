@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { startupMark } from '../startup-trace.ts';
-import { imageForNewDirectory, saveImage, startFromImage } from './image.ts';
+import { currentImageFile, imageForNewDirectory, imageTarball, saveImage, startFromImage } from './image.ts';
 import { DATE, INT8, NUMERIC, PGLITE_PARSERS } from './pg-types.ts';
 import type { PgliteThread } from './pglite-bridge.ts';
 
@@ -47,6 +47,12 @@ interface DatabaseOptions {
   dataDir: string;
   /** Embedded PGlite in memory (tests). */
   inMemory?: boolean;
+  /**
+   * In memory, start from this machine's database image (every migration applied, no rows)
+   * instead of an empty database: a test's database in ≈ 0.5 s instead of initdb's 2–3 s and the
+   * migrations. Made, the usual way, when there is none yet.
+   */
+  migrated?: boolean;
   /** Embedded PGlite on a thread of its own (`npm start`; server/db/pglite-thread.ts). */
   thread?: boolean;
 }
@@ -85,13 +91,21 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const dir = join(options.dataDir, 'db');
-  const open = () => PGlite.create(options.inMemory ? 'memory://' : dir, { parsers: PGLITE_PARSERS });
-  // A new data directory starts from this machine's database image (server/db/image.ts) instead
-  // of PGlite's initdb (2–3 s); without an image it is made as before and its dump becomes one.
-  const image = options.inMemory ? null : await imageForNewDirectory(dir);
-  const imageToMake = image && !startFromImage(image, dir) ? image : null;
+  // A new database starts from this machine's database image (server/db/image.ts) instead of
+  // PGlite's initdb (2–3 s); without an image it is made as before and its dump becomes one.
+  let image: string | null;
+  let imageToMake: string | null;
+  let loadDataDir: Blob | undefined;
+  if (options.inMemory) {
+    image = options.migrated ? await currentImageFile() : null;
+    loadDataDir = (image && imageTarball(image)) || undefined;
+    imageToMake = image && !loadDataDir ? image : null;
+  } else {
+    image = await imageForNewDirectory(dir);
+    imageToMake = image && !startFromImage(image, dir) ? image : null;
+  }
   if (image && !imageToMake) startupMark('image');
-  const pglite = await open();
+  const pglite = await PGlite.create(options.inMemory ? 'memory://' : dir, { parsers: PGLITE_PARSERS, loadDataDir });
   startupMark('database');
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
   EMBEDDED.set(db, pglite);

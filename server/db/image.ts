@@ -17,7 +17,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
@@ -26,11 +26,16 @@ export function imageCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.CUTDESK_CACHE_DIR ? resolve(env.CUTDESK_CACHE_DIR) : fileURLToPath(new URL('../../node_modules/.cache/cutdesk', import.meta.url));
 }
 
-/** The image's file for this PGlite version and these migrations (`names` with their code). */
-export function imageFile(cacheDir: string, pgliteVersion: string, migrations: Record<string, { up: unknown; down?: unknown }>): string {
+/** A name for this list of migrations (`names` with their code): any change to one changes it. */
+export function migrationsHash(migrations: Record<string, { up: unknown; down?: unknown }>): string {
   const hash = createHash('sha256');
   for (const [name, migration] of Object.entries(migrations)) hash.update(`${name}\n${String(migration.up)}\n${String(migration.down)}\n`);
-  return join(cacheDir, `pglite-image-${pgliteVersion}-${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The image's file for this PGlite version and these migrations. */
+export function imageFile(cacheDir: string, pgliteVersion: string, migrations: Record<string, { up: unknown; down?: unknown }>): string {
+  return join(cacheDir, `pglite-image-${pgliteVersion}-${migrationsHash(migrations)}.tar.gz`);
 }
 
 /**
@@ -91,42 +96,80 @@ export function renewSystemIdentifier(control: Buffer, identifier: Buffer): Buff
 /** The long header of a WAL segment's first page holds the system identifier at byte 24. */
 const WAL_SYSID_OFFSET = 24;
 
+/** One entry of an image's tarball: a path inside the database directory, and a file's bytes (a view into the tarball). */
+interface ImageEntry {
+  path: string;
+  data: Buffer | null;
+}
+
 /**
- * Unpacks the image `file` into `dir` (a new, empty database directory) with a new system
- * identifier. Throws when the image is not what this code wrote (the caller then makes the
- * database the usual way).
+ * Reads the image `file` and gives it a new system identifier: the tarball (changed in place)
+ * and its entries. Throws when the image is not what this code wrote.
  */
-export function unpackImage(file: string, dir: string): void {
+function readImage(file: string): { tar: Buffer; entries: ImageEntry[] } {
   const tar = gunzipSync(readFileSync(file));
-  const files: { path: string; data: Buffer }[] = [];
-  const dirs: string[] = [];
+  const entries: ImageEntry[] = [];
   for (let at = 0; at + 512 <= tar.length; ) {
     const name = field(tar, at, 100);
     if (!name) break;
     const prefix = field(tar, at + 345, 155);
     const size = parseInt(field(tar, at + 124, 12).trim() || '0', 8);
     const type = String.fromCharCode(tar[at + 156]!);
-    const path = join(dir, `${prefix}/${name}`);
-    if (!path.startsWith(dir + sep) || Number.isNaN(size)) throw new Error(`unexpected entry ${prefix}/${name} in ${file}`);
-    if (type === '5') dirs.push(path);
-    else if (type === '0' || type === '\0') files.push({ path, data: tar.subarray(at + 512, at + 512 + size) });
+    const path = normalize(`${prefix}/${name}`).replace(/^[/\\]+/, '');
+    if (path.startsWith('..') || isAbsolute(path) || Number.isNaN(size)) throw new Error(`unexpected entry ${prefix}/${name} in ${file}`);
+    if (type === '5') entries.push({ path, data: null });
+    else if (type === '0' || type === '\0') entries.push({ path, data: tar.subarray(at + 512, at + 512 + size) });
     else throw new Error(`unexpected entry type ${type} in ${file}`);
     at += 512 + Math.ceil(size / 512) * 512;
   }
-  const control = files.find((f) => f.path === join(dir, 'global', 'pg_control'));
+  const control = entries.find((entry) => entry.path === join('global', 'pg_control'))?.data;
   if (!control) throw new Error(`${file} holds no pg_control`);
   const identifier = randomBytes(8);
-  const old = renewSystemIdentifier(control.data, identifier);
+  const old = renewSystemIdentifier(control, identifier);
   if (!old) throw new Error(`${file}: pg_control not recognised`);
-  for (const wal of files.filter((f) => f.path.startsWith(join(dir, 'pg_wal') + sep) && /^[0-9A-F]{24}$/.test(f.path.slice(-24)))) {
-    if (wal.data.length >= WAL_SYSID_OFFSET + 8 && wal.data.subarray(WAL_SYSID_OFFSET, WAL_SYSID_OFFSET + 8).equals(old)) identifier.copy(wal.data, WAL_SYSID_OFFSET);
+  for (const { path, data } of entries) {
+    if (!data || !path.startsWith(join('pg_wal') + sep) || !/^[0-9A-F]{24}$/.test(path.slice(-24))) continue;
+    if (data.length >= WAL_SYSID_OFFSET + 8 && data.subarray(WAL_SYSID_OFFSET, WAL_SYSID_OFFSET + 8).equals(old)) identifier.copy(data, WAL_SYSID_OFFSET);
   }
+  return { tar, entries };
+}
+
+/**
+ * Unpacks the image `file` into `dir` (a new, empty database directory) with a new system
+ * identifier. Throws when the image is not what this code wrote (the caller then makes the
+ * database the usual way).
+ */
+export function unpackImage(file: string, dir: string): void {
+  const { entries } = readImage(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  for (const path of dirs) mkdirSync(path, { recursive: true, mode: 0o700 });
-  for (const { path, data } of files) {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    writeFileSync(path, data, { mode: 0o600 });
+  for (const { path, data } of entries) {
+    const target = join(dir, path);
+    if (!data) {
+      mkdirSync(target, { recursive: true, mode: 0o700 });
+      continue;
+    }
+    mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+    writeFileSync(target, data, { mode: 0o600 });
   }
+}
+
+/**
+ * The image `file` as a tarball for PGlite's `loadDataDir` (an in-memory database), with a new
+ * system identifier; null when there is no image yet or it is not one this code wrote.
+ */
+export function imageTarball(file: string): Blob | null {
+  try {
+    return new Blob([new Uint8Array(readImage(file).tar)], { type: 'application/x-tar' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${file} was not used (${(error as Error).message}); creating the database.`);
+    return null;
+  }
+}
+
+/** The image for this PGlite version and the current migrations (which are loaded for it). */
+export async function currentImageFile(): Promise<string> {
+  const { MIGRATIONS } = await import('../migrations/index.ts');
+  return imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
 }
 
 /**
@@ -134,9 +177,7 @@ export function unpackImage(file: string, dir: string): void {
  * this case only), or null when `dir` already holds a database.
  */
 export async function imageForNewDirectory(dir: string): Promise<string | null> {
-  if (!isNewDatabaseDir(dir)) return null;
-  const { MIGRATIONS } = await import('../migrations/index.ts');
-  return imageFile(imageCacheDir(), pgliteVersion(), MIGRATIONS);
+  return isNewDatabaseDir(dir) ? currentImageFile() : null;
 }
 
 /**

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { BUSY_MESSAGE, HttpError } from '../http-error.ts';
 import { startupMark } from '../startup-trace.ts';
-import { imageForNewDirectory } from './image.ts';
+import { currentImageFile, imageForNewDirectory } from './image.ts';
 import { errorFrom, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
 
 /** Statements waiting for the database, beyond which new ones are refused (see docs/decisions.md). */
@@ -182,8 +182,8 @@ export class PgliteThread {
  * from this machine's migrated image (server/db/image.ts), named after the migrations, which
  * are loaded for that case only. Light to import (no Kysely): `npm start` calls it first thing.
  */
-export async function startPgliteThread(options: { dataDir: string; inMemory?: boolean }): Promise<PgliteThread> {
-  if (options.inMemory) return new PgliteThread({ dataDir: 'memory://', image: null });
+export async function startPgliteThread(options: { dataDir: string; inMemory?: boolean; migrated?: boolean }): Promise<PgliteThread> {
+  if (options.inMemory) return new PgliteThread({ dataDir: 'memory://', image: options.migrated ? await currentImageFile() : null });
   const dir = join(options.dataDir, 'db');
   const thread = new PgliteThread({ dataDir: dir, image: await imageForNewDirectory(dir) });
   startupMark('database thread');

@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { startFromImage } from './image.ts';
+import { imageTarball, startFromImage } from './image.ts';
 import { PGLITE_PARSERS } from './pg-types.ts';
 import { errorFields, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
 
@@ -15,10 +15,12 @@ const options = workerData as PgliteThreadOptions;
 const post = (message: PgliteAnswer | PgliteEvent, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 const opening = (async () => {
-  // `image` is named only for a new directory: unpacked, or else the database is made by initdb
-  // and the server's side makes the image from it.
-  const madeFresh = options.image !== null && !startFromImage(options.image, options.dataDir);
-  const pglite = await PGlite.create(options.dataDir, { parsers: PGLITE_PARSERS });
+  // `image` is named only for a new directory or a migrated database in memory: unpacked or
+  // loaded, or else the database is made by initdb and the server's side makes the image from it.
+  const inMemory = options.dataDir === 'memory://';
+  const loadDataDir = inMemory && options.image ? (imageTarball(options.image) ?? undefined) : undefined;
+  const madeFresh = options.image !== null && (inMemory ? !loadDataDir : !startFromImage(options.image, options.dataDir));
+  const pglite = await PGlite.create(options.dataDir, { parsers: PGLITE_PARSERS, loadDataDir });
   return { pglite, madeFresh };
 })();
 opening.then(

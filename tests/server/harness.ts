@@ -8,7 +8,8 @@ import pg from 'pg';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
-import { migrateToLatest } from '../../server/migrations/index.ts';
+import { migrationsHash } from '../../server/db/image.ts';
+import { MIGRATIONS, migrateToLatest } from '../../server/migrations/index.ts';
 import { seedDemo } from '../../server/seed/demo.ts';
 import { connectStorage } from '../../server/storage/setup.ts';
 
@@ -30,15 +31,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A throwaway database on the server at `url`, dropped by the returned function. */
-export async function throwawayDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A throwaway database on the server at `url`, dropped by the returned function: empty, or with
+ * every migration applied when `migrated` (a copy of the migrated template, made once per set of
+ * migrations: ≈ 0.15 s instead of ≈ 0.5 s of migrations).
+ */
+export async function throwawayDatabase(url: string, options: { migrated?: boolean } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `cutdesk_test_${randomBytes(6).toString('hex')}`;
   const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
-  await sql`create database ${sql.id(name)}`.execute(admin);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
+  const template = options.migrated ? await migratedTemplate(admin, url) : null;
+  await sql`create database ${sql.id(name)} ${template ? sql`template ${sql.id(template)}` : sql``}`.execute(admin);
   return {
-    url: target.toString(),
+    url: withDatabase(url, name),
     drop: async () => {
       await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
       await admin.destroy();
@@ -46,10 +50,46 @@ export async function throwawayDatabase(url: string): Promise<{ url: string; dro
   };
 }
 
+function withDatabase(url: string, name: string): string {
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+/**
+ * The template database with the current migrations on the server at `url`, named after them
+ * (server/db/image.ts): made once, by the first test file that needs it while the others wait
+ * on an advisory lock; templates of other migrations are dropped then. Nobody connects to it
+ * afterwards, as `create database … template` requires.
+ */
+async function migratedTemplate(admin: Kysely<unknown>, url: string): Promise<string> {
+  const name = `cutdesk_template_${migrationsHash(MIGRATIONS)}`;
+  return admin.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtext('cutdesk.test-template'))`.execute(connection);
+    try {
+      const { rows } = await sql<{ datname: string }>`select datname from pg_database where datname like 'cutdesk\_template\_%'`.execute(connection);
+      if (rows.some((row) => row.datname === name)) return name;
+      for (const { datname } of rows) await sql`drop database ${sql.id(datname)} with (force)`.execute(connection);
+      const draft = `${name}_draft`;
+      await sql`create database ${sql.id(draft)}`.execute(connection);
+      const db = await connectDatabase({ databaseUrl: withDatabase(url, draft), dataDir: '' });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.destroy();
+      }
+      await sql`alter database ${sql.id(draft)} rename to ${sql.id(name)}`.execute(connection);
+      return name;
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext('cutdesk.test-template'))`.execute(connection);
+    }
+  });
+}
+
 /** A real server (no listen) on a fresh database, with the demo data seeded unless `seed` is false. */
 export async function startTestServer(databaseUrl: string | null, options: { seed?: boolean; env?: Record<string, string>; storage?: boolean } = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-test-'));
-  const throwaway = databaseUrl ? await throwawayDatabase(databaseUrl) : null;
+  const throwaway = databaseUrl ? await throwawayDatabase(databaseUrl, { migrated: true }) : null;
   const config = loadConfig({
     DATA_DIR: dataDir,
     SEED: 'none',
@@ -65,7 +105,7 @@ export async function startTestServer(databaseUrl: string | null, options: { see
     ...options.env,
   });
   // TEST_PGLITE_THREAD=1: embedded PGlite on its own thread, as `npm start` runs it (server/db/pglite-thread.ts).
-  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway, thread: process.env.TEST_PGLITE_THREAD === '1' });
+  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway, migrated: true, thread: process.env.TEST_PGLITE_THREAD === '1' });
   await migrateToLatest(db);
   if (options.seed !== false) await seedDemo(db, DEMO_PASSWORD);
   const app = await buildApp({ config, db });

@@ -43,6 +43,12 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Load shedding: past this mean event-loop delay (ms) new app requests answer 503. */
   maxEventLoopDelayMs: number;
+  /**
+   * The cadence of the minute jobs (review windows, review e-mails) and the delay of the first
+   * upload sweep and billing renewal after start (server/jobs.ts). A minute; end-to-end tests of
+   * the jobs across instances shorten it so they wait on what the jobs did, not on the clock.
+   */
+  jobPeriodMs: number;
   /** Payments: the embedded test gateway, or Stripe with STRIPE_SECRET_KEY (server/billing/config.ts). */
   billing: BillingConfig;
 }
@@ -243,6 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
     perEmail: positiveInt(env, 'RATE_LIMIT_PER_EMAIL', 10, problems),
   };
   const maxEventLoopDelayMs = positiveInt(env, 'MAX_EVENT_LOOP_DELAY_MS', 1_000, problems);
+  const jobPeriodMs = positiveInt(env, 'JOB_PERIOD_MS', 60_000, problems);
   const billing = readBillingConfig(env, problems);
   // With a secret the server requires real tokens: the web app must be able to get them.
   if (Boolean(env.RECAPTCHA_SECRET) !== Boolean(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together: set both (reCAPTCHA v3) or neither (embedded bot check)');
@@ -278,6 +285,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage,
     trustProxy,
     maxEventLoopDelayMs,
+    jobPeriodMs,
     billing,
   };
 }

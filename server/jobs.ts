@@ -7,8 +7,7 @@ import { billingNotices } from './billing/notices.ts';
 import { runBillingRenewals } from './billing/renewals.ts';
 import { createPaymentProvider } from './billing/setup.ts';
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+const HOUR = 3_600_000;
 
 /**
  * Periodic work of this instance; each job is safe to run on every instance at once. Started by
@@ -17,6 +16,8 @@ const HOUR = 60 * MINUTE;
  * never closes the database under a job.
  */
 export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
+  // A minute, unless JOB_PERIOD_MS says otherwise (server/config.ts).
+  const period = app.ctx.config.jobPeriodMs;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   // A failed run is logged with `failure` and counted (/metrics: runs by job and outcome).
@@ -40,7 +41,7 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
     if (completed) app.log.info({ completed }, 'review windows closed: projects approved');
   });
   completeReviews();
-  const timer = setInterval(completeReviews, MINUTE);
+  const timer = setInterval(completeReviews, period);
 
   // Multipart uploads left for more than 7 days are aborted; expired upload reservations and
   // credentials are dropped. First run a minute after start, when storage is connected.
@@ -55,7 +56,7 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
       await sweepOrphanObjects(app.ctx, serverStoreEndpoint(app), app.log);
     }
   });
-  const firstSweep = setTimeout(sweepUploads, MINUTE);
+  const firstSweep = setTimeout(sweepUploads, period);
   const sweeps = setInterval(sweepUploads, HOUR);
 
   // Rate-limit counters whose window has ended are only read as zero; dropping them keeps the
@@ -63,7 +64,7 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
   const sweepLimits = track('rate-limit-sweep', 'rate limit sweep failed', async () => {
     await app.ctx.limiter.sweep();
   });
-  const limitSweeps = setInterval(sweepLimits, 5 * MINUTE);
+  const limitSweeps = setInterval(sweepLimits, 5 * 60_000);
 
   // Monthly credit grants, yearly charges with their retries, lapsed subscriptions: every
   // change is a conditional UPDATE, so all instances may run it (server/billing/renewals.ts).
@@ -75,7 +76,7 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
     const report = await runBillingRenewals(app.ctx.db, await billingProvider, new Date(), { log: app.log, notices });
     if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
   });
-  const firstRenewal = setTimeout(renewBilling, MINUTE);
+  const firstRenewal = setTimeout(renewBilling, period);
   const renewals = setInterval(renewBilling, HOUR);
 
   // Issue 13: review reminders and the daily comment digest. Each mail is claimed in the
@@ -87,7 +88,7 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
     const digests = await sendCommentDigests(reviewMail, now);
     if (reminders || digests) app.log.info({ reminders, digests }, 'review e-mails sent');
   });
-  const reviewMails = setInterval(sendReviewMail, MINUTE);
+  const reviewMails = setInterval(sendReviewMail, period);
 
   return async () => {
     stopped = true;

@@ -21,7 +21,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list']],
+  // The list, and each file's time for the summary `.ci/run` prints (scripts/test-timings.ts).
+  reporter: [['list'], ['./scripts/test-timings/playwright-reporter.ts']],
   use: {
     baseURL: `http://localhost:${port}`,
     viewport: { width: 1440, height: 900 },

@@ -6,7 +6,8 @@ import { readTimings, type RunTimings } from './test-timings/record.ts';
  * slowest files of each (default 10). `.ci/run` prints it at the end of every run, so drift
  * shows at every stop; docs/testing.md keeps the top 20 of a measured run.
  */
-const top = Number(process.argv[2] ?? 10);
+// Imported by scripts/test-suite.ts too, whose own argument (`quick`) is no number: then 10.
+const top = /^\d+$/.test(process.argv[2] ?? '') ? Number(process.argv[2]) : 10;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 let passed = 0;

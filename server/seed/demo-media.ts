@@ -180,8 +180,11 @@ function overlays(project: string, version: DemoVersion, withText: boolean): str
   ];
 }
 
+/** How a demo cut is made: `makeDemoClip`, or (tests) the same clips made once and copied. */
+export type DemoClipMaker = (tools: MediaTools, project: string, version: DemoVersion, file: string, withText: boolean) => Promise<void>;
+
 /** An 8–12 s 1280×720 H.264/AAC MP4 of `version` at `file`. */
-async function makeClip(tools: MediaTools, project: string, version: DemoVersion, file: string, withText: boolean): Promise<void> {
+export const makeDemoClip: DemoClipMaker = async (tools, project, version, file, withText) => {
   const rate = `${version.rate.num}/${version.rate.den}`;
   const filters = overlays(project, version, withText);
   await run(
@@ -196,7 +199,7 @@ async function makeClip(tools: MediaTools, project: string, version: DemoVersion
     ],
     { timeoutMs: 120_000 },
   );
-}
+};
 
 /** Whether this ffmpeg can burn in text (drawtext needs libfreetype, which minimal builds lack). */
 async function hasDrawtext(tools: MediaTools): Promise<boolean> {
@@ -346,7 +349,7 @@ const clipName = (project: string, label: string) => `${project.replace(/[^A-Za-
  * ffmpeg it logs DEMO_MEDIA_MESSAGES.ffmpegMissing and changes nothing. Needs the object store
  * connected.
  */
-export async function seedDemoMedia(ctx: AppContext, log: DemoMediaLog, options: { tools?: MediaTools; now?: number } = {}): Promise<DemoMediaResult> {
+export async function seedDemoMedia(ctx: AppContext, log: DemoMediaLog, options: { tools?: MediaTools; now?: number; makeClip?: DemoClipMaker } = {}): Promise<DemoMediaResult> {
   const pending = await pendingProjects(ctx.db);
   if (pending.length === 0) return { seeded: [], skipped: null };
   const tools = options.tools ?? mediaTools();
@@ -357,6 +360,7 @@ export async function seedDemoMedia(ctx: AppContext, log: DemoMediaLog, options:
   const withText = await hasDrawtext(tools);
   if (!withText) log.info('demo videos: this ffmpeg has no drawtext filter, so the clips carry no burnt-in timecode');
   const now = options.now ?? Date.now();
+  const makeClip = options.makeClip ?? makeDemoClip;
   const dir = await mkdtemp(join(tmpdir(), 'cutdesk-demo-media-'));
   const seeded: string[] = [];
   try {

@@ -1,14 +1,35 @@
-import { writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommentList, Version } from '../../src/domain/contract/review.ts';
 import { mediaTools, probe } from '../../server/media/ffmpeg.ts';
 import { mediaHandlers } from '../../server/media/pipeline.ts';
-import { DEMO_MEDIA_MESSAGES, seedDemoMedia } from '../../server/seed/demo-media.ts';
+import { DEMO_MEDIA_MESSAGES, makeDemoClip, seedDemoMedia, type DemoClipMaker } from '../../server/seed/demo-media.ts';
 import { hasFfmpeg } from '../support/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 const withFfmpeg = await hasFfmpeg();
+
+/**
+ * The demo's clips, made by ffmpeg once for this file and copied for the second database: the
+ * clips are the same whatever the database, and making them is most of this file's time.
+ */
+const clipsDir = mkdtemp(join(tmpdir(), 'cutdesk-demo-clips-'));
+const made = new Map<string, Promise<string>>();
+const makeClipOnce: DemoClipMaker = async (tools, project, version, file, withText) => {
+  const key = JSON.stringify([project, version, withText]);
+  if (!made.has(key)) {
+    const name = `${made.size}.mp4`;
+    made.set(key, (async () => {
+      const kept = join(await clipsDir, name);
+      await makeDemoClip(tools, project, version, kept, withText);
+      return kept;
+    })());
+  }
+  await copyFile(await made.get(key)!, file);
+};
+afterAll(async () => rm(await clipsDir, { recursive: true, force: true }));
 
 function collectingLog() {
   const lines: string[] = [];
@@ -32,7 +53,7 @@ describe.each(DATABASES)('demo review videos on $name', ({ url }) => {
 
   it.skipIf(!withFfmpeg)('makes versions, comments and videos once, and queues their media jobs', async () => {
     const { log } = collectingLog();
-    const result = await seedDemoMedia(server.app.ctx, log);
+    const result = await seedDemoMedia(server.app.ctx, log, { makeClip: makeClipOnce });
     expect(result.skipped).toBeNull();
     expect([...result.seeded].sort()).toEqual(['Brand anthem', 'Conference recap', 'Quarterly highlights']);
 
@@ -103,7 +124,7 @@ describe.each(DATABASES)('demo review videos on $name', ({ url }) => {
       jobs: Number((await server.db.selectFrom('mediaJobs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n),
     });
     const before = await counts();
-    expect(await seedDemoMedia(server.app.ctx, log)).toEqual({ seeded: [], skipped: null });
+    expect(await seedDemoMedia(server.app.ctx, log, { makeClip: makeClipOnce })).toEqual({ seeded: [], skipped: null });
     expect(await counts()).toEqual(before);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
-import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, isRetryable, partProgressWanted, quotaAllows, retryDelay } from '@/domain/uploads.ts';
+import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, isRetryable, partProgressWanted, planParts, quotaAllows, retryDelay, type PartPlan } from '@/domain/uploads.ts';
 import type { ServerApi } from './server-api.shared.ts';
 import type { Transport } from './transport.shared.ts';
 import type { FileSystemFileHandleLike, UploadRecord, UploadStore } from './upload-store.shared.ts';
@@ -39,6 +39,8 @@ export interface UploadEngineOptions {
   parallel?: number;
   /** Attempts per request (A§9: 20). */
   attempts?: number;
+  /** How a file is cut (A§4, A§9: planParts). */
+  plan?: (size: number) => PartPlan;
   /** Pause between attempts (default: A§4's 200 ms). */
   retryDelayMs?: number;
   /** Files uploading at the same time (their parts share the `parallel` slots). */
@@ -99,6 +101,7 @@ export class UploadEngine implements PreviousEngine {
     this.options = {
       parallel: PARALLEL_PARTS,
       attempts: MAX_ATTEMPTS,
+      plan: (size) => planParts(size),
       maxActiveFiles: 3,
       online: true,
       now: () => Date.now(),
@@ -121,6 +124,7 @@ export class UploadEngine implements PreviousEngine {
       s3: (projectId, uploadType) => this.credentials.clientFor(projectId, uploadType),
       forgetCredentials: (projectId, uploadType) => this.credentials.forget(projectId, uploadType),
       records: this.records,
+      plan: this.options.plan,
       slots: this.scheduler.slots,
       parallel: this.options.parallel,
       attempts: this.options.attempts,

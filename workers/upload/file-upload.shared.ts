@@ -3,11 +3,11 @@ import {
   isRetryable,
   needsNewCredentials,
   percentOf,
-  planParts,
   retryDelay,
   sanitizeFileName,
   secondsLeft,
   uploadPrefix,
+  type PartPlan,
   type PlannedPart,
   type UploadType,
 } from '@/domain/uploads.ts';
@@ -37,6 +37,8 @@ export interface UploadContext {
   /** The store refused the credentials: the next request fetches new ones. */
   forgetCredentials(projectId: number, uploadType: UploadType): void;
   records: UploadRecords;
+  /** How a file of `size` bytes is sent: planParts (A§4, A§9). */
+  plan(size: number): PartPlan;
   /** Part slots shared by every file. */
   slots: SlotPool;
   /** Parts of this file in flight at most (they still wait for a shared slot). */
@@ -349,7 +351,7 @@ export class FileUpload {
   /** The bytes: one PUT, or the multipart upload from where the store stands. */
   private async transfer(file: Blob): Promise<void> {
     const record = this.record;
-    const plan = planParts(record.size);
+    const plan = this.context.plan(record.size);
     if (record.completed) {
       this.progress.setStored(record.size);
     } else if (plan.mode === 'single') {

@@ -5,7 +5,7 @@ import { clearTimings } from './test-timings/record.ts';
 /**
  * `npm test` (and `npm run test:quick`, with `quick`): the suite in stages, each running its
  * parts side by side with every line of output labelled by its part. The suite is CPU-bound on
- * a 2-core machine; tsc and ESLint use one core each, so they run side by side.
+ * a 2-core machine; tsc and ESLint use one core each, so they run side by side (with the build).
  *
  * Every part of a stage runs to its end even when another fails, so one run reports every
  * failure; a failed stage stops the run (a type error fails in a minute, not after the e2e).
@@ -22,20 +22,24 @@ const SUITES: Record<'full' | 'quick', Part[][]> = {
     [
       { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
       { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+      // The app the e2e server serves (scripts/start.ts builds it only when missing or stale):
+      // built here, where tsc and ESLint leave a core free, instead of at the start of the e2e.
+      { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
     ],
     // One after the other: side by side (measured) they took as long in all, and the CPU-heavy
     // files (uploads, zips, ffmpeg) ran 2–5× slower, which made a 30 s test time out.
     [{ name: 'unit', command: ['npm', 'run', '--silent', 'test:unit'] }],
     [{ name: 'e2e', command: ['npm', 'run', '--silent', 'test:e2e'] }],
   ],
-  // The inner loop: tsc -b checks only the projects whose files changed, ESLint only the
-  // files that did (its cache); the domain, worker and server tests on PGlite alone.
+  // The inner loop, in one stage: tsc -b checks only the projects whose files changed and
+  // ESLint only the files that did (its cache), so beside the domain, worker and server tests
+  // on PGlite they take little; every answer comes in the one run.
   quick: [
     [
       { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
       { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+      { name: 'unit', command: ['npx', 'vitest', 'run', 'tests/domain', 'tests/workers', 'tests/server'], env: { TEST_DATABASE_URL: undefined } },
     ],
-    [{ name: 'unit', command: ['npx', 'vitest', 'run', 'tests/domain', 'tests/workers', 'tests/server'], env: { TEST_DATABASE_URL: undefined } }],
   ],
 };
 

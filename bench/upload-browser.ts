@@ -160,7 +160,7 @@ async function api(base: string): Promise<Api> {
 /** The store's bytes received on its own listener (server/storage/store-listener.ts), from /metrics (loopback). */
 async function storeReceivedBytes(base: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
-  return Number(/^cutdesk_store_listener_received_bytes (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text)?.[1] ?? NaN);
+  return Number(/^cutdesk_store_listener_received_bytes_total (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text)?.[1] ?? NaN);
 }
 
 /**

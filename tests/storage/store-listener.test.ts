@@ -130,7 +130,7 @@ describe('the embedded store on its own port', () => {
   });
 
   it('counts the bytes it receives for /metrics', async () => {
-    const scrape = async () => Number(/^cutdesk_store_listener_received_bytes (\S+)$/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1]);
+    const scrape = async () => Number(/^cutdesk_store_listener_received_bytes_total (\S+)$/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1]);
     const before = await scrape();
     const { region, bucket, accessKeyId, secretAccessKey } = server.config.storage;
     const root = client(store, region, { accessKeyId, secretAccessKey });

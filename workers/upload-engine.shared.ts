@@ -101,7 +101,7 @@ export class UploadEngine implements PreviousEngine {
     this.options = {
       parallel: PARALLEL_PARTS,
       attempts: MAX_ATTEMPTS,
-      plan: (size) => planParts(size),
+      plan: planParts,
       maxActiveFiles: 3,
       online: true,
       now: () => Date.now(),

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,16 +117,10 @@ describe.each(DATABASES)('metrics and readiness on $name', ({ url }) => {
 });
 
 /** `promtool check metrics` on a scrape: its exit code and what it printed. */
-function promtoolCheck(scrape: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('promtool', ['check', 'metrics'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output: output.trim() }));
-    child.stdin.end(scrape);
-  });
+function promtoolCheck(scrape: string): { code: number | null; output: string } {
+  const run = spawnSync('promtool', ['check', 'metrics'], { input: scrape, encoding: 'utf8' });
+  if (run.error) throw run.error;
+  return { code: run.status, output: `${run.stdout}${run.stderr}`.trim() };
 }
 
 describe.each(DATABASES)('readiness of a listening server on $name', ({ url }) => {
@@ -156,7 +150,7 @@ describe.each(DATABASES)('readiness of a listening server on $name', ({ url }) =
     // scrape with every family of a listening server: a counter's name ends in _total, nothing else's does.
     const scrape = await (await fetch(`${server.baseUrl}/metrics`)).text();
     expect(scrape).toMatch(/^cutdesk_store_listener_received_bytes_total \d+/m);
-    expect(await promtoolCheck(scrape)).toEqual({ code: 0, output: '' });
+    expect(promtoolCheck(scrape)).toEqual({ code: 0, output: '' });
 
     server.app.readiness.stop();
     const stopping = await server.app.inject({ method: 'GET', url: '/api/v1/ready' });

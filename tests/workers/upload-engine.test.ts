@@ -98,7 +98,7 @@ describe('upload engine against the embedded store', () => {
         if (isPart) inFlight -= 1;
       }
     };
-    const { engine } = engineWith(watched, { transport, plan: (size) => planParts(size) });
+    const { engine } = engineWith(watched, { transport, plan: planParts });
     const data = bytes(7 * PART_SIZE + 12_345, 11);
     const { accepted } = await engine.enqueue([{ file: clip(data, 'long take.mov', 'video/quicktime') }], { projectId, type: 'BROLL_CLIP' });
     await until(doneOrIncomplete(engine, accepted[0]!), 60_000);

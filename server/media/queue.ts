@@ -82,9 +82,11 @@ export function jobQueue(db: Db) {
     },
 
     /**
-     * Jobs whose lease ran out (their worker died or hung) go back to the queue, after the
-     * back-off of a failure; those that used all their attempts end failed. Safe to run
-     * from every instance at once.
+     * Jobs whose lease ran out (their worker died or hung) go back to the queue: at once after
+     * a first attempt (an instance that died is not the job's fault, and another instance should
+     * take it within seconds), after the back-off of a failure from then on (a job that keeps
+     * killing its worker must not take down one instance after another); those that used all
+     * their attempts end failed. Safe to run from every instance at once.
      */
     async reapExpired(policy: RetryPolicy = DEFAULT_RETRY): Promise<number> {
       const base = policy.baseDelayMs;
@@ -93,7 +95,8 @@ export function jobQueue(db: Db) {
         update media_jobs set
           status = case when attempts >= max_attempts then 'failed' else 'queued' end,
           last_error = 'The worker stopped before finishing (lease expired after attempt ' || attempts || ').',
-          run_at = now() + least(${cap}::double precision, ${base}::double precision * power(2, greatest(attempts - 1, 0))) * interval '1 millisecond',
+          run_at = now() + case when attempts <= 1 then 0
+            else least(${cap}::double precision, ${base}::double precision * power(2, attempts - 2)) end * interval '1 millisecond',
           finished_at = case when attempts >= max_attempts then now() else null end,
           locked_by = null, locked_until = null, updated_at = now()
         where status = 'running' and locked_until < now()`.execute(db);

@@ -1,9 +1,12 @@
 /**
  * npm run restore -- FILE [--data-dir DIR]
+ * npm run restore -- --before-upgrade [--data-dir DIR]
  *
  * Restores a backup made by `npm run backup` into an empty data directory (DATA_DIR, or
  * --data-dir): the database, every object checked against the archive's checksums, the secrets.
  * Exit code 0 only when everything matches.
+ * With --before-upgrade: puts back the embedded database as it was before the last upgrade
+ * migrated it (the snapshot the server took then; scripts/restore-before-upgrade.ts).
  */
 import { resolve } from 'node:path';
 import { RestoreRefusedError, restoreBackup } from '../server/ops/backup/restore.ts';
@@ -11,9 +14,13 @@ import { RestoreRefusedError, restoreBackup } from '../server/ops/backup/restore
 const args = process.argv.slice(2);
 const dirFlag = args.indexOf('--data-dir');
 const dataDir = resolve(dirFlag >= 0 ? args[dirFlag + 1]! : (process.env.DATA_DIR ?? './data'));
+if (args.includes('--before-upgrade')) {
+  const { restoreBeforeUpgrade } = await import('./restore-before-upgrade.ts');
+  process.exit(await restoreBeforeUpgrade(dataDir));
+}
 const file = args.find((arg, i) => !arg.startsWith('--') && args[i - 1] !== '--data-dir');
 if (!file) {
-  console.error('Usage: npm run restore -- FILE [--data-dir DIR]');
+  console.error('Usage: npm run restore -- FILE [--data-dir DIR]\n       npm run restore -- --before-upgrade [--data-dir DIR]');
   process.exit(2);
 }
 

@@ -1,12 +1,18 @@
 import './gc-flags.ts';
+import { existsSync } from 'node:fs';
 import { flushCompileCache } from 'node:module';
 import { startupMark, printStartupTrace } from './startup-trace.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
 import type { Db } from './db/connect.ts';
 import { movedStartRefusalFor, startForced } from './ops/move-data/marker.ts';
+import { portTaken, processesUsing } from './ops/upgrade/served-elsewhere.ts';
+import { MIGRATIONS_FILE, recordMigrations, recordUpgrade, SnapshotFailedError, snapshotBeforeUpgrade, type UpgradeSnapshot } from './ops/upgrade/snapshot.ts';
+import { migrationNames } from './migrations/names.ts';
 
 class MovedDirectoryError extends Error {}
+/** Another server (of this release or an older one) serves what this start would change. */
+class ServedElsewhereError extends Error {}
 
 /** How long shutdown may take before the process exits anyway (orchestrators wait about 30 s). */
 const SHUTDOWN_GRACE_MS = 25_000;
@@ -25,6 +31,14 @@ async function main(): Promise<void> {
   if (moved && !startForced(process.argv, process.env)) throw new MovedDirectoryError(moved);
   if (moved) console.warn(`Starting anyway (--force): ${moved}`);
   if (!config.databaseUrl || config.storage.mode === 'embedded') lock = lockDataDir(config.dataDir);
+  // Issue 32: nothing is migrated while another server serves the database. Releases from before
+  // the lock file take no lock, but a server on the embedded database holds its files open; and a
+  // port already taken would stop this start only after the migrations.
+  await refuseIfServedElsewhere(config);
+  // Embedded: a copy of the database before this release's migrations change it (rolled back to
+  // with `npm run restore -- --before-upgrade`), taken while nothing has its files open.
+  let snapshot: UpgradeSnapshot | null = null;
+  if (!config.databaseUrl) snapshot = await snapshotBeforeUpgrade(config.dataDir, migrationNames());
   // Issue 14: embedded PGlite opens on a thread of its own (0.4–0.7 s of PostgreSQL's start)
   // while this thread loads the server's modules and builds the app; statements wait for it.
   // It is closed after the app.
@@ -55,7 +69,12 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, db, jobs: true });
   startupMark('app');
   await database.opened;
-  await migrateToLatest(db);
+  const ran = await migrateToLatest(db, (message) => console.log(message));
+  if (snapshot) {
+    await recordUpgrade(config.dataDir, snapshot, ran);
+    if (ran.length > 0) console.log(`  A copy of the database from before the upgrade is in ${config.dataDir}/before-upgrade (undo: stop the server, then npm run restore -- --before-upgrade).`);
+  }
+  if (!config.databaseUrl && (ran.length > 0 || snapshot || !existsSync(`${config.dataDir}/${MIGRATIONS_FILE}`))) await recordMigrations(config.dataDir, migrationNames());
   let demoPassword: string | null = null;
   if (config.seed === 'demo' && (await isEmpty(app.db))) demoPassword = await seedDemo(app.db, config.demoPassword);
   startupMark('seed');
@@ -143,8 +162,28 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/** Throws ServedElsewhereError naming the processes on the embedded database, or the taken port. */
+async function refuseIfServedElsewhere(config: ReturnType<typeof loadConfig>): Promise<void> {
+  if (!config.databaseUrl) {
+    const others = processesUsing(`${config.dataDir}/db`);
+    if (others.length > 0) {
+      const names = others.map((other) => `process ${other.pid} (${other.command.slice(0, 120)})`).join('; ');
+      throw new ServedElsewhereError(
+        `Another process has the embedded database in ${config.dataDir}/db open: ${names}.\n` +
+          'Stop it first (an older release of Cutdesk still running?): this start would migrate the database under it, and two servers on one embedded database would corrupt it.',
+      );
+    }
+  }
+  if (await portTaken(config.host, config.port)) {
+    throw new ServedElsewhereError(
+      `Port ${config.port} on ${config.host} is already in use (another Cutdesk server still running, or another program).\n` +
+        'Stop it first, or give this server another PORT. Nothing was changed: the database is migrated only once the port is free.',
+    );
+  }
+}
+
 main().catch(async (error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MovedDirectoryError;
+  const known = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MovedDirectoryError || error instanceof ServedElsewhereError || error instanceof SnapshotFailedError || (error instanceof Error && error.name === 'NewerDatabaseError');
   console.error(known ? error.message : error);
   await db?.destroy().catch(() => undefined);
   lock?.release();

@@ -47,33 +47,62 @@ export function migrator(db: Db): Migrator {
   return new Migrator({ db, provider });
 }
 
-/**
- * Whether the database already records exactly these migrations, in one query. Kysely's migrator
- * checks its tables through a whole-catalog introspection and a lock first: 0.3 s of every start
- * with nothing to do (issue 14). Anything else (no table yet, a migration missing, one this
- * code does not know) is left to the migrator, which applies or refuses as before.
- */
-async function upToDate(db: Db): Promise<boolean> {
-  try {
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-    const applied = rows.map((row) => row.name).sort();
-    const names = Object.keys(MIGRATIONS).sort();
-    return applied.length === names.length && applied.every((name, i) => name === names[i]);
-  } catch {
-    return false;
-  }
+export interface MigrationPlan {
+  /** Migrations the database records, in order. */
+  applied: string[];
+  /** This release's migrations the database does not have yet, in the order they run. */
+  pending: string[];
+  /** Migrations the database records that this release does not know: a newer release ran them. */
+  unknown: string[];
 }
 
-/** Brings the schema to the latest version; throws with the failing migration's error. */
-export async function migrateToLatest(db: Db): Promise<void> {
-  if (await upToDate(db)) {
-    startupMark('migrations');
-    return;
+/**
+ * What migrating would do, from one query (Kysely's migrator first introspects the whole catalog
+ * and takes a lock: 0.3 s of every start with nothing to do, issue 14). No table yet: everything
+ * is pending.
+ */
+export async function migrationPlan(db: Db): Promise<MigrationPlan> {
+  let applied: string[] = [];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    applied = rows.map((row) => row.name).sort();
+  } catch {
+    // no migration table: a new database
   }
+  const names = Object.keys(MIGRATIONS).sort();
+  return { applied, pending: names.filter((name) => !applied.includes(name)), unknown: applied.filter((name) => !(name in MIGRATIONS)) };
+}
+
+/** The database was migrated by a newer release than this one. */
+export class NewerDatabaseError extends Error {
+  override name = 'NewerDatabaseError';
+}
+
+/**
+ * Brings the schema to the latest version; throws with the failing migration's error. `log`
+ * hears which migrations will run before they do, and each one once applied (server/main.ts
+ * prints them; an upgrade's operator sees what changed).
+ */
+export async function migrateToLatest(db: Db, log?: (message: string) => void): Promise<string[]> {
+  const plan = await migrationPlan(db);
+  if (plan.unknown.length > 0) {
+    throw new NewerDatabaseError(
+      `This database was migrated by a newer release of Cutdesk (migrations ${plan.unknown.join(', ')} are unknown to this one). ` +
+        'Start the newer release, or undo its upgrade first: with the embedded database, `npm run restore -- --before-upgrade` while no server runs (docs/operations.md, "Upgrading").',
+    );
+  }
+  if (plan.pending.length === 0) {
+    startupMark('migrations');
+    return [];
+  }
+  if (plan.applied.length > 0) log?.(`Migrating the database: ${plan.pending.length} migration(s) to apply: ${plan.pending.join(', ')}`);
   const { error, results } = await migrator(db).migrateToLatest();
+  const ran = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  if (plan.applied.length > 0) for (const name of ran) log?.(`  applied migration ${name}`);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   startupMark('migrations');
+  return ran;
 }

@@ -9,7 +9,8 @@ import { MESSAGES } from '../src/domain/messages.ts';
 import type { Config } from './config.ts';
 import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
-import { HttpError } from './http-error.ts';
+import { DatabaseUnavailable, HttpError } from './http-error.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
 import { BROTLI_QUALITY, COMPRESS_JSON_FROM_BYTES } from './prepared-answer.ts';
 import { closeIdleConnectionsUntilClosed } from './idle-connections.ts';
 import healthRoute from './routes/health.ts';
@@ -209,16 +210,25 @@ function trustProxyOption(trust: Config['trustProxy']): boolean | string[] | ((a
 }
 
 function handleError(error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) {
-  // A 429 (TooManyRequests) or a full database queue (DatabaseBusy, 503) says when to try again.
+  // A 429 (TooManyRequests), a full database queue (DatabaseBusy, 503) or a database that does
+  // not answer (DatabaseUnavailable, 503) says when to try again.
   if (error instanceof HttpError && 'retryAfterSeconds' in error) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
   // Malformed JSON, wrong content type, body too large: the client's fault, said plainly.
   const status = (error as FastifyError).statusCode;
   if (status && status >= 400 && status < 500) return reply.code(status).send({ message: error.message });
-  // Name, message, code and stack only: a database error carries the statement's parameters
-  // (a customer's address, an e-mail), which have no place in a log.
+  // Name, message and code only: a database error carries the statement's parameters (a
+  // customer's address, an e-mail), which have no place in a log.
   const { name, message, stack } = error;
-  request.log.error({ err: { type: name, message, code: (error as { code?: unknown }).code, stack } }, 'unhandled error');
+  const code = (error as { code?: unknown }).code;
+  if (isDatabaseUnavailable(error)) {
+    // An outage, a restart or a failover, not a fault of this request: one warning line, no stack
+    // (every request fails the same way meanwhile), and a 503 the client may retry. Not under
+    // `err`, whose serializer would add an empty stack and call the type "Object".
+    request.log.warn({ dbError: { type: name, message, code } }, 'database unavailable');
+    return handleError(new DatabaseUnavailable(), request, reply);
+  }
+  request.log.error({ err: { type: name, message, code, stack } }, 'unhandled error');
   return reply.code(500).send({ message: MESSAGES.generic });
 }
 

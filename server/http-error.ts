@@ -5,6 +5,11 @@ import type { ErrorBody } from '../src/domain/contract/fields.ts';
 /** A 503 of an instance that is too busy for more (load shedding, the embedded database's full queue). */
 export const BUSY_MESSAGE = 'The server is busy right now. Please try again in a few seconds.';
 
+/** A 503 of an instance whose database does not answer (an outage, a restart, a failover). */
+export const UNAVAILABLE_MESSAGE = 'Cutdesk cannot reach its database right now. Please try again in a few seconds.';
+/** Retry-After of that 503 and of GET /ready's: probes and clients come back within seconds, not a burst. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
 /** An error whose status and body go to the client as they are (ARCHITECTURE §3). */
 export class HttpError extends Error {
   readonly statusCode: number;
@@ -41,4 +46,12 @@ export function parse<T, S>(struct: Struct<T, S>, value: unknown): T {
     throw badRequest(first ?? MESSAGES.invalidInput, { fields });
   }
   return result;
+}
+
+/** The database cannot serve now (server/db/errors.ts's isDatabaseUnavailable): 503 with Retry-After, not 500. */
+export class DatabaseUnavailable extends HttpError {
+  readonly retryAfterSeconds = UNAVAILABLE_RETRY_AFTER_SECONDS;
+  constructor() {
+    super(503, UNAVAILABLE_MESSAGE);
+  }
 }

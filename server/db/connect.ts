@@ -42,6 +42,14 @@ export function postgresPool(db: Db): import('pg').Pool | undefined {
  */
 const POOL_SIZE = 10;
 
+/**
+ * How long a statement waits for a connection: a new one to a server that does not answer (a
+ * network cut drops packets instead of refusing, and the kernel gives up only after minutes), or a
+ * free one of the pool's. Past it the request answers 503 with Retry-After (server/db/errors.ts)
+ * instead of hanging until the client gives up.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
@@ -74,6 +82,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
     const pool = new pg.default.Pool({
       connectionString: options.databaseUrl,
       max: POOL_SIZE,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       types: {
         getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
           if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 
 /** A counter after a hit (or a read): how many in the current window, and how long it still runs. */
 export interface WindowCount {
@@ -85,7 +86,10 @@ function pluginStoreClass(limiter: RateLimiter, log: FastifyBaseLogger): new (op
       limiter.hit(`${this.#namespace}:${key}`, timeWindow).then(
         (count) => callback(null, { current: count.count, ttl: count.ttlMs }),
         (error: unknown) => {
-          log.error({ err: error }, 'rate limit store failed; request let through');
+          // A database that does not answer is the request's own warning (503) once it reads the
+          // database: not a second line, at error level with a stack, for every request meanwhile.
+          if (isDatabaseUnavailable(error)) log.debug({ err: error }, 'rate limit store unavailable; request let through');
+          else log.error({ err: error }, 'rate limit store failed; request let through');
           callback(error as Error, { current: 0, ttl: 0 });
         },
       );

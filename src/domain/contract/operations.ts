@@ -150,11 +150,11 @@ const TRANSITIONS: [string, string, string][] = [
 
 export const OPERATIONS: readonly Operation[] = [
   // Session
-  { method: 'GET', path: '/health', tag: 'Session', summary: 'Liveness: the database answers.', who: 'anyone', auth: 'none', responses: { 200: ok('Up.', StatusStruct) } },
+  { method: 'GET', path: '/health', tag: 'Session', summary: 'Liveness: the process answers. Reads nothing (a database outage does not fail it: see `ready`).', who: 'anyone', auth: 'none', responses: { 200: ok('Up.', StatusStruct) } },
   {
     method: 'GET', path: '/ready', tag: 'Session', summary: 'Readiness: send this instance traffic. Every migration applied, the database and the object store answer, not shutting down.', who: 'anyone', auth: 'none',
-    notes: '`starting` until the object store first connected, `unavailable` when a check fails later, `stopping` from the start of shutdown. Checks answer within 2 s; an answer is reused for a second.',
-    responses: { 200: ok('Ready.', ReadinessStruct), 503: ok('Not ready: `status` says why, `checks` which part failed.', ReadinessStruct) },
+    notes: '`starting` until the object store first connected, `unavailable` when a check fails later (the database does not answer, say), `stopping` from the start of shutdown. Checks answer within 2 s; an answer is reused for a second.',
+    responses: { 200: ok('Ready.', ReadinessStruct), 503: ok('Not ready (`Retry-After: 5`): `status` says why, `checks` which part failed.', ReadinessStruct) },
   },
   {
     method: 'GET', path: '/ops/backup', tag: 'Session', summary: 'The archive `npm run backup` saves while the server runs: the embedded database, every object, the secrets and a SHA-256 manifest, as a tar stream.', who: 'the same machine, with the token derived from the server’s secret', auth: 'link',

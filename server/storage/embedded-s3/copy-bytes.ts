@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ObjectBody } from './object-files.ts';
+import { STORE_FILE_MODE, type ObjectBody } from './object-files.ts';
 
 /**
  * Copies bytes [start, end] of an open object into a new file, computing the md5 the copy's
@@ -22,7 +22,7 @@ export async function copyBytesToFile(source: ObjectBody, start: number, end: nu
   try {
     // An empty source has no byte range to read (end < start).
     const reader = end >= start ? source.createReadStream({ start, end, autoClose: false }) : Readable.from([]);
-    await pipeline(reader, meter, createWriteStream(path, { flags: 'wx' }));
+    await pipeline(reader, meter, createWriteStream(path, { flags: 'wx', mode: STORE_FILE_MODE }));
   } catch (error) {
     await rm(path, { force: true });
     throw error;

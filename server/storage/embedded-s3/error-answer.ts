@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { isDiskFull } from '../disk-full.ts';
 import { S3Error } from './s3-error.ts';
 import { textElement, xmlRoot } from './xml.ts';
 
@@ -21,7 +22,8 @@ function isClientGone(error: unknown): boolean {
 
 /**
  * Any failure as an S3 error. Fastify's own 4xx (e.g. an unparsable Content-Type) become
- * InvalidRequest; anything unexpected is logged and becomes InternalError.
+ * InvalidRequest; a full disk is InsufficientStorage (507, issue 32), logged for the operator;
+ * anything unexpected is logged and becomes InternalError.
  */
 export function toS3Error(error: unknown, log: FastifyBaseLogger): S3Error {
   if (error instanceof S3Error) return error;
@@ -32,6 +34,10 @@ export function toS3Error(error: unknown, log: FastifyBaseLogger): S3Error {
   if (isClientGone(error)) {
     log.info({ err: error }, 'embedded S3: client went away during the request');
     return new S3Error('IncompleteBody');
+  }
+  if (isDiskFull(error)) {
+    log.error({ err: error }, 'embedded S3: the disk is full, a write was refused (507): free space on the disk of the store\'s files');
+    return new S3Error('InsufficientStorage');
   }
   log.error({ err: error }, 'embedded S3: request failed');
   return new S3Error('InternalError');

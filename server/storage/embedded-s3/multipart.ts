@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ChecksumAlgorithm } from './checksums.ts';
 import { createKeyLock } from './key-lock.ts';
-import { segmentFileName } from './object-files.ts';
+import { STORE_DIR_MODE, STORE_FILE_MODE, segmentFileName } from './object-files.ts';
 import { S3Error } from './s3-error.ts';
 
 /**
@@ -93,7 +93,7 @@ function partName(partNumber: number): string {
 }
 
 export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Promise<MultipartFiles> {
-  await mkdir(uploadsDir, { recursive: true });
+  await mkdir(uploadsDir, { recursive: true, mode: STORE_DIR_MODE });
   const lock = createKeyLock();
   // Upload ids arrive from clients: anything not shaped like ours is simply unknown, which
   // also keeps them from naming paths outside the uploads directory.
@@ -101,8 +101,13 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
 
   const writeJsonAtomic = async (path: string, value: unknown): Promise<void> => {
     const temp = join(tmpDir, randomUUID());
-    await writeFile(temp, JSON.stringify(value));
-    await rename(temp, path);
+    try {
+      await writeFile(temp, JSON.stringify(value), { mode: STORE_FILE_MODE });
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
   };
 
   const get = async (uploadId: string): Promise<UploadRecord | null> => {
@@ -113,8 +118,14 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
   const create = async (upload: NewUpload): Promise<UploadRecord> => {
     const record: UploadRecord = { ...upload, uploadId: randomBytes(16).toString('hex'), initiated: new Date().toISOString() };
     const dir = join(uploadsDir, record.uploadId);
-    await mkdir(dir);
-    await writeJsonAtomic(join(dir, 'upload.json'), record);
+    await mkdir(dir, { mode: STORE_DIR_MODE });
+    try {
+      await writeJsonAtomic(join(dir, 'upload.json'), record);
+    } catch (error) {
+      // No room for its record (a full disk, issue 32): no upload, and no empty directory.
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
     return record;
   };
 
@@ -127,9 +138,20 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
       }
       const name = partName(partNumber);
       const record: PartRecord = { ...part, partNumber, dataFile: `${name}~d.${randomBytes(8).toString('hex')}` };
-      await rename(tempPath, join(dir, record.dataFile));
+      try {
+        await rename(tempPath, join(dir, record.dataFile));
+      } catch (error) {
+        await rm(tempPath, { force: true });
+        throw error;
+      }
       const previous = await readJson<PartRecord>(join(dir, `${name}.json`));
-      await writeJsonAtomic(join(dir, `${name}.json`), record);
+      try {
+        await writeJsonAtomic(join(dir, `${name}.json`), record);
+      } catch (error) {
+        // No room for the part's record (a full disk, issue 32): the part number keeps what it had.
+        await rm(join(dir, record.dataFile), { force: true });
+        throw error;
+      }
       if (previous && previous.dataFile !== record.dataFile) await rm(join(dir, previous.dataFile), { force: true });
       return record;
     });
@@ -168,7 +190,7 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
       }
     }
     try {
-      await pipeline(concatenated, createWriteStream(tempPath, { flags: 'wx' }));
+      await pipeline(concatenated, createWriteStream(tempPath, { flags: 'wx', mode: STORE_FILE_MODE }));
     } catch (error) {
       await rm(tempPath, { force: true });
       throw error;
@@ -178,7 +200,7 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
   const linkParts = async (uploadId: string, parts: PartRecord[], tempDir: string): Promise<boolean> => {
     const dir = uploadDir(uploadId);
     if (!dir) throw new S3Error('NoSuchUpload', undefined, { UploadId: uploadId });
-    await mkdir(tempDir);
+    await mkdir(tempDir, { mode: STORE_DIR_MODE });
     try {
       for (const [index, part] of parts.entries()) await link(join(dir, part.dataFile), join(tempDir, segmentFileName(index)));
       return true;

@@ -101,6 +101,13 @@ function segmentedBody(dir: string, sizes: readonly number[], release: () => voi
   };
 }
 
+/**
+ * The store's directories and files are its owner's only (issue 32): objects are customers'
+ * footage, and the store's files were readable by every account on the machine (0755/0644).
+ */
+export const STORE_DIR_MODE = 0o700;
+export const STORE_FILE_MODE = 0o600;
+
 export interface ObjectListing {
   /** Sorted by key in UTF-8 byte order, as S3 lists. */
   objects: ObjectMeta[];
@@ -167,8 +174,8 @@ export function compareKeys(a: string, b: string): number {
 }
 
 export async function openObjectFiles(objectsDir: string, tmpDir: string): Promise<ObjectFiles> {
-  await mkdir(objectsDir, { recursive: true });
-  await mkdir(tmpDir, { recursive: true });
+  await mkdir(objectsDir, { recursive: true, mode: STORE_DIR_MODE });
+  await mkdir(tmpDir, { recursive: true, mode: STORE_DIR_MODE });
   const lock = createKeyLock();
   // Data directories being read (path → readers), and those replaced meanwhile, removed when the last reader is done.
   const readers = new Map<string, number>();
@@ -199,7 +206,7 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
   const renameInto = async (from: string, to: string): Promise<void> => {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await mkdir(dirname(to), { recursive: true });
+        await mkdir(dirname(to), { recursive: true, mode: STORE_DIR_MODE });
         await rename(from, to);
         return;
       } catch (error) {
@@ -229,8 +236,17 @@ export async function openObjectFiles(objectsDir: string, tmpDir: string): Promi
       await renameInto(tempPath, join(dir, dataFile));
       const meta: ObjectMeta = { key, ...object, dataFile };
       const metaTemp = newTempPath();
-      await writeFile(metaTemp, JSON.stringify(meta));
-      await renameInto(metaTemp, metaPath);
+      try {
+        await writeFile(metaTemp, JSON.stringify(meta), { mode: STORE_FILE_MODE });
+        await renameInto(metaTemp, metaPath);
+      } catch (error) {
+        // No room for the sidecar (a full disk, issue 32): the key keeps what it had, and neither
+        // the new bytes nor a half-written sidecar stay behind.
+        await rm(metaTemp, { force: true });
+        await rm(join(dir, dataFile), { recursive: true, force: true, maxRetries: 3 });
+        await pruneEmptyDirs(dir);
+        throw error;
+      }
       if (previous && previous.dataFile !== dataFile) await discard(join(dir, previous.dataFile));
       return meta;
     });

@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { AwsChunkedDecoder } from './aws-chunked.ts';
 import { CHECKSUM_ALGORITHMS, checksumHeaderName, createChecksumHasher, parseChecksumAlgorithm } from './checksums.ts';
 import type { ChecksumAlgorithm, ChecksumHasher } from './checksums.ts';
+import { STORE_FILE_MODE } from './object-files.ts';
 import { S3Error } from './s3-error.ts';
 import { STREAMING_UNSIGNED_PAYLOAD_TRAILER } from './sigv4-verify.ts';
 
@@ -130,6 +131,13 @@ export async function receiveBody(source: Readable | undefined, sink: Writable, 
   input.pipe(entry);
   try {
     await (decoder ? pipeline(entry, decoder, meter, sink) : pipeline(entry, meter, sink));
+  } catch (error) {
+    // The rest of a body that stopped half-way (the sink failed: a full disk) is read and
+    // dropped, so the client, still sending, finishes and reads the error answer; left unread,
+    // the connection stalled with the client blocked on its send (issue 32).
+    input.unpipe(entry);
+    if (!input.readableEnded) input.on('error', () => undefined).resume();
+    throw error;
   } finally {
     input.unpipe(entry);
     input.off('error', onSourceError);
@@ -161,7 +169,7 @@ export async function receiveBody(source: Readable | undefined, sink: Writable, 
 /** Receives a body into a new file; the file is removed again when anything fails. */
 export async function receiveBodyToFile(source: Readable | undefined, path: string, expect: BodyExpectations): Promise<ReceivedBody> {
   try {
-    return await receiveBody(source, createWriteStream(path, { flags: 'wx' }), expect);
+    return await receiveBody(source, createWriteStream(path, { flags: 'wx', mode: STORE_FILE_MODE }), expect);
   } catch (error) {
     await rm(path, { force: true });
     throw error;

@@ -15,6 +15,10 @@ const STATUS_BY_CODE = {
   // credential is answered like every other authorization failure.
   ExpiredToken: 403,
   IncompleteBody: 400,
+  // Not an AWS code (AWS's disks never fill): the store's disk is full (issue 32). 507 is HTTP's
+  // Insufficient Storage (RFC 4918), the status MinIO answers a full disk with too; a 5xx, so
+  // clients retry it later, unlike EntityTooLarge (400), which blames the request. docs/decisions.md.
+  InsufficientStorage: 507,
   InternalError: 500,
   InvalidAccessKeyId: 403,
   InvalidArgument: 400,
@@ -70,6 +74,7 @@ const DEFAULT_MESSAGES: Partial<Record<S3ErrorCode, string>> = {
   RequestTimeTooSkewed: "The difference between the request time and the current time is too large.",
   KeyTooLongError: 'Your key is too long',
   InternalError: 'We encountered an internal error. Please try again.',
+  InsufficientStorage: 'The disk of the object store is full: nothing was stored. An operator must free space on the disk that holds the store\'s files (DATA_DIR/s3); then try again.',
 };
 
 export class S3Error extends Error {

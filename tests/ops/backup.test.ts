@@ -1,20 +1,25 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
+import { create, extract } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
+import { lockDataDir } from '../../server/data-dir-lock.ts';
 import { connectDatabase, embeddedPglite } from '../../server/db/connect.ts';
 import { backupToken } from '../../server/ops/backup/backup-token.ts';
-import { RestoreRefusedError, restoreBackup } from '../../server/ops/backup/restore.ts';
+import { RestoreFailedError, RestoreRefusedError, restoreBackup } from '../../server/ops/backup/restore.ts';
 import { DEMO_PASSWORD, signIn, startTestServer, type TestServer } from '../server/harness.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
+import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk.ts';
 
 /** Every table's rows, each table ordered by its first column (the id), as JSON text. */
 async function tableRows(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Record<string, string[]>> {
@@ -115,6 +120,10 @@ describe('backup and restore of an embedded installation', () => {
     const restored = join(work, 'restored');
     const report = await restoreBackup(archive, restored);
     expect(report.mismatches).toEqual([]);
+    // Issue 32: what the restore made is its owner's only, and no workspace is left beside it.
+    for (const dir of [restored, join(restored, 'db'), join(restored, 's3')]) expect((await stat(dir)).mode & 0o777, dir).toBe(0o700);
+    for (const file of ['jwt-secret', 's3-credentials.json']) expect((await stat(join(restored, file))).mode & 0o777, file).toBe(0o600);
+    expect((await readdir(work)).filter((name) => name.includes('restoring'))).toEqual([]);
 
     // Objects: every one there before the backup, byte for byte.
     const objectsAfter = await checksums(join(restored, 's3'));
@@ -169,6 +178,7 @@ describe('backup and restore of an embedded installation', () => {
     const backup = await run('backup.ts', [again], { DATA_DIR: source, LOG_LEVEL: 'silent' });
     expect(backup.code, backup.out).toBe(0);
     expect(backup.out).toContain('no server was running');
+    expect((await stat(again)).mode & 0o777).toBe(0o600);
     // The lock was released: nothing holds the directory afterwards.
     expect(existsSync(join(source, 'server.lock'))).toBe(false);
     const restore = await run('restore.ts', [again, '--data-dir', join(work, 'from-cli')], {});
@@ -197,4 +207,110 @@ describe('backup and restore of an embedded installation', () => {
     expect(fromBucket.out).toContain('objects: not in this archive; they are in https://s3.eu-central-1.amazonaws.com/studio-media');
     expect(existsSync(join(work, 'from-s3-backup', 's3', 'cutdesk-media'))).toBe(false);
   }, 240_000);
+
+  it('a restore that fails half-way (a damaged database dump) leaves nothing: no half-filled directory, no workspace', async () => {
+    // The archive as it was, but for its database dump: the objects and secrets restore, then the database cannot.
+    const unpacked = join(work, 'damaged-archive');
+    await mkdir(unpacked);
+    await extract({ file: archive, cwd: unpacked });
+    await writeFile(join(unpacked, 'db.tar.gz'), gzipSync(Buffer.from('not a database')));
+    const damaged = join(work, 'damaged.tar');
+    await pipeline(create({ cwd: unpacked, portable: true }, await readdir(unpacked)), createWriteStream(damaged));
+
+    const fresh = join(work, 'never-made');
+    const failure = await restoreBackup(damaged, fresh).then(() => null, (error: unknown) => error as Error);
+    expect(failure).toBeInstanceOf(RestoreFailedError);
+    expect(failure!.message).toContain(`Nothing was left behind: ${fresh} was not created.`);
+    expect(existsSync(fresh)).toBe(false);
+    expect((await readdir(work)).filter((name) => name.includes('restoring'))).toEqual([]);
+    // Into a directory made for it (a mount point, the service's own): left as empty as it was.
+    const empty = join(work, 'made-empty');
+    await mkdir(empty);
+    await expect(restoreBackup(damaged, empty)).rejects.toThrow(`Nothing was left behind: ${empty} is as empty as it was.`);
+    expect(await readdir(empty)).toEqual([]);
+    // The command says so and exits 1.
+    const cli = await run('restore.ts', [damaged, '--data-dir', fresh], {});
+    expect(cli.code, cli.out).toBe(1);
+    expect(cli.out).toContain('Nothing was left behind');
+    expect(existsSync(fresh)).toBe(false);
+  }, 60_000);
+
+  it('npm run backup names the address it tried and how to give the right one when the server listens elsewhere', async () => {
+    const source = join(work, 'restored');
+    // A server holds the directory (this process, as one would) but nothing listens where the command asks.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const lock = lockDataDir(source);
+    try {
+      const backup = await run('backup.ts', [join(work, 'elsewhere.tar')], { DATA_DIR: source, PORT: String(closed), LOG_LEVEL: 'silent' });
+      expect(backup.code, backup.out).toBe(1);
+      expect(backup.out).not.toMatch(/^fetch failed$/m);
+      expect(backup.out).toContain(`Could not reach the server using ${source} (process ${process.pid} on `);
+      expect(backup.out).toContain(`at http://127.0.0.1:${closed} (ECONNREFUSED)`);
+      expect(backup.out).toContain(`PORT=<its port> npm run backup -- ${join(work, 'elsewhere.tar')}`);
+      expect(backup.out).toContain('--url http://127.0.0.1:<its port>');
+      expect(existsSync(join(work, 'elsewhere.tar'))).toBe(false);
+    } finally {
+      lock.release();
+    }
+  }, 60_000);
+
+  /**
+   * Issue 32, a full disk: a real 2 MiB tmpfs (tests/support/small-disk.ts). Writing the archive,
+   * restoring one and staging one in the server's data directory each say the disk is full, and
+   * leave nothing half-written.
+   */
+  describe.skipIf(smallDiskUnavailable)('on a full disk', () => {
+    let disk: SmallDisk;
+    beforeAll(() => {
+      disk = mountSmallDisk('2m');
+    });
+    afterAll(() => disk?.unmount());
+
+    it('npm run backup writing the archive: "The disk is full", no partial archive', async () => {
+      const target = join(disk.dir, 'backup.tar');
+      const backup = await run('backup.ts', [target], { DATA_DIR: join(work, 'restored'), LOG_LEVEL: 'silent' });
+      expect(backup.code, backup.out).toBe(1);
+      expect(backup.out).toContain(`The disk is full: writing the archive ${target} failed, no space is left on the file system of ${disk.dir}.`);
+      expect(backup.out).toContain('No partial archive was left.');
+      expect(await readdir(disk.dir)).toEqual([]);
+    }, 60_000);
+
+    it('npm run restore: "The disk is full", the directory not created', async () => {
+      const target = join(disk.dir, 'restored');
+      const restore = await run('restore.ts', [archive, '--data-dir', target], {});
+      expect(restore.code, restore.out).toBe(1);
+      expect(restore.out).toContain(`The disk is full: restoring ${archive} into ${target} failed`);
+      expect(restore.out).toContain(`Nothing was left behind: ${target} was not created.`);
+      expect(await readdir(disk.dir)).toEqual([]);
+    }, 60_000);
+
+    it('the running server staging a backup in its data directory: 507, and the command says the disk is full', async () => {
+      const dataDir = join(disk.dir, 'data');
+      const config = loadConfig({ DATA_DIR: dataDir, SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: join(dataDir, 'no-web'), MAX_EVENT_LOOP_DELAY_MS: '60000' });
+      const db = await connectDatabase({ databaseUrl: null, dataDir, inMemory: true, migrated: true });
+      const app = await buildApp({ config, db });
+      const lock = lockDataDir(dataDir);
+      const free = disk.fill();
+      try {
+        const address = await app.listen({ host: '127.0.0.1', port: 0 });
+        const answer = await fetch(`${address}/api/v1/ops/backup`, { headers: { authorization: `Bearer ${backupToken(config.jwtSecret)}` } });
+        expect(answer.status).toBe(507);
+        expect((await answer.json() as { message: string }).message).toContain(`The disk is full: staging the backup in the data directory (the database's dump beside the objects' hard links) failed, no space is left on the file system of ${dataDir}.`);
+        const backup = await run('backup.ts', [join(work, 'from-full.tar')], { DATA_DIR: dataDir, PORT: new URL(address).port, LOG_LEVEL: 'silent' });
+        expect(backup.code, backup.out).toBe(1);
+        expect(backup.out).toContain(`The server at ${address} could not make the backup: The disk is full`);
+        expect(existsSync(join(work, 'from-full.tar'))).toBe(false);
+        expect((await readdir(dataDir)).filter((name) => name.startsWith('.backup-'))).toEqual([]);
+      } finally {
+        free();
+        lock.release();
+        await app.close();
+      }
+    }, 60_000);
+  });
 });

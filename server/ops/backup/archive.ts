@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { copyFile, link, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { EmbeddedPglite } from '../../db/connect.ts';
+import { isDiskFull, rethrowDiskFull } from '../../storage/disk-full.ts';
 import { create } from 'tar';
 
 /**
@@ -88,19 +89,30 @@ interface BackupSource {
   objectsElsewhere?: string | null;
 }
 
+/** A backup staged in the data directory: its database dump, linked objects and secrets. */
+export interface StagedBackup {
+  /** Describes the objects (their SHA-256), writes the archive to `output` and removes the staging, whatever happens. */
+  writeTo(output: Writable): Promise<BackupManifest>;
+  /** Removes the staging without writing anything. */
+  discard(): Promise<void>;
+}
+
 /**
- * Writes the backup of the installation in `dataDir` (its database open as `pglite`) to `output`,
- * and answers its manifest. Staging lives in `dataDir` (hard links need the same file system)
- * and is removed whatever happens.
+ * Stages the backup of the installation in `dataDir` (its database open as `pglite`): everything
+ * the backup writes into the data directory happens here (the database's dump, the objects
+ * linked, the secrets), so a full disk is known before an answer starts (issue 32) — it throws
+ * a DiskFullError and leaves no staging behind. Staging lives in `dataDir` (hard links need the
+ * same file system).
  */
-export async function writeBackup(source: BackupSource, output: Writable): Promise<BackupManifest> {
-  const staging = await mkdtemp(join(source.dataDir, '.backup-'));
+export async function stageBackup(source: BackupSource): Promise<StagedBackup> {
+  let staging: string | null = null;
   try {
+    staging = await mkdtemp(join(source.dataDir, '.backup-'));
     const dump = await source.pglite.dumpDataDir('gzip');
-    await writeFile(join(staging, 'db.tar.gz'), Buffer.from(await dump.arrayBuffer()));
+    await writeFile(join(staging, 'db.tar.gz'), Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
     const storeDir = join(source.dataDir, 's3');
     const stagedStore = join(staging, 's3');
-    await mkdir(stagedStore);
+    await mkdir(stagedStore, { mode: 0o700 });
     // An external object store keeps the objects (and its own backups): the archive holds none,
     // not even what an earlier embedded store left in DATA_DIR/s3.
     if (!source.objectsElsewhere) {
@@ -108,18 +120,41 @@ export async function writeBackup(source: BackupSource, output: Writable): Promi
         if (error.code !== 'ENOENT') throw error;
       });
     }
-    for (const name of SECRET_FILES) await copyFile(join(source.dataDir, name), join(staging, name)).catch(() => undefined);
-    const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), objects: await describeObjects(stagedStore), objectsElsewhere: source.objectsElsewhere ?? null };
-    await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest));
-    const entries = ['manifest.json', 'db.tar.gz', 's3', ...(await readdir(staging)).filter((name) => (SECRET_FILES as readonly string[]).includes(name))];
-    await pipeline(create({ cwd: staging, portable: true }, entries), output);
-    return manifest;
-  } finally {
-    await rm(staging, { recursive: true, force: true });
+    for (const name of SECRET_FILES) await copyFile(join(source.dataDir, name), join(staging, name)).catch((error: unknown) => {
+      if (isDiskFull(error)) throw error;
+    });
+  } catch (error) {
+    if (staging) await rm(staging, { recursive: true, force: true });
+    rethrowDiskFull(error, 'staging the backup in the data directory (the database\'s dump beside the objects\' hard links)', source.dataDir);
   }
+  const dir = staging;
+  const discard = () => rm(dir, { recursive: true, force: true });
+  return {
+    discard,
+    async writeTo(output) {
+      try {
+        const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), objects: await describeObjects(join(dir, 's3')), objectsElsewhere: source.objectsElsewhere ?? null };
+        await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest), { mode: 0o600 }).catch((error: unknown) => rethrowDiskFull(error, 'staging the backup\'s manifest in the data directory', source.dataDir));
+        const entries = ['manifest.json', 'db.tar.gz', 's3', ...(await readdir(dir)).filter((name) => (SECRET_FILES as readonly string[]).includes(name))];
+        await pipeline(create({ cwd: dir, portable: true }, entries), output);
+        return manifest;
+      } finally {
+        await discard();
+      }
+    },
+  };
 }
 
-/** Writes the backup to `file` (readable by its owner only: it holds the installation's secrets). */
-export async function writeBackupFile(source: BackupSource, file: string): Promise<BackupManifest> {
-  return writeBackup(source, createWriteStream(file, { mode: 0o600 }));
+/**
+ * Writes the backup to `file` (readable by its owner only: it holds the installation's secrets).
+ * A full disk where the file is written is a DiskFullError naming the archive (`name`, the file
+ * it becomes when complete) and its directory.
+ */
+export async function writeBackupFile(source: BackupSource, file: string, name = file): Promise<BackupManifest> {
+  const staged = await stageBackup(source);
+  const output = createWriteStream(file, { mode: 0o600 });
+  return staged.writeTo(output).catch((error: unknown) => {
+    output.destroy();
+    return rethrowDiskFull(error, `writing the archive ${name}`, dirname(file));
+  });
 }

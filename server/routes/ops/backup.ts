@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { embeddedPglite } from '../../db/connect.ts';
 import { HttpError, notFound } from '../../http-error.ts';
 import { isLoopback, sameSecret } from '../../metrics/access.ts';
-import { writeBackup } from '../../ops/backup/archive.ts';
+import { stageBackup } from '../../ops/backup/archive.ts';
 import { backupToken } from '../../ops/backup/backup-token.ts';
+import { DiskFullError } from '../../storage/disk-full.ts';
 
 export const BACKUP_MESSAGES = {
   external: 'This server uses PostgreSQL: back it up with its own tools (pg_dump, point-in-time recovery) and an external object store with its own (bucket versioning, replication). See docs/operations.md, "Backups".',
@@ -30,8 +31,14 @@ export default async function backupRoute(app: FastifyInstance) {
     if (!isLoopback(request.socket.remoteAddress) || forwarded || !bearer || !sameSecret(bearer, backupToken(ctx.config.jwtSecret))) throw notFound();
     const pglite = embeddedPglite(ctx.db);
     if (!pglite) throw new HttpError(409, BACKUP_MESSAGES.external);
+    // Staged before the answer starts: a full disk is a 507 the command can say in words (issue 32).
+    const staged = await stageBackup({ pglite, dataDir: ctx.config.dataDir, objectsElsewhere: objectsElsewhere(ctx.config.storage) }).catch((error: unknown) => {
+      if (!(error instanceof DiskFullError)) throw error;
+      request.log.error({ err: error }, 'backup refused: the disk is full');
+      throw new HttpError(507, error.message);
+    });
     const body = new PassThrough();
-    writeBackup({ pglite, dataDir: ctx.config.dataDir, objectsElsewhere: objectsElsewhere(ctx.config.storage) }, body).catch((error: Error) => {
+    staged.writeTo(body).catch((error: Error) => {
       request.log.error({ err: error }, 'backup failed');
       body.destroy(error);
     });

@@ -1,22 +1,32 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import pg from 'pg';
+import { nginxBinary, startNginx, type RunningNginx } from '../tests/support/nginx.ts';
 
 /**
  * Issue 15, several instances tested together: two server processes on one PostgreSQL database
  * and one object store (the first instance's embedded store; the second reaches it over S3 and
  * issues browsers' upload credentials in the shared database, S3_UPLOAD_CREDENTIALS=database),
- * one JWT_SECRET. The browser works on both alternately: a session from one is good on the
- * other, an upload begun on one instance (name, credentials, parts) is registered on the other,
- * the media jobs are run by both instances' workers, and a change on one shows live on a page of
- * the other (NOTIFY). Each instance's /metrics says what it did. The ports are free ones the
- * system hands out, so nothing else on the machine can clash with them.
+ * one JWT_SECRET. Issue 32: behind Debian's nginx, started here with the shipped site
+ * (deploy/nginx.conf; tests/support/nginx.ts), as an operator runs it: TRUST_PROXY on both, the
+ * browser's uploads through nginx's /s3, the second instance's own S3 calls through nginx's store
+ * port. A session from one is good on the other, an upload whose credentials come from one
+ * instance is registered on the other, the media jobs are run by both instances' workers, each
+ * once, and a change on one shows live on a page of the other (NOTIFY), through nginx too. Each
+ * instance's /metrics says what it did. The ports are free ones the system hands out, so nothing
+ * else on the machine can clash with them.
+ *
+ * Which instance a browser's request reaches: nginx decides. The test's upstream block (the part
+ * of the site an operator edits) hashes a cookie, so the test pins a browser to the instance it
+ * needs by that cookie, the upload worker's requests included (a SharedWorker's requests cannot be
+ * routed by Playwright); a request without the cookie is sent round-robin (nginx's hash falls back
+ * to it on an empty key), which the test checks in nginx's access log.
  * PostgreSQL only (TEST_DATABASE_URL, as CI sets it).
  */
 const SERVER_URL = process.env.TEST_DATABASE_URL;
@@ -60,35 +70,17 @@ interface Instance {
   process: ChildProcess;
 }
 
+/** The cookie the test's upstream block hashes (see above). */
+const PIN_COOKIE = 'cutdesk_test_instance';
+
 /**
- * A load balancer in front of the instances, as a studio would run one: each request goes where
- * `pick` says (no stickiness), the browser's Host header passes through unchanged, and answers
- * stream back (event streams too).
+ * A value of the pin cookie that nginx's `hash` sends to the `index`th of two servers of equal
+ * weight: its hash is ((crc32(key) >> 16) & 0x7fff) modulo the total weight (ngx_http_upstream_hash_module,
+ * compatible with Cache::Memcached). The counts on each instance's /metrics confirm where the
+ * requests went.
  */
-async function startBalancer(port: number, pick: (request: IncomingMessage) => string): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createHttpServer((request, response) => {
-    const upstream = new URL(pick(request));
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      if ((answer.statusCode ?? 502) >= 400) console.log(`balancer: ${request.method} ${request.url} → ${upstream.host}: ${answer.statusCode}`);
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
-    forward.on('error', () => {
-      if (!response.headersSent) response.writeHead(502);
-      response.end();
-    });
-    response.on('close', () => forward.destroy());
-    request.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://localhost:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+function pinFor(index: 0 | 1): string {
+  for (let n = 0; ; n += 1) if (((crc32(`pin-${n}`) >>> 16) & 0x7fff) % 2 === index) return `pin-${n}`;
 }
 
 async function waitHealthy(url: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -141,9 +133,7 @@ async function signInOn(page: Page, url: string, email: string): Promise<void> {
 
 let first: Instance | undefined;
 let second: Instance | undefined;
-let balancer: { url: string; close: () => Promise<void> } | undefined;
-/** Where the balancer sends each request; set by the test. */
-let route: (request: IncomingMessage) => 'first' | 'second' = () => 'first';
+let nginx: RunningNginx | undefined;
 let databaseUrl = '';
 /** Demo Studio's credits when their monthly grant fell due (set in beforeAll). */
 let creditsDue = { active: 0, per: 0 };
@@ -152,6 +142,8 @@ const admin = () => new pg.Client({ connectionString: SERVER_URL });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
+  // Fails here, clearly, on a machine without nginx (.ci/run installs it).
+  nginxBinary();
   const client = admin();
   await client.connect();
   await client.query(`create database ${database}`);
@@ -163,11 +155,11 @@ test.beforeAll(async () => {
   await cp(resolve('dist'), webDir, { recursive: true });
   // The minute jobs run every 2 s here (JOB_PERIOD_MS), so the last test waits on what they did
   // (the instances' /metrics), not on minutes of the clock.
-  const shared = { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('base64url'), DEMO_PASSWORD: PASSWORD, JOB_PERIOD_MS: '2000' };
-  // The first instance: the object store. Each instance runs one media job at a time. Browsers
-  // reach the store through the balancer (S3_PUBLIC_ENDPOINT), which sends /s3 to the first.
+  const shared = { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('base64url'), DEMO_PASSWORD: PASSWORD, JOB_PERIOD_MS: '2000', TRUST_PROXY: '127.0.0.1' };
+  // The first instance: the object store (on its port, /s3, and on its own, PORT + 1). Each
+  // instance runs one media job at a time.
   const firstPort = await freePort();
-  const balancerPort = await freePort([firstPort]);
+  const secondPort = await freePort([firstPort]);
   first = await startInstance(firstPort, { ...shared, MEDIA_CONCURRENCY: '1' });
   // Demo Studio's monthly credits fell due yesterday: each instance's billing job (first run a
   // period after it started) may grant them; the last test checks they were granted once.
@@ -179,25 +171,31 @@ test.beforeAll(async () => {
   );
   creditsDue = rows[0]!;
   await owned.end();
+  // nginx before the second instance, whose store is the first's behind nginx's store port.
+  // max_fails=0: a failure never moves a pinned browser to the other instance.
+  nginx = await startNginx(
+    `upstream cutdesk { hash $cookie_${PIN_COOKIE}; server 127.0.0.1:${firstPort} max_fails=0; server 127.0.0.1:${secondPort} max_fails=0; keepalive 8; }
+     upstream cutdesk_store { server 127.0.0.1:${firstPort}; keepalive 4; }
+     upstream cutdesk_store_port { server 127.0.0.1:${firstPort + 1}; keepalive 4; }`,
+    [firstPort, firstPort + 1, secondPort],
+  );
   const keys = JSON.parse(await readFile(join(first.dataDir, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
-  second = await startInstance(await freePort([firstPort, balancerPort]), {
+  second = await startInstance(secondPort, {
     ...shared,
     SEED: 'none',
-    S3_ENDPOINT: `${first.url}/s3`,
+    S3_ENDPOINT: `http://127.0.0.1:${nginx.storePort}`,
     S3_ACCESS_KEY_ID: keys.accessKeyId,
     S3_SECRET_ACCESS_KEY: keys.secretAccessKey,
     S3_UPLOAD_CREDENTIALS: 'database',
-    S3_PUBLIC_ENDPOINT: `http://localhost:${balancerPort}/s3`,
+    S3_PUBLIC_ENDPOINT: `${nginx.url}/s3`,
     MEDIA_CONCURRENCY: '1',
   });
-  const instances = { first: first.url, second: second.url };
-  balancer = await startBalancer(balancerPort, (request) => (request.url?.startsWith('/s3') ? first!.url : instances[route(request)]));
 });
 
 test.afterAll(async () => {
-  await balancer?.close();
   await stop(second);
   await stop(first);
+  await nginx?.stop();
   if (webDir) await rm(webDir, { recursive: true, force: true });
   const client = admin();
   await client.connect();
@@ -234,39 +232,26 @@ test('two instances on one database and one store work as one', async ({ browser
   await streamA;
   await onB.goto(`${b}/user/project/${projectId}`);
 
-  // Behind the balancer, the browser's requests go to one instance and the next, in turn. An
-  // image's upload gets its credentials from the second instance (which records them in the
-  // database for the first's store) and is registered on the first.
-  let turn = 0;
-  let registrations = 0;
-  const registration = (request: IncomingMessage) => request.method === 'POST' && /^\/api\/v1\/projects\/\d+\/assets$/.test(request.url ?? '');
-  route = (request) => {
-    if (request.url === '/api/v1/uploads/credentials') return 'second';
-    if (registration(request)) return registrations++ % 2 === 0 ? 'first' : 'second';
-    return turn++ % 2 === 0 ? 'first' : 'second';
-  };
-  const onLb = await (await browser.newContext()).newPage();
-  await signInOn(onLb, balancer!.url, 'owner@demo.cutdesk.test');
-  await onLb.goto(`${balancer!.url}/user/project/${projectId}`);
-  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-  await onLb.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
-  await expect(onLb.getByTestId('asset-section-ASSET').getByTestId('asset-tile')).toHaveCount(1, { timeout: 60_000 });
-  expect(await metric(b, 'cutdesk_http_requests_total', { method: 'POST', route: '/api/v1/uploads/credentials', status_code: '200' })).toBeGreaterThan(0);
-  expect(await metric(a, 'cutdesk_http_requests_total', { method: 'POST', route: '/api/v1/uploads/credentials' })).toBe(0);
-  expect(await metric(a, 'cutdesk_upload_registrations_total', { type: 'ASSET' })).toBe(1);
-  expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'ASSET' })).toBe(0);
-  // Both instances answered the page's other calls.
-  expect(await metric(a, 'cutdesk_http_requests_total', { route: '/api/v1/projects/:id' })).toBeGreaterThan(0);
-  expect(await metric(b, 'cutdesk_http_requests_total', { route: '/api/v1/projects/:id' })).toBeGreaterThan(0);
-  // It is on the first instance's own page, served from its store.
-  await onA.reload();
-  const tileOnA = onA.getByTestId('asset-section-ASSET');
-  await expect(tileOnA.getByTestId('asset-tile')).toHaveCount(1);
-  await expect(tileOnA.locator('img')).toHaveJSProperty('naturalWidth', 1);
+  // Without the pin cookie nginx takes the instances in turn: four reads through it reach both,
+  // each under the request id it was sent with (the answer and nginx's log carry it).
+  const run = randomBytes(4).toString('hex');
+  for (let n = 0; n < 4; n += 1) {
+    const read = await request.get(`${nginx!.url}/api/v1/projects/${projectId}`, { headers: { ...headers, 'x-request-id': `rr-${run}-${n}` } });
+    expect(read.status()).toBe(200);
+    expect(read.headers()['x-request-id']).toBe(`rr-${run}-${n}`);
+  }
+  const ports = (url: string) => `127.0.0.1:${new URL(url).port}`;
+  await expect.poll(async () => [...new Set((await nginx!.accessLog()).filter((line) => line.id.startsWith(`rr-${run}-`)).map((line) => line.upstreams.at(-1)))].sort()).toEqual([ports(a), ports(b)].sort());
 
-  // Two clips through the balancer: the first registered on the second instance, the next on the
-  // first. An instance's worker starts on the jobs registered through it at once (the other looks
-  // every 2 s), so the media work is spread over both, and all of it gets done.
+  // A browser behind nginx, pinned to the second instance: a clip's name, the upload credentials
+  // (recorded in the database for the first's store) and the registration come from the second,
+  // whose media worker starts on the clip's jobs at once (the other looks every 2 s).
+  const lbContext = await browser.newContext();
+  const pin = (instance: 0 | 1) => lbContext.addCookies([{ name: PIN_COOKIE, value: pinFor(instance), url: nginx!.url }]);
+  await pin(1);
+  const onLb = await lbContext.newPage();
+  await signInOn(onLb, nginx!.url, 'owner@demo.cutdesk.test');
+  await onLb.goto(`${nginx!.url}/user/project/${projectId}`);
   const staff = await request.post(`${a}/api/v1/login`, { data: { email: 'admin@demo.cutdesk.test', password: PASSWORD } });
   const staffHeaders = { authorization: `Bearer ${((await staff.json()) as { token: string }).token}` };
   const jobsDone = () =>
@@ -283,7 +268,26 @@ test('two instances on one database and one store work as one', async ({ browser
   const clips = onLb.getByTestId('asset-section-INTERVIEW_CLIP').getByTestId('asset-tile');
   await onLb.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
   await expect(clips).toHaveCount(1, { timeout: 60_000 });
+  expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'INTERVIEW_CLIP' })).toBe(1);
   await jobsDone();
+
+  // Pinned to the first now: an image whose upload credentials the page still holds from the
+  // second (they last an hour) is registered on the first, and shows on the first's own page.
+  await pin(0);
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  await onLb.getByTestId('upload-input-ASSET').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+  await expect(onLb.getByTestId('asset-section-ASSET').getByTestId('asset-tile')).toHaveCount(1, { timeout: 60_000 });
+  expect(await metric(b, 'cutdesk_http_requests_total', { method: 'POST', route: '/api/v1/uploads/credentials', status_code: '200' })).toBeGreaterThan(0);
+  expect(await metric(a, 'cutdesk_http_requests_total', { method: 'POST', route: '/api/v1/uploads/credentials' })).toBe(0);
+  expect(await metric(a, 'cutdesk_upload_registrations_total', { type: 'ASSET' })).toBe(1);
+  expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'ASSET' })).toBe(0);
+  await onA.reload();
+  const tileOnA = onA.getByTestId('asset-section-ASSET');
+  await expect(tileOnA.getByTestId('asset-tile')).toHaveCount(1);
+  await expect(tileOnA.locator('img')).toHaveJSProperty('naturalWidth', 1);
+
+  // A second clip, registered on the first: its worker starts on it at once. The media work was
+  // spread over both instances' workers, and all of it done once.
   await onLb.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'second take.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
   await expect(clips).toHaveCount(2, { timeout: 60_000 });
   await jobsDone();
@@ -294,16 +298,22 @@ test('two instances on one database and one store work as one', async ({ browser
   expect(ran[1], 'media jobs done by the second instance').toBeGreaterThan(0);
   // Each clip's thumbnail, proxy and checksum, and the image's checksum: each done once.
   expect(ran[0]! + ran[1]!).toBe(7);
-  // The clip plays on the page, from the store behind the balancer.
+  // The clip plays on the page, from the store through nginx.
   await clips.first().click();
   const video = onLb.locator('video').first();
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   await onLb.keyboard.press('Escape');
 
-  // A change made through one instance shows live on the other's open page.
+  // A change made through one instance shows live on the other's open pages: its own, and the
+  // page behind nginx (its event stream, opened again, on the first instance).
+  const streamLb = streamOn(onLb);
+  await onLb.reload();
+  await streamLb;
   const renamed = `Renamed on the second ${Date.now()}`;
   expect((await request.patch(`${b}/api/v1/projects/${projectId}`, { headers, data: { name: renamed } })).ok()).toBe(true);
   await expect(onA.getByText(renamed).first()).toBeVisible({ timeout: 15_000 });
+  await expect(onLb.getByText(renamed).first()).toBeVisible({ timeout: 15_000 });
+  await lbContext.close();
 });
 
 /** The e-mails both instances wrote to their outboxes (DATA_DIR/outbox), as raw text. */

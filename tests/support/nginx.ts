@@ -115,18 +115,20 @@ async function accepts(port: number): Promise<boolean> {
 
 /**
  * Starts nginx with the site. `upstreams`: the test's `upstream` blocks (cutdesk,
- * cutdesk_store, cutdesk_store_port), as an operator writes them in the EDIT section.
+ * cutdesk_store, cutdesk_store_port), as an operator writes them in the EDIT section; `avoid`:
+ * ports the test has chosen for servers that do not listen yet.
  */
-export async function startNginx(upstreams: string): Promise<RunningNginx> {
+export async function startNginx(upstreams: string, avoid: number[] = []): Promise<RunningNginx> {
   const binary = nginxBinary();
   const dir = await mkdtemp(join(tmpdir(), 'cutdesk-nginx-'));
   // Started as root, nginx runs its worker as another user, which must reach its temporary paths.
   await chmod(dir, 0o711);
   const source = await readFile(SITE_FILE, 'utf8');
   for (let attempt = 1; ; attempt += 1) {
-    const port = await freeLoopbackPort();
+    let port = await freeLoopbackPort();
+    while (avoid.includes(port)) port = await freeLoopbackPort();
     let storePort = await freeLoopbackPort();
-    while (storePort === port) storePort = await freeLoopbackPort();
+    while (storePort === port || avoid.includes(storePort)) storePort = await freeLoopbackPort();
     await writeFile(join(dir, 'cutdesk.conf'), siteForTest(source, { port, storePort, accessLog: join(dir, 'access.log') }));
     await writeFile(
       join(dir, 'nginx.conf'),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { readBillingConfig, type BillingConfig } from './billing/config.ts';
@@ -118,7 +118,7 @@ function embeddedS3KeysFor(dataDir: string): { accessKeyId: string; secretAccess
   const file = join(dataDir, 's3-credentials.json');
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { accessKeyId: string; secretAccessKey: string };
   const keys = { accessKeyId: `AKIA${randomBytes(10).toString('hex').toUpperCase().slice(0, 16)}`, secretAccessKey: randomBytes(30).toString('base64url') };
-  writeFileSync(file, JSON.stringify(keys), { mode: 0o600 });
+  writeSecretFile(file, JSON.stringify(keys));
   return keys;
 }
 
@@ -172,7 +172,7 @@ function storageConfig(env: Env, dataDir: string, problems: string[], appPort: n
   if (keys && keys.secretAccessKey.length < 16) problems.push('S3_SECRET_ACCESS_KEY must be at least 16 characters');
   if (problems.length) return { mode: 'embedded', endpoint: null, publicEndpoint: null, bucket, region, accessKeyId: '', secretAccessKey: '', forcePathStyle: true, uploadRoleArn: null, stsEndpoint: null, uploadCredentials: 'database' };
   const storeListener = storeListenerOf(env, appPort, problems);
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   return {
     mode: 'embedded',
     endpoint: null,
@@ -222,8 +222,28 @@ function jwtSecretFor(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  writeSecretFile(file, secret);
   return secret;
+}
+
+/**
+ * A secret, readable by its owner only, written whole or not at all (issue 32): beside its name,
+ * then renamed. A full disk used to leave an empty `jwt-secret` that the next start read as the secret.
+ */
+function writeSecretFile(file: string, content: string): void {
+  const draft = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(draft, content, { mode: 0o600 });
+    renameSync(draft, file);
+  } catch (error) {
+    rmSync(draft, { force: true });
+    throw error;
+  }
+}
+
+/** DATA_DIR, when this process makes it: readable by its owner only (issue 32). */
+function makeDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -262,7 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (metricsToken && !/^[\x21-\x7e]{24,}$/.test(metricsToken)) problems.push('METRICS_TOKEN must be at least 24 printable characters without spaces');
   if (problems.length) throw new ConfigError(problems);
 
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDir(dataDir);
   return {
     port,
     host,

@@ -52,7 +52,7 @@ function isAlive(pid: number): boolean {
  * The lock is released on `release()` and, as a fallback, when the process exits.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, LOCK_FILE);
   const me: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   // Written whole beside the lock, then linked into place: link() fails when the lock exists,

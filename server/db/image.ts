@@ -44,13 +44,15 @@ export function imageFile(cacheDir: string, pgliteVersion: string, migrations: R
  * stopped right away must still leave the image. Failures only cost the next start its shortcut.
  */
 export function saveImage(file: string, tarball: Uint8Array): void {
+  const draft = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    const draft = `${file}.${process.pid}.tmp`;
     writeFileSync(draft, gzipSync(tarball, { level: 1 }));
     renameSync(draft, file);
   } catch {
-    // read-only node_modules, full disk: the next new data directory is made the usual way
+    // read-only node_modules, full disk: the next new data directory is made the usual way (and
+    // a draft the disk had no room for is not left behind)
+    rmSync(draft, { force: true });
   }
 }
 
@@ -182,7 +184,8 @@ export async function imageForNewDirectory(dir: string): Promise<string | null> 
 
 /**
  * Unpacks `image` into the new directory `dir`; false when it cannot (no image yet, or one this
- * code did not write): `dir` is then left empty for initdb, and the caller makes the image.
+ * code did not write): `dir` is then left empty for initdb (made 0700 here: PGlite would make it
+ * readable by all), and the caller makes the image.
  */
 export function startFromImage(image: string, dir: string): boolean {
   try {
@@ -190,6 +193,11 @@ export function startFromImage(image: string, dir: string): boolean {
     return true;
   } catch (error) {
     discard(dir);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch {
+      // PGlite makes it then, and says why it cannot
+    }
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${image} was not used (${(error as Error).message}); creating the database.`);
     return false;
   }

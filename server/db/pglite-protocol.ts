@@ -46,9 +46,28 @@ export interface PgliteThreadOptions {
 
 const FIELDS = ['code', 'detail', 'hint', 'severity', 'schema', 'table', 'column', 'constraint'] as const;
 
+/** Emscripten's errno numbers (WASI's) that PGlite's file system throws, by name (issue 32). */
+const WASI_ERRNO: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 20: 'EEXIST', 29: 'EIO', 44: 'ENOENT', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
+
 /** An error as plain data (a structured clone keeps only an Error's message and stack). */
 export function errorFields(error: unknown): PgliteErrorFields {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  if (!(error instanceof Error)) {
+    // PGlite's file system throws `ErrnoError` objects, not Errors ({ name, errno }): without
+    // this a full disk at the first start read `Error: [object Object]`. The errno's name is the
+    // code, as Node's own file system errors have it (ENOSPC).
+    const { name, errno } = (error ?? {}) as { name?: unknown; errno?: unknown };
+    if (name === 'ErrnoError' && typeof errno === 'number') {
+      const code = WASI_ERRNO[errno] ?? `errno ${errno}`;
+      return { name: 'ErrnoError', message: `${code}: the embedded database could not read or write its files (${code === 'ENOSPC' ? 'no space left on device' : `file system error ${errno}`})`, ...(WASI_ERRNO[errno] && { code }) };
+    }
+    let message = String(error);
+    try {
+      if (typeof error === 'object' && error !== null) message = JSON.stringify(error);
+    } catch {
+      // a cycle: String() it is
+    }
+    return { name: 'Error', message };
+  }
   const fields: PgliteErrorFields = { name: error.name, message: error.message };
   for (const key of FIELDS) {
     const value = (error as unknown as Record<string, unknown>)[key];

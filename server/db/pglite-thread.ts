@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
-import { imageTarball, startFromImage } from './image.ts';
+import { discard, imageTarball, startFromImage } from './image.ts';
 import { PGLITE_PARSERS } from './pg-types.ts';
 import { errorFields, type PgliteAnswer, type PgliteEvent, type PgliteRequest, type PgliteThreadOptions } from './pglite-protocol.ts';
 
@@ -20,8 +20,15 @@ const opening = (async () => {
   const inMemory = options.dataDir === 'memory://';
   const loadDataDir = inMemory && options.image ? (imageTarball(options.image) ?? undefined) : undefined;
   const madeFresh = options.image !== null && (inMemory ? !loadDataDir : !startFromImage(options.image, options.dataDir));
-  const pglite = await PGlite.create(options.dataDir, { parsers: PGLITE_PARSERS, loadDataDir });
-  return { pglite, madeFresh };
+  try {
+    const pglite = await PGlite.create(options.dataDir, { parsers: PGLITE_PARSERS, loadDataDir });
+    return { pglite, madeFresh };
+  } catch (error) {
+    // A new database that could not be made (a full disk, issue 32) is removed, not left half-made
+    // for the next start to open as if it were one. (`image` is named for a new directory only.)
+    if (!inMemory && options.image !== null) discard(options.dataDir);
+    throw error;
+  }
 })();
 opening.then(
   ({ madeFresh }) => post({ event: 'ready', madeFresh }),

@@ -45,10 +45,11 @@ export function createMailer(options: { smtpUrl: string | null; outboxDir: strin
   return {
     async send(message) {
       const info = await (await transport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
-      await mkdir(outboxDir, { recursive: true });
+      // Readable by the owner only (issue 32): messages hold sign-in and invitation links.
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       sequence += 1;
       const file = join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(sequence).padStart(4, '0')}.eml`);
-      await writeFile(file, info.message as Buffer);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
       log.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox');
     },
   };

@@ -43,7 +43,8 @@ function tryMount(size: string): SmallDisk | string {
       return () => rmSync(filler, { force: true });
     },
     unmount() {
-      spawnSync('umount', [dir]);
+      // Lazily when something still holds a file there (a process that failed on it and kept it open).
+      if (spawnSync('umount', [dir]).status !== 0) spawnSync('umount', ['-l', dir]);
       rmSync(dir, { recursive: true, force: true });
     },
   };

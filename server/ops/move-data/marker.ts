@@ -19,7 +19,7 @@ export interface MovedMarker {
 }
 
 export function writeMovedMarker(dataDir: string, marker: MovedMarker): void {
-  writeFileSync(join(dataDir, MOVED_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+  writeFileSync(join(dataDir, MOVED_MARKER), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 });
 }
 
 export function readMovedMarker(dataDir: string): MovedMarker | null {

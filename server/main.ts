@@ -9,6 +9,7 @@ import { movedStartRefusalFor, startForced } from './ops/move-data/marker.ts';
 import { portTaken, processesUsing } from './ops/upgrade/served-elsewhere.ts';
 import { MIGRATIONS_FILE, recordMigrations, recordUpgrade, SnapshotFailedError, snapshotBeforeUpgrade, type UpgradeSnapshot } from './ops/upgrade/snapshot.ts';
 import { migrationNames } from './migrations/names.ts';
+import { startFailureMessage } from './storage/disk-full.ts';
 
 class MovedDirectoryError extends Error {}
 /** Another server (of this release or an older one) serves what this start would change. */
@@ -19,11 +20,14 @@ const SHUTDOWN_GRACE_MS = 25_000;
 
 let lock: DataDirLock | null = null;
 let db: Db | null = null;
+/** The data directory, for the message of a start that failed (a full disk names it). */
+let dataDir = '';
 
 /** `npm start`: configuration, database, migrations, demo data on first start, listen. */
 async function main(): Promise<void> {
   startupMark('modules');
   const config = loadConfig();
+  dataDir = config.dataDir;
   // The embedded database and object store live in DATA_DIR and neither locks its files: a
   // second server on the same directory would corrupt them, so it refuses to start.
   // A directory `npm run move-data` moved: its embedded copy must not be written to again by mistake.
@@ -184,7 +188,7 @@ async function refuseIfServedElsewhere(config: ReturnType<typeof loadConfig>): P
 
 main().catch(async (error: unknown) => {
   const known = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MovedDirectoryError || error instanceof ServedElsewhereError || error instanceof SnapshotFailedError || (error instanceof Error && error.name === 'NewerDatabaseError');
-  console.error(known ? error.message : error);
+  console.error(known ? error.message : startFailureMessage(error, dataDir));
   await db?.destroy().catch(() => undefined);
   lock?.release();
   process.exit(1);

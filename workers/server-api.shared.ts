@@ -23,6 +23,8 @@ export interface ServerApi {
   checkName(projectId: number, type: AssetType, name: string): Promise<CheckName>;
   credentials(projectId: number, uploadType: UploadType): Promise<UploadCredentials>;
   registerAsset(projectId: number, body: { name: string; path: string; type: AssetType; size: number }): Promise<Asset>;
+  /** Tells the server a proxy refused an upload request of `bytes` bytes with a 413 (for its log). */
+  reportProxyRefusal(projectId: number, bytes: number): Promise<void>;
 }
 
 export interface ServerApiOptions {
@@ -33,11 +35,10 @@ export interface ServerApiOptions {
 }
 
 export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: ServerApiOptions): ServerApi {
-  async function call<T, S>(method: string, path: string, struct: Struct<T, S>, body?: unknown): Promise<T> {
+  async function send(method: string, path: string, body?: unknown): Promise<Response> {
     const token = getToken();
-    let response: Response;
     try {
-      response = await fetchImpl(`${baseUrl}${path}`, {
+      return await fetchImpl(`${baseUrl}${path}`, {
         method,
         headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
         ...(body !== undefined && { body: JSON.stringify(body) }),
@@ -45,6 +46,9 @@ export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: Server
     } catch (error) {
       throw new ApiFailure(0, error instanceof Error ? error.message : 'network error');
     }
+  }
+  async function call<T, S>(method: string, path: string, struct: Struct<T, S>, body?: unknown): Promise<T> {
+    const response = await send(method, path, body);
     const data = (await response.json().catch(() => ({}))) as { message?: string; code?: number };
     if (!response.ok) throw new ApiFailure(response.status, data.message ?? `HTTP ${response.status}`, data.code);
     return create(data, struct);
@@ -57,5 +61,9 @@ export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: Server
     checkName: (projectId, type, name) => call('GET', `/projects/${projectId}/assets/check-name?type=${QUERY_OF_TYPE[type]}&name=${encodeURIComponent(name)}`, CheckNameStruct),
     credentials: (projectId, uploadType) => call('POST', '/uploads/credentials', UploadCredentialsStruct, { projectId, uploadType }),
     registerAsset: (projectId, body) => call('POST', `/projects/${projectId}/assets`, AssetStruct, { ...body, type: QUERY_OF_TYPE[body.type] }),
+    async reportProxyRefusal(projectId, bytes) {
+      const response = await send('POST', '/uploads/refusals', { projectId, status: 413, bytes });
+      if (!response.ok) throw new ApiFailure(response.status, `HTTP ${response.status}`);
+    },
   };
 }

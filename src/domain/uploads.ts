@@ -48,6 +48,9 @@ export const UPLOAD_MESSAGES = {
   deliverableOnly: 'Staff upload only the final video.',
   customerAssetsOnly: 'Customers upload raw files only.',
   failedAfterRetries: 'The upload failed after several attempts. Check your connection and resume it.',
+  /** A 413 on an upload request: no S3 store answers it (too large is their 400), a proxy in front did (issue 32). */
+  tooLargeForProxy:
+    'A proxy in front of Cutdesk refused this upload as too large (413). Ask your administrator to raise its request size limit (client_max_body_size in nginx; see docs/operations.md), then resume the upload.',
   offline: 'You are offline. The upload resumes when the connection is back.',
   needsFile: 'Select the file again to resume this upload.',
   needsPermission: 'Allow access to the file again to resume this upload.',

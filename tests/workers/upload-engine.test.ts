@@ -1,11 +1,13 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { FILE_MESSAGES } from '../../src/domain/file-signature.ts';
 import { MIN_PART_SIZE, MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey, planParts } from '../../src/domain/uploads.ts';
 import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
 import { ApiFailure, type ServerApi } from '../../workers/server-api.shared.ts';
-import { TransportError } from '../../workers/transport.shared.ts';
+import { TransportError, type Transport } from '../../workers/transport.shared.ts';
 import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.shared.ts';
 import { pngBytes } from '../support/file-fixtures.ts';
 import { bytes, scriptedTransport, sha256, startUploadWorld, until, type UploadWorld } from './support.ts';
@@ -725,5 +727,102 @@ describe('upload engine against the embedded store', () => {
     expect(speedAtLastStart).toBeGreaterThanOrEqual(7.5 * PART);
     expect(speedAtLastStart).toBeLessThanOrEqual(12.5 * PART);
     expect(await world.sha256Of(assetKey(projectId, 'BROLL_CLIP', 'fast.mp4'))).toBe(sha256(data));
+  });
+});
+
+/**
+ * Issue 32: nginx with its default configuration (client_max_body_size 1m) in front of the store
+ * refuses every part, with a 413 page of its own, before the store sees it. A real HTTP server
+ * stands for it here: bodies over its limit get nginx's answer (read and discarded first, as
+ * nginx's lingering close lets a browser read it), the rest go on to the store unchanged.
+ */
+describe('upload engine behind a proxy that limits request bodies', () => {
+  const NGINX_413 = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
+  let proxy: Server;
+  let limit = MiB;
+  const refused: Array<{ method: string; partNumber: string | null; bytes: number }> = [];
+
+  beforeAll(async () => {
+    const store = new URL(world.server.baseUrl!);
+    proxy = createServer((request, response) => {
+      const length = Number(request.headers['content-length'] ?? 0);
+      if (length > limit) {
+        refused.push({ method: request.method!, partNumber: new URL(request.url!, store).searchParams.get('partNumber'), bytes: length });
+        request.resume();
+        request.on('end', () => response.writeHead(413, { 'content-type': 'text/html', connection: 'close' }).end(NGINX_413));
+        return;
+      }
+      const forward = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: { ...request.headers, host: store.host } }, (answer) => {
+        response.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(response);
+      });
+      forward.on('error', () => response.destroy());
+      request.pipe(forward);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    proxy?.closeAllConnections();
+    await new Promise((resolve) => proxy?.close(resolve));
+  });
+
+  /** The browser's requests to the store go through the proxy (the page's origin, as behind nginx). */
+  const throughProxy = (): Transport => {
+    const inner = scriptedTransport().transport;
+    const { port } = proxy.address() as AddressInfo;
+    return (request) => {
+      const url = new URL(request.url);
+      url.port = String(port);
+      return inner({ ...request, url: url.toString() });
+    };
+  };
+
+  it('says a proxy refused the upload as too large and what to do, tells the server for its log, sends nothing again, and resumes once the limit is raised', async () => {
+    const projectId = await world.createProject();
+    const warned = vi.spyOn(world.server.app.log, 'warn');
+    limit = MiB;
+    refused.length = 0;
+    try {
+      const { engine, snapshots } = engineWith(await freshStore(), { transport: throughProxy(), sleep: async () => undefined });
+      const data = bytes(3 * PART - 7, 32);
+      const small = bytes(2 * MiB, 33);
+      const { accepted } = await engine.enqueue([{ file: clip(data, 'behind-proxy.mp4') }, { file: clip(small, 'small-behind-proxy.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+      for (const uid of accepted) await until(doneOrIncomplete(engine, uid));
+      // Both the parts and the single PUT: the person reads why and what to ask for, and may resume.
+      for (const uid of accepted) {
+        expect(engine.snapshot().items.find((item) => item.uid === uid)).toMatchObject({ status: 'incomplete', refused: false, error: UPLOAD_MESSAGES.tooLargeForProxy, needs: null });
+      }
+      // A 413 is not tried again: each refused request was sent once, and nothing reached the store.
+      const parts = refused.filter((request) => request.partNumber !== null).map((request) => request.partNumber);
+      expect(new Set(parts).size).toBe(parts.length);
+      expect(refused.filter((request) => request.partNumber === null)).toEqual([{ method: 'PUT', partNumber: null, bytes: small.length }]);
+      expect(await assetsOf(projectId)).toEqual([]);
+      // Never shown as retrying by itself or as failed on the network.
+      expect(snapshots.some((snapshot) => snapshot.items.some((item) => item.error === UPLOAD_MESSAGES.failedAfterRetries))).toBe(false);
+      // The operator's log: one line per refused upload, with the size to allow.
+      await until(() => warned.mock.calls.filter(([, message]) => typeof message === 'string' && message.startsWith('a proxy in front of Cutdesk refused')).length === 2);
+      const lines = warned.mock.calls.filter(([, message]) => typeof message === 'string' && message.startsWith('a proxy in front of Cutdesk refused'));
+      expect(lines.map(([fields]) => (fields as { bytes: number }).bytes).sort((x, y) => x - y)).toEqual([small.length, PART]);
+      expect(lines[0]![0]).toMatchObject({ projectId, status: 413, userId: world.userId });
+      expect(lines[0]![1]).toContain('client_max_body_size');
+
+      // The administrator raises the limit: Resume finishes both.
+      limit = Infinity;
+      for (const uid of accepted) await engine.retry(uid);
+      for (const uid of accepted) await until(() => statusOf(engine, uid) === 'done');
+      expect((await assetsOf(projectId)).map((asset) => asset.size).sort((x, y) => x - y)).toEqual([small.length, data.length]);
+    } finally {
+      warned.mockRestore();
+    }
+  });
+
+  it('refuses a report that is not a 413, or about a project the person cannot see', async () => {
+    const post = (body: unknown) => fetch(`${world.server.baseUrl}/api/v1/uploads/refusals`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` }, body: JSON.stringify(body) });
+    const projectId = await world.createProject();
+    expect((await post({ projectId, status: 413, bytes: PART })).status).toBe(204);
+    expect((await post({ projectId, status: 500, bytes: PART })).status).toBe(400);
+    expect((await post({ projectId, status: 413, bytes: 'a lot' })).status).toBe(400);
+    expect((await post({ projectId: 999_999, status: 413, bytes: PART })).status).toBe(404);
+    expect((await fetch(`${world.server.baseUrl}/api/v1/uploads/refusals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId, status: 413, bytes: PART }) })).status).toBe(401);
   });
 });

@@ -263,6 +263,7 @@ export class FileUpload {
       this.progress.setStored(this.record.size);
     } catch (error) {
       next = this.outcomeOf(error, controller.signal);
+      if (next.error === UPLOAD_MESSAGES.tooLargeForProxy) this.reportProxyRefusal();
       if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close' && !this.context.isDraining()) await this.context.records.saveOutcome(this.record, next.phase, next.error);
     }
     this.progress.dropInflight();
@@ -513,6 +514,16 @@ export class FileUpload {
     if (this.signal.aborted || this.context.isDraining()) throw new TransportError('aborted', true);
   }
 
+  /**
+   * The server never sees what a proxy refused: it is told (for the operator's log), in the
+   * background. The largest request this upload sends is the one refused, or one of its size.
+   */
+  private reportProxyRefusal(): void {
+    const plan = this.context.plan(this.record.size);
+    const bytes = plan.mode === 'single' ? plan.size : plan.partSize;
+    this.context.api.reportProxyRefusal(this.record.projectId, bytes).catch(() => undefined);
+  }
+
   /** The phase a failed run leads to, with the message the person reads. */
   private outcomeOf(error: unknown, signal: AbortSignal): Outcome {
     const reason = signal.aborted ? (signal.reason as StopReason) : null;
@@ -523,6 +534,9 @@ export class FileUpload {
     if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) return { phase: 'refused', error: error.message };
     const retryable = status === 0 || status >= 500 || status === 408 || status === 429;
     if (retryable) return { phase: 'failed', error: UPLOAD_MESSAGES.failedAfterRetries };
+    // A 413 on the store's path is a proxy's (S3 stores answer too large with their 400): the file
+    // is fine, the way to the store is not. Said plainly, resumed by hand once the limit is raised.
+    if (error instanceof S3RequestError && status === 413) return { phase: 'stopped', error: UPLOAD_MESSAGES.tooLargeForProxy };
     // The store's own no (403 for a credential no longer allowed, 400…): the same request gets it again.
     if (error instanceof S3RequestError && status >= 400 && status < 500) return { phase: 'refused', error: error.message };
     return { phase: 'stopped', error: error instanceof Error ? error.message : String(error) };

@@ -49,7 +49,7 @@ import {
   UpdateProjectBodyStruct,
 } from './projects.ts';
 import { CommentListStruct, CommentStruct, CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, ThreadStruct, UpdateCommentBodyStruct, VersionListStruct } from './review.ts';
-import { AssetDeleteAllQueryStruct, AssetListQueryStruct, AssetListStruct, AssetStruct, CheckNameQueryStruct, CheckNameStruct, RegisterAssetBodyStruct, UploadCredentialsBodyStruct, UploadCredentialsStruct } from './uploads.ts';
+import { AssetDeleteAllQueryStruct, AssetListQueryStruct, AssetListStruct, AssetStruct, CheckNameQueryStruct, CheckNameStruct, RegisterAssetBodyStruct, UploadCredentialsBodyStruct, UploadCredentialsStruct, UploadRefusalBodyStruct } from './uploads.ts';
 import {
   AssetPathBodyStruct,
   CustomerUserBodyStruct,
@@ -306,6 +306,10 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'POST', path: '/uploads/credentials', tag: 'Uploads and assets', summary: 'Credentials (1 h) that may write only under the project’s upload prefix.', who: 'C while OPENED (asset); M with uploadType deliverable unless OPENED, WAITING_FOR_EDITOR, DELETED, HIDDEN', auth: 'bearer', body: UploadCredentialsBodyStruct,
     responses: { 200: ok('Credentials, bound to this session.', UploadCredentialsStruct), 403: 'The role, or the wrong upload type.', 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+  {
+    method: 'POST', path: '/uploads/refusals', tag: 'Uploads and assets', summary: 'Tells the server that a proxy in front of it refused an upload request as too large (413), which the server never saw: logged as a warning for the operator.', who: 'V', auth: 'bearer', body: UploadRefusalBodyStruct,
+    responses: { 204: ok('Logged.'), 400: 'Not a 413, or not a size.', 404: NOT_FOUND },
   },
   {
     method: 'GET', path: '/projects/{id}/assets', tag: 'Uploads and assets', summary: 'The project’s assets, with presigned GETs (6 h).', who: 'V', auth: 'bearer', query: AssetListQueryStruct,

@@ -41,6 +41,19 @@ export const UploadCredentialsStruct = object({
 });
 export type UploadCredentials = Infer<typeof UploadCredentialsStruct>;
 
+/**
+ * POST uploads/refusals: an upload request that something between the browser and the store
+ * refused before the store saw it (a proxy's 413), told for the operator's log.
+ */
+export const UploadRefusalBodyStruct = object({
+  projectId: ProjectId,
+  /** The status the browser got: 413, request body too large. */
+  status: enums([413]),
+  /** The refused request's body, in bytes. */
+  bytes: define<number>('bytes', (v) => (Number.isSafeInteger(v) && (v as number) >= 0) || 'The size must be a whole number of bytes.'),
+});
+export type UploadRefusalBody = Infer<typeof UploadRefusalBodyStruct>;
+
 const TypeQuery = { type: optional(AssetTypeParam) };
 
 export const AssetListQueryStruct = object(TypeQuery);

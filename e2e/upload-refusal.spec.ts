@@ -117,3 +117,34 @@ test('a refused upload says why, is never shown finished, survives a reload, and
   await expect(page.getByRole('dialog', { name: 'You have no credits left' })).toBeVisible();
   await expect(page.getByTestId('incomplete-clips-INTERVIEW_CLIP')).toHaveCount(0);
 });
+
+/** nginx 1.22's own answer to a body over client_max_body_size (Debian's default: 1 MB). */
+const NGINX_413 = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
+
+test('an upload a proxy refuses as too large (413) says so and what to ask for, and resumes once it is let through', async ({ page, request }) => {
+  const email = `proxy-413-${unique()}@example.com`;
+  const { headers, organizationId } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Pia', lastName: 'Proxy', organizationName: `Proxy Limits ${unique()}` });
+  const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
+    headers,
+    data: { name: `Proxy limit ${unique()}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Behind a proxy.' },
+  });
+  const projectId = ((await created.json()) as { id: number }).id;
+  const { generateClip } = await import('../tests/support/media.ts');
+  // The proxy's no, for every upload request with a body to the store. Playwright routes a
+  // dedicated worker's requests, not a shared one's: this page runs its uploads in the dedicated
+  // worker browsers without SharedWorker get (src/shared/uploads/upload-client.ts).
+  await page.addInitScript(() => Reflect.deleteProperty(globalThis, 'SharedWorker'));
+  let limited = true;
+  await page.route(/\/s3\//, (route) => (limited && route.request().method() === 'PUT' ? route.fulfill({ status: 413, contentType: 'text/html', body: NGINX_413 }) : route.continue()));
+  await customerSignIn(page, email);
+  await page.goto(`/user/project/${projectId}`);
+  await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'behind-a-proxy.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 1, width: 160, height: 120 }) });
+  const tile = page.getByTestId('pending-tile');
+  await expect(tile).toContainText(UPLOAD_MESSAGES.tooLargeForProxy);
+  await expect(tile).not.toHaveAttribute('data-refused', 'true');
+  await expect(page.getByTestId('uploads-popup').getByTestId('upload-row')).toContainText('client_max_body_size');
+  // The administrator raised the limit: Resume finishes it.
+  limited = false;
+  await tile.getByTestId('resume-upload').click();
+  await expect(page.getByTestId('asset-section-INTERVIEW_CLIP').getByTestId('asset-tile')).toHaveCount(1, { timeout: 30_000 });
+});

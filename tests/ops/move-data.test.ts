@@ -3,10 +3,11 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, GetObjectCommand, ListMultipartUploadsCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
+import Fastify from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
@@ -18,6 +19,7 @@ import { movedStartRefusal, readMovedMarker } from '../../server/ops/move-data/m
 import { MoveRefusedError, moveData } from '../../server/ops/move-data/move.ts';
 import { clientOf } from '../../server/ops/move-data/object-copy.ts';
 import { seedDemo } from '../../server/seed/demo.ts';
+import { embeddedS3Plugin } from '../../server/storage/embedded-s3/index.ts';
 import { connectStorage } from '../../server/storage/setup.ts';
 import { DEMO_PASSWORD, startTestServer, throwawayDatabase, type TestServer } from '../server/harness.ts';
 
@@ -89,6 +91,8 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       ['projects/1/raw/assets/logo.png', Buffer.from('a logo')],
       ['projects/1/raw/b_roll/clip one.mp4', Buffer.alloc(5 * 1024 * 1024 + 3, 9)],
       ['projects/1/final/café ☕.mp4', Buffer.from('a final cut')],
+      // Over one part (16 MiB): copied as a multipart upload, which an interruption must abort.
+      ['projects/1/raw/b_roll/long take.mp4', Buffer.alloc(17 * 1024 * 1024, 5)],
     ] as const) {
       await app.ctx.storage.putObject(key, body, 'application/octet-stream');
       objects.set(key, createHash('sha256').update(body).digest('hex'));
@@ -216,6 +220,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     expect(again.out).toContain(`; ${objects.size} were there already`);
     expect(again.out).not.toContain('MISMATCH');
     for (const table of report.tables) expect(again.out).toMatch(new RegExp(`${table.name} +${table.source} +${table.target}\n`));
+    // Issue 32: the advice fits the target, another Cutdesk's embedded store (no STS).
+    expect(again.out).toContain(`S3_ENDPOINT=${toS3().endpoint} S3_BUCKET=${toS3().bucket} S3_REGION=${toS3().region} S3_UPLOAD_CREDENTIALS=database`);
+    expect(again.out).not.toContain('S3_UPLOAD_ROLE_ARN');
 
     // The server itself says so and stops, unless forced.
     const server = [join(process.cwd(), 'server', 'main.ts')];
@@ -293,4 +300,74 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       await db.destroy();
     }
   });
+
+  it('Ctrl-C stops cleanly: the multipart upload in flight is aborted, it says what happened and the command to resume; that command aborts what a killed run left and finishes', async () => {
+    // A target store whose part uploads wait until the test lets them through: the interruption
+    // comes while the 17 MiB object's parts are in flight.
+    const root = await mkdtemp(join(tmpdir(), 'cutdesk-move-gated-'));
+    const keys = { accessKeyId: 'AKIAGATEDSTORETEST', secretAccessKey: 'gated-store-secret-key' };
+    let partArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (partArrived = resolve));
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const gated = Fastify();
+    gated.addHook('onRequest', async (request) => {
+      if (!/[?&]partNumber=/.test(request.url)) return;
+      partArrived();
+      await gate;
+    });
+    await gated.register(embeddedS3Plugin, { prefix: '/s3', root, bucket: 'gated-media', region: 'us-east-1', credentials: { lookup: async (id) => (id === keys.accessKeyId ? { secretAccessKey: keys.secretAccessKey } : null) } });
+    const endpoint = `${await gated.listen({ host: '127.0.0.1', port: 0 })}/s3`;
+    const s3 = clientOf({ endpoint, region: 'us-east-1', bucket: 'gated-media', forcePathStyle: true, ...keys });
+    const uploads = async () => ((await s3.send(new ListMultipartUploadsCommand({ Bucket: 'gated-media' }))).Uploads ?? []).map((upload) => upload.Key).sort();
+    const other = await throwawayDatabase(SERVER_URL!);
+    const env = { MOVE_S3_ACCESS_KEY_ID: keys.accessKeyId, MOVE_S3_SECRET_ACCESS_KEY: keys.secretAccessKey };
+    const args = ['--to-database', other.url, '--to-s3-endpoint', endpoint, '--to-s3-bucket', 'gated-media'];
+    try {
+      // The command as an operator runs it, DATA_DIR from the environment; Ctrl-C once a part is in flight.
+      const child = spawn(process.execPath, [join(process.cwd(), 'scripts', 'move-data.ts'), ...args], { env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await arrived;
+      child.kill('SIGINT');
+      const code = await exited;
+      expect(code, out).toBe(130);
+      expect(out).toContain('Interrupted by Ctrl-C (SIGINT). The move stopped while copying the objects: 3 of 4 are in gated-media');
+      expect(out).toContain('projects/1/raw/b_roll/long take.mp4 was on its way.');
+      expect(out).toContain('Aborted the unfinished multipart upload of projects/1/raw/b_roll/long take.mp4 in gated-media: no half-sent object is left there.');
+      expect(out).toContain('To finish the move, run the same command again:');
+      expect(await uploads()).toEqual([]);
+      openGate();
+      // The command it printed: the same arguments, and the directory that came from DATA_DIR.
+      const printed = /^ {2}npm run move-data -- (.+)$/m.exec(out)?.[1];
+      expect(printed).toBe([...args, '--data-dir', dataDir].join(' '));
+      expect(out).toContain('(with MOVE_S3_ACCESS_KEY_ID and MOVE_S3_SECRET_ACCESS_KEY set as they are now)');
+
+      // What a run killed outright (kill -9) leaves: an upload of an object it was copying, with a
+      // part. Beside it, an upload of a key this move does not copy, which is none of its business.
+      const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'gated-media', Key: 'projects/1/raw/b_roll/long take.mp4' }));
+      await s3.send(new UploadPartCommand({ Bucket: 'gated-media', Key: 'projects/1/raw/b_roll/long take.mp4', UploadId, PartNumber: 1, Body: Buffer.alloc(1024, 1) }));
+      await s3.send(new CreateMultipartUploadCommand({ Bucket: 'gated-media', Key: 'projects/9/raw/assets/someone else.mp4' }));
+
+      const again = await run([join(process.cwd(), 'scripts', 'move-data.ts'), ...printed!.split(' ')], env);
+      expect(again.code, again.out).toBe(0);
+      expect(again.out).toContain('aborted 1 unfinished multipart upload an earlier run left in gated-media: projects/1/raw/b_roll/long take.mp4');
+      expect(again.out).toContain(`objects: source ${objects.size} `);
+      expect(again.out).toContain('; 3 were there already');
+      expect(again.out).not.toContain('MISMATCH');
+      expect(await uploads()).toEqual(['projects/9/raw/assets/someone else.mp4']);
+      const copy = await s3.send(new GetObjectCommand({ Bucket: 'gated-media', Key: 'projects/1/raw/b_roll/long take.mp4' }));
+      const hash = createHash('sha256');
+      for await (const chunk of copy.Body as Readable) hash.update(chunk as Buffer);
+      expect(hash.digest('hex')).toBe(objects.get('projects/1/raw/b_roll/long take.mp4'));
+    } finally {
+      openGate();
+      s3.destroy();
+      await gated.close();
+      await other.drop();
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -11,8 +11,10 @@ import { moveObjects, type ObjectsReport } from './object-move.ts';
 import { progressBar } from './progress-bar.ts';
 import { continueSequences, copyTable, countRows, ident, MOVE_TABLE, MOVE_TABLES_DDL, sequenceStates, tablesInOrder, type SqlRunner } from './sql-copy.ts';
 import { inspectTarget, MoveRefusedError } from './target-check.ts';
+import { MoveInterruptedError } from './interrupted.ts';
 
 export { MoveRefusedError } from './target-check.ts';
+export { MoveInterruptedError } from './interrupted.ts';
 
 /**
  * `npm run move-data` (issue 15): everything an embedded installation holds, into an empty
@@ -33,6 +35,11 @@ export interface MoveOptions {
   stopAfterRows?: number;
   /** Rows per page (tests use small pages to be interrupted mid-table). */
   batchRows?: number;
+  /**
+   * Ctrl-C or SIGTERM (issue 32): the move stops after the page of rows in flight, or with the
+   * object in flight (its multipart upload aborted), and throws MoveInterruptedError.
+   */
+  signal?: AbortSignal;
 }
 
 export interface MoveReport {
@@ -44,7 +51,10 @@ export interface MoveReport {
 }
 
 export async function moveData(options: MoveOptions): Promise<MoveReport> {
-  const { config, progress } = options;
+  const { config, progress, signal } = options;
+  const stopHere = (where: string) => {
+    if (signal?.aborted) throw new MoveInterruptedError(where);
+  };
   if (config.databaseUrl) throw new MoveRefusedError('This installation already uses PostgreSQL (DATABASE_URL is set): there is no embedded database to move.');
   if (options.toS3 && config.storage.mode !== 'embedded') throw new MoveRefusedError('This installation already keeps its objects in S3 (S3_ENDPOINT is set): copy that bucket with the S3 service\'s own tools.');
   if (!existsSync(join(config.dataDir, 'db'))) throw new MoveRefusedError(`There is no embedded database in ${config.dataDir}: nothing to move.`);
@@ -60,6 +70,7 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     // The embedded database's own identity (set when it was created): the same installation whatever its path.
     const [{ id: installation }] = (await source.query<{ id: string }>('select system_identifier::text as id from pg_control_system()')) as [{ id: string }];
     const state = await inspectTarget(target, installation);
+    stopHere('checking the target database, before writing to it');
 
     // The schema by the same migrations the server runs (they do nothing on a resumed target).
     const targetDb = await connectDatabase({ databaseUrl: options.toDatabase, dataDir: config.dataDir });
@@ -69,6 +80,7 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
       await targetDb.destroy();
     }
     const tables = await tablesInOrder(source);
+    stopHere('preparing the target database (its tables are made, no row was copied)');
     if (state === 'resume') progress('Resuming the move into this database: rows already there are kept, the rest copied.');
     else await startMove(pool, tables.map((t) => t.name), installation, config.dataDir);
 
@@ -82,15 +94,17 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
         copied += rows;
         progress(`rows ${progressBar(copied, allRows)} ${copied}/${allRows} ${table.name}`);
         if (options.stopAfterRows !== undefined && copied >= options.stopAfterRows) throw new Error('interrupted (test)');
+        stopHere(`copying the rows: ${copied} of ${allRows} are in the target (table ${table.name}), each page whole`);
       }, options.batchRows);
     }
     await continueSequences(source, target);
+    stopHere(`copying the rows: all ${allRows} rows are in the target, before the objects`);
 
     const report: MoveReport = { tables: [], sequences: [], objects: null, ok: true };
     for (const table of tables) report.tables.push({ name: table.name, source: totals.get(table.name)!, target: await countRows(target, table.name) });
     const targetSequences = new Map((await sequenceStates(target)).map((s) => [s.name, s.next]));
     for (const { name, next } of await sequenceStates(source)) report.sequences.push({ name, source: next, target: targetSequences.get(name) ?? 0 });
-    if (options.toS3) report.objects = await moveObjects(config, options.toS3, progress);
+    if (options.toS3) report.objects = await moveObjects(config, options.toS3, progress, signal);
     report.ok = report.tables.every((t) => t.source === t.target) && report.sequences.every((s) => s.target >= s.source) && (report.objects?.mismatches.length ?? 0) === 0 && (report.objects?.verified.count ?? 0) === (report.objects?.source.count ?? 0);
 
     if (report.ok) {

@@ -20,7 +20,10 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): { l
         stream.write(`\r${fitted.padEnd(shown)}`);
         shown = fitted.length;
       },
-      done: () => void (shown && stream.write('\n')),
+      done: () => {
+        if (shown) stream.write('\n');
+        shown = 0;
+      },
     };
   }
   return {
@@ -31,6 +34,9 @@ export function stderrProgress(stream: NodeJS.WriteStream = process.stderr): { l
       lastAt = Date.now();
       pending = null;
     },
-    done: () => void (pending && stream.write(`${pending}\n`)),
+    done: () => {
+      if (pending) stream.write(`${pending}\n`);
+      pending = null;
+    },
   };
 }

@@ -16,6 +16,7 @@ import { loadConfig } from '../server/config.ts';
 import { connectDatabase, embeddedPglite } from '../server/db/connect.ts';
 import { DataDirLockedError, lockDataDir } from '../server/data-dir-lock.ts';
 import { writeBackupFile } from '../server/ops/backup/archive.ts';
+import { closeEmbeddedDatabase } from '../server/ops/embedded-db.ts';
 import { backupToken } from '../server/ops/backup/backup-token.ts';
 import { BACKUP_MESSAGES, objectsElsewhere } from '../server/routes/ops/backup.ts';
 import { DiskFullError, isDiskFull, rethrowDiskFull } from '../server/storage/disk-full.ts';
@@ -62,7 +63,7 @@ try {
       const manifest = await writeBackupFile({ pglite: embeddedPglite(db)!, dataDir: config.dataDir, objectsElsewhere: elsewhere }, partial, target);
       console.log(`Backed up ${config.dataDir} (no server was running): the database and ${manifest.objects.length} files of the object store.`);
     } finally {
-      await db.destroy();
+      await closeEmbeddedDatabase(db);
       lock.release();
     }
   } else {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Config } from '../../config.ts';
 import { connectDatabase, embeddedPglite, type Db } from '../../db/connect.ts';
 import { lockDataDir } from '../../data-dir-lock.ts';
+import { closeEmbeddedDatabase } from '../embedded-db.ts';
 import { migrateToLatest } from '../../migrations/index.ts';
 import { redactedUrl, writeMovedMarker } from './marker.ts';
 import type { BucketAccess } from './object-copy.ts';
@@ -118,7 +119,7 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     return report;
   } finally {
     await pool.end();
-    await sourceDb?.destroy();
+    if (sourceDb) await closeEmbeddedDatabase(sourceDb);
     lock.release();
   }
 }

@@ -9,7 +9,8 @@ import { MESSAGES } from '../src/domain/messages.ts';
 import type { Config } from './config.ts';
 import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
-import { DatabaseUnavailable, HttpError } from './http-error.ts';
+import { DatabaseUnavailable, HttpError, StorageFull } from './http-error.ts';
+import { isDiskFull } from './storage/disk-full.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { BROTLI_QUALITY, COMPRESS_JSON_FROM_BYTES } from './prepared-answer.ts';
 import { closeIdleConnectionsUntilClosed } from './idle-connections.ts';
@@ -227,6 +228,10 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
     // `err`, whose serializer would add an empty stack and call the type "Object".
     request.log.warn({ dbError: { type: name, message, code } }, 'database unavailable');
     return handleError(new DatabaseUnavailable(), request, reply);
+  }
+  if (isDiskFull(error)) {
+    request.log.error({ dbError: { type: name, message, code } }, 'the disk is full: free space for the database or the data directory');
+    return handleError(new StorageFull(), request, reply);
   }
   request.log.error({ err: { type: name, message, code, stack } }, 'unhandled error');
   return reply.code(500).send({ message: MESSAGES.generic });

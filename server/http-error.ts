@@ -55,3 +55,13 @@ export class DatabaseUnavailable extends HttpError {
     super(503, UNAVAILABLE_MESSAGE);
   }
 }
+
+/**
+ * The database or the disk under it is full (PostgreSQL's 53100, PGlite's ENOSPC): 507, not 500.
+ * Nothing of the request was stored (its transaction rolled back); the operator frees space.
+ */
+export class StorageFull extends HttpError {
+  constructor() {
+    super(507, 'Cutdesk has run out of disk space and cannot save this right now. Nothing was saved: please try again later (the administrator has been told in the log).');
+  }
+}

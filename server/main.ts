@@ -4,6 +4,7 @@ import { flushCompileCache } from 'node:module';
 import { startupMark, printStartupTrace } from './startup-trace.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError, lockDataDir, type DataDirLock } from './data-dir-lock.ts';
+import { closeDataDirToOthers } from './data-dir-modes.ts';
 import type { Db } from './db/connect.ts';
 import { movedStartRefusalFor, startForced } from './ops/move-data/marker.ts';
 import { portTaken, processesUsing } from './ops/upgrade/served-elsewhere.ts';
@@ -39,6 +40,10 @@ async function main(): Promise<void> {
   // the lock file take no lock, but a server on the embedded database holds its files open; and a
   // port already taken would stop this start only after the migrations.
   await refuseIfServedElsewhere(config);
+  if (lock) {
+    const octal = (mode: number) => `0${mode.toString(8)}`;
+    for (const { dir, from, to } of closeDataDirToOthers(config.dataDir)) console.log(`Closed ${dir} to other accounts of this machine (${octal(from)} → ${octal(to)}).`);
+  }
   // Embedded: a copy of the database before this release's migrations change it (rolled back to
   // with `npm run restore -- --before-upgrade`), taken while nothing has its files open.
   let snapshot: UpgradeSnapshot | null = null;
@@ -112,24 +117,6 @@ async function main(): Promise<void> {
   if (config.seed === 'demo' && process.env.DEMO_VIDEOS !== 'off') {
     void seedDemoMedia(app.ctx, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) }).catch((error: unknown) => app.log.error({ err: error }, 'demo videos could not be made'));
   }
-  const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
-
-  const lines = [
-    '',
-    `  Cutdesk is running at ${url}`,
-    `  Data directory: ${config.dataDir}`,
-    `  Database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded PGlite'}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
-    `  Object storage: ${config.storage.mode === 'embedded' ? `embedded at /s3${storeAddress ? ` and ${storeAddress.replace('127.0.0.1', 'localhost')} (S3 clients: either endpoint)` : ''}, files in ${config.dataDir}/s3` : config.storage.endpoint}, bucket ${config.storage.bucket}`,
-  ];
-  if (config.seed === 'demo') {
-    lines.push('  Demo accounts:');
-    for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.role.padEnd(10)} ${account.email}`);
-    // Shown once on the console by design (README): it is the only way to learn a generated one.
-    if (demoPassword) lines.push(`  Demo password: ${demoPassword}${config.demoPassword ? '' : '  (generated now and shown once; set DEMO_PASSWORD to choose it)'}`);
-    else lines.push('  Demo password: the one shown on the first start (or DEMO_PASSWORD then).');
-  }
-  console.log(lines.join('\n') + '\n');
-
   /**
    * SIGTERM/SIGINT: close the app. Its jobs plugin first (preClose) stops the periodic jobs
    * (waiting for a run in progress) and the media worker (running jobs are aborted and handed
@@ -138,7 +125,9 @@ async function main(): Promise<void> {
    * connections, finishes the requests in flight and the background tasks they started (mails);
    * then the storage clients and the database close (their plugins' onClose, in reverse order of
    * registration), and the data directory is unlocked. Past SHUTDOWN_GRACE_MS the process exits
-   * anyway.
+   * anyway. Listened for before the banner below says the server runs: a supervisor that stops
+   * it the moment it reads the banner must find the handlers in place (a test did, and the
+   * default action killed the process).
    */
   let stopping = false;
   const stop = async (signal: string) => {
@@ -164,6 +153,24 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+  const url = config.publicUrl.includes(`:${config.port}`) || config.port === 0 ? address.replace('127.0.0.1', 'localhost') : config.publicUrl;
+
+  const lines = [
+    '',
+    `  Cutdesk is running at ${url}`,
+    `  Data directory: ${config.dataDir}`,
+    `  Database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded PGlite'}; mail: ${config.smtpUrl ? 'SMTP' : `outbox in ${config.dataDir}/outbox`}`,
+    `  Object storage: ${config.storage.mode === 'embedded' ? `embedded at /s3${storeAddress ? ` and ${storeAddress.replace('127.0.0.1', 'localhost')} (S3 clients: either endpoint)` : ''}, files in ${config.dataDir}/s3` : config.storage.endpoint}, bucket ${config.storage.bucket}`,
+  ];
+  if (config.seed === 'demo') {
+    lines.push('  Demo accounts:');
+    for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.role.padEnd(10)} ${account.email}`);
+    // Shown once on the console by design (README): it is the only way to learn a generated one.
+    if (demoPassword) lines.push(`  Demo password: ${demoPassword}${config.demoPassword ? '' : '  (generated now and shown once; set DEMO_PASSWORD to choose it)'}`);
+    else lines.push('  Demo password: the one shown on the first start (or DEMO_PASSWORD then).');
+  }
+  console.log(lines.join('\n') + '\n');
+
 }
 
 /** Throws ServedElsewhereError naming the processes on the embedded database, or the taken port. */

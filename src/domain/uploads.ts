@@ -51,6 +51,8 @@ export const UPLOAD_MESSAGES = {
   /** A 413 on an upload request: no S3 store answers it (too large is their 400), a proxy in front did (issue 32). */
   tooLargeForProxy:
     'A proxy in front of Cutdesk refused this upload as too large (413). Ask your administrator to raise its request size limit (client_max_body_size in nginx; see docs/operations.md), then resume the upload.',
+  /** A 507 from the store: its disk is full (issue 32); what was sent is kept. */
+  storageFull: 'The storage of Cutdesk is full (507): nothing more can be stored until space is freed. What was sent is kept: ask your administrator to free space, then resume the upload.',
   offline: 'You are offline. The upload resumes when the connection is back.',
   needsFile: 'Select the file again to resume this upload.',
   needsPermission: 'Allow access to the file again to resume this upload.',
@@ -234,13 +236,18 @@ export function quotaAllows(totalBytes: number, figures: StorageFigures, pending
 const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown', 'InternalError', 'ServiceUnavailable', 'RequestTimeTooSkewed', 'ExpiredToken', 'TokenRefreshRequired']);
 
 /**
- * Whether a failed request deserves another attempt: network failures (status 0), 5xx,
- * 408 and 429, and the S3 codes above (expired credentials are refreshed first).
+ * Whether a failed request deserves another attempt: network failures (status 0), 5xx but 507,
+ * 408 and 429, and the S3 codes above (expired credentials are refreshed first). A store whose
+ * disk is full (507) stays full for longer than any back-off: the person is told instead.
  */
 export function isRetryable(status: number, code?: string): boolean {
   if (code && RETRYABLE_CODES.has(code)) return true;
+  if (status === STORAGE_FULL) return false;
   return status === 0 || status === 408 || status === 429 || status >= 500;
 }
+
+/** 507 Insufficient Storage: the store's disk is full (server/storage/disk-full.ts). */
+export const STORAGE_FULL = 507;
 
 /** Credentials problems that new credentials may cure. */
 const CREDENTIAL_CODES = new Set(['ExpiredToken', 'InvalidAccessKeyId', 'InvalidToken', 'TokenRefreshRequired']);

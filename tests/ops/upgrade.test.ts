@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,7 +33,7 @@ function start(dataDir: string, env: Record<string, string> = {}): Promise<Run> 
     };
     child.stdout.on('data', hear);
     child.stderr.on('data', hear);
-    child.once('exit', (code) => done({ code, output }));
+    child.once('exit', (code, signal) => done({ code, output: signal ? `${output}\n(ended by ${signal})` : output }));
   });
 }
 
@@ -107,8 +107,13 @@ describe('upgrading an embedded installation', () => {
   }, 60_000);
 
   it('upgrades with a log of its migrations and a copy to roll back to; a newer database is refused', async () => {
+    // The previous release made its directories 0755: the upgrade closes them to other accounts.
+    chmodSync(join(dataDir, 'db'), 0o755);
     const upgrade = await start(dataDir);
-    expect(upgrade.code).toBe(0);
+    expect(upgrade.code, upgrade.output).toBe(0);
+    expect(upgrade.output).toContain(`Closed ${join(dataDir, 'db')} to other accounts of this machine (0755 → 0750)`);
+    expect(statSync(join(dataDir, 'db')).mode & 0o777).toBe(0o750);
+    for (const dir of ['s3', 'before-upgrade']) expect(statSync(join(dataDir, dir)).mode & 0o777).toBe(0o700);
     expect(upgrade.output).toContain(`Migrating the database: 1 migration(s) to apply: ${LATEST}`);
     expect(upgrade.output).toContain(`applied migration ${LATEST}`);
     expect(upgrade.output).toContain(`A copy of the database from before the upgrade is in ${dataDir}/before-upgrade`);
@@ -119,7 +124,7 @@ describe('upgrading an embedded installation', () => {
 
     // A start with nothing to migrate copies nothing and keeps the snapshot.
     const again = await start(dataDir);
-    expect(again.code).toBe(0);
+    expect(again.code, again.output).toBe(0);
     expect(again.output).not.toContain('Migrating the database');
     expect(existsSync(join(dataDir, 'before-upgrade', 'db'))).toBe(true);
 

@@ -740,12 +740,21 @@ describe('upload engine behind a proxy that limits request bodies', () => {
   const NGINX_413 = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
   let proxy: Server;
   let limit = MiB;
+  /** The store's disk is full: parts get the embedded store's own 507 (server/storage/disk-full.ts). */
+  let full = false;
   const refused: Array<{ method: string; partNumber: string | null; bytes: number }> = [];
 
   beforeAll(async () => {
     const store = new URL(world.server.baseUrl!);
     proxy = createServer((request, response) => {
       const length = Number(request.headers['content-length'] ?? 0);
+      if (full && request.method === 'PUT') {
+        refused.push({ method: request.method, partNumber: new URL(request.url!, store).searchParams.get('partNumber'), bytes: length });
+        request.resume();
+        const xml = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InsufficientStorage</Code><Message>The disk of the object store is full.</Message></Error>';
+        request.on('end', () => response.writeHead(507, { 'content-type': 'application/xml' }).end(xml));
+        return;
+      }
       if (length > limit) {
         refused.push({ method: request.method!, partNumber: new URL(request.url!, store).searchParams.get('partNumber'), bytes: length });
         request.resume();
@@ -813,6 +822,28 @@ describe('upload engine behind a proxy that limits request bodies', () => {
       expect((await assetsOf(projectId)).map((asset) => asset.size).sort((x, y) => x - y)).toEqual([small.length, data.length]);
     } finally {
       warned.mockRestore();
+    }
+  });
+
+  it('says the storage is full when the store answers 507, tries it once, and resumes once there is room', async () => {
+    const projectId = await world.createProject();
+    limit = Infinity;
+    full = true;
+    refused.length = 0;
+    try {
+      const { engine } = engineWith(await freshStore(), { transport: throughProxy(), sleep: async () => undefined });
+      const { accepted } = await engine.enqueue([{ file: clip(bytes(2 * PART, 34), 'no-room.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+      const [uid] = accepted;
+      await until(doneOrIncomplete(engine, uid!));
+      expect(engine.snapshot().items.find((item) => item.uid === uid)).toMatchObject({ status: 'incomplete', refused: false, error: UPLOAD_MESSAGES.storageFull });
+      const parts = refused.map((request) => request.partNumber);
+      expect(new Set(parts).size).toBe(parts.length);
+      full = false;
+      await engine.retry(uid!);
+      await until(() => statusOf(engine, uid!) === 'done');
+      expect(await assetsOf(projectId)).toHaveLength(1);
+    } finally {
+      full = false;
     }
   });
 

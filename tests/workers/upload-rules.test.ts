@@ -137,7 +137,7 @@ describe('storage quota (C§5)', () => {
 describe('retry policy (A§4)', () => {
   it('retries network failures, 5xx, 408, 429 and S3 throttling; not client errors', () => {
     expect([0, 500, 503, 408, 429].map((s) => isRetryable(s))).toEqual([true, true, true, true, true]);
-    expect([400, 401, 403, 404, 409].map((s) => isRetryable(s))).toEqual([false, false, false, false, false]);
+    expect([400, 401, 403, 404, 409, 507].map((s) => isRetryable(s))).toEqual([false, false, false, false, false, false]);
     expect(isRetryable(400, 'RequestTimeout')).toBe(true);
     expect(isRetryable(503, 'SlowDown')).toBe(true);
     expect(needsNewCredentials(403, 'ExpiredToken')).toBe(true);

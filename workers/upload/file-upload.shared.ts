@@ -1,6 +1,7 @@
 import {
   UPLOAD_MESSAGES,
   isRetryable,
+  STORAGE_FULL,
   needsNewCredentials,
   percentOf,
   retryDelay,
@@ -532,8 +533,9 @@ export class FileUpload {
     if (reason === 'pause' || (aborted && !this.context.isOnline())) return { phase: 'paused', error: null };
     if (error instanceof ApiFailure && error.code === NO_MEMORY_CODE) return { phase: 'refused', error: UPLOAD_MESSAGES.noMoreMemory };
     if (error instanceof ApiFailure && error.status >= 400 && error.status < 500) return { phase: 'refused', error: error.message };
-    const retryable = status === 0 || status >= 500 || status === 408 || status === 429;
-    if (retryable) return { phase: 'failed', error: UPLOAD_MESSAGES.failedAfterRetries };
+    // The store's disk is full: the file is fine and what was sent is kept; resumed by hand once there is room.
+    if (status === STORAGE_FULL) return { phase: 'stopped', error: UPLOAD_MESSAGES.storageFull };
+    if (isRetryable(status)) return { phase: 'failed', error: UPLOAD_MESSAGES.failedAfterRetries };
     // A 413 on the store's path is a proxy's (S3 stores answer too large with their 400): the file
     // is fine, the way to the store is not. Said plainly, resumed by hand once the limit is raised.
     if (error instanceof S3RequestError && status === 413) return { phase: 'stopped', error: UPLOAD_MESSAGES.tooLargeForProxy };

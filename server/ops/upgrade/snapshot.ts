@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -57,6 +57,7 @@ export async function snapshotBeforeUpgrade(dataDir: string, migrations: readonl
   const draft = join(dataDir, `${SNAPSHOT_DIR}.partial-${process.pid}`);
   try {
     await rm(draft, { recursive: true, force: true });
+    await mkdir(draft, { mode: 0o700 });
     await cp(db, join(draft, 'db'), { recursive: true, preserveTimestamps: true });
     await writeFile(join(draft, SNAPSHOT_FILE), JSON.stringify(snapshot, null, 2), { mode: 0o600 });
     await rm(join(dataDir, SNAPSHOT_DIR), { recursive: true, force: true });

@@ -11,7 +11,7 @@ import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
 import { DatabaseUnavailable, HttpError, StorageFull } from './http-error.ts';
 import { isDiskFull } from './storage/disk-full.ts';
-import { isDatabaseUnavailable } from './db/errors.ts';
+import { isDatabaseUnavailable, unavailableFields } from './db/errors.ts';
 import { BROTLI_QUALITY, COMPRESS_JSON_FROM_BYTES } from './prepared-answer.ts';
 import { closeIdleConnectionsUntilClosed } from './idle-connections.ts';
 import healthRoute from './routes/health.ts';
@@ -226,7 +226,7 @@ function handleError(error: FastifyError | HttpError, request: FastifyRequest, r
     // An outage, a restart or a failover, not a fault of this request: one warning line, no stack
     // (every request fails the same way meanwhile), and a 503 the client may retry. Not under
     // `err`, whose serializer would add an empty stack and call the type "Object".
-    request.log.warn({ dbError: { type: name, message, code } }, 'database unavailable');
+    request.log.warn(unavailableFields(error), 'database unavailable');
     return handleError(new DatabaseUnavailable(), request, reply);
   }
   if (isDiskFull(error)) {

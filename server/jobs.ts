@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable, unavailableFields } from './db/errors.ts';
 import { completeClosedReviews } from './services/review-auto-complete.ts';
 import { sendCommentDigests, sendReviewReminders } from './services/review-notifications.ts';
 import { abortAbandonedUploads } from './services/uploads.ts';
@@ -29,7 +30,9 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
         () => finished('ok'),
         (error: unknown) => {
           finished('failed');
-          app.log.error({ err: error }, failure);
+          // An outage fails every run the same way until it ends: a warning, no stack.
+          if (isDatabaseUnavailable(error)) app.log.warn(unavailableFields(error), `${failure}: the database is unavailable; the next run tries again`);
+          else app.log.error({ err: error }, failure);
         },
       )
       .finally(() => inFlight.delete(run));

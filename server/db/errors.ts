@@ -49,3 +49,13 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.length > 0 && errors.every((each) => isDatabaseUnavailable(each, depth + 1))) return true;
   return cause !== undefined && isDatabaseUnavailable(cause, depth + 1);
 }
+
+/**
+ * An unavailable database's error as a log line holds it: its type, message and code, no stack
+ * (every statement fails the same way meanwhile) and no parameters. Not under `err`, whose
+ * serializer would add an empty stack and call the type "Object".
+ */
+export function unavailableFields(error: unknown): { dbError: { type: string; message: string; code: unknown } } {
+  const { name, message, code } = (typeof error === 'object' && error !== null ? error : {}) as { name?: unknown; message?: unknown; code?: unknown };
+  return { dbError: { type: String(name ?? typeof error), message: String(message ?? error), code } };
+}

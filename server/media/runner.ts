@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.ts';
+import { isDatabaseUnavailable, unavailableFields } from '../db/errors.ts';
 import type { MediaJobRow } from '../db/schema.ts';
 import { DEFAULT_RETRY, jobQueue, workerId, type RetryPolicy } from './queue.ts';
 
@@ -74,6 +75,8 @@ export function startRunner(options: RunnerOptions): Runner {
   let wakeUp: (() => void) | null = null;
   let idleWaiters: (() => void)[] = [];
   let lastClaimEmpty = false;
+  /** The last claim found the database unavailable (warned once). */
+  let databaseAway = false;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -102,7 +105,7 @@ export function startRunner(options: RunnerOptions): Runner {
         (mine) => {
           if (!mine) controller.abort(new Error('The lease of this job was lost.'));
         },
-        (error: unknown) => log.warn({ err: error, jobId: job.id }, 'media job heartbeat failed'),
+        (error: unknown) => log.warn(isDatabaseUnavailable(error) ? { ...unavailableFields(error), jobId: job.id } : { err: error, jobId: job.id }, 'media job heartbeat failed'),
       );
     }, Math.max(50, Math.floor(leaseMs / 3)));
     const started = Date.now();
@@ -143,8 +146,13 @@ export function startRunner(options: RunnerOptions): Runner {
       try {
         await queue.reapExpired(retry);
         job = await queue.claim(id, kinds(), leaseMs);
+        if (databaseAway) log.info({}, 'media queue: the database answers again');
+        databaseAway = false;
       } catch (error) {
-        log.error({ err: error }, 'media queue claim failed');
+        // An outage: one warning until the database answers again, not an error every poll.
+        if (!isDatabaseUnavailable(error)) log.error({ err: error }, 'media queue claim failed');
+        else if (!databaseAway) log.warn(unavailableFields(error), 'media queue: the database is unavailable; claiming again every poll');
+        databaseAway ||= isDatabaseUnavailable(error);
       }
       if (stopped) {
         if (job) await queue.release(job.id, id).catch(() => undefined);

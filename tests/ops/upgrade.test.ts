@@ -113,7 +113,8 @@ describe('upgrading an embedded installation', () => {
     expect(upgrade.code, upgrade.output).toBe(0);
     expect(upgrade.output).toContain(`Closed ${join(dataDir, 'db')} to other accounts of this machine (0755 → 0750)`);
     expect(statSync(join(dataDir, 'db')).mode & 0o777).toBe(0o750);
-    for (const dir of ['s3', 'before-upgrade']) expect(statSync(join(dataDir, dir)).mode & 0o777).toBe(0o700);
+    for (const dir of ['s3', 'before-upgrade', 'before-upgrade/db', 'before-upgrade/db/base']) expect(statSync(join(dataDir, dir)).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dataDir, 'before-upgrade/db/PG_VERSION')).mode & 0o777).toBe(0o600);
     expect(upgrade.output).toContain(`Migrating the database: 1 migration(s) to apply: ${LATEST}`);
     expect(upgrade.output).toContain(`applied migration ${LATEST}`);
     expect(upgrade.output).toContain(`A copy of the database from before the upgrade is in ${dataDir}/before-upgrade`);

@@ -9,6 +9,8 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { isDatabaseUnavailable } from '../../server/db/errors.ts';
+import { jobQueue } from '../../server/media/queue.ts';
+import { startRunner } from '../../server/media/runner.ts';
 import { UNAVAILABLE_MESSAGE } from '../../server/http-error.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';
 import { seedDemo } from '../../server/seed/demo.ts';
@@ -77,6 +79,15 @@ interface LogLine {
   err?: unknown;
 }
 
+/** Waits for `check` to hold (a log line to arrive), at most 10 s. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}
+
 describe.skipIf(missing !== null)(`a database outage under a running server${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let postgres: PrivatePostgres;
   let db: Db;
@@ -133,6 +144,9 @@ describe.skipIf(missing !== null)(`a database outage under a running server${mis
     const owner = await signIn(app, OWNER);
     expect((await get('/me', owner)).statusCode).toBe(200);
 
+    // A media worker polling the queue all along (every 50 ms here).
+    const runner = startRunner({ db, handlers: { 'test.outage': async () => undefined }, pollMs: 50, log: app.log });
+
     // A statement in flight when the server stops is ended by it (admin_shutdown).
     const inFlight = sql`select pg_sleep(30)`.execute(db).then(
       () => null,
@@ -170,6 +184,10 @@ describe.skipIf(missing !== null)(`a database outage under a running server${mis
       expect(line.err).toBeUndefined();
       expect(line.dbError).toEqual({ type: 'Error', message: expect.stringMatching(/ECONNREFUSED 127\.0\.0\.1:\d+$/), code: 'ECONNREFUSED' });
     }
+    // The media worker polled on: one warning for the outage, not an error a poll.
+    await until(() => lines.some((line) => line.msg.startsWith('media queue: the database is unavailable')));
+    await new Promise((done) => setTimeout(done, 300));
+    expect(lines.filter((line) => line.msg.startsWith('media queue'))).toHaveLength(1);
     // Nothing else at error level (the rate limit of the sign-in found no database either).
     expect(lines.filter((line) => line.level >= 50)).toEqual([]);
     expect(JSON.stringify(lines)).not.toContain(SECRET);
@@ -180,6 +198,14 @@ describe.skipIf(missing !== null)(`a database outage under a running server${mis
     expect((await get('/me', owner)).statusCode).toBe(200);
     expect((await login()).statusCode).toBe(200);
     expect((await get('/health')).statusCode).toBe(200);
+    // The media worker claims again: a job enqueued now is run.
+    const [jobId] = await jobQueue(db).enqueue([{ kind: 'test.outage' }]);
+    runner.wake();
+    for (const deadline = Date.now() + 10_000; (await jobQueue(db).get(jobId!))?.status !== 'done'; ) {
+      if (Date.now() > deadline) throw new Error('the media worker did not claim again');
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await runner.stop();
 
     // Shutting down: a request that finds the database already closed is a 503 too (Kysely's
     // "driver has already been destroyed"), never a 500.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /**
@@ -42,6 +42,16 @@ const same = (a: readonly string[], b: readonly string[]) => a.length === b.leng
 
 export class SnapshotFailedError extends Error {}
 
+/** Directories 0700 and files 0600 under `dir` (a copy keeps its source's modes: PGlite's are 0666). */
+async function ownerOnly(dir: string): Promise<void> {
+  await chmod(dir, 0o700);
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await ownerOnly(path);
+    else await chmod(path, 0o600);
+  }
+}
+
 /**
  * Copies `dataDir/db` to `dataDir/before-upgrade/db` when this release's migrations differ from
  * the ones the database was left with; null when they are the same or there is no database yet.
@@ -59,6 +69,7 @@ export async function snapshotBeforeUpgrade(dataDir: string, migrations: readonl
     await rm(draft, { recursive: true, force: true });
     await mkdir(draft, { mode: 0o700 });
     await cp(db, join(draft, 'db'), { recursive: true, preserveTimestamps: true });
+    await ownerOnly(join(draft, 'db'));
     await writeFile(join(draft, SNAPSHOT_FILE), JSON.stringify(snapshot, null, 2), { mode: 0o600 });
     await rm(join(dataDir, SNAPSHOT_DIR), { recursive: true, force: true });
     await rename(draft, join(dataDir, SNAPSHOT_DIR));

@@ -58,7 +58,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   // Written whole beside the lock, then linked into place: link() fails when the lock exists,
   // and nobody can ever read a half-written lock.
   const draft = `${file}.${process.pid}`;
-  writeFileSync(draft, JSON.stringify(me), { mode: 0o644 });
+  writeFileSync(draft, JSON.stringify(me), { mode: 0o600 });
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
       try {

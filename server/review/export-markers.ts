@@ -7,8 +7,15 @@ import { frameToTimecode, isDropFrame, timecodeToFrame, type FrameRate } from '.
  * these and sends the text with its content type.
  *
  * Comments are exported in frame order (ties in the order given), so every format lists them
- * as they appear on the timeline.
+ * as they appear on the timeline. The CSV, for people, carries the replies and the deleted threads
+ * kept for their replies too; the marker formats carry the live threads only.
  */
+
+/** A reply under a thread (its frame is the thread's). */
+export interface MarkerReply {
+  readonly text: string;
+  readonly author: string;
+}
 
 export interface MarkerComment {
   /** First frame (0 = the version's first frame). */
@@ -19,6 +26,10 @@ export interface MarkerComment {
   /** The name shown for the author (a member's name or a guest's typed name). */
   readonly author: string;
   readonly resolved: boolean;
+  /** Replies, oldest first (only the CSV lists them). */
+  readonly replies?: readonly MarkerReply[];
+  /** A deleted thread kept because replies answer it: a row in the CSV, no marker. */
+  readonly deleted?: boolean;
 }
 
 export interface MarkerExport {
@@ -34,6 +45,11 @@ export interface MarkerExport {
 }
 
 const byFrame = (comments: readonly MarkerComment[]) => [...comments].sort((a, b) => a.frame - b.frame);
+/** The threads that become markers: live ones, in frame order. */
+const markerThreads = (comments: readonly MarkerComment[]) => byFrame(comments.filter((comment) => !comment.deleted));
+
+/** v01, v02 …: the version as the file name, the PDF and the pages write it. */
+const versionLabel = (version: number) => `v${String(version).padStart(2, '0')}`;
 
 /** Frames a marker lasts: its range, or one frame for a single-frame comment. */
 const markerFrames = (comment: MarkerComment) => (comment.endFrame != null && comment.endFrame > comment.frame ? comment.endFrame - comment.frame : 1);
@@ -46,7 +62,9 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029
 // CSV (RFC 4180).
 // ---------------------------------------------------------------------------------------
 
-export const CSV_HEADER = ['Timecode', 'End', 'Author', 'Status', 'Comment'] as const;
+export const CSV_HEADER = ['Number', 'Reply to', 'Timecode', 'End', 'Author', 'Status', 'Comment'] as const;
+/** The byte order mark: Excel reads a CSV without it in the machine's legacy code page and mangles UTF-8. */
+export const CSV_BOM = '\uFEFF';
 
 /**
  * One CSV cell, always quoted (quotes doubled). A cell starting with = + - @, a tab or a carriage
@@ -60,17 +78,26 @@ function csvCell(value: string): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-/** The comments as CSV, CRLF line ends, with the header Timecode,End,Author,Status,Comment. */
+/**
+ * The comments as CSV: a UTF-8 byte order mark, CRLF line ends, the header
+ * Number,Reply to,Timecode,End,Author,Status,Comment, then per thread in frame order a row
+ * numbered 1, 2, 3 … followed by a row per reply, oldest first. A reply's row has no number of
+ * its own and names the thread it answers in "Reply to"; it repeats the thread's timecodes and
+ * status (Open/Resolved), so sorting by timecode or filtering by status keeps a conversation
+ * together. A deleted thread kept for its replies is a row with the status "Deleted" and no text.
+ */
 export function toCsv(input: MarkerExport): string {
-  const rows = byFrame(input.comments).map((comment) => [
-    frameToTimecode(comment.frame, input.rate),
-    comment.endFrame != null ? frameToTimecode(comment.endFrame, input.rate) : '',
-    comment.author,
-    comment.resolved ? 'Resolved' : 'Open',
-    comment.text,
-  ]);
+  const rows: string[][] = [];
+  byFrame(input.comments).forEach((comment, i) => {
+    const number = String(i + 1);
+    const tcIn = frameToTimecode(comment.frame, input.rate);
+    const tcOut = comment.endFrame != null ? frameToTimecode(comment.endFrame, input.rate) : '';
+    const status = comment.deleted ? 'Deleted' : comment.resolved ? 'Resolved' : 'Open';
+    rows.push([number, '', tcIn, tcOut, comment.author, status, comment.deleted ? '' : comment.text]);
+    for (const reply of comment.replies ?? []) rows.push(['', number, tcIn, tcOut, reply.author, status, reply.text]);
+  });
   // The header is our own fixed words; every data cell is quoted (csvCell).
-  return [CSV_HEADER.join(','), ...rows.map((row) => row.map(csvCell).join(','))].join('\r\n') + '\r\n';
+  return CSV_BOM + [CSV_HEADER.join(','), ...rows.map((row) => row.map(csvCell).join(','))].join('\r\n') + '\r\n';
 }
 
 // ---------------------------------------------------------------------------------------
@@ -97,9 +124,9 @@ const edlText = (text: string) => oneLine(text.replaceAll('|', ' '));
 export function toEdl(input: MarkerExport): string {
   const { rate } = input;
   const start = timecodeToFrame(EDL_START_TIMECODE, rate)!;
-  const title = [...edlText(`${input.projectName} v${input.version}`)].slice(0, EDL_TITLE_MAX).join('');
+  const title = [...edlText(`${input.projectName} ${versionLabel(input.version)}`)].slice(0, EDL_TITLE_MAX).join('');
   const lines = [`TITLE: ${title}`, `FCM: ${isDropFrame(rate) ? 'DROP FRAME' : 'NON-DROP FRAME'}`, ''];
-  byFrame(input.comments).forEach((comment, i) => {
+  markerThreads(input.comments).forEach((comment, i) => {
     const tcIn = frameToTimecode(start + comment.frame, rate);
     const tcOut = frameToTimecode(start + comment.frame + 1, rate);
     const color = comment.resolved ? 'ResolveColorGreen' : 'ResolveColorBlue';
@@ -157,11 +184,11 @@ const positive = (value: number | null | undefined): value is number => typeof v
  */
 export function toFcpxml(input: MarkerExport): string {
   const { rate } = input;
-  const comments = byFrame(input.comments);
+  const comments = markerThreads(input.comments);
   // A reduce, not a spread: a spread of 100k+ arguments overflows the call stack.
   const lastEnd = comments.reduce((end, c) => Math.max(end, c.frame + markerFrames(c)), Math.max(1, input.durationFrames));
   const size = positive(input.width) && positive(input.height) ? ` width="${input.width}" height="${input.height}"` : '';
-  const name = xmlAttribute(`${input.projectName} v${input.version}`);
+  const name = xmlAttribute(`${input.projectName} ${versionLabel(input.version)}`);
   const markers = comments.map(
     (c) =>
       `              <marker start="${rationalSeconds(c.frame, rate)}" duration="${rationalSeconds(markerFrames(c), rate)}" value="${xmlAttribute(oneLine(`${c.author}: ${c.text}`))}" completed="${c.resolved ? 1 : 0}" note="${xmlAttribute(c.text)}"/>`,

@@ -358,7 +358,13 @@ export async function exportComments(ctx: AppContext, auth: AuthContext, project
     const { comments } = await listComments(ctx, memberCaller(auth), project, number);
     return { body: await commentsPdfFile(ctx.storage, project.name, version, rateOf(version), comments), contentType: 'application/pdf', fileName: `${stem}.pdf` };
   }
-  const rows = (await reviewRepo(ctx.db).comments(version.id)).filter((row) => row.parentId === null);
+  const repo = reviewRepo(ctx.db);
+  const live = await repo.comments(version.id);
+  // The CSV is for people too: the replies, and a deleted thread kept for its replies (the marker formats leave both out).
+  const heads = [...live.filter((row) => row.parentId === null), ...(format === 'csv' ? await repo.deletedThreadsWithReplies(version.id) : [])];
+  const replies = new Map<number, ReviewCommentRow[]>();
+  for (const row of live) if (row.parentId !== null) replies.set(row.parentId, [...(replies.get(row.parentId) ?? []), row]);
+  const rows = heads.sort((a, b) => a.frame - b.frame || a.id - b.id);
   const { rate } = rateOf(version);
   const exporter = EXPORTS[format];
   const body = exporter.write({
@@ -368,7 +374,15 @@ export async function exportComments(ctx: AppContext, auth: AuthContext, project
     durationFrames: version.durationFrames ?? rows.reduce((end, row) => Math.max(end, row.endFrame ?? row.frame + 1), 1),
     width: version.width,
     height: version.height,
-    comments: rows.map((row) => ({ frame: row.frame, endFrame: row.endFrame, text: row.text, author: row.authorName, resolved: row.resolvedAt !== null })),
+    comments: rows.map((row) => ({
+      frame: row.frame,
+      endFrame: row.endFrame,
+      text: row.text,
+      author: row.authorName,
+      resolved: row.resolvedAt !== null,
+      deleted: row.deletedAt !== null,
+      replies: (replies.get(row.id) ?? []).sort((a, b) => a.id - b.id).map((reply) => ({ text: reply.text, author: reply.authorName })),
+    })),
   });
   return { body, contentType: exporter.contentType, fileName: `${stem}.${exporter.extension}` };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_HEADER, EDL_START_TIMECODE, toCsv, toEdl, toFcpxml, type MarkerComment, type MarkerExport } from '../../server/review/export-markers.ts';
+import { CSV_BOM, CSV_HEADER, EDL_START_TIMECODE, toCsv, toEdl, toFcpxml, type MarkerComment, type MarkerExport } from '../../server/review/export-markers.ts';
 import { timecodeToFrame, type FrameRate } from '../../src/domain/timecode.ts';
 
 const R2997: FrameRate = { num: 30000, den: 1001 };
@@ -59,33 +59,68 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
+/** The CSV's records after its byte order mark (which must be there). */
+function csvRows(csv: string): string[][] {
+  expect(csv.startsWith(CSV_BOM)).toBe(true);
+  return parseCsv(csv.slice(CSV_BOM.length));
+}
+
 describe('toCsv', () => {
   it('parses back to the comments, in frame order', () => {
-    const rows = parseCsv(toCsv(input(R2997)));
+    const rows = csvRows(toCsv(input(R2997)));
     expect(rows[0]).toEqual([...CSV_HEADER]);
-    expect(rows[0]!.join(',')).toBe('Timecode,End,Author,Status,Comment');
+    expect(rows[0]!.join(',')).toBe('Number,Reply to,Timecode,End,Author,Status,Comment');
     expect(rows).toHaveLength(COMMENTS.length + 1);
     rows.slice(1).forEach((row, i) => {
       const comment = SORTED[i]!;
-      expect(row).toHaveLength(5);
-      expect(timecodeToFrame(row[0]!, R2997)).toBe(comment.frame);
-      expect(row[1] === '' ? null : timecodeToFrame(row[1]!, R2997)).toBe(comment.endFrame ?? null);
-      expect(row[3]).toBe(comment.resolved ? 'Resolved' : 'Open');
+      expect(row).toHaveLength(7);
+      expect(row.slice(0, 2)).toEqual([String(i + 1), '']);
+      expect(timecodeToFrame(row[2]!, R2997)).toBe(comment.frame);
+      expect(row[3] === '' ? null : timecodeToFrame(row[3]!, R2997)).toBe(comment.endFrame ?? null);
+      expect(row[5]).toBe(comment.resolved ? 'Resolved' : 'Open');
       const unescape = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
-      expect(unescape(row[2]!)).toBe(comment.author);
-      expect(unescape(row[4]!)).toBe(comment.text);
+      expect(unescape(row[4]!)).toBe(comment.author);
+      expect(unescape(row[6]!)).toBe(comment.text);
     });
   });
 
+  it('starts with a UTF-8 byte order mark, so Excel reads 日本, café and emoji as they are', () => {
+    const csv = toCsv(input(R25, { comments: [{ frame: 0, text: 'café 日本 🎬', author: 'Zoë', resolved: false }] }));
+    const bytes = Buffer.from(csv, 'utf8');
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(csvRows(csv)[1]).toEqual(['1', '', '00:00:00:00', '', 'Zoë', 'Open', 'café 日本 🎬']);
+  });
+
+  it('lists the replies under their thread, naming the thread they answer', () => {
+    const comments: MarkerComment[] = [
+      { frame: 50, text: 'Later', author: 'Ann', resolved: false },
+      { frame: 10, endFrame: 20, text: 'Too dark', author: 'Ann', resolved: true, replies: [{ text: 'Lifted +1 stop', author: 'Eddie' }, { text: '=Thanks', author: 'Ann' }] },
+      { frame: 30, text: 'gone', author: 'Bo', resolved: false, deleted: true, replies: [{ text: 'Still relevant?', author: 'Eddie' }] },
+    ];
+    expect(csvRows(toCsv(input(R25, { comments }))).slice(1)).toEqual([
+      ['1', '', '00:00:00:10', '00:00:00:20', 'Ann', 'Resolved', 'Too dark'],
+      ['', '1', '00:00:00:10', '00:00:00:20', 'Eddie', 'Resolved', 'Lifted +1 stop'],
+      ['', '1', '00:00:00:10', '00:00:00:20', 'Ann', 'Resolved', "'=Thanks"],
+      ['2', '', '00:00:01:05', '', 'Bo', 'Deleted', ''],
+      ['', '2', '00:00:01:05', '', 'Eddie', 'Deleted', 'Still relevant?'],
+      ['3', '', '00:00:02:00', '', 'Ann', 'Open', 'Later'],
+    ]);
+    // The marker formats carry the live threads only, without their replies.
+    const edl = toEdl(input(R25, { comments }));
+    expect(edl.split('\r\n').filter((l) => MARKER.test(l))).toEqual([' |C:ResolveColorGreen |M:Ann: Too dark |D:10', ' |C:ResolveColorBlue |M:Ann: Later |D:1']);
+    const markers = checkXml(toFcpxml(input(R25, { comments }))).filter((e) => e.name === 'marker');
+    expect(markers.map((m) => m.attributes.note)).toEqual(['Too dark', 'Later']);
+  });
+
   it('keeps quotes, commas and line breaks inside one cell', () => {
-    const rows = parseCsv(toCsv(input(R25)));
-    expect(rows.find((r) => r[2] === 'Dana, Marketing')?.[4]).toBe('Say "hello", then cut');
-    expect(rows.find((r) => r[2] === 'Ann')?.[4]).toBe('Line one\nline two\r\nline three');
-    expect(rows.find((r) => r[2] === 'Ann')?.slice(0, 2)).toEqual(['00:00:00:00', '00:00:01:23']);
+    const rows = csvRows(toCsv(input(R25)));
+    expect(rows.find((r) => r[4] === 'Dana, Marketing')?.[6]).toBe('Say "hello", then cut');
+    expect(rows.find((r) => r[4] === 'Ann')?.[6]).toBe('Line one\nline two\r\nline three');
+    expect(rows.find((r) => r[4] === 'Ann')?.slice(2, 4)).toEqual(['00:00:00:00', '00:00:01:23']);
   });
 
   it('neutralizes formulas with a leading apostrophe', () => {
-    const rows = parseCsv(toCsv(input(R25)));
+    const rows = csvRows(toCsv(input(R25)));
     const cells = rows.flat();
     expect(cells).toContain('\'=HYPERLINK("http://evil.example","click")');
     expect(cells).toContain("'@mallory");
@@ -98,11 +133,11 @@ describe('toCsv', () => {
   it('quotes every cell, so a semicolon-separated Excel never splits a comment into a formula', () => {
     const csv = toCsv(input(R25, { comments: [{ frame: 1, text: "note;=1+1", author: 'x;=cmd|\' /C calc\'!A0', resolved: false }] }));
     const line = csv.split('\r\n')[1]!;
-    expect(line).toBe('"00:00:00:01","","x;=cmd|\' /C calc\'!A0","Open","note;=1+1"');
+    expect(line).toBe('"1","","00:00:00:01","","x;=cmd|\' /C calc\'!A0","Open","note;=1+1"');
   });
 
   it('writes only the header without comments', () => {
-    expect(toCsv(input(R25, { comments: [] }))).toBe('Timecode,End,Author,Status,Comment\r\n');
+    expect(toCsv(input(R25, { comments: [] }))).toBe('\uFEFFNumber,Reply to,Timecode,End,Author,Status,Comment\r\n');
   });
 });
 
@@ -117,7 +152,7 @@ describe('toEdl', () => {
     ['23.976', R23976, 'NON-DROP FRAME'],
   ])('puts each marker on its frame at %s', (_, rate, fcm) => {
     const lines = toEdl(input(rate)).split('\r\n');
-    expect(lines[0]).toBe('TITLE: Spring "Launch" <promo> v3');
+    expect(lines[0]).toBe('TITLE: Spring "Launch" <promo> v03');
     expect(lines[1]).toBe(`FCM: ${fcm}`);
     const start = timecodeToFrame(EDL_START_TIMECODE, rate)!;
     const events = lines.filter((l) => EVENT.test(l));
@@ -264,7 +299,7 @@ describe('toFcpxml', () => {
   it('escapes names and texts', () => {
     const xml = toFcpxml(input(R2997));
     const elements = checkXml(xml);
-    expect(elements.find((e) => e.name === 'project')?.attributes.name).toBe('Spring "Launch" <promo> v3');
+    expect(elements.find((e) => e.name === 'project')?.attributes.name).toBe('Spring "Launch" <promo> v03');
     const values = elements.filter((e) => e.name === 'marker').map((e) => e.attributes.value);
     expect(values).toContain('<script>: Logo <&> "brand" | pipe');
     expect(values).toContain('@mallory: =HYPERLINK("http://evil.example","click")');

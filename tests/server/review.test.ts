@@ -278,10 +278,15 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toBe('attachment; filename="Product_walkthrough_v01_comments.csv"');
-    const rows = parseCsv(csv.body);
-    expect(rows[0]).toEqual(['Timecode', 'End', 'Author', 'Status', 'Comment']);
-    expect(rows.slice(1).map((row) => timecodeToFrame(row[0]!, rate))).toEqual(frames);
-    expect(rows.slice(1).find((row) => row[4]!.startsWith('Music'))![1]).toBe(threads.find((c) => c.endFrame === 30)!.endTimecode);
+    expect(csv.body.startsWith('\uFEFF')).toBe(true);
+    const rows = parseCsv(csv.body.slice(1));
+    expect(rows[0]).toEqual(['Number', 'Reply to', 'Timecode', 'End', 'Author', 'Status', 'Comment']);
+    const threadRows = rows.slice(1).filter((row) => row[0] !== '');
+    expect(threadRows.map((row) => timecodeToFrame(row[2]!, rate))).toEqual(frames);
+    expect(threadRows.find((row) => row[6]!.startsWith('Music'))![3]).toBe(threads.find((c) => c.endFrame === 30)!.endTimecode);
+    // Each reply follows its thread, naming it.
+    const expected = threads.flatMap((thread, i) => [[String(i + 1), '', thread.text], ...thread.replies.map((reply) => ['', String(i + 1), reply.text])]);
+    expect(rows.slice(1).map((row) => [row[0], row[1], row[6]])).toEqual(expected);
 
     const edl = await call('GET', `/projects/${projectId}/comments/export?version=1&format=edl`, who.admin);
     expect(edl.statusCode).toBe(200);

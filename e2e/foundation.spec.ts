@@ -120,6 +120,11 @@ test('a narrow window is sent to the desktop notice, also when narrowed in the a
   await page.goto('/login/user');
   await expect(page).toHaveURL(/\/not-mobile\?from=%2Flogin%2Fuser$/);
   await expect(page.getByRole('heading', { name: 'Cutdesk works on a desktop' })).toBeVisible();
+  // A signed-out deep link: to sign in, then on to the notice (it stayed blank on the way).
+  for (const deepLink of ['/dashboard', '/user/projects']) {
+    await page.goto(deepLink);
+    await expect(page.getByRole('heading', { name: 'Cutdesk works on a desktop' })).toBeVisible();
+  }
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/login/user');

@@ -40,7 +40,13 @@ export function AppRoutes() {
   const decision = decideRoute(location, { role: me?.role.name ?? null, isMobile, withoutOrganization: Boolean(me && isCustomerRole(me.role.name) && me.organizationId === null) });
   useDocumentTitle(location);
   // A signed-out visitor goes to sign in with the page asked for as `next` (a bookmark, a link in an e-mail).
-  if (decision.kind === 'redirect') return <Redirect to={withReturnPath(decision.to, search ? `${location}?${search}` : location)} replace />;
+  // Keyed by its target: wouter's Redirect navigates once, when it mounts, so a redirect that
+  // leads to another (a signed-out deep link → sign in → the narrow-window notice) needs a new one,
+  // or the page stays blank (issue 36).
+  if (decision.kind === 'redirect') {
+    const target = withReturnPath(decision.to, search ? `${location}?${search}` : location);
+    return <Redirect key={target} to={target} replace />;
+  }
 
   const customerPortal = (
     <LazyPage>

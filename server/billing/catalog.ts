@@ -71,7 +71,7 @@ function couponStruct(mode: 'create' | 'update', timesRedeemed: number): Struct<
 function planStruct(current: StaffPlanRow | null): Struct<PlanBody, unknown> {
   return refine(PlanBodyStruct, 'planRules', (value) => {
     if (current && current.subscriptions > 0 && value.currency !== current.currency) return { path: ['currency'], message: CATALOG_MESSAGES.currencyFixed };
-    const price = planPriceProblem(value.pricePerMonth, value.pricePerYear);
+    const price = planPriceProblem(value.pricePerMonth, value.pricePerYear, value.currency);
     if (price) return { path: ['pricePerYear'], message: price };
     return true;
   });

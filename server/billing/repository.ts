@@ -34,8 +34,17 @@ export function couponFromRow(row: CouponRow): Coupon & { id: number } {
   };
 }
 
+/**
+ * The order plans are listed in everywhere (pricing page, Subscription tab, staff's table): by
+ * what they cost a month, cheapest first, as the pricing page shows them; plans of one price in
+ * their catalog order (sort_order, which a new plan takes after the others), then by id.
+ */
+const PLAN_ORDER = ['pricePerMonth', 'pricePerYear', 'sortOrder', 'id'] as const;
+
 export async function listPlans(db: BillingDb): Promise<PaymentPlan[]> {
-  const rows = await db.selectFrom('paymentPlans').selectAll().where('retired', '=', false).orderBy('sortOrder').orderBy('id').execute();
+  let query = db.selectFrom('paymentPlans').selectAll().where('retired', '=', false);
+  for (const column of PLAN_ORDER) query = query.orderBy(column);
+  const rows = await query.execute();
   return rows.map(planFromRow);
 }
 
@@ -129,9 +138,8 @@ export async function listStaffPlans(db: BillingDb, id?: number): Promise<StaffP
         .whereRef('s.planId', '=', 'p.id')
         .where('s.status', 'in', LIVE_STATES)
         .as('subscriptions'),
-    )
-    .orderBy('p.sortOrder')
-    .orderBy('p.id');
+    );
+  for (const column of PLAN_ORDER) query = query.orderBy(`p.${column}`);
   if (id !== undefined) query = query.where('p.id', '=', id);
   const rows = await query.execute();
   return rows.map((row) => ({ ...planFromRow(row), subscriptions: Number(row.subscriptions ?? 0) }));

@@ -41,8 +41,23 @@ export const CATALOG_MESSAGES = {
   maxBelowRedeemed: (timesRedeemed: number) => `Must be at least ${timesRedeemed}: the coupon was used ${timesRedeemed} times already.`,
   currencyFixed: 'The currency cannot change while subscriptions run on this plan.',
   currencyUnknown: 'Must be an ISO currency code the payment service knows, like usd or eur.',
-  yearlyPrice: (monthly: number) => `Must be 12 × the monthly price (${monthly * 12} cents): plans are paid yearly, and the monthly price is what the year costs a month.`,
+  yearlyPrice: (monthly: number, currency: string) =>
+    `Must be 12 × the monthly price (${formatMoney(monthly * 12, currency)}): plans are paid yearly, and the monthly price is what the year costs a month.`,
 } as const;
+
+/**
+ * "$1,188.00", "€99.00": integer cents and a lowercase ISO currency (`usd`), as the billing API
+ * sends them. The pages' (src/lib/format.ts re-exports it) and the server's messages' one way.
+ */
+export function formatMoney(cents: number, currency: string): string {
+  const code = currency.toUpperCase();
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).format(cents / 100);
+  } catch {
+    // An unknown code: the amount with the code, rather than nothing.
+    return `${(cents / 100).toFixed(2)} ${code}`;
+  }
+}
 
 let currencies: Set<string> | null = null;
 
@@ -56,8 +71,8 @@ export function isKnownCurrency(code: string): boolean {
  * A plan's two prices say the same thing: what is charged is the yearly price, and the monthly
  * price shown beside it is that year divided by 12 (a cent of rounding per month allowed).
  */
-export function planPriceProblem(pricePerMonth: number, pricePerYear: number): string | undefined {
-  return Math.abs(pricePerYear - pricePerMonth * 12) <= 12 ? undefined : CATALOG_MESSAGES.yearlyPrice(pricePerMonth);
+export function planPriceProblem(pricePerMonth: number, pricePerYear: number, currency: string): string | undefined {
+  return Math.abs(pricePerYear - pricePerMonth * 12) <= 12 ? undefined : CATALOG_MESSAGES.yearlyPrice(pricePerMonth, currency);
 }
 
 export interface PaymentPlan {

@@ -21,13 +21,5 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${Math.abs(count) === 1 ? one : many}`;
 }
 
-/** "$1,188.00", "€99.00": integer cents and a lowercase ISO currency (`usd`), as the billing API sends them. */
-export function formatMoney(cents: number, currency: string): string {
-  const code = currency.toUpperCase();
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).format(cents / 100);
-  } catch {
-    // An unknown code: the amount with the code, rather than nothing.
-    return `${(cents / 100).toFixed(2)} ${code}`;
-  }
-}
+/** "$1,188.00", "€99.00": the domain's, so the pages and the server's messages write money alike. */
+export { formatMoney } from '@/domain/billing.ts';

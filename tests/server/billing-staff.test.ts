@@ -111,7 +111,11 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       // currency must be one a payment service knows.
       const mismatch = await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, pricePerMonth: 100, pricePerYear: 0 });
       expect(mismatch.statusCode).toBe(400);
-      expect(fieldsOf(mismatch)).toEqual({ pricePerYear: CATALOG_MESSAGES.yearlyPrice(100) });
+      expect(fieldsOf(mismatch)).toEqual({ pricePerYear: CATALOG_MESSAGES.yearlyPrice(100, 'usd') });
+      // In the currency's units, not cents.
+      expect(fieldsOf(mismatch).pricePerYear).toMatch(/^Must be 12 × the monthly price \(\$12\.00\):/);
+      const euros = await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, currency: 'eur', pricePerMonth: 104_125, pricePerYear: 1 });
+      expect(fieldsOf(euros).pricePerYear).toContain('(€12,495.00)');
       const unknownCurrency = await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, currency: 'xxz' });
       expect(unknownCurrency.statusCode).toBe(400);
       expect(fieldsOf(unknownCurrency)).toEqual({ currency: CATALOG_MESSAGES.currencyUnknown });
@@ -125,6 +129,17 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       const currency = await call('PUT', `/admin/payment-plans/${starter.id}`, as.ADMIN, { ...body, currency: 'eur' });
       expect(currency.statusCode).toBe(400);
       expect(fieldsOf(currency)).toEqual({ currency: CATALOG_MESSAGES.currencyFixed });
+    });
+
+    it('lists plans by price, cheapest first, not in the order they were made (pricing page and staff alike)', async () => {
+      const solo = (await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, name: 'Solo', pricePerMonth: 19_900, pricePerYear: 238_800 })).json<{ id: number }>();
+      const names = (plans: { name: string }[]) => plans.map((p) => p.name).filter((name) => ['Solo', 'Starter', 'Growth', 'Studio'].includes(name));
+      expect(names((await call('GET', '/payment-plans')).json())).toEqual(['Solo', 'Starter', 'Growth', 'Studio']);
+      const staff = (await call('GET', '/admin/payment-plans', as.ADMIN)).json<{ name: string; pricePerMonth: number }[]>();
+      expect(names(staff)).toEqual(['Solo', 'Starter', 'Growth', 'Studio']);
+      expect(staff.map((p) => p.pricePerMonth)).toEqual(staff.map((p) => p.pricePerMonth).sort((a, b) => a - b));
+      // Out of the way of the tests after this one.
+      expect((await call('PUT', `/admin/payment-plans/${solo.id}`, as.ADMIN, { ...PLAN, name: 'Solo', pricePerMonth: 19_900, pricePerYear: 238_800, retired: true })).statusCode).toBe(200);
     });
 
     it('retires a plan: no longer listed nor sold, its subscriptions stay; and brings it back', async () => {

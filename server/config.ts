@@ -90,6 +90,12 @@ export interface StorageConfig {
    * Null: S3_PORT=off, or an external store.
    */
   storeListener?: { port: number; explicit: boolean } | null;
+  /**
+   * Embedded mode: origins besides the app's own whose pages may call the store from a browser
+   * (S3_CORS_ORIGINS, a comma list of `scheme://host[:port]`). The app's own are always allowed:
+   * PUBLIC_URL's origin and the page origin the request came from (server/storage/cors-origins.ts).
+   */
+  corsOrigins?: string[];
 }
 
 export class ConfigError extends Error {
@@ -133,6 +139,30 @@ function storeListenerOf(env: Env, appPort: number, problems: string[]): Storage
   return { port, explicit: true };
 }
 
+/**
+ * S3_CORS_ORIGINS: `scheme://host[:port]` entries, comma-separated, as browsers write an Origin
+ * (lowercase host, no default port). `*` and paths are refused: the store never answers CORS for
+ * any origin (issue 36).
+ */
+function corsOriginsOf(env: Env, problems: string[]): string[] {
+  const entries = (env.S3_CORS_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const origins: string[] = [];
+  for (const entry of entries) {
+    let url: URL | null;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || !/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(entry)) {
+      problems.push(`S3_CORS_ORIGINS must be a comma list of origins such as https://app.example.com or http://localhost:5173 (no path, no *); not understood: ${entry}`);
+    } else if (!origins.includes(url.origin)) {
+      origins.push(url.origin);
+    }
+  }
+  return origins;
+}
+
 function storageConfig(env: Env, dataDir: string, problems: string[], appPort: number): StorageConfig {
   const endpoint = env.S3_ENDPOINT || null;
   const isUrl = (value: string) => /^https?:\/\/[^/]/.test(value);
@@ -172,6 +202,7 @@ function storageConfig(env: Env, dataDir: string, problems: string[], appPort: n
   if (keys && keys.secretAccessKey.length < 16) problems.push('S3_SECRET_ACCESS_KEY must be at least 16 characters');
   if (problems.length) return { mode: 'embedded', endpoint: null, publicEndpoint: null, bucket, region, accessKeyId: '', secretAccessKey: '', forcePathStyle: true, uploadRoleArn: null, stsEndpoint: null, uploadCredentials: 'database' };
   const storeListener = storeListenerOf(env, appPort, problems);
+  const corsOrigins = corsOriginsOf(env, problems);
   makeDataDir(dataDir);
   return {
     mode: 'embedded',
@@ -185,6 +216,7 @@ function storageConfig(env: Env, dataDir: string, problems: string[], appPort: n
     stsEndpoint: null,
     uploadCredentials: 'database',
     storeListener,
+    corsOrigins,
   };
 }
 

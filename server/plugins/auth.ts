@@ -97,6 +97,19 @@ export function assertOrganizationVisible(auth: AuthContext, organizationId: num
 }
 
 /**
+ * Issue 36: what an authenticated answer says (a user, an organization, the board) is for the
+ * caller only and never kept by the browser's HTTP cache or a proxy: `no-store` on every answer
+ * of a route that needs a session, and of a public route that a link's token opens (a share
+ * link's guest reads: the token is the caller's key). Nothing answers 304 today (no ETag, the
+ * board's prepared answer included), so no answer needs `private, no-cache`; the PWA's offline
+ * copy is its own IndexedDB store (src/lib/offline-cache.ts), never the HTTP cache. Public
+ * answers (health, client-config, payment plans, openapi.json) keep their own.
+ */
+const PRIVATE_ANSWER = 'no-store';
+/** A public route opened by a link's token (`/share/:token/…`, `/media/:token/…`). */
+const LINK_ROUTE = /\/:token(?:\/|$)/;
+
+/**
  * Authentication and role checks for every API route (fastify/demo's way: declared per route,
  * enforced in one place). Order of refusals: 401 without a valid session, 404 for a malformed
  * organization id or another organization, 403 for a role that may not.
@@ -116,11 +129,16 @@ export const authPlugin = fp(
         return this.signedIn.claims;
       },
     });
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async (request, reply) => {
       // An unknown path is answered 404 by the not-found handler, with or without a token.
       if (request.is404) return;
       const { access = 'signed-in', organizationParam } = request.routeOptions.config;
-      if (access === 'public') return;
+      if (access === 'public') {
+        if (LINK_ROUTE.test(request.routeOptions.url ?? '')) reply.header('cache-control', PRIVATE_ANSWER);
+        return;
+      }
+      // Set before the checks, so a refusal carries it too; a route may set its own (it replaces this).
+      reply.header('cache-control', PRIVATE_ANSWER);
       const signedIn = await signIn(app.ctx, request);
       if (organizationParam) assertOrganizationVisible(signedIn.auth, idParam(request.params, organizationParam));
       if (!hasAccess(access, signedIn.auth)) throw forbidden();

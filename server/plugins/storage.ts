@@ -26,8 +26,8 @@ declare module 'fastify' {
  * main.ts awaits it and stops the start when the store cannot be reached.
  */
 export const storagePlugin = fp(
-  async function storagePlugin(app: FastifyInstance, { config }: { config: Pick<Config, 'storage' | 'dataDir'> }) {
-    const parts = await registerStorage(app, { storage: config.storage, dataDir: config.dataDir, db: app.db });
+  async function storagePlugin(app: FastifyInstance, { config }: { config: Pick<Config, 'storage' | 'dataDir' | 'publicUrl'> }) {
+    const parts = await registerStorage(app, { storage: config.storage, dataDir: config.dataDir, db: app.db, publicUrl: config.publicUrl });
     app.decorate('storage', parts.storage);
     app.decorate('uploadCredentials', parts.uploadCredentials);
     app.addHook('onListen', async () => {

@@ -4,7 +4,7 @@ import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { embeddedS3Plugin } from './embedded-s3/index.ts';
 import { createObjectStore, type ObjectStore } from './object-store.ts';
-import { storeOriginFor } from './store-listener.ts';
+import { appOriginFor, storeOriginFor } from './store-listener.ts';
 import { embeddedCredentialIssuer, embeddedCredentialResolver, stsCredentialIssuer, type UploadCredentialIssuer } from './upload-credentials.ts';
 
 /** Where the embedded store is mounted, beside /api/v1 and the web app. */
@@ -52,7 +52,24 @@ export interface StorageParts {
  * the object store (connected at once for an external service, after listen for the
  * embedded one) and the credential issuer.
  */
-export async function registerStorage(app: FastifyInstance, options: { storage: StorageConfig; dataDir: string; db: Db }): Promise<StorageParts> {
+/**
+ * The page origins the embedded store answers CORS for (issue 36), besides a request's own:
+ * PUBLIC_URL's, S3_CORS_ORIGINS, and for a request on the store's own port the app's origin at
+ * the same host (the page that was handed that port for its uploads: browserUploadEndpoint).
+ */
+function storeCorsOrigins(app: FastifyInstance, options: { storage: StorageConfig; publicUrl?: string }): (origin: string, request: FastifyRequest) => boolean {
+  const fixed = new Set(options.storage.corsOrigins ?? []);
+  if (options.publicUrl) {
+    try {
+      fixed.add(new URL(options.publicUrl).origin);
+    } catch {
+      // Not an address: nothing to add.
+    }
+  }
+  return (origin, request) => fixed.has(origin) || origin === appOriginFor(app, request);
+}
+
+export async function registerStorage(app: FastifyInstance, options: { storage: StorageConfig; dataDir: string; db: Db; publicUrl?: string }): Promise<StorageParts> {
   const { storage, db } = options;
   if (storage.mode === 'external') {
     // Another instance's embedded store on this database checks the credentials recorded here.
@@ -65,6 +82,7 @@ export async function registerStorage(app: FastifyInstance, options: { storage: 
     bucket: storage.bucket,
     region: storage.region,
     credentials: embeddedCredentialResolver(db, storage),
+    allowOrigin: storeCorsOrigins(app, { storage, publicUrl: options.publicUrl }),
   });
   return { storage: notConnected(storage.bucket), uploadCredentials: embeddedCredentialIssuer(db, storage) };
 }

@@ -100,6 +100,26 @@ export function storeOriginFor(app: FastifyInstance, request: FastifyRequest): s
   return HOSTNAME.test(hostname) ? `http://${hostname}:${port}` : null;
 }
 
+/**
+ * The other way round (issue 36, the store's CORS): for a request the store's own listener
+ * received, the app's origin at the host the browser used, i.e. the page that storeOriginFor
+ * sent there (`http://<host>:<app's port>`). Null for a request on /s3, or where storeOriginFor
+ * names no store origin (a proxy, https).
+ */
+export function appOriginFor(app: FastifyInstance, request: FastifyRequest): string | null {
+  if ((request.raw as IncomingMessage & { [STORE_ROOT_URL]?: string })[STORE_ROOT_URL] === undefined) return null;
+  if (app.ctx.config.trustProxy !== false || request.protocol !== 'http') return null;
+  const address = app.server.address();
+  if (!address || typeof address === 'string') return null;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${request.host}`).hostname;
+  } catch {
+    return null;
+  }
+  return HOSTNAME.test(hostname) ? new URL(`http://${hostname}:${address.port}`).origin : null;
+}
+
 /** A DNS name, an IPv4 address or a bracketed IPv6 address, as the URL parser leaves it. */
 const HOSTNAME = /^(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])$/;
 

@@ -49,6 +49,29 @@ describe('security headers', () => {
     expect(csp.has('upgrade-insecure-requests')).toBe(false);
   });
 
+  it('keeps authenticated answers out of every cache (no-store), refusals and link reads included; public ones keep theirs', async () => {
+    const admin = await signIn(server.app, 'admin@demo.cutdesk.test');
+    const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+    const organizationId = (await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
+    const read = async (url: string, headers: Record<string, string> = {}) => {
+      const response = await server.app.inject({ method: 'GET', url, headers });
+      return `${response.statusCode} ${response.headers['cache-control'] ?? '-'}`;
+    };
+    // The staff board, the users, the organizations, the caller; the customer's board.
+    for (const url of ['/api/v1/me', '/api/v1/organizations', '/api/v1/users', '/api/v1/projects']) expect(`${url} ${await read(url, admin)}`).toBe(`${url} 200 no-store`);
+    expect(await read(`/api/v1/organizations/${organizationId}/projects`, owner)).toBe('200 no-store');
+    expect(await read(`/api/v1/organizations/${organizationId}`, owner)).toBe('200 no-store');
+    expect(await read('/api/v1/me')).toBe('401 no-store');
+    expect(await read('/api/v1/admin/coupons', owner)).toBe('403 no-store');
+    // A share link's guest read: its token is the caller's key.
+    expect(await read('/api/v1/share/not-a-real-link-token/comments')).toMatch(/^4\d\d no-store$/);
+    // Public answers as they were.
+    expect(await read('/api/v1/health')).toBe('200 no-store');
+    expect(await read('/api/v1/client-config')).toBe('200 public, max-age=300');
+    expect(await read('/api/v1/openapi.json')).toBe('200 public, max-age=300');
+    expect(await read('/api/v1/payment-plans')).toBe('200 -');
+  });
+
   // That the built page has no inline script (so script-src 'self' holds) is checked where the
   // app is built and served: e2e/security-headers.spec.ts.
 
@@ -63,10 +86,11 @@ describe('security headers', () => {
     const preflight = await server.app.inject({
       method: 'OPTIONS',
       url: '/s3/cutdesk-media/some/key',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' },
+      // The app's page (PUBLIC_URL): the store answers CORS for the app's own origins only.
+      headers: { origin: new URL(server.config.publicUrl).origin, 'access-control-request-method': 'PUT' },
     });
     expect(preflight.statusCode).toBeLessThan(300);
-    expect(preflight.headers['access-control-allow-origin']).toBeTruthy();
+    expect(preflight.headers['access-control-allow-origin']).toBe(new URL(server.config.publicUrl).origin);
     expect(preflight.headers['cross-origin-resource-policy']).toBeUndefined();
   });
 

@@ -11,7 +11,7 @@ import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awsChunked, errorCode, makeClient, sendRaw, sendSigned, startS3Target } from './s3-harness.ts';
+import { awsChunked, CORS_PAGE_ORIGIN, errorCode, makeClient, sendRaw, sendSigned, startS3Target } from './s3-harness.ts';
 import type { ChecksumMode, S3TestTarget } from './s3-harness.ts';
 
 const MiB = 1024 * 1024;
@@ -711,7 +711,7 @@ describe('temporary credentials of the embedded store', () => {
 });
 
 describe('CORS for the browser upload worker', () => {
-  const origin = 'http://localhost:5173';
+  const origin = CORS_PAGE_ORIGIN;
 
   it('answers a preflight for a part PUT', async (ctx) => {
     if (!target.embedded) ctx.skip();
@@ -738,6 +738,28 @@ describe('CORS for the browser upload worker', () => {
     const denied = await sendRaw(`${target.endpoint}/${target.bucket}/${encodeURIComponent(k('cors/nothing'))}`, { headers: { origin } });
     expect(denied.status).toBe(403);
     expect(denied.headers['access-control-allow-origin']).toBe(origin);
+  });
+
+  it('answers only its own origins: another page gets no Allow-Origin and its preflight is refused', async (ctx) => {
+    if (!target.embedded) ctx.skip();
+    const object = `${target.endpoint}/${target.bucket}/${encodeURIComponent(k('cors/other.bin'))}`;
+    const preflight = (from: string) => sendRaw(`${object}?partNumber=1&uploadId=x`, { method: 'OPTIONS', headers: { origin: from, 'access-control-request-method': 'PUT' } });
+    for (const other of ['https://evil.example', 'http://localhost:5174', 'null']) {
+      const refused = await preflight(other);
+      expect(refused.status).toBe(403);
+      expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+      expect(refused.headers['access-control-allow-methods']).toBeUndefined();
+    }
+    // Served (a signature authorizes it, not an origin), but not readable by that page.
+    const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: target.bucket, Key: k('cors/other.bin') }), { expiresIn: 60 });
+    const put = await sendRaw(url, { method: 'PUT', headers: { origin: 'https://evil.example', 'content-length': '2' }, body: 'hi' });
+    expect(put.status).toBe(200);
+    expect(put.headers['access-control-allow-origin']).toBeUndefined();
+    expect(put.headers['access-control-expose-headers']).toBeUndefined();
+    expect(String(put.headers.vary)).toMatch(/Origin/);
+    // A page of the store's own origin needs no naming.
+    const own = new URL(target.endpoint).origin;
+    expect((await preflight(own)).headers['access-control-allow-origin']).toBe(own);
   });
 });
 

@@ -23,6 +23,9 @@ import { closeStoreListener, listenStore } from '../../server/storage/store-list
  * S3-compatible service instead. Everything a run writes lives under `runPrefix`.
  */
 
+/** The page origin the embedded target answers CORS for, besides a request's own. */
+export const CORS_PAGE_ORIGIN = 'http://localhost:5173';
+
 export interface Credentials {
   accessKeyId: string;
   secretAccessKey: string;
@@ -86,6 +89,8 @@ export async function startS3Target(): Promise<S3TestTarget> {
     bucket: 'cutdesk-test',
     region: 'eu-central-1',
     credentials: { lookup: async (accessKeyId) => principals.get(accessKeyId) ?? null },
+    // The app's page origin the CORS tests call from (the product names its own: server/storage/setup.ts).
+    allowOrigin: (origin) => origin === CORS_PAGE_ORIGIN,
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -48,6 +48,15 @@ describe('S3_PORT: the embedded store on a port of its own', () => {
     expect(() => loadConfig({ ...env, PORT: '8080', S3_PORT: '8080' })).toThrow(/S3_PORT must differ from PORT/);
     expect(() => loadConfig({ ...env, PORT: '8080', S3_PORT: 'nine' })).toThrow(/S3_PORT must be a port number/);
   });
+
+  it('reads S3_CORS_ORIGINS as origins, and refuses *, paths and other schemes', () => {
+    const env = { DATA_DIR: '.tmp/store-listener-config', SEED: 'none' };
+    expect(loadConfig(env).storage.corsOrigins).toEqual([]);
+    expect(loadConfig({ ...env, S3_CORS_ORIGINS: ' https://App.Example.com:443/ , http://localhost:5173,http://localhost:5173' }).storage.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    for (const bad of ['*', 'https://app.example.com/portal', 'ftp://files.example.com', 'app.example.com']) {
+      expect(() => loadConfig({ ...env, S3_CORS_ORIGINS: bad }), bad).toThrow(/S3_CORS_ORIGINS/);
+    }
+  });
 });
 
 describe('the embedded store on its own port', () => {
@@ -56,7 +65,7 @@ describe('the embedded store on its own port', () => {
   const clients: S3Client[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(null, { storage: true, seed: true });
+    server = await startTestServer(null, { storage: true, seed: true, env: { PUBLIC_URL: 'http://cutdesk.example.test', S3_CORS_ORIGINS: 'http://localhost:5173' } });
     const port = await listenStore(server.app, { host: '127.0.0.1', port: 0 });
     store = `http://127.0.0.1:${port}`;
   }, SERVER_START_MS);
@@ -121,6 +130,32 @@ describe('the embedded store on its own port', () => {
     expect(preflight.headers.get('content-security-policy')).toBe('sandbox');
   });
 
+  it('answers CORS for the app\'s own origins only: the page sent there, PUBLIC_URL, S3_CORS_ORIGINS', async () => {
+    const object = `/${server.config.storage.bucket}/projects/1/raw/interviews/a.mp4`;
+    const allowOrigin = async (base: string, origin: string) => {
+      const preflight = await fetch(`${base}${object}?partNumber=1&uploadId=x`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } });
+      const read = await fetch(`${base}${object}`, { headers: { origin } });
+      expect(read.status).toBe(403);
+      // The preflight and an answer agree.
+      expect(read.headers.get('access-control-allow-origin')).toBe(preflight.headers.get('access-control-allow-origin'));
+      return `${preflight.status} ${preflight.headers.get('access-control-allow-origin') ?? '-'}`;
+    };
+    const appPort = new URL(server.baseUrl!).port;
+    const storePort = new URL(store).port;
+    // The store's port, reached at the host the page used: that page (same host, the app's port).
+    expect(await allowOrigin(store, server.baseUrl!)).toBe(`200 ${server.baseUrl}`);
+    expect(await allowOrigin(`http://localhost:${storePort}`, `http://localhost:${appPort}`)).toBe(`200 http://localhost:${appPort}`);
+    expect(await allowOrigin(store, 'http://cutdesk.example.test')).toBe('200 http://cutdesk.example.test');
+    expect(await allowOrigin(store, 'http://localhost:5173')).toBe('200 http://localhost:5173');
+    // /s3 on the app's port: the page's own origin.
+    expect(await allowOrigin(`${server.baseUrl}/s3`, server.baseUrl!)).toBe(`200 ${server.baseUrl}`);
+    // Anyone else: refused, nothing echoed (another site, another port of this host, the other name of this host).
+    for (const other of ['https://evil.example', 'http://127.0.0.1:1', `http://localhost:${appPort}`, 'http://cutdesk.example.test.evil.example', 'null']) {
+      expect(`${other}: ${await allowOrigin(store, other)}`).toBe(`${other}: 403 -`);
+      expect(`${other}: ${await allowOrigin(`${server.baseUrl}/s3`, other)}`).toBe(`${other}: 403 -`);
+    }
+  });
+
   it('names no store origin for a Host header that is not a plain name (no directive slips into the CSP)', async () => {
     const forged = await server.app.inject({ method: 'GET', url: '/api/v1/health', headers: { host: "evil;script-src-elem:80" } });
     const csp = String(forged.headers['content-security-policy'] ?? '');
@@ -147,6 +182,10 @@ describe('where the browser is sent when the store\'s port is not its way in', (
       await listenStore(server.app, { host: '127.0.0.1', port: 0 });
       const credentials = await uploadCredentials(server.baseUrl!, { 'x-forwarded-host': 'cutdesk.example.com', 'x-forwarded-proto': 'https' });
       expect(credentials.endpoint).toBe('https://cutdesk.example.com/s3');
+      // CORS there: the page the proxy serves (the request's own origin), not another.
+      const preflight = (origin: string) => fetch(`${server.baseUrl}/s3/${server.config.storage.bucket}/projects/1/raw/a.mp4`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT', 'x-forwarded-host': 'cutdesk.example.com', 'x-forwarded-proto': 'https' } });
+      expect((await preflight('https://cutdesk.example.com')).headers.get('access-control-allow-origin')).toBe('https://cutdesk.example.com');
+      expect((await preflight('https://evil.example')).status).toBe(403);
       expect((await fetch(`${server.baseUrl}/api/v1/health`)).headers.get('content-security-policy')).not.toContain(`:${storeListenerPort(server.app)}`);
     } finally {
       await server.close();

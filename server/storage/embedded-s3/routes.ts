@@ -131,7 +131,7 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
     // without the app's storage and its session token).
     reply.header('x-content-type-options', 'nosniff');
     reply.header('content-security-policy', 'sandbox');
-    addCorsHeaders(request, reply);
+    addCorsHeaders(request, reply, options.allowOrigin);
   });
 
   fastify.setErrorHandler((error, request, reply) => {

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+
 /** Who may call the embedded endpoint with a given access key id. */
 export interface S3Principal {
   secretAccessKey: string;
@@ -27,4 +29,9 @@ export interface EmbeddedS3Options {
   /** Region clients must sign for (the credential scope's region). */
   region: string;
   credentials: CredentialResolver;
+  /**
+   * Which page origins get CORS answers besides the request's own (issue 36: never any origin).
+   * Without it only same-origin pages are answered.
+   */
+  allowOrigin?: (origin: string, request: FastifyRequest) => boolean;
 }

@@ -12,8 +12,8 @@ import { apiCaller } from '../bench/api-call.ts';
 
 /**
  * Media and delivery end to end (issue 6), in Chromium against a real server of its own: the
- * server's ffmpeg waits behind a gate, so the customer sees the "being processed" message
- * for certain before the media work goes on.
+ * server's ffmpeg waits behind a gate, so staff see the "being processed" message, and Send
+ * to review disabled (issue 36), for certain before the media work goes on.
  */
 
 const exec = promisify(execFile);
@@ -89,6 +89,11 @@ const snap = async (page: Page, name: string) => {
   if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, `${name}.png`), fullPage: true });
 };
 
+/** The project page's head (status, timer, Send to review) and the video under it, for a person to look at. */
+const snapHead = async (page: Page, name: string) => {
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, `${name}.png`), clip: { x: 0, y: 0, width: 1440, height: 620 } });
+};
+
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 test.describe.configure({ mode: 'serial' });
@@ -104,7 +109,7 @@ test.afterAll(async () => {
   await rm(WORK, { recursive: true, force: true });
 });
 
-test('final video: staff deliver, the customer sees it processed, plays it through HLS and downloads HD; staff download the raw zip and the brief', async ({ browser }) => {
+test('final video: staff deliver, Send to review waits while it is processed, the customer plays it through HLS and downloads HD; staff download the raw zip and the brief', async ({ browser }) => {
   // ——— The customer's project, with footage, sent to editing; an editor assigned. ———
   const owner = await login('owner@demo.cutdesk.test');
   const created = await call<{ id: number }>('POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
@@ -142,10 +147,26 @@ test('final video: staff deliver, the customer sees it processed, plays it throu
   const staff = await staffContext.newPage();
   await signIn(staff, 'admin@demo.cutdesk.test', true);
   await staff.goto(`${BASE}/project/${projectId}`);
-  await staff.getByRole('button', { name: 'Send to review' }).click();
+  // Issue 36 (A§3 "enabled only when … a final video preview exists"): while ffmpeg waits the
+  // video is being processed, and Send to review is disabled, saying why; once the preview is
+  // made the open page learns it (a live update) and the button is enabled.
+  const send = staff.getByRole('button', { name: 'Send to review' });
+  await expect(staff.getByTestId('video-processing')).toContainText('being processed');
+  await expect(staff.getByTestId('video-processing')).toContainText('ready in a few minutes');
+  await expect(send).toBeDisabled();
+  await expect(staff.getByTestId('send-to-review-hint')).toHaveText('Available once the final video is processed.');
+  await expect(send).toHaveAttribute('title', 'Available once the final video is processed.');
+  await snapHead(staff, 'issue36-send-to-review-before');
+  await writeFile(GATE, 'go');
+  await expect(send).toBeEnabled({ timeout: 120_000 });
+  await expect(staff.getByTestId('send-to-review-hint')).toHaveCount(0);
+  // The player has the cut too: it looks again when the project says the preview is ready.
+  await expect(staff.getByTestId('video-player')).toBeVisible({ timeout: 2_000 });
+  await snapHead(staff, 'issue36-send-to-review-after');
+  await send.click();
   await expect(staff.getByTestId('project-status')).toHaveText('PENDING REVIEW');
 
-  // ——— The customer: "being processed" while ffmpeg waits, then the HLS stream plays. ———
+  // ——— The customer: the cut sent to review plays, through the HLS stream. ———
   const customerContext = await browser.newContext({ acceptDownloads: true });
   // Chromium 156 plays HLS natively; most browsers (Firefox, older Chrome) do not, and get
   // hls.js: hide the native support so that path is the one exercised here.
@@ -162,10 +183,6 @@ test('final video: staff deliver, the customer sees it processed, plays it throu
   });
   await signIn(customer, 'owner@demo.cutdesk.test', false);
   await customer.goto(`${BASE}/user/project/${projectId}`);
-  await expect(customer.getByTestId('video-processing')).toContainText('being processed');
-  await expect(customer.getByTestId('video-processing')).toContainText('ready in a few minutes');
-  await snap(customer, 'customer-processing');
-  await writeFile(GATE, 'go');
   const player = customer.getByTestId('video-player');
   await expect(player).toHaveAttribute('data-engine', 'hls.js', { timeout: 120_000 });
   await expect(customer.locator('.player-bar .version')).toHaveText('Version 01');

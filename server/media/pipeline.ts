@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import type { MediaJobRow } from '../db/schema.ts';
 import { demuxerFor } from '../../src/domain/file-signature.ts';
 import { sniffObject } from '../services/file-content.ts';
+import { publishChange } from '../events/bus.ts';
 import { reviewRepo } from '../repositories/review.ts';
 import { versionMeasure } from '../review/measure.ts';
 import { makeHls, makeMp4, makeThumbnail, probe, redactUrls, remuxMp4, type MediaInput, type MediaTools, type ProbeResult } from './ffmpeg.ts';
@@ -132,6 +133,16 @@ export async function enqueueAssetMedia(ctx: AppContext, assetId: number): Promi
   const jobs = wanted.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, asset.path, { projectId: asset.projectId, assetId: asset.id }));
   await jobQueue(ctx.db).enqueue(jobs);
   if (jobs.length) wakers.get(ctx)?.();
+}
+
+/**
+ * Issue 36: a final video's preview that ended (ready, or failed for good) changes what its
+ * project page offers (Send to review): open pages read the project again at once, rather than
+ * at their next look every 5 s. Called once the job's end is recorded (the runner's onFinished).
+ */
+export function announceEndedPiece(ctx: AppContext, job: Pick<MediaJobRow, 'kind' | 'projectId' | 'assetId'>): Promise<void> {
+  if (job.kind !== 'final.preview' || job.projectId === null || job.assetId !== null) return Promise.resolve();
+  return publishChange(ctx.db, { type: 'project', projectId: job.projectId });
 }
 
 export type PieceState = 'none' | 'processing' | 'ready' | 'failed';

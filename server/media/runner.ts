@@ -36,7 +36,7 @@ export interface RunnerOptions {
    * A job this runner ran has ended: `done`, `retry` (queued again after a failed attempt) or
    * `failed` (for good). Not called for a job handed back because the runner stops. (/metrics)
    */
-  onFinished?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number) => void;
+  onFinished?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number, job: MediaJobRow) => void;
 }
 
 export interface Runner {
@@ -116,7 +116,7 @@ export function startRunner(options: RunnerOptions): Runner {
       if (controller.signal.aborted) throw controller.signal.reason;
       await queue.complete(job.id, id);
       log.info({ jobId: job.id, kind: job.kind, ms: Date.now() - started }, 'media job done');
-      options.onFinished?.(job.kind, 'done', (Date.now() - started) / 1000);
+      options.onFinished?.(job.kind, 'done', (Date.now() - started) / 1000, job);
     } catch (error) {
       if (stopped) {
         await queue.release(job.id, id).catch(() => undefined);
@@ -125,7 +125,7 @@ export function startRunner(options: RunnerOptions): Runner {
           log.error({ err: failure, jobId: job.id }, 'media job failure could not be recorded');
           return 'unknown';
         });
-        if (status !== 'unknown') options.onFinished?.(job.kind, status === 'failed' ? 'failed' : 'retry', (Date.now() - started) / 1000);
+        if (status !== 'unknown') options.onFinished?.(job.kind, status === 'failed' ? 'failed' : 'retry', (Date.now() - started) / 1000, job);
         const entry = { jobId: job.id, kind: job.kind, attempt: job.attempts, status, err: error };
         if (status === 'failed') log.error(entry, 'media job failed');
         else log.warn(entry, 'media job attempt failed; retrying later');

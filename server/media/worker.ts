@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { mediaTools, toolsAvailable } from './ffmpeg.ts';
-import { mediaHandlers, registerMediaWaker, runnableKinds } from './pipeline.ts';
+import { announceEndedPiece, mediaHandlers, registerMediaWaker, runnableKinds } from './pipeline.ts';
 import { startRunner } from './runner.ts';
 
 const TOOLS_RECHECK_MS = 60_000;
@@ -49,7 +49,10 @@ export function startMediaWorker(app: FastifyInstance, concurrency: number): () 
     runnableKinds: () => runnableKinds(available),
     concurrency,
     log: app.log,
-    onFinished: (kind, outcome, seconds) => app.metrics.mediaJobFinished(kind, outcome, seconds),
+    onFinished: (kind, outcome, seconds, job) => {
+      app.metrics.mediaJobFinished(kind, outcome, seconds);
+      if (outcome !== 'retry') void announceEndedPiece(app.ctx, job);
+    },
   });
   registerMediaWaker(app.ctx, () => runner.wake());
   void check();

@@ -25,6 +25,8 @@ function detailsQuery(db: Db) {
       // 1 when every asset's original (HD) / reduced proxy (low-res) exists; 0 with no assets.
       sql<number>`(select case when count(*) > 0 and count(*) = count(a.path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as('hasHdArchive'),
       sql<number>`(select case when count(*) > 0 and count(*) = count(a.preview_path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as('hasLowResArchive'),
+      // The latest live job making the current final video's preview (issue 36: send to review waits for it).
+      sql<string | null>`(select j.status from media_jobs j where j.project_id = p.id and j.kind = 'final.preview' and j.asset_id is null and j.source_key = p.final_video_path and j.status <> 'cancelled' order by j.id desc limit 1)`.as('finalPreviewJob'),
     ]);
 }
 

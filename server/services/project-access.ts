@@ -1,3 +1,4 @@
+import { finalPreviewState } from '../../src/domain/media.ts';
 import { CUSTOMER_VISIBLE, decide, type ProjectAction } from '../../src/domain/project-rules.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
 import type { AppContext } from '../context.ts';
@@ -22,6 +23,7 @@ export function requireAllowed(action: ProjectAction, auth: AuthContext, project
   const decision = decide(action, auth.user.role, {
     status: project.status,
     hasFinalPreview: Boolean(project.finalVideoPreview),
+    finalPreview: finalPreviewState(project.finalVideoPath, project.finalPreviewJob),
     hasEditor: project.editorId !== null,
     statusBeforeHidden: project.statusBeforeHidden,
   });

@@ -2,6 +2,7 @@ import type { Updateable } from 'kysely';
 import { create } from 'superstruct';
 import { CreateProjectBodyStruct } from '../../src/domain/contract/projects.ts';
 import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
+import { FINAL_PREVIEW_STATES } from '../../src/domain/media.ts';
 import { decide, restoreTarget, type ProjectAction } from '../../src/domain/project-rules.ts';
 import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
@@ -127,10 +128,12 @@ export function setBasedTransition(action: ProjectAction, now: Date): SetBasedTr
     // Every fact that could vary between rows, both ways: the target must not depend on them.
     for (const hasFinalPreview of [false, true]) {
       for (const hasEditor of [false, true]) {
-        const decision = decide(action, SYSTEM_AS_ROLE, { status, hasFinalPreview, hasEditor });
-        if (!decision.allowed) continue;
-        if (!from.includes(status)) from.push(status);
-        targets.add(decision.next);
+        for (const finalPreview of FINAL_PREVIEW_STATES) {
+          const decision = decide(action, SYSTEM_AS_ROLE, { status, hasFinalPreview, hasEditor, finalPreview });
+          if (!decision.allowed) continue;
+          if (!from.includes(status)) from.push(status);
+          targets.add(decision.next);
+        }
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { Project } from '../../src/domain/contract/projects.ts';
 import { STAFF_ONLY_FIELDS, VERSION_FIELDS, customerSeesVersion } from '../../src/domain/customer-view.ts';
+import { finalPreviewState } from '../../src/domain/media.ts';
 import { reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { isCustomerRole } from '../../src/domain/roles.ts';
 import type { AuthContext } from '../plugins/auth.ts';
@@ -15,7 +16,10 @@ export function toProject(row: ProjectDetails, audience: 'customer' | 'staff' = 
   const project = fullProject(row);
   if (audience === 'staff') return project;
   for (const field of STAFF_ONLY_FIELDS) project[field] = null;
-  if (!customerSeesVersion(row.status, row.versionReleased)) for (const field of VERSION_FIELDS) project[field] = null;
+  if (!customerSeesVersion(row.status, row.versionReleased)) {
+    for (const field of VERSION_FIELDS) project[field] = null;
+    project.finalPreviewState = 'none';
+  }
   return project;
 }
 
@@ -54,6 +58,7 @@ function fullProject(row: ProjectDetails): Project {
     finalVideoPreview: row.finalVideoPreview,
     finalVideoPath: row.finalVideoPath,
     finalVideoSize: row.finalVideoSize,
+    finalPreviewState: finalPreviewState(row.finalVideoPath, row.finalPreviewJob),
     hasHdArchive: Number(row.hasHdArchive),
     hasLowResArchive: Number(row.hasLowResArchive),
     deletedAt: iso(row.deletedAt),

@@ -87,3 +87,23 @@ export const ZIP_FOLDERS = ['assets/', 'interviews/', 'b_roll/'] as const;
  * control until it is replaced).
  */
 export type StreamProtocol = 'entries' | 'chunks' | 'stream';
+
+/**
+ * The state of the final video's preview (the player's MP4, job 'final.preview') as the media
+ * pipeline reports it: 'none' without a final video, 'processing' while its job is queued or
+ * running (or not queued yet), 'ready' once made, 'failed' when it could not be made.
+ */
+export const FINAL_PREVIEW_STATES = ['none', 'processing', 'ready', 'failed'] as const;
+export type FinalPreviewState = (typeof FINAL_PREVIEW_STATES)[number];
+
+/**
+ * The preview state of a project's final video (`finalVideoPath`) from the status of the latest
+ * live (not cancelled) 'final.preview' job of that very object (null when none is queued): the
+ * same reading as the media link, which answers "being processed" until the preview exists.
+ */
+export function finalPreviewState(finalVideoPath: string | null, previewJobStatus: string | null): FinalPreviewState {
+  if (!finalVideoPath) return 'none';
+  if (previewJobStatus === 'done') return 'ready';
+  if (previewJobStatus === 'failed') return 'failed';
+  return 'processing';
+}

@@ -1,4 +1,5 @@
 import type { LinkField } from './contract/projects.ts';
+import type { FinalPreviewState } from './media.ts';
 import type { ProjectStatus } from './project-status.ts';
 import { isCustomerRole, isManagerRole, isStaffRole, type RoleName } from './roles.ts';
 
@@ -35,9 +36,27 @@ export interface ProjectFacts {
   status: ProjectStatus;
   /** Set once staff delivered a final video preview. */
   hasFinalPreview: boolean;
+  /**
+   * The delivered final video's preview as the media pipeline reports it (issue 36): send to
+   * review needs it 'ready', the cut the customer will play. Absent: not known to be ready.
+   */
+  finalPreview?: FinalPreviewState;
   hasEditor: boolean;
   /** The status a HIDDEN (staff-deleted) project had before it was deleted; null when unknown. */
   statusBeforeHidden?: ProjectStatus | null;
+}
+
+/**
+ * A§3 send to review, "enabled only when … a final video preview exists" (issue 36): a final
+ * video was delivered and its preview is ready, so the customer plays the cut that was sent,
+ * never "being processed" or the earlier cut. Null when it may go; otherwise the reason a
+ * person reads (the button's hint, the server's 409).
+ */
+export function sendToReviewBlocker(facts: Pick<ProjectFacts, 'hasFinalPreview' | 'finalPreview'>): string | null {
+  if (!facts.hasFinalPreview || facts.finalPreview === 'none') return RULE_MESSAGES.needsPreview;
+  if (facts.finalPreview === 'ready') return null;
+  if (facts.finalPreview === 'failed') return RULE_MESSAGES.previewFailed;
+  return RULE_MESSAGES.previewProcessing;
 }
 
 /**
@@ -54,6 +73,8 @@ export const RULE_MESSAGES = {
   notInStatus: (action: string, label: string) => `This project cannot be ${action} while it is ${label}.`,
   role: 'You do not have permission to do this.',
   needsPreview: 'Upload the final video before sending the project to review.',
+  previewProcessing: 'Available once the final video is processed.',
+  previewFailed: 'The final video could not be processed. Upload it again to send the project to review.',
   editorAssetsLink: 'Editors cannot change the organization assets link.',
 } as const;
 
@@ -130,7 +151,10 @@ const RULES: Record<ProjectAction, Rule> = {
     who: 'manager',
     from: ['IN_EDITING', 'PAUSED'],
     next: () => 'IN_REVIEW',
-    extra: (f) => (f.hasFinalPreview ? null : { allowed: false, status: 409, message: RULE_MESSAGES.needsPreview }),
+    extra: (f) => {
+      const blocker = sendToReviewBlocker(f);
+      return blocker ? { allowed: false, status: 409, message: blocker } : null;
+    },
   },
   'restore-to-review': { who: 'manager', from: ['APPROVED'], next: () => 'IN_REVIEW' },
   'assign-editor': { who: 'manager', from: ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED'], next: (f) => (f.status === 'WAITING_FOR_EDITOR' ? 'IN_EDITING' : null) },
@@ -156,11 +180,12 @@ function statusFits(from: Rule['from'], status: ProjectStatus): boolean {
 export function decide(action: ProjectAction, role: RoleName, facts: ProjectFacts): Decision {
   const rule = RULES[action];
   if (!roleFits(rule.who, role)) return { allowed: false, status: 403, message: RULE_MESSAGES.role };
-  const extra = rule.extra?.(facts);
-  if (extra) return extra;
+  // The status first: "cannot be sent to review while it is in review" says more than the video's state.
   if (!statusFits(rule.from, facts.status)) {
     return { allowed: false, status: 409, message: RULE_MESSAGES.notInStatus(VERB[action], DISPLAY[facts.status]) };
   }
+  const extra = rule.extra?.(facts);
+  if (extra) return extra;
   return allow(rule.next?.(facts) ?? null);
 }
 

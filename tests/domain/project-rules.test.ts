@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ACTIONS, RULE_MESSAGES, can, decide, type ProjectAction } from '../../src/domain/project-rules.ts';
+import { finalPreviewState, type FinalPreviewState } from '../../src/domain/media.ts';
+import { PROJECT_ACTIONS, RULE_MESSAGES, can, decide, sendToReviewBlocker, type ProjectAction } from '../../src/domain/project-rules.ts';
 import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { ROLES, type RoleName } from '../../src/domain/roles.ts';
 
-const facts = (status: ProjectStatus, extra: { hasFinalPreview?: boolean; hasEditor?: boolean } = {}) => ({ status, hasFinalPreview: false, hasEditor: false, ...extra });
+const facts = (status: ProjectStatus, extra: { hasFinalPreview?: boolean; hasEditor?: boolean; finalPreview?: FinalPreviewState } = {}) => ({ status, hasFinalPreview: false, hasEditor: false, ...extra });
 
 /** Where each allowed (action, status) pair leads, for the role that may do it. */
 const EXPECTED: [ProjectAction, RoleName, ProjectStatus, ProjectStatus | null][] = [
@@ -37,8 +38,32 @@ describe('project state machine', () => {
 
   it('sends to review only with a final preview, from IN_EDITING or PAUSED', () => {
     expect(decide('send-to-review', 'ADMIN', facts('IN_EDITING'))).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.needsPreview });
-    expect(decide('send-to-review', 'ADMIN', facts('PAUSED', { hasFinalPreview: true }))).toEqual({ allowed: true, next: 'IN_REVIEW' });
-    expect(decide('send-to-review', 'ADMIN', facts('APPROVED', { hasFinalPreview: true })).allowed).toBe(false);
+    expect(decide('send-to-review', 'ADMIN', facts('PAUSED', { hasFinalPreview: true, finalPreview: 'ready' }))).toEqual({ allowed: true, next: 'IN_REVIEW' });
+    expect(decide('send-to-review', 'ADMIN', facts('APPROVED', { hasFinalPreview: true, finalPreview: 'ready' })).allowed).toBe(false);
+  });
+
+  it('issue 36: sends to review only once the final video is processed, saying why not before', () => {
+    const send = (finalPreview: FinalPreviewState | undefined, status: ProjectStatus = 'IN_EDITING') => decide('send-to-review', 'ADMIN', facts(status, { hasFinalPreview: true, finalPreview }));
+    expect(send('processing')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.previewProcessing });
+    expect(send('processing', 'PAUSED')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.previewProcessing });
+    expect(send('failed')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.previewFailed });
+    expect(send('none')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.needsPreview });
+    // A caller that does not know the pipeline's state is not told yes.
+    expect(send(undefined).allowed).toBe(false);
+    expect(send('ready')).toEqual({ allowed: true, next: 'IN_REVIEW' });
+    // The status is said first: a project in review is not "being processed" for this button.
+    expect(send('processing', 'IN_REVIEW')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.notInStatus('sent to review', 'in review') });
+    expect(RULE_MESSAGES.previewProcessing).toBe('Available once the final video is processed.');
+    expect(sendToReviewBlocker({ hasFinalPreview: false, finalPreview: 'ready' })).toBe(RULE_MESSAGES.needsPreview);
+  });
+
+  it('issue 36: reads the preview state from the current final video and its latest preview job', () => {
+    expect(finalPreviewState(null, 'done')).toBe('none');
+    expect(finalPreviewState('projects/1/final/cut.mp4', null)).toBe('processing');
+    expect(finalPreviewState('projects/1/final/cut.mp4', 'queued')).toBe('processing');
+    expect(finalPreviewState('projects/1/final/cut.mp4', 'running')).toBe('processing');
+    expect(finalPreviewState('projects/1/final/cut.mp4', 'failed')).toBe('failed');
+    expect(finalPreviewState('projects/1/final/cut.mp4', 'done')).toBe('ready');
   });
 
   it('completes only an approved project with a final video, else 403 with the spec message', () => {

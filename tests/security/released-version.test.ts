@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, signIn, startTestServer, type TestServer } from '../server/harness.ts';
 import { mp4Bytes } from '../support/file-fixtures.ts';
+import { finalPreviewReady } from '../server/final-preview.ts';
 
 /**
  * Issue 9, second attack: the customer sees a final video only once staff sent it to review.
@@ -48,6 +49,8 @@ describe.each(DATABASES)('released versions on $name', ({ url }) => {
       })
       .where('id', '=', id)
       .execute();
+    // Its preview is made (issue 36: send to review waits for it).
+    await finalPreviewReady(server.db, id);
     return id;
   }
   const read = async (id: number) => (await call('GET', `/projects/${id}`, owner)).json<Record<string, unknown> & { status: { name: string } }>();

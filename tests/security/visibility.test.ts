@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_PAGE_MAX } from '../../src/domain/contract/projects.ts';
 import { signMediaToken } from '../../server/media/media-links.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from '../server/harness.ts';
+import { finalPreviewReady } from '../server/final-preview.ts';
 
 /**
  * Issue 9, visibility: a deleted organization's projects go with it (staff lists, 404 on the
@@ -81,7 +82,7 @@ describe.each(DATABASES)('visibility on $name', ({ url }) => {
       (await call('GET', `/organizations/${demoId}/projects${query}`, headers)).json<{ data: { projects: Array<Record<string, unknown>> } }>().data.projects.find((p) => p.id === projectId);
 
     for (const seen of [await read(owner), await listed(owner), await listed(owner, '?section=editing')]) {
-      expect(seen).toMatchObject({ finalVideoPath: null, finalVideoSize: null, finalVideoPreview: null, hdUrl: null, lowResUrl: null, reviewLink: null, editorAssetsLink: null });
+      expect(seen).toMatchObject({ finalVideoPath: null, finalVideoSize: null, finalVideoPreview: null, finalPreviewState: 'none', hdUrl: null, lowResUrl: null, reviewLink: null, editorAssetsLink: null });
     }
     // Staff see their work in progress.
     expect(await read(superadmin)).toMatchObject({ finalVideoPath: version.finalVideoPath, editorAssetsLink: version.editorAssetsLink, reviewLink: version.reviewLink });
@@ -102,7 +103,8 @@ describe.each(DATABASES)('visibility on $name', ({ url }) => {
     // Staff reach it (here: still being processed, as no media job has run).
     expect((await mediaAs('superadmin@demo.cutdesk.test')).statusCode).toBe(503);
 
-    // Sent to review: the version is the customer's to see; the internal link still is not.
+    // Sent to review once its preview is made (issue 36): the version is the customer's to see; the internal link still is not.
+    await finalPreviewReady(server.db, projectId);
     const sent = await call('POST', `/projects/${projectId}/submit`, superadmin);
     expect(sent.statusCode, sent.body).toBe(200);
     expect((await call('POST', `/projects/${projectId}/links`, owner, { name: '1-cut.mp4' })).statusCode).toBe(200);

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/domain/contract/projects.ts';
 import { derivedKey } from '../../src/domain/media.ts';
+import { RULE_MESSAGES } from '../../src/domain/project-rules.ts';
 import { mediaTools } from '../../server/media/ffmpeg.ts';
 import { signMediaToken, verifyMediaToken } from '../../server/media/media-links.ts';
 import { ALL_KINDS, CHECKSUM_KIND, enqueueAssetMedia, mediaHandlers, runnableKinds } from '../../server/media/pipeline.ts';
@@ -115,7 +116,7 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     expect(jobs.map((j) => j.kind).sort()).toEqual(['final.hd', 'final.hls', 'final.lowres', 'final.preview', 'final.thumbnail']);
   });
 
-  it('while the media is processed the link answers 503 (being processed); send to review is allowed', async () => {
+  it('while the media is processed the link answers 503 (being processed); send to review waits for the preview (issue 36)', async () => {
     // Issue 9: during editing the version is staff's; the customer sees it from review on.
     expect((await project(owner)).finalVideoPreview).toBeNull();
     const current = await project();
@@ -123,6 +124,10 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     expect(check.status).toBe(503);
     expect(check.headers.get('retry-after')).toBe('5');
     expect(((await check.json()) as { message: string }).message).toBe('The video is being processed. It will be ready in a few minutes.');
+    expect(current.finalPreviewState).toBe('processing');
+    const early = await api('POST', `/projects/${projectId}/submit`, admin);
+    expect(early.status).toBe(409);
+    expect(((await early.json()) as { message: string }).message).toBe(RULE_MESSAGES.previewProcessing);
     // The media worker of this test server starts now (the server started without one).
     runner = startRunner({ db: server.db, handlers: mediaHandlers(server.app.ctx, mediaTools()), pollMs: 20, retry: { baseDelayMs: 50, maxDelayMs: 100 } });
     const staffJobs = await api('GET', `/projects/${projectId}/media-jobs`, admin);

@@ -5,6 +5,7 @@ import { slaSortKey } from '../../src/domain/sla-timer.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { completeClosedReviews } from '../../server/services/review-auto-complete.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 const BRIEF = { name: 'Atomic film', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film about our launch.' };
 
@@ -61,7 +62,8 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
       ['hide', 'HIDDEN', admin],
       ['restore', 'ARCHIVED', admin],
     ];
-    await server.db.updateTable('projects').set({ finalVideoPreview: 'previews/atomic.mp4' }).where('id', '=', id).execute();
+    // A delivered cut whose preview is made (issue 36: send to review waits for it).
+    await finalPreviewReady(server.db, id);
     for (const [path, status, headers, body] of steps) {
       await stale();
       const response = await call('POST', `/projects/${id}/${path}`, headers, body);

@@ -3,8 +3,11 @@ import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
 import { RULE_MESSAGES } from '../../src/domain/project-rules.ts';
 import { REVIEW_DAY_MS, REVIEW_WINDOW_MESSAGES, reviewClosesAt, reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
+import { derivedKey } from '../../src/domain/media.ts';
+import { enqueueFinalVideoMedia } from '../../server/media/pipeline.ts';
 import { completeClosedReviews } from '../../server/services/review-auto-complete.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 const BRIEF = { name: 'Launch film', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film about our launch.' };
 
@@ -155,7 +158,7 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       const revision = await call('POST', `/projects/${id}/submit`, owner);
       expect(revision.json().status.name).toBe('IN_EDITING');
       expect((await call('POST', `/projects/${id}/approve`, owner)).statusCode).toBe(409);
-      await server.db.updateTable('projects').set({ finalVideoPreview: 'previews/q.mp4' }).where('id', '=', id).execute();
+      await finalPreviewReady(server.db, id);
       const review = await call('POST', `/projects/${id}/submit`, admin);
       expect(review.json()).toMatchObject({ status: { name: 'IN_REVIEW' }, noReviews: 2, reviewDaysLeft: 7 });
       const approved = await call('POST', `/projects/${id}/approve`, user);
@@ -208,6 +211,42 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       const response = await call('POST', `/projects/${await idOf('Customer story: Northwind')}/submit`, admin);
       expect(response.statusCode).toBe(409);
       expect(response.json().message).toBe(RULE_MESSAGES.needsPreview);
+    });
+
+    it('issue 36: refuses to send to review while the final video is being processed (409, why), sends it once its preview is ready', async () => {
+      const id = await idOf('Customer story: Northwind');
+      const project = () => call('GET', `/projects/${id}`, admin).then((r) => r.json());
+      const send = () => call('POST', `/projects/${id}/submit`, admin);
+      const previewJob = (key: string) => server.db.updateTable('mediaJobs').where('projectId', '=', id).where('kind', '=', 'final.preview').where('sourceKey', '=', key);
+      // Staff deliver a cut: registered as the deliverable route does, its media work queued.
+      const deliver = async (key: string) => {
+        await server.db.updateTable('projects').set({ finalVideoPath: key, finalVideoPreview: derivedKey(key, 'proxy') }).where('id', '=', id).execute();
+        await enqueueFinalVideoMedia(server.app.ctx, id, key);
+      };
+      const first = `projects/${id}/final/cut-v1.mp4`;
+      await deliver(first);
+      expect(await project()).toMatchObject({ status: { name: 'IN_EDITING' }, finalPreviewState: 'processing' });
+      for (const status of ['queued', 'running'] as const) {
+        await previewJob(first).set({ status }).execute();
+        const refused = await send();
+        expect(refused.statusCode).toBe(409);
+        expect(refused.json().message).toBe(RULE_MESSAGES.previewProcessing);
+      }
+      await previewJob(first).set({ status: 'failed', lastError: 'ffmpeg said no' }).execute();
+      expect((await project()).finalPreviewState).toBe('failed');
+      expect((await send()).json()).toMatchObject({ message: RULE_MESSAGES.previewFailed });
+      await previewJob(first).set({ status: 'done', lastError: null }).execute();
+      // A new cut replaces it: the earlier cut's preview says nothing about this one.
+      const second = `projects/${id}/final/cut-v2.mp4`;
+      await deliver(second);
+      expect((await project()).finalPreviewState).toBe('processing');
+      expect((await send()).json()).toMatchObject({ message: RULE_MESSAGES.previewProcessing });
+      expect((await project()).status.name).toBe('IN_EDITING');
+      await previewJob(second).set({ status: 'done' }).execute();
+      expect((await project()).finalPreviewState).toBe('ready');
+      const sent = await send();
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect(sent.json()).toMatchObject({ status: { name: 'IN_REVIEW' }, finalPreviewState: 'ready' });
     });
 
     it('completes only approved projects with a final video (403 otherwise), hides and restores', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { signIn, type TestServer } from './harness.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 /** The demo accounts the review tests act as, each as its bearer header. */
 export async function reviewCast(server: TestServer) {
@@ -19,5 +20,7 @@ export async function walkthroughWithCut(server: TestServer, admin: Record<strin
   await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a cut')]), 'video/mp4');
   const delivered = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/deliverable`, headers: admin, payload: { path: `projects/${projectId}/final`, name: 'cut.mp4' } });
   expect(delivered.statusCode, delivered.body).toBe(200);
+  // Its preview is made (issue 36: send to review waits for it); no media worker runs here.
+  await finalPreviewReady(server.db, projectId);
   return projectId;
 }

@@ -4,6 +4,7 @@ import { sendCommentDigests, sendReviewReminders } from '../../server/services/r
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 type Headers = { authorization?: string };
 
@@ -25,6 +26,7 @@ describe.each(DATABASES)('review e-mails, on $name', ({ url }) => {
     projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
     await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a cut')]), 'video/mp4');
     expect((await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut.mp4' })).statusCode).toBe(200);
+    await finalPreviewReady(server.db, projectId);
   });
   afterAll(async () => server?.close());
 

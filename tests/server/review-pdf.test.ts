@@ -14,6 +14,7 @@ import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { hasFfmpeg } from '../support/media.ts';
 import { DATABASES, startTestServer, type TestServer } from './harness.ts';
 import { reviewCast } from './review-fixture.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 /**
  * Issue 13, the editors' export as a PDF: GET projects/{id}/comments/export?format=pdf. Read back
@@ -108,6 +109,7 @@ describe.each(DATABASES)('the comments PDF on $name', ({ url }) => {
       const job = await server.db.selectFrom('mediaJobs').selectAll().where('projectId', '=', projectId).where('kind', '=', 'final.thumbnail').executeTakeFirstOrThrow();
       await mediaHandlers(server.app.ctx, mediaTools())['final.thumbnail']({ job, signal: new AbortController().signal });
     }
+    await finalPreviewReady(server.db, projectId);
     expect((await call('POST', `/projects/${projectId}/submit`, who.admin)).statusCode).toBe(200);
 
     const logo = await post(who.owner, {

@@ -6,6 +6,7 @@ import { mediaHandlers } from '../../server/media/pipeline.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { generateClip, hasFfmpeg } from '../support/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 /**
  * Issue 13, versions: older versions stay playable. A version's media link names its version,
@@ -33,7 +34,7 @@ describe.each(DATABASES)('playable versions on $name', ({ url }) => {
     await server.app.ctx.storage.putObject(`projects/${projectId}/final/${name}`, bytes, 'video/mp4');
     const response = await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name });
     expect(response.statusCode, response.body).toBe(200);
-    if (!withFfmpeg) return;
+    if (!withFfmpeg) return finalPreviewReady(server.db, projectId);
     const handlers = mediaHandlers(server.app.ctx, mediaTools());
     for (const kind of ['final.preview', 'final.thumbnail'] as const) {
       const job = await server.db.selectFrom('mediaJobs').selectAll().where('projectId', '=', projectId).where('kind', '=', kind).where('sourceKey', '=', `projects/${projectId}/final/${name}`).executeTakeFirstOrThrow();

@@ -13,6 +13,7 @@ import { EDL_START_TIMECODE } from '../../server/review/export-markers.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { hasFfmpeg } from '../support/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+import { finalPreviewReady } from './final-preview.ts';
 
 type Headers = { authorization?: string };
 const exec = promisify(execFile);
@@ -159,6 +160,7 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
   });
 
   it('releases the version to the customer when staff send it to review', async () => {
+    await finalPreviewReady(server.db, projectId);
     expect((await call('POST', `/projects/${projectId}/submit`, who.admin)).statusCode).toBe(200);
     const [v1] = await versions(who.owner);
     expect(v1).toMatchObject({ number: 1, current: true });

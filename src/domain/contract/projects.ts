@@ -1,5 +1,6 @@
 import { array, enums, nullable, number, object, optional, size, string, type Infer } from 'superstruct';
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
+import { FINAL_PREVIEW_STATES } from '../media.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
 import { FIELD_MESSAGES, audienceRule, firstError, projectLinkRule, projectNameRule, requiredRule } from '../validation.ts';
 import { Id, queryBool, queryInt, ruleField } from './fields.ts';
@@ -67,6 +68,8 @@ export const ProjectStruct = object({
   finalVideoPreview: nullable(string()),
   finalVideoPath: nullable(string()),
   finalVideoSize: nullable(number()),
+  /** Issue 36: the final video's preview as the media pipeline reports it; send to review needs 'ready'. */
+  finalPreviewState: enums(FINAL_PREVIEW_STATES),
   hasHdArchive: number(),
   hasLowResArchive: number(),
   deletedAt: nullable(string()),

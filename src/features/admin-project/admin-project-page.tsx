@@ -2,7 +2,7 @@ import { useAtomValue } from '@/lib/state.ts';
 import type { ReactNode } from 'react';
 import { useParams } from 'wouter';
 import type { Project } from '@/domain/contract/projects.ts';
-import { can } from '@/domain/project-rules.ts';
+import { decide } from '@/domain/project-rules.ts';
 import { STAFF_STATUS_LABELS } from '@/domain/project-status.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
@@ -29,8 +29,8 @@ import { LinkRows } from './components/link-rows.tsx';
 import { ReviewPeriodField } from './components/review-period.tsx';
 
 const renameProject = (id: number, name: string) => updateProject(id, { name });
-/** The delivered video is being processed: its preview appears when the job ends. */
-const processingVideo = (project: Project) => Boolean(project.finalVideoPath && !project.finalVideoPreview);
+/** The delivered video is being processed: its preview appears when the job ends (Send to review waits for it). */
+const processingVideo = (project: Project) => Boolean(project.finalVideoPath && (!project.finalVideoPreview || project.finalPreviewState === 'processing'));
 
 /** The final video, driven by the review (frame stepping, seeking, drawings). */
 function StaffVideo({ project, placeholder }: { project: Project; placeholder: ReactNode }) {
@@ -51,7 +51,10 @@ export function AdminProjectPage() {
   if (missing) return <EmptyState title="Project not found">{missing}</EmptyState>;
   if (!project || !me) return <div className="center-block"><Spinner /></div>;
   const status = project.status.name;
-  const facts = { status, hasFinalPreview: Boolean(project.finalVideoPreview), hasEditor: Boolean(project.editor) };
+  const facts = { status, hasFinalPreview: Boolean(project.finalVideoPreview), hasEditor: Boolean(project.editor), finalPreview: project.finalPreviewState };
+  // A§3, issue 36: enabled only in progress or paused once the final video's preview is ready; otherwise why not.
+  const sendToReview = decide('send-to-review', me.role.name, facts);
+  const sendToReviewHint = sendToReview.allowed ? null : sendToReview.message;
 
   return (
     <div className="admin-project">
@@ -87,15 +90,23 @@ export function AdminProjectPage() {
                 Restore to review
               </Button>
             ) : (
-              <Button
-                variant="success"
-                busy={busy === 'submit'}
-                disabled={!can('send-to-review', me.role.name, facts)}
-                title={can('send-to-review', me.role.name, facts) ? undefined : 'Available while in progress or paused, once the final video is uploaded'}
-                onClick={() => act('submit')}
-              >
-                Send to review
-              </Button>
+              <span className="send-to-review">
+                <Button
+                  variant="success"
+                  busy={busy === 'submit'}
+                  disabled={!sendToReview.allowed}
+                  title={sendToReviewHint ?? undefined}
+                  aria-describedby={sendToReviewHint ? 'send-to-review-hint' : undefined}
+                  onClick={() => act('submit')}
+                >
+                  Send to review
+                </Button>
+                {sendToReviewHint && (
+                  <small className="field-hint" id="send-to-review-hint" data-testid="send-to-review-hint">
+                    {sendToReviewHint}
+                  </small>
+                )}
+              </span>
             )}
           </div>
         )}

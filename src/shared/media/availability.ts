@@ -22,8 +22,12 @@ export async function probeMedia(url: string, signal?: AbortSignal): Promise<Med
 
 export type AvailabilityState = MediaAvailability | 'checking' | 'none';
 
-/** The availability of `url`, checked again every 5 s while it is being processed. */
-export function useMediaAvailability(url: string | null | undefined): AvailabilityState {
+/**
+ * The availability of `url`, checked again every 5 s while it is being processed, and at once
+ * whenever `recheck` changes (issue 36: the project says its preview is ready, or a new cut is
+ * being processed behind the same link).
+ */
+export function useMediaAvailability(url: string | null | undefined, recheck?: string): AvailabilityState {
   const [state, setState] = useState<{ url: string | null; value: AvailabilityState }>({ url: null, value: 'none' });
   useEffect(() => {
     if (!url) return;
@@ -43,7 +47,7 @@ export function useMediaAvailability(url: string | null | undefined): Availabili
       controller.abort();
       clearTimeout(timer);
     };
-  }, [url]);
+  }, [url, recheck]);
   if (!url) return 'none';
   return state.url === url ? state.value : 'checking';
 }

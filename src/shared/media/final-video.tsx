@@ -15,7 +15,7 @@ export interface PlayerSource {
 }
 
 interface Props {
-  project: Pick<Project, 'finalVideoPreview' | 'finalVideoThumbnail' | 'noReviews'>;
+  project: Pick<Project, 'finalVideoPreview' | 'finalVideoThumbnail' | 'noReviews'> & Partial<Pick<Project, 'finalPreviewState'>>;
   /** C§4: a missing preview opens the no-media modal (customer); A§4: the no-video message (staff). */
   audience: 'customer' | 'staff';
   /** What shows when the project has no final video at all. */
@@ -47,7 +47,9 @@ function Note({ testId, title, children, version }: { testId: string; title: str
 export function FinalVideo({ project: given, audience, placeholder, onVideo, overlay, source }: Props) {
   const project = source ? { finalVideoPreview: source.preview, finalVideoThumbnail: source.thumbnail, noReviews: source.version } : given;
   const preview = project.finalVideoPreview;
-  const availability = useMediaAvailability(preview);
+  // The project's word on its preview (issue 36): the player looks again as soon as it changes,
+  // so it plays the cut Send to review sends, not "being processed" or the cut before.
+  const availability = useMediaAvailability(preview, source ? undefined : given.finalPreviewState);
   const [modalClosed, setModalClosed] = useState<string | null>(null);
   if (!preview) return <>{placeholder}</>;
   if (availability === 'ready') {

@@ -26,6 +26,12 @@ export interface ConvertOptions {
   onRef?: (name: string) => void;
   /** Value sets of the domain (roles, statuses, asset types…): a custom text check accepting exactly one of them is documented as that enum. */
   enumCandidates?: readonly (readonly string[])[];
+  /**
+   * Number sets of the domain (a share link's 1, 7 or 30 days): a number check accepting all of
+   * one, beyond the one range probing finds around its first accepted value, is documented as
+   * that enum (issue 36: the document said 1 day at most, the server took 7 and 30).
+   */
+  numberCandidates?: readonly (readonly number[])[];
 }
 
 /** The key a named struct is found by: the shared schema object of object/type structs, else the struct. */
@@ -86,7 +92,8 @@ function acceptedKinds(struct: AnyStruct): Kind[] {
 }
 
 /** The last value `from` reaches in `direction` that is still accepted (bisection; null when unbounded). */
-function bound(ok: (n: number) => boolean, from: number, direction: 1 | -1, whole: boolean): number | null {
+/** The last accepted number from `from` in `direction`, or the first refused one when every number short of it is accepted (`exclusive`: `value > 0`). */
+function bound(ok: (n: number) => boolean, from: number, direction: 1 | -1, whole: boolean): { value: number; exclusive: boolean } | null {
   let good = from;
   let step = 1;
   let bad: number | null = null;
@@ -106,13 +113,15 @@ function bound(ok: (n: number) => boolean, from: number, direction: 1 | -1, whol
     if (ok(mid)) good = mid;
     else bad = mid;
   }
-  // A fractional number may go on a little past the last whole one.
-  if (!whole && ok(good + direction * 0.5)) return null;
-  return good;
+  // A fractional number may go on a little past the last whole one: up to the first refused
+  // whole one, not included (a check like `value > 0`), or past it (no bound found).
+  if (!whole && ok(good + direction * 0.5)) return ok(bad - direction * 1e-6) && ok(bad - direction * 0.999) ? { value: bad, exclusive: true } : null;
+  return { value: good, exclusive: false };
 }
 
-function numberSchema(struct: AnyStruct, whole: boolean): JsonSchema {
+function numberSchema(struct: AnyStruct, whole: boolean, numberCandidates: readonly (readonly number[])[] = []): JsonSchema {
   const out: JsonSchema = { type: whole ? 'integer' : 'number' };
+  const outside = (n: number) => (typeof out.minimum === 'number' && n < out.minimum) || (typeof out.maximum === 'number' && n > out.maximum);
   const seed = [...NUMBER_PROBES, ...NUMBER_PROBES.map((n) => -n), ...FRACTION_PROBES].find((n) => accepts(struct, n));
   if (seed === undefined) return out;
   const start = Math.trunc(seed);
@@ -120,9 +129,10 @@ function numberSchema(struct: AnyStruct, whole: boolean): JsonSchema {
   if (!ok(start)) return out;
   const low = bound(ok, start, -1, whole);
   const high = bound(ok, start, 1, whole);
-  if (low !== null) out.minimum = low;
-  if (high !== null) out.maximum = high;
-  return out;
+  if (low) out[low.exclusive ? 'exclusiveMinimum' : 'minimum'] = low.value;
+  if (high) out[high.exclusive ? 'exclusiveMaximum' : 'maximum'] = high.value;
+  const set = numberCandidates.filter((values) => values.length > 0 && values.every(ok) && values.some(outside)).sort((a, b) => b.length - a.length)[0];
+  return set ? { type: out.type, enum: [...set] } : out;
 }
 
 const MAX_PROBED_LENGTH = 1 << 17;
@@ -150,9 +160,9 @@ function stringSchema(struct: AnyStruct, candidates: readonly (readonly string[]
   const length = (n: number) => n >= 0 && n <= MAX_PROBED_LENGTH && ok('x'.repeat(n));
   const seed = [1, 2, 3, 4, 6, 8, 12, 16, 32, 64].find(length);
   if (seed !== undefined) {
-    const low = length(0) ? 0 : bound(length, seed, -1, true);
+    const low = length(0) ? 0 : (bound(length, seed, -1, true)?.value ?? null);
     if (low) out.minLength = low;
-    const high = length(MAX_PROBED_LENGTH) ? null : bound(length, seed, 1, true);
+    const high = length(MAX_PROBED_LENGTH) ? null : (bound(length, seed, 1, true)?.value ?? null);
     if (high !== null) out.maxLength = high;
   }
   return out;
@@ -266,9 +276,9 @@ function baseSchema(struct: AnyStruct, options: ConvertOptions): JsonSchema {
     case 'string':
       return stringSchema(struct, candidates, false);
     case 'number':
-      return numberSchema(struct, false);
+      return numberSchema(struct, false, options.numberCandidates);
     case 'integer':
-      return numberSchema(struct, true);
+      return numberSchema(struct, true, options.numberCandidates);
     case 'boolean':
       return { type: 'boolean' };
     case 'date':
@@ -325,12 +335,12 @@ function baseSchema(struct: AnyStruct, options: ConvertOptions): JsonSchema {
     case 'never':
       return { not: {} };
     default:
-      return customSchema(struct, candidates);
+      return customSchema(struct, candidates, options.numberCandidates);
   }
 }
 
 /** A `define`d check (ruleField, Id, queryInt…): its base type and what it allows, from probes. */
-function customSchema(struct: AnyStruct, candidates: readonly (readonly string[])[]): JsonSchema {
+function customSchema(struct: AnyStruct, candidates: readonly (readonly string[])[], numberCandidates: readonly (readonly number[])[] = []): JsonSchema {
   const kinds = acceptedKinds(struct);
   if (kinds.length === 0) {
     // A check that takes none of the probes may still take exactly one of the domain's value sets.
@@ -342,6 +352,6 @@ function customSchema(struct: AnyStruct, candidates: readonly (readonly string[]
   if (kinds.length > 1) return { type: kinds };
   const [kind] = kinds;
   if (kind === 'string') return stringSchema(struct, candidates, true);
-  if (kind === 'integer' || kind === 'number') return numberSchema(struct, kind === 'integer');
+  if (kind === 'integer' || kind === 'number') return numberSchema(struct, kind === 'integer', numberCandidates);
   return { type: kind };
 }

@@ -7,8 +7,8 @@ const FRAME = 1 / 25;
 
 /**
  * Staff upload a cut on the project page and send it to review once it is registered as version
- * `number` and its preview is ready (Send to review is enabled at once while an earlier cut is
- * there, and sending before the new cut is registered would show the earlier one).
+ * `number` and its preview is ready (Send to review stays disabled until the new cut's preview is
+ * processed, issue 36).
  */
 async function deliverAndSend(staff: Page, request: APIRequestContext, admin: Record<string, string>, projectId: number, number: number, name: string, clip: Buffer) {
   await staff.goto(`/project/${projectId}`);

@@ -10,6 +10,14 @@ test('an admin assigns an editor on the dashboard, then pauses and resumes the t
   await page.getByRole('option', { name: 'Eddie Cutter', exact: true }).click();
   await expect(row).toContainText('IN PROGRESS');
   await expect(row.getByTestId('sla-timer')).toHaveAttribute('data-running', 'true');
+  // Taken off again (issue 36): the project waits for an editor, then gets one back.
+  await row.getByLabel('Editor of Customer story: Northwind').click();
+  await page.getByRole('option', { name: /^No editor/ }).click();
+  await expect(row).toContainText('NO EDITOR');
+  await expect(row.getByRole('combobox', { name: 'Editor of Customer story: Northwind' })).toHaveText(/No editor/);
+  await row.getByLabel('Editor of Customer story: Northwind').click();
+  await page.getByRole('option', { name: 'Eddie Cutter', exact: true }).click();
+  await expect(row).toContainText('IN PROGRESS');
 
   await row.getByRole('link', { name: 'Customer story: Northwind' }).click();
   await expect(page).toHaveURL(/\/project\/\d+$/);

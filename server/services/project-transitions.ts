@@ -93,6 +93,11 @@ export async function assignEditor(ctx: AppContext, auth: AuthContext, project: 
   return runTransition(ctx, auth, project, 'assign-editor', { editorId });
 }
 
+/** Issue 36: the editor taken off a project being edited; it waits for the next one (its SLA clock runs on). */
+export async function unassignEditor(ctx: AppContext, auth: AuthContext, project: ProjectDetails): Promise<ProjectDetails> {
+  return runTransition(ctx, auth, project, 'unassign-editor', { editorId: null });
+}
+
 /** A§7 review period: checked by the domain's range rule (400 on the field), then a transition like any other. */
 export async function setReviewPeriod(ctx: AppContext, auth: AuthContext, project: ProjectDetails, reviewPeriod: number): Promise<ProjectDetails> {
   const problem = reviewPeriodProblem(reviewPeriod);

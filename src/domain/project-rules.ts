@@ -23,6 +23,7 @@ export const PROJECT_ACTIONS = [
   'send-to-review',
   'restore-to-review',
   'assign-editor',
+  'unassign-editor',
   'set-review-period',
   'change-assets',
 ] as const;
@@ -106,10 +107,13 @@ const VERB: Record<ProjectAction, string> = {
   'send-to-review': 'sent to review',
   'restore-to-review': 'restored to review',
   'assign-editor': 'assigned an editor',
+  'unassign-editor': 'left without an editor',
   'set-review-period': 'given a review period',
   'change-assets': 'changed',
 };
 
+/** Statuses in which staff may take the editor off a project (issue 36): while it is being edited. */
+export const EDITOR_REMOVABLE_STATUSES: readonly ProjectStatus[] = ['IN_EDITING'];
 /** Statuses in which editor assignment is locked (FINISHED, NOT PUBLISHED, DELETED). */
 export const EDITOR_LOCKED_STATUSES: readonly ProjectStatus[] = ['APPROVED', 'ARCHIVED', 'OPENED', 'DELETED', 'HIDDEN'];
 /** Statuses in which staff may upload the final video (A§4). */
@@ -158,6 +162,9 @@ const RULES: Record<ProjectAction, Rule> = {
   },
   'restore-to-review': { who: 'manager', from: ['APPROVED'], next: () => 'IN_REVIEW' },
   'assign-editor': { who: 'manager', from: ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED'], next: (f) => (f.status === 'WAITING_FOR_EDITOR' ? 'IN_EDITING' : null) },
+  // Issue 36: an editor taken off a project being edited (ill, reassigned, to be deleted) leaves it
+  // waiting for the next one; from review, pause or later the editor stays (changes go back to them).
+  'unassign-editor': { who: 'manager', from: EDITOR_REMOVABLE_STATUSES, next: () => 'WAITING_FOR_EDITOR' },
   'set-review-period': { who: 'manager', from: ['IN_REVIEW'] },
   // Customers change assets only while assembling (C§4); staff upload per STAFF_UPLOAD_BLOCKED.
   'change-assets': { who: 'customer', from: ['OPENED'] },

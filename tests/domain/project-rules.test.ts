@@ -23,6 +23,7 @@ const EXPECTED: [ProjectAction, RoleName, ProjectStatus, ProjectStatus | null][]
   ['restore-to-review', 'ADMIN', 'APPROVED', 'IN_REVIEW'],
   ['assign-editor', 'ADMIN', 'WAITING_FOR_EDITOR', 'IN_EDITING'],
   ['assign-editor', 'ADMIN', 'IN_EDITING', null],
+  ['unassign-editor', 'ADMIN', 'IN_EDITING', 'WAITING_FOR_EDITOR'],
   ['set-review-period', 'ADMIN', 'IN_REVIEW', null],
   ['rename', 'EDITOR', 'IN_EDITING', null],
 ];
@@ -30,6 +31,10 @@ const EXPECTED: [ProjectAction, RoleName, ProjectStatus, ProjectStatus | null][]
 describe('project state machine', () => {
   it.each(EXPECTED)('%s by %s from %s leads to %s', (action, role, status, next) => {
     expect(decide(action, role, facts(status))).toEqual({ allowed: true, next });
+  });
+
+  it('takes the editor off only while the project is being edited', () => {
+    for (const status of ['WAITING_FOR_EDITOR', 'IN_REVIEW', 'PAUSED', 'APPROVED'] as const) expect(decide('unassign-editor', 'ADMIN', facts(status, { hasEditor: true })).allowed).toBe(false);
   });
 
   it('sends a revision back to the assigned editor', () => {
@@ -86,7 +91,7 @@ describe('project state machine', () => {
   });
 
   it('keeps staff actions from customers and editors, and customer actions from staff (403)', () => {
-    const staffOnly: ProjectAction[] = ['archive', 'hide', 'restore', 'pause', 'resume', 'send-to-review', 'restore-to-review', 'assign-editor', 'set-review-period'];
+    const staffOnly: ProjectAction[] = ['archive', 'hide', 'restore', 'pause', 'resume', 'send-to-review', 'restore-to-review', 'assign-editor', 'unassign-editor', 'set-review-period'];
     const customerOnly: ProjectAction[] = ['edit-brief', 'delete', 'duplicate', 'send-to-editing', 'submit-revision', 'approve', 'change-assets'];
     for (const status of PROJECT_STATUSES) {
       for (const action of staffOnly) for (const role of ['OWNER', 'USER', 'EDITOR'] as const) expect(decide(action, role, facts(status))).toMatchObject({ allowed: false, status: 403 });

@@ -197,6 +197,16 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       expect((await call('POST', `/projects/${await idOf('Spring launch teaser')}/assign-editor`, admin, { editorId })).statusCode).toBe(409);
     });
 
+    it('takes the editor off a project being edited, which waits for the next one (issue 36)', async () => {
+      const id = await idOf('Customer story: Northwind');
+      expect((await call('POST', `/projects/${id}/unassign-editor`, editor)).statusCode).toBe(403);
+      const unassigned = await call('POST', `/projects/${id}/unassign-editor`, admin);
+      expect(unassigned.json()).toMatchObject({ status: { name: 'WAITING_FOR_EDITOR' }, editor: null });
+      expect((await call('POST', `/projects/${id}/unassign-editor`, admin)).statusCode).toBe(409);
+      const editorId = (await server.db.selectFrom('users').select('id').where('role', '=', 'EDITOR').executeTakeFirstOrThrow()).id;
+      expect((await call('POST', `/projects/${id}/assign-editor`, admin, { editorId })).json()).toMatchObject({ status: { name: 'IN_EDITING' }, editor: { id: editorId } });
+    });
+
     it('pauses and resumes, keeping the paused minutes', async () => {
       const id = await idOf('Customer story: Northwind');
       const paused = await call('POST', `/projects/${id}/pause`, admin);

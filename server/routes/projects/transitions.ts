@@ -4,7 +4,7 @@ import type { ProjectAction } from '../../../src/domain/project-rules.ts';
 import { parse } from '../../http-error.ts';
 import { duplicateProject } from '../../services/project-duplicate.ts';
 import { requireAllowed, visibleProject } from '../../services/project-access.ts';
-import { assignEditor, runTransition, setReviewPeriod, submitProject } from '../../services/project-transitions.ts';
+import { assignEditor, runTransition, unassignEditor, setReviewPeriod, submitProject } from '../../services/project-transitions.ts';
 import { projectFor } from '../../services/project-view.ts';
 import { idParam } from '../params.ts';
 
@@ -51,6 +51,11 @@ export default async function projectTransitionRoutes(app: FastifyInstance) {
     requireAllowed('assign-editor', auth, project); // the role and status first, then the body
     const { editorId } = parse(AssignEditorBodyStruct, request.body);
     return projectFor(auth, await assignEditor(app.ctx, auth, project, editorId));
+  });
+
+  app.post('/projects/:id/unassign-editor', async (request) => {
+    const { auth, project } = await target(request);
+    return projectFor(auth, await unassignEditor(app.ctx, auth, project));
   });
 
   app.put('/projects/:id/review_period', async (request) => {

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { EDITOR_LOCKED_STATUSES } from '@/domain/project-rules.ts';
+import { EDITOR_LOCKED_STATUSES, EDITOR_REMOVABLE_STATUSES } from '@/domain/project-rules.ts';
 import type { ProjectStatus } from '@/domain/project-status.ts';
 import type { User } from '@/domain/contract/users.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { useMutation } from '@/lib/query.ts';
-import { assignEditor } from '../api/assign-editor.ts';
+import { assignEditor, unassignEditor } from '../api/assign-editor.ts';
 import { EDITOR_SEARCH_FROM, editorChoices } from '../editor-choices.ts';
 import { useProjectChanged } from '../use-dashboard-queries.ts';
 
@@ -23,9 +23,14 @@ interface Props {
  * marked and cannot be chosen (issue 12).
  */
 export function EditorSelect({ projectId, projectName, status, editor, editors, disabled }: Props) {
-  const assign = useMutation({ mutationFn: (editorId: number) => assignEditor(projectId, editorId), onSuccess: useProjectChanged() });
-  const busy = assign.isPending;
-  const error = assign.error ? errorMessage(assign.error) : null;
+  const changed = useProjectChanged();
+  const assign = useMutation({ mutationFn: (editorId: number) => assignEditor(projectId, editorId), onSuccess: changed });
+  const unassign = useMutation({ mutationFn: () => unassignEditor(projectId), onSuccess: changed });
+  const busy = assign.isPending || unassign.isPending;
+  const failure = assign.error ?? unassign.error;
+  const error = failure ? errorMessage(failure) : null;
+  // The server's rule (src/domain/project-rules.ts): only while the project is being edited.
+  const canUnassign = Boolean(editor) && EDITOR_REMOVABLE_STATUSES.includes(status);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
@@ -108,6 +113,22 @@ export function EditorSelect({ projectId, projectName, status, editor, editors, 
             />
           )}
           <ul className="editor-picker-list" role="listbox" id={listId} aria-label={`Editors for ${projectName}`}>
+            {canUnassign && !query && (
+              <li
+                role="option"
+                aria-selected={false}
+                className="editor-picker-option is-unassign"
+                title="Take the editor off: the project waits for the next one"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => {
+                  setOpen(false);
+                  unassign.mutate();
+                }}
+              >
+                <span>No editor</span>
+                <span className="editor-picker-note">Unassign</span>
+              </li>
+            )}
             {choices.length === 0 && <li className="editor-picker-none">No editor matches “{query}”.</li>}
             {choices.map((choice) => (
               <li

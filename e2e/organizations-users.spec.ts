@@ -155,6 +155,27 @@ test('an admin edits the credits, logs in as the customer, sees the new total an
   await page.reload();
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByRole('navigation', { name: 'Staff' }).getByRole('link')).toHaveText(['Dashboard', 'Customers', 'Editors', 'Onboarding', 'Settings']);
+  // The Log In As trail is a superadmin's only (issue 36).
+  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('tab', { name: 'Users' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Log In As trail' })).toHaveCount(0);
+});
+
+test('a superadmin reads the Log In As trail: who, as whom, when, for how long (issue 36)', async ({ page }) => {
+  await signIn(page, 'superadmin@demo.cutdesk.test', /\/dashboard$/);
+  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Customers' }).click();
+  await page.getByRole('button', { name: 'Log In As Demo Studio' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'You are signed in as Demo Studio' })).toBeVisible();
+  await page.getByRole('button', { name: 'Admin logout' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: 'Log In As trail' }).click();
+  const trail = page.getByRole('table', { name: 'Log In As trail' });
+  await expect(trail.getByRole('columnheader')).toHaveText(['Staff member', 'Organization', 'Signed in as', 'Started', 'Duration', 'Client address']);
+  // Newest first: the session just ended by Admin logout, with its length.
+  const newest = trail.getByRole('row').nth(1);
+  await expect(newest.getByRole('cell')).toHaveText(['Sam Super', 'Demo Studio', 'Olivia Owner', /\d{4}, \d{1,2}:\d{2}\s[AP]M$/, /^\d+ (s|min)$/, /\S/]);
+  await page.screenshot({ path: '/tmp/issue36/log-in-as-trail.png' });
 });
 
 test('an admin adds an editor with a picture, and a used e-mail is refused', async ({ page }) => {

@@ -177,10 +177,18 @@ export interface MediaJobsTable {
   finishedAt: Date | null;
 }
 
+/** A Log In As session (migrations 0001, 0018): who, as whom, from where, until when. */
 export interface ImpersonationsTable {
   id: Generated<number>;
   adminId: number;
   organizationId: number;
+  /** The customer user signed in as (the owner); null on rows older than migration 0018. */
+  customerUserId: number | null;
+  clientAddress: string | null;
+  /** When the session's token expires (each refresh moves it); null on older rows. */
+  expiresAt: Date | null;
+  /** When the staff member ended it; null while it lasts or once it ended by expiry. */
+  endedAt: Date | null;
   createdAt: CreatedAt;
 }
 

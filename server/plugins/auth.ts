@@ -26,9 +26,10 @@ export interface AuthContext {
  *   impersonation may look but not pay);
  * - `staff`: SUPERADMIN, ADMIN or EDITOR, not through an impersonation (while an admin is signed
  *   in as a customer, the token speaks for the customer only);
- * - `managers`: SUPERADMIN or ADMIN (A§6: what the UI hides from an EDITOR, the server refuses).
+ * - `managers`: SUPERADMIN or ADMIN (A§6: what the UI hides from an EDITOR, the server refuses);
+ * - `superadmins`: SUPERADMIN only, not through an impersonation (the Log In As trail, issue 36).
  */
-export type Access = 'public' | 'signed-in' | 'customer' | 'owner' | 'staff' | 'managers';
+export type Access = 'public' | 'signed-in' | 'customer' | 'owner' | 'staff' | 'managers' | 'superadmins';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -87,6 +88,8 @@ export function hasAccess(access: Exclude<Access, 'public'>, auth: AuthContext):
       return isStaffRole(role) && !impersonating;
     case 'managers':
       return isManagerRole(role) && !impersonating;
+    case 'superadmins':
+      return role === 'SUPERADMIN' && !impersonating;
   }
 }
 

@@ -162,8 +162,5 @@ export function organizationAdminRepo(db: Db) {
           .execute();
       });
     },
-    async recordImpersonation(adminId: number, organizationId: number): Promise<void> {
-      await db.insertInto('impersonations').values({ adminId, organizationId }).execute();
-    },
   };
 }

@@ -10,10 +10,12 @@ import type { OrganizationRow, OrganizationsTable, UserRow } from '../db/schema.
 import { badRequest, conflict, forbidden, notFound } from '../http-error.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { MESSAGES } from '../../src/domain/messages.ts';
+import { impersonationsRepo } from '../repositories/impersonations.ts';
 import { organizationAdminRepo } from '../repositories/organization-admin.ts';
 import { organizationsRepo } from '../repositories/organizations.ts';
 import { usersRepo } from '../repositories/users.ts';
 import { creditDetailDto } from './organization-view.ts';
+import { tokenExpiry } from './tokens.ts';
 
 /** The live organization `id`; 404 when there is none (deleted ones included). */
 export async function requireOrganization(db: Db, id: number): Promise<OrganizationRow> {
@@ -97,13 +99,16 @@ export async function updateCredits(db: Db, current: CreditDetail, body: UpdateC
  * A§2 Log In As: a session for the organization's enabled owner that names `admin` as the
  * impersonator (recorded); 404 without the organization, 409 without an owner to sign in as.
  */
-export async function signInAsOwner(ctx: AppContext, admin: UserRow, id: number): Promise<Session & { ownerId: number }> {
+export async function signInAsOwner(ctx: AppContext, admin: UserRow, id: number, clientAddress: string | null = null): Promise<Session & { ownerId: number }> {
   await requireOrganization(ctx.db, id);
   const ownerRow = await organizationAdminRepo(ctx.db).row(id);
   const owner = ownerRow?.ownerId ? await usersRepo(ctx.db).findById(ownerRow.ownerId) : undefined;
   if (!owner?.isEnabled) throw conflict(ORGANIZATION_MESSAGES.noOwner);
-  await organizationAdminRepo(ctx.db).recordImpersonation(admin.id, id);
-  const token = await ctx.tokens.sign({ userId: owner.id, impersonatorId: admin.id, sessionVersion: owner.sessionVersion, impersonatorSessionVersion: admin.sessionVersion });
+  // Issue 36 item 10: the session goes on the trail (never its token); the token names its row.
+  const trail = impersonationsRepo(ctx.db);
+  const impersonationId = await trail.start({ adminId: admin.id, organizationId: id, customerUserId: owner.id, clientAddress });
+  const token = await ctx.tokens.sign({ userId: owner.id, impersonatorId: admin.id, sessionVersion: owner.sessionVersion, impersonatorSessionVersion: admin.sessionVersion, impersonationId });
+  await trail.setExpiry(impersonationId, tokenExpiry(token));
   return { token, organizationId: id, ownerId: owner.id };
 }
 

@@ -19,13 +19,16 @@ export interface TokenClaims {
   sessionVersion: number;
   /** The impersonating admin's session version, so the admin's revocation ends it too. */
   impersonatorSessionVersion: number | null;
+  /** The impersonation session (its `impersonations` row) this token belongs to; a row id, nothing secret. */
+  impersonationId: number | null;
   /** When the person signed in (seconds since the epoch); kept through refreshes. */
   signedInAt: number;
 }
 
 /** What a new token carries; `signedInAt` is now for a new session, the old value for a refresh. */
-export type NewTokenClaims = Omit<TokenClaims, 'signedInAt' | 'impersonatorSessionVersion'> & {
+export type NewTokenClaims = Omit<TokenClaims, 'signedInAt' | 'impersonatorSessionVersion' | 'impersonationId'> & {
   impersonatorSessionVersion?: number | null;
+  impersonationId?: number | null;
   signedInAt?: number;
 };
 
@@ -51,11 +54,12 @@ export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFET
   let imported: Promise<webcrypto.CryptoKey> | undefined;
   const key = () => (imported ??= crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   return {
-    async sign({ userId, impersonatorId, sessionVersion, impersonatorSessionVersion = null, signedInAt = nowSeconds() }) {
+    async sign({ userId, impersonatorId, sessionVersion, impersonatorSessionVersion = null, impersonationId = null, signedInAt = nowSeconds() }) {
       const payload: Record<string, number> = { sv: sessionVersion, sat: signedInAt };
       if (impersonatorId) {
         payload.imp = impersonatorId;
         payload.isv = impersonatorSessionVersion ?? 0;
+        if (impersonationId) payload.ims = impersonationId;
       }
       // A refresh never reaches past the session's end.
       const expires = Math.min(nowSeconds() + lifetimeSeconds, signedInAt + maxSessionSeconds);
@@ -78,6 +82,7 @@ export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFET
           impersonatorId,
           sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
           impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0,
+          impersonationId: impersonatorId !== null && typeof payload.ims === 'number' ? payload.ims : null,
           signedInAt,
         };
       } catch {
@@ -85,4 +90,11 @@ export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFET
       }
     },
   };
+}
+
+/** When a token signed by this service expires (its `exp`), read without checking it: for tokens just signed. */
+export function tokenExpiry(token: string): Date {
+  const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp?: unknown };
+  if (typeof payload.exp !== 'number') throw new Error('A token without an expiry');
+  return new Date(payload.exp * 1000);
 }

@@ -5,7 +5,7 @@ import { SessionStruct, TokenStruct, type Session } from '@/domain/contract/auth
 import { homeFor } from '@/domain/route-guard.ts';
 import { shouldRefreshToken, tokenExpiryMs } from '@/domain/session.ts';
 import { navigate } from 'wouter/use-browser-location';
-import { ApiError, api, onUnauthorized } from './api-client.ts';
+import { ApiError, api, callAsGuest, onUnauthorized } from './api-client.ts';
 import { portalOfPath, portalOfRole, signInUrl } from './return-path.ts';
 import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom, topBarInfoAtom, type TopBarInfo } from './session-state.ts';
 import { clearOfflineCache } from './offline-cache.ts';
@@ -164,7 +164,20 @@ export function landingFor(me: Me | null): string {
 }
 
 export function logout(): void {
+  // Signing out while signed in as a customer ends that session on the Log In As trail too.
+  if (appStore.get(adminTokenAtom)) void endOnTrail();
   clearSession();
+}
+
+/**
+ * Issue 36 item 10: the Log In As session of the current (customer) token ends on the trail a
+ * superadmin reads. Best-effort and never the session's call: a refused or failed one changes
+ * nothing here (an unrecorded end shows as the token's expiry).
+ */
+async function endOnTrail(): Promise<void> {
+  const token = appStore.get(tokenAtom);
+  if (!token) return;
+  await callAsGuest('POST', '/impersonations/end', { headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
 }
 
 /**
@@ -195,6 +208,7 @@ export async function startImpersonation(organizationId: number): Promise<Me> {
  */
 export async function endImpersonation(): Promise<Me | null> {
   const adminToken = appStore.get(adminTokenAtom);
+  if (adminToken && appStore.get(tokenAtom) !== adminToken) await endOnTrail();
   appStore.set(adminTokenAtom, null);
   clearCustomerData();
   if (!adminToken) {

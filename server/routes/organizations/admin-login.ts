@@ -7,7 +7,7 @@ export default async function adminLoginRoute(app: FastifyInstance) {
   app.get('/organizations/:id/admin/login', { config: { access: 'managers' } }, async (request) => {
     const { user: admin } = request.auth;
     const id = idParam(request.params);
-    const { ownerId, ...session } = await signInAsOwner(app.ctx, admin, id);
+    const { ownerId, ...session } = await signInAsOwner(app.ctx, admin, id, request.ip);
     request.log.info({ adminId: admin.id, organizationId: id, ownerId }, 'admin signed in as organization');
     return session;
   });

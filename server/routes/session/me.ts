@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Me } from '../../../src/domain/contract/me.ts';
+import { impersonationsRepo } from '../../repositories/impersonations.ts';
 import { me } from '../../services/me.ts';
+import { tokenExpiry } from '../../services/tokens.ts';
 
 export default async function meRoutes(app: FastifyInstance) {
   app.get('/me', async (request): Promise<Me> => {
@@ -11,6 +13,9 @@ export default async function meRoutes(app: FastifyInstance) {
   // refresh neither outlives the session's absolute lifetime nor survives a revocation.
   app.put('/me/refresh-token', async (request) => {
     const { auth, session: claims } = request;
-    return { token: await app.ctx.tokens.sign({ ...claims, userId: auth.user.id }) };
+    const token = await app.ctx.tokens.sign({ ...claims, userId: auth.user.id });
+    // The Log In As trail keeps the session's expiry (issue 36 item 10).
+    if (claims.impersonationId !== null) await impersonationsRepo(app.ctx.db).setExpiry(claims.impersonationId, tokenExpiry(token));
+    return { token };
   });
 }

@@ -31,6 +31,7 @@ import {
   UpdateOrganizationBodyStruct,
 } from './customers.ts';
 import { EventStreamQueryStruct, EventTicketStruct } from './events.ts';
+import { ImpersonationListQueryStruct, ImpersonationListStruct } from './impersonations.ts';
 import { Id } from './fields.ts';
 import type { AnyStruct } from './json-schema.ts';
 import { MeStruct } from './me.ts';
@@ -223,6 +224,15 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET', path: '/organizations/{id}/admin/login', tag: 'Organizations', summary: 'Sign in as the organization’s owner (impersonation).', who: 'M', auth: 'bearer',
     responses: { 200: ok('A token for the owner that names the admin.', AdminLoginStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'No enabled owner.' },
+  },
+  {
+    method: 'GET', path: '/impersonations', tag: 'Organizations', summary: 'The Log In As trail: who signed in as which organization, when and for how long, newest first (issue 36).', who: 'SUPERADMIN', auth: 'bearer', query: ImpersonationListQueryStruct,
+    notes: '`endedBy`: `staff` (Admin logout or a sign-out; `endedAt` is when), `expiry` (no end recorded and the token expired; `endedAt` is `expiresAt`), `unknown` (recorded before the trail kept ends), null while it lasts. No token is kept.',
+    responses: { 200: ok('A page of sessions.', ImpersonationListStruct), 403: FORBIDDEN },
+  },
+  {
+    method: 'POST', path: '/impersonations/end', tag: 'Organizations', summary: 'End the Log In As session of this token on the trail (Admin logout).', who: 'an impersonation token', auth: 'bearer',
+    responses: { 204: ok('Recorded (the first end stays).'), 403: 'Not an impersonation token.' },
   },
   { method: 'GET', path: '/organizations/{id}/credits', tag: 'Organizations', summary: 'The organization’s credits.', who: 'C, S', auth: 'bearer', responses: { 200: ok('The credits.', CreditsAnswerStruct), 404: NOT_FOUND } },
   {

@@ -308,6 +308,10 @@ export const OPERATIONS: readonly Operation[] = [
     responses: { 200: ok('The project.', ProjectStruct), 400: 'Invalid input, or not an enabled editor (`fields.editorId`).', 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   },
   {
+    method: 'POST', path: '/projects/{id}/unassign-editor', tag: 'Projects', summary: 'Take the editor off a project being edited (IN_EDITING → WAITING_FOR_EDITOR).', who: 'M', auth: 'bearer',
+    responses: { 200: ok('The project.', ProjectStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  },
+  {
     method: 'PUT', path: '/projects/{id}/review_period', tag: 'Projects', summary: 'Set the review period in whole days while IN_REVIEW.', who: 'M', auth: 'bearer', body: ReviewPeriodBodyStruct,
     responses: { 200: ok('The project.', ProjectStruct), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   },

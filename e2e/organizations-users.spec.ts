@@ -249,3 +249,58 @@ test('an editor sees no Log In As and no management actions', async ({ page, req
   await expect(page.getByRole('button', { name: /Log In As|Delete|Complete/ })).toHaveCount(0);
   await expect(page.getByRole('region', { name: 'Users' }).getByRole('listitem').first()).toBeVisible();
 });
+
+test('a superadmin chooses the role of a new staff user, an admin adds editors only (issue 36)', async ({ page }) => {
+  const id = unique();
+  await signIn(page, 'admin@demo.cutdesk.test', /\/dashboard$/);
+  await page.goto('/admin-settings');
+  await page.getByRole('button', { name: 'Add staff user' }).click();
+  const asAdmin = page.getByRole('dialog', { name: 'Add staff user' });
+  await expect(asAdmin.getByRole('note')).toHaveText('They join as an editor. Only a superadmin adds admins.');
+  await expect(asAdmin.getByRole('radio')).toHaveCount(0);
+  await asAdmin.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+
+  await signIn(page, 'superadmin@demo.cutdesk.test', /\/dashboard$/);
+  await page.goto('/admin-settings');
+  await page.getByRole('button', { name: 'Add staff user' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add staff user' });
+  const role = dialog.getByRole('radiogroup', { name: 'Role' });
+  await expect(role.getByRole('radio')).toHaveCount(2);
+  await expect(role.getByRole('radio', { name: /^Editor/ })).toBeChecked();
+  await expect(role).toContainText('Manages customers, editors, credits and onboarding');
+  await role.getByRole('radio', { name: /^Admin/ }).check();
+  await dialog.getByLabel('First name').fill('Ada');
+  await dialog.getByLabel('Last name').fill(`Min ${id}`);
+  await dialog.getByLabel('E-mail').fill(`ada-${id}@example.com`);
+  await page.screenshot({ path: '/tmp/issue36/add-staff-user-role.png' });
+  await dialog.getByRole('button', { name: 'Add user' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('row').filter({ hasText: `ada-${id}@example.com` })).toContainText('Admin');
+});
+
+test('staff search the customers list by organization, owner or e-mail, ignoring accents (issue 36)', async ({ page }) => {
+  await signIn(page, 'admin@demo.cutdesk.test', /\/dashboard$/);
+  const searches: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/v1/organizations' && url.searchParams.has('q')) searches.push(url.searchParams.get('q')!);
+  });
+  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Customers' }).click();
+  const table = page.getByRole('table', { name: 'Customers' });
+  await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toBeVisible();
+  const box = page.getByRole('searchbox', { name: 'Search customers' });
+  // Typed a key at a time, asked once typing rests.
+  await box.pressSequentially('NÖRTHWIND', { delay: 30 });
+  await expect(table.getByRole('link', { name: 'Northwind Media' })).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toHaveCount(0);
+  expect(searches).toEqual(['NÖRTHWIND']);
+  await box.fill('hal@harborlights');
+  await expect(table.getByRole('link')).toHaveText(['Harbor Lights Co']);
+  await page.screenshot({ path: '/tmp/issue36/customers-search.png' });
+  await box.fill('100%_');
+  await expect(table).toContainText('No customers match “100%_”.');
+  await page.screenshot({ path: '/tmp/issue36/customers-search-empty.png' });
+  await box.fill('');
+  await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toBeVisible();
+});

@@ -70,19 +70,40 @@ const SORTS: Record<OrganizationSort, ReturnType<typeof sql>> = {
   createdAt: sql`${sql.ref('o.createdAt')}`,
 };
 
+/**
+ * Text as the customers search compares it (issue 36): lower case, accents dropped (NFD, then
+ * the combining marks; ø ł đ ħ ı by hand, as they do not decompose). Plain functions of
+ * PostgreSQL 13+, so PGlite and a server fold alike: PGlite has `unaccent` only as a contrib
+ * bundle loaded at start, and a server may not let the app create extensions (docs/decisions.md).
+ */
+const fold = (value: ReturnType<typeof sql>) => sql<string>`translate(regexp_replace(normalize(lower(${value}), NFD), '[\\u0300-\\u036f]', '', 'g'), 'øłđħı', 'oldhi')`;
+
+/** A LIKE pattern that finds `text` anywhere, its own `%`, `_` and `\` taken literally. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
+
 export interface OrganizationListOptions {
   start: number;
   limit: number;
   sort?: OrganizationSort | undefined;
   order?: 'asc' | 'desc' | undefined;
   statusId?: number | undefined;
+  /** Search text: the organization's name, the owner's name or e-mail contains it. */
+  q?: string | undefined;
 }
 
 export function organizationAdminRepo(db: Db) {
   return {
-    async list({ start, limit, sort = 'createdAt', order = sort === 'createdAt' ? 'desc' : 'asc', statusId }: OrganizationListOptions): Promise<OrganizationListRow[]> {
+    async list({ start, limit, sort = 'createdAt', order = sort === 'createdAt' ? 'desc' : 'asc', statusId, q }: OrganizationListOptions): Promise<OrganizationListRow[]> {
       let query = rowsQuery(db);
       if (statusId !== undefined) query = query.where('o.statusId', '=', statusId);
+      const search = q?.trim();
+      if (search) {
+        const pattern = fold(sql`${containsPattern(search)}`);
+        const matches = (value: ReturnType<typeof sql>) => sql<boolean>`${fold(value)} like ${pattern} escape '\\'`;
+        query = query.where(() =>
+          sql<boolean>`(${matches(sql.ref('o.name'))} or ${matches(sql`${sql.ref('u.firstName')} || ' ' || ${sql.ref('u.lastName')}`)} or ${matches(sql.ref('u.email'))})`,
+        );
+      }
       return query
         .orderBy(SORTS[sort], (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
         .orderBy('o.id', order)

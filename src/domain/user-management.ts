@@ -29,6 +29,9 @@ export const USER_MESSAGES = {
   phoneTooLong: 'The phone number must be at most 30 characters.',
   enabledInvalid: 'isEnabled must be true or false (1 or 0).',
   impersonating: "Signed in as the customer, staff cannot add or change the customer's users: the owner does that.",
+  adminBySuperadminOnly: 'Only a superadmin can add an admin. Admins add editors.',
+  noNewSuperadmin: 'A superadmin cannot be added here: choose Editor or Admin.',
+  createRole: 'You do not have permission to add a user with this role.',
 } as const;
 
 /**
@@ -62,6 +65,23 @@ const MANAGED_STAFF: Partial<Record<RoleName, readonly RoleName[]>> = {
 
 export function mayCreateRole(actor: RoleName, role: RoleName): boolean {
   return CREATABLE[actor]?.includes(role) ?? false;
+}
+
+/** The staff roles `actor` may give a new staff user, in the order the role choice lists them (issue 36). */
+export function creatableStaffRoles(actor: RoleName): ('EDITOR' | 'ADMIN')[] {
+  return (['EDITOR', 'ADMIN'] as const).filter((role) => mayCreateRole(actor, role));
+}
+
+/**
+ * Why `actor` may not create a user of `role`, in words for the person (issue 36): staff who
+ * may add users are told which role is beyond them; anything else is the plain refusal.
+ */
+export function createRoleRefusal(actor: RoleName, role: RoleName): string | null {
+  if (mayCreateRole(actor, role)) return null;
+  const staffManager = actor === 'ADMIN' || actor === 'SUPERADMIN';
+  if (staffManager && role === 'SUPERADMIN') return USER_MESSAGES.noNewSuperadmin;
+  if (staffManager && role === 'ADMIN') return USER_MESSAGES.adminBySuperadminOnly;
+  return USER_MESSAGES.createRole;
 }
 
 const allow: ManageDecision = { allowed: true };

@@ -36,6 +36,7 @@ const PATHS = {
   check: 'M5 12l5 5L20 7',
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
   camera: 'M4 8h4l2-3h4l2 3h4v11H4zM12 17a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z',
+  search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM16.5 16.5L21 21',
 } as const;
 
 export type IconName = keyof typeof PATHS;

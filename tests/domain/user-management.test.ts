@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RoleName } from '../../src/domain/roles.ts';
 import {
   USER_MESSAGES,
+  creatableStaffRoles,
+  createRoleRefusal,
   decideUserAction,
   editorPhoneRule,
   isAcceptedPicture,
@@ -79,6 +81,19 @@ describe('who manages which user (C§6, A§6)', () => {
     expect(mayCreateRole('SUPERADMIN', 'OWNER')).toBe(false);
     expect(mayCreateRole('EDITOR', 'EDITOR')).toBe(false);
     expect(mayCreateRole('USER', 'USER')).toBe(false);
+  });
+
+  it('says which staff roles each role may give, and why it may not (issue 36)', () => {
+    expect(creatableStaffRoles('SUPERADMIN')).toEqual(['EDITOR', 'ADMIN']);
+    expect(creatableStaffRoles('ADMIN')).toEqual(['EDITOR']);
+    expect(creatableStaffRoles('EDITOR')).toEqual([]);
+    expect(creatableStaffRoles('OWNER')).toEqual([]);
+    expect(createRoleRefusal('SUPERADMIN', 'ADMIN')).toBeNull();
+    expect(createRoleRefusal('ADMIN', 'EDITOR')).toBeNull();
+    expect(createRoleRefusal('ADMIN', 'ADMIN')).toBe(USER_MESSAGES.adminBySuperadminOnly);
+    expect(createRoleRefusal('ADMIN', 'SUPERADMIN')).toBe(USER_MESSAGES.noNewSuperadmin);
+    expect(createRoleRefusal('SUPERADMIN', 'SUPERADMIN')).toBe(USER_MESSAGES.noNewSuperadmin);
+    expect(createRoleRefusal('OWNER', 'EDITOR')).toBe(USER_MESSAGES.createRole);
   });
 
   it('reads role names in any case', () => {

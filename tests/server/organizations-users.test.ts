@@ -420,6 +420,42 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect(completed.every((r) => r.statusId === 2)).toBe(true);
     });
 
+    it('searches organization, owner name and e-mail, ignoring case and accents, paged (issue 36)', async () => {
+      const tag = Date.now().toString(36);
+      const cafe = await freshOrganization(`Café Ünïcødé ${tag}`);
+      const plain = await freshOrganization(`cafe unicode ${tag} two`);
+      const ids = async (query: string) => (await list(`sort=organization&limit=100&q=${encodeURIComponent(query)}`)).map((r) => r.id);
+      expect(new Set(await ids(`CAFÉ UNICODE ${tag}`))).toEqual(new Set([cafe, plain]));
+      expect(new Set(await ids(`cafe unïcode ${tag}`))).toEqual(new Set([cafe, plain]));
+      expect(await ids(`${tag} two`)).toEqual([plain]);
+      // The owner's name and e-mail (the columns the list shows) match too; blank lists all.
+      expect(await ids('olivia OWNER')).toContain(demoId);
+      expect(await ids('OWNER@DEMO.cutdesk')).toEqual([demoId]);
+      expect((await ids('   ')).length).toBe((await list('limit=100')).length);
+      expect(await ids(`nothing like this ${tag}`)).toEqual([]);
+      // Paging stays right inside the matches.
+      const all = await ids(tag);
+      const pages = [...(await list(`sort=organization&start=0&limit=1&q=${tag}`)), ...(await list(`sort=organization&start=1&limit=1&q=${tag}`))].map((r) => r.id);
+      expect(pages).toEqual(all);
+      expect(await list(`sort=organization&start=2&limit=1&q=${tag}`)).toEqual([]);
+    });
+
+    it('takes LIKE wildcards in the search literally (issue 36)', async () => {
+      const tag = Date.now().toString(36);
+      const percent = await freshOrganization(`100% Pure_${tag}`);
+      const other = await freshOrganization(`1000 PureX${tag}`);
+      const ids = async (query: string) => (await list(`limit=100&q=${encodeURIComponent(query)}`)).map((r) => r.id);
+      expect(await ids(`100% pure_${tag}`)).toEqual([percent]);
+      expect(await ids(`pure_${tag}`)).toEqual([percent]);
+      const named = async (query: string) => (await list(`limit=100&q=${encodeURIComponent(query)}`)).map((r) => r.name);
+      expect(await named('%')).toContain(`100% Pure_${tag}`);
+      expect((await named('%')).every((name) => name.includes('%'))).toBe(true);
+      expect((await named('_')).every((name) => name.includes('_'))).toBe(true);
+      expect(await ids(`\\${tag}`)).toEqual([]);
+      expect(await ids(`purex${tag}`)).toEqual([other]);
+      expect((await call('GET', `/organizations?q=${'x'.repeat(201)}`, as.ADMIN)).statusCode).toBe(400);
+    });
+
     it.each(['sort=size', 'order=up', 'limit=101', 'statusId=3'])('refuses the query %s', async (query) => {
       expect((await call('GET', `/organizations?${query}`, as.ADMIN)).statusCode).toBe(400);
     });
@@ -680,8 +716,23 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect(response.json().fields.email).toBe(MESSAGES.userEmailUsed);
     });
 
-    it('lets only the superadmin add admins', async () => {
-      expect((await call('POST', '/users', as.ADMIN, newEditorBody({ role: 'Admin' }))).statusCode).toBe(403);
+    it('lets only the superadmin add admins, and nobody a superadmin, saying why (issue 36)', async () => {
+      const refused = async (actor: Actor, role: string, status: number, message: string) => {
+        const email = unique('refused');
+        const response = await call('POST', '/users', as[actor], newEditorBody({ role, email }));
+        expect(response.statusCode, `${actor} adding ${role}`).toBe(status);
+        expect(response.json().message).toBe(message);
+        expect(await server.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+      };
+      await refused('ADMIN', 'Admin', 403, USER_MESSAGES.adminBySuperadminOnly);
+      await refused('ADMIN', 'Superadmin', 403, USER_MESSAGES.noNewSuperadmin);
+      await refused('SUPERADMIN', 'SUPERADMIN', 403, USER_MESSAGES.noNewSuperadmin);
+      await refused('SUPERADMIN', 'Owner', 403, USER_MESSAGES.createRole);
+      await refused('EDITOR', 'Editor', 403, USER_MESSAGES.createRole);
+      await refused('OWNER', 'Editor', 403, USER_MESSAGES.createRole);
+      await refused('SUPERADMIN', 'Pilot', 400, USER_MESSAGES.roleInvalid);
+      expect((await call('POST', '/users', as.ADMIN, newEditorBody({ role: 'Editor' }))).json().role.name).toBe('EDITOR');
+      expect((await call('POST', '/users', as.SUPERADMIN, newEditorBody({ role: 'Editor' }))).json().role.name).toBe('EDITOR');
       const created = await call('POST', '/users', as.SUPERADMIN, newEditorBody({ role: 'Admin' }));
       expect(created.statusCode).toBe(201);
       expect(created.json().role.name).toBe('ADMIN');

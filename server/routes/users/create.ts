@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { CustomerUserBodyStruct, RoleOnlyStruct, StaffUserBodyStruct, type User } from '../../../src/domain/contract/users.ts';
-import { USER_MESSAGES, mayCreateRole, parseRoleName } from '../../../src/domain/user-management.ts';
+import { USER_MESSAGES, createRoleRefusal, parseRoleName } from '../../../src/domain/user-management.ts';
 import { badRequest, forbidden, parse } from '../../http-error.ts';
 import { inviteCustomerUser, inviteStaffUser, userDto } from '../../services/user-admin.ts';
 
@@ -12,7 +12,9 @@ export default async function createUserRoute(app: FastifyInstance) {
     const raw = parse(RoleOnlyStruct, request.body).role;
     const role = raw === undefined ? (actor.role === 'OWNER' ? 'USER' : 'EDITOR') : typeof raw === 'string' ? parseRoleName(raw) : null;
     if (!role) throw badRequest(USER_MESSAGES.roleInvalid, { fields: { role: USER_MESSAGES.roleInvalid } });
-    if (!mayCreateRole(actor.role, role)) throw forbidden();
+    // Issue 36: a superadmin adds editors and admins, an admin editors only; nobody adds a superadmin.
+    const refusal = createRoleRefusal(actor.role, role);
+    if (refusal) throw forbidden(refusal);
 
     let created;
     if (role === 'USER') {

@@ -73,6 +73,8 @@ export const StaffOrganizationStruct = assign(
 );
 export type StaffOrganization = Infer<typeof StaffOrganizationStruct>;
 
+/** Longest customers search text (`q`): longer than any name or e-mail the rows hold. */
+export const ORGANIZATION_SEARCH_MAX = 200;
 export const ORGANIZATION_SORTS = ['name', 'organization', 'expiry', 'email', 'phone', 'createdAt'] as const;
 export type OrganizationSort = (typeof ORGANIZATION_SORTS)[number];
 export const ORGANIZATIONS_PAGE_SIZE = 50;
@@ -83,6 +85,8 @@ export const OrganizationListQueryStruct = type({
   order: optional(enums(['asc', 'desc'])),
   /** Onboarding tabs: 1 in progress, 2 completed. */
   statusId: optional(queryNumber('statusId', 1, 2)),
+  /** The customers search (issue 36): rows whose organization, owner name or owner e-mail contains it, ignoring case and accents; blank lists all. */
+  q: optional(define<string>('q', (v) => (typeof v === 'string' && v.length <= ORGANIZATION_SEARCH_MAX) || `q must be text of at most ${ORGANIZATION_SEARCH_MAX} characters.`)),
 });
 export type OrganizationListQuery = Infer<typeof OrganizationListQueryStruct>;
 

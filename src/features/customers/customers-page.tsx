@@ -1,7 +1,7 @@
 import { useAtomValue } from '@/lib/state.ts';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ORGANIZATIONS_PAGE_SIZE, type OrganizationRow, type OrganizationSort } from '@/domain/contract/customers.ts';
+import { ORGANIZATION_SEARCH_MAX, ORGANIZATIONS_PAGE_SIZE, type OrganizationRow, type OrganizationSort } from '@/domain/contract/customers.ts';
 import { isManagerRole } from '@/domain/roles.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate, fullName } from '@/lib/format.ts';
@@ -21,7 +21,10 @@ import { CustomerDetails } from './components/customer-details.tsx';
 import { ExpiryCell } from './components/expiry-cell.tsx';
 import { PlanCell } from './components/plan-cell.tsx';
 
-/** /customers (A§2): seven columns plus the plan, server sorting, expandable rows, Delete and Log In As, 50 per page. */
+/** How long typing in the search box rests before the list is asked again. */
+const SEARCH_DEBOUNCE_MS = 300;
+
+/** /customers (A§2): seven columns plus the plan, server sorting and search, expandable rows, Delete and Log In As, 50 per page. */
 export function CustomersPage() {
   const me = useAtomValue(meAtom);
   const canManage = isManagerRole(me?.role.name);
@@ -31,13 +34,20 @@ export function CustomersPage() {
   const [deleting, setDeleting] = useState<OrganizationRow | null>(null);
   const [signingIn, setSigningIn] = useState<number | null>(null);
   const client = useQueryClient();
+  // Issue 36: the search runs on the server (paged like the whole list) once typing rests.
+  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(typed.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
 
   const query = useInfiniteQuery({
-    queryKey: customersListKey(sort.key, sort.order),
-    queryFn: ({ pageParam }) => listCustomers(pageParam, sort.key, sort.order),
+    queryKey: customersListKey(sort.key, sort.order, search),
+    queryFn: ({ pageParam }) => listCustomers(pageParam, sort.key, sort.order, search),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (last.length === ORGANIZATIONS_PAGE_SIZE ? pages.reduce((n, page) => n + page.length, 0) : undefined),
-    // Another sort order keeps the rows on screen until its first page arrives.
+    // Another sort order or search keeps the rows on screen until its first page arrives.
     placeholderData: keepPreviousData,
   });
   // A row that moved between pages while paging is listed once.
@@ -112,7 +122,16 @@ export function CustomersPage() {
 
   return (
     <>
-      <PageHeader title="Customers" subtitle="Organizations, their owners and when their credits expire." />
+      <PageHeader
+        title="Customers"
+        subtitle="Organizations, their owners and when their credits expire."
+        actions={
+          <label className="search-box">
+            <Icon name="search" size={18} />
+            <input type="search" aria-label="Search customers" placeholder="Search organization, name or e-mail" maxLength={ORGANIZATION_SEARCH_MAX} value={typed} onChange={(e) => setTyped(e.target.value)} />
+          </label>
+        }
+      />
       {error && (
         <div className="form-error" role="alert">
           {error}
@@ -129,7 +148,7 @@ export function CustomersPage() {
           onSort={(next) => setSort(next as SortState<OrganizationSort>)}
           details={(r) => <CustomerDetails row={r} />}
           onRowClick={(r) => navigate(`/organization/${r.id}`)}
-          empty="No customers yet."
+          empty={search ? `No customers match “${search}”.` : 'No customers yet.'}
         />
       </div>
       <MoreButton visible={query.hasNextPage && rows !== null} busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>

@@ -13,7 +13,13 @@ import { saveStaffUser } from '../api/save-staff-user.ts';
 type Field = 'firstName' | 'lastName' | 'email' | 'phone';
 const validate = (v: Record<Field, string>) => collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
 
-/** Adds a staff member (an editor, or an admin for the superadmin) or edits one. */
+/** What each role the choice offers does (A§1, A§6), so the person picks knowingly. */
+const ROLE_HINT: Record<'Editor' | 'Admin', string> = {
+  Editor: 'Edits the projects assigned to them; sees the dashboard only.',
+  Admin: 'Manages customers, editors, credits and onboarding; can log in as a customer.',
+};
+
+/** Adds a staff member (an editor, or an admin for the superadmin: issue 36) or edits one. */
 export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User | null; roles: ('Editor' | 'Admin')[]; onClose: () => void; onSaved: (user: User) => void }) {
   const form = useForm<Field>({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', phone: user?.phone ?? '' }, useCallback(validate, []));
   const [role, setRole] = useState<'Editor' | 'Admin'>(roles[0] ?? 'Editor');
@@ -34,15 +40,25 @@ export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User |
           </div>
         )}
         {!user && roles.length > 1 && (
-          <fieldset className="role-choice">
-            <legend>Role</legend>
-            {roles.map((r) => (
-              <label key={r}>
-                <input type="radio" name="role" value={r} checked={role === r} onChange={() => setRole(r)} />
-                {r}
-              </label>
-            ))}
-          </fieldset>
+          <div className="role-choice" role="radiogroup" aria-label="Role">
+            <span className="role-choice-label">Role</span>
+            <div className="role-choice-options">
+              {roles.map((r) => (
+                <label key={r} className={role === r ? 'role-option role-option-on' : 'role-option'}>
+                  <input type="radio" name="role" value={r} checked={role === r} onChange={() => setRole(r)} />
+                  <span>
+                    <strong>{r}</strong>
+                    <span className="role-option-hint">{ROLE_HINT[r]}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </div>
+        )}
+        {!user && roles.length === 1 && roles[0] === 'Editor' && (
+          <p className="role-choice-note" role="note">
+            They join as an editor. Only a superadmin adds admins.
+          </p>
         )}
         <NameFields first={form.field('firstName')} last={form.field('lastName')} />
         <TextField label="E-mail" type="email" autoComplete="off" {...form.field('email')} />

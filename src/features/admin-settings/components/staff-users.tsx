@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Me } from '@/domain/contract/me.ts';
 import type { User } from '@/domain/contract/users.ts';
-import { decideUserAction } from '@/domain/user-management.ts';
+import { creatableStaffRoles, decideUserAction } from '@/domain/user-management.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { fullName } from '@/lib/format.ts';
 import { useQuery, useQueryClient } from '@/lib/query.ts';
@@ -48,7 +48,8 @@ export function StaffUsers({ me }: { me: Me }) {
 
   const actor = { id: me.id, role: me.role.name, organizationId: null };
   const may = (u: User, action: 'edit' | 'enable' | 'delete' | 'invite') => decideUserAction(actor, { id: u.id, role: u.role.name, organizationId: u.organizationId }, action).allowed;
-  const roles: ('Editor' | 'Admin')[] = me.role.name === 'SUPERADMIN' ? ['Editor', 'Admin'] : ['Editor'];
+  // Issue 36: the roles this person may give (a superadmin: Editor or Admin; an admin: Editor).
+  const roles = creatableStaffRoles(me.role.name).map((role) => ROLE_LABEL[role]);
 
   const columns: Column<User>[] = [
     {

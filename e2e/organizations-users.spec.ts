@@ -290,11 +290,12 @@ test('staff search the customers list by organization, owner or e-mail, ignoring
   const table = page.getByRole('table', { name: 'Customers' });
   await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toBeVisible();
   const box = page.getByRole('searchbox', { name: 'Search customers' });
-  // Typed a key at a time, asked once typing rests.
-  await box.pressSequentially('NÖRTHWIND', { delay: 30 });
+  // Typed a key at a time, asked when typing rests (not once a key: a busy machine may rest between two).
+  await box.pressSequentially('NÖRTHWIND', { delay: 20 });
   await expect(table.getByRole('link', { name: 'Northwind Media' })).toBeVisible();
   await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toHaveCount(0);
-  expect(searches).toEqual(['NÖRTHWIND']);
+  expect(searches.at(-1)).toBe('NÖRTHWIND');
+  expect(searches.length).toBeLessThan('NÖRTHWIND'.length);
   await box.fill('hal@harborlights');
   await expect(table.getByRole('link')).toHaveText(['Harbor Lights Co']);
   await page.screenshot({ path: '/tmp/issue36/customers-search.png' });

@@ -93,7 +93,7 @@ test('a change by one person shows on the other’s open project page, and a pag
   }
 });
 
-test('the staff dashboard’s rows update in place when a project changes', async ({ browser, request }) => {
+test('the staff dashboard’s rows update in place when a project changes, or its editor’s name', async ({ browser, request }) => {
   // A fresh organization with credits (Demo Studio's are counted by other specs) sends a project to editing.
   const admin = await apiLogin(request, 'admin@demo.cutdesk.test');
   const owner = await registerOwner(request, { email: `live-${unique()}@example.com`, password: 'a-long-password-1', firstName: 'Live', lastName: 'Owner', organizationName: `Live org ${unique()}` });
@@ -107,8 +107,11 @@ test('the staff dashboard’s rows update in place when a project changes', asyn
   expect(created.status()).toBe(201);
   const projectId = ((await created.json()) as { id: number }).id;
   expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers: owner.headers })).ok()).toBe(true);
-  const editor = await apiLogin(request, 'editor@demo.cutdesk.test');
-  const editorId = ((await (await request.get('/api/v1/me', { headers: editor.headers })).json()) as { id: number }).id;
+  // An editor of its own, renamed below (the demo editor's name is read by other specs).
+  const editorEmail = `live-editor-${unique()}@example.com`;
+  const invited = await request.post('/api/v1/users', { headers: admin.headers, data: { email: editorEmail, firstName: 'Live', lastName: 'Editor', role: 'EDITOR' } });
+  expect(invited.status(), await invited.text()).toBe(201);
+  const editorId = ((await invited.json()) as { id: number }).id;
 
   const staffContext = await browser.newContext();
   try {
@@ -131,6 +134,11 @@ test('the staff dashboard’s rows update in place when a project changes', asyn
     const paused = await request.post(`/api/v1/projects/${projectId}/pause`, { headers: admin.headers });
     expect(paused.status(), await paused.text()).toBe(200);
     await expect(row).toContainText('PAUSED');
+    // The editor is renamed (no project changes): the row shows the new name by itself (issue 36).
+    const renamed = `Renamed ${unique()}`;
+    const edited = await request.patch(`/api/v1/users/${editorId}`, { headers: admin.headers, data: { email: editorEmail, firstName: renamed, lastName: 'Editor' } });
+    expect(edited.status(), await edited.text()).toBe(200);
+    await expect(row).toContainText(`${renamed} Editor`);
     expect(loads()).toBe(0);
   } finally {
     await staffContext.close();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { LiveEventStruct, type LiveEvent } from '../../src/domain/contract/events.ts';
-import { is } from 'superstruct';
+import { is, number, object, optional, type Infer } from 'superstruct';
 import type { Db } from '../db/connect.ts';
 
 /**
@@ -16,17 +16,31 @@ export const EVENTS_CHANNEL = 'cutdesk_events';
 /** A comment change names the comment, so open pages read that thread alone (`GET projects/{id}/comments/{commentId}`). */
 export type Change = { type: 'comment'; projectId: number; version: number; released: boolean; commentId?: number } | { type: 'project'; projectId: number };
 
+/**
+ * Access that ended, notified by the database itself at commit (migration 0019): a user disabled,
+ * deleted or whose session version or role moved; a share link revoked or deleted; an
+ * organization deleted. Never sent to a client: each instance checks its streams of that user,
+ * link or organization again and ends those that may no longer listen (server/events/hub.ts).
+ */
+const AccessChangeStruct = object({ userId: optional(number()), shareLinkId: optional(number()), organizationId: optional(number()) });
+export type AccessChange = Infer<typeof AccessChangeStruct>;
+
+/** What the channel carries: an event for the streams, or an access change for the instance. */
+export type Heard = { event: LiveEvent } | { access: AccessChange };
+
 /** The notification's payload: the event as JSON (far below PostgreSQL's 8000-byte limit). */
 export function encodeEvent(change: Change, at = new Date()): string {
   return JSON.stringify({ ...change, at: at.toISOString() } satisfies LiveEvent);
 }
 
-/** A payload as heard, or null for anything that is not one of ours (never trusted blindly). */
-export function decodeEvent(payload: string | undefined): LiveEvent | null {
+/** A payload as heard: an event, an access change, or null for anything that is not one of ours (never trusted blindly). */
+export function decodeHeard(payload: string | undefined): Heard | null {
   if (!payload) return null;
   try {
     const value: unknown = JSON.parse(payload);
-    return is(value, LiveEventStruct) ? value : null;
+    if (is(value, LiveEventStruct)) return { event: value };
+    if (typeof value === 'object' && value !== null && 'access' in value && is(value.access, AccessChangeStruct)) return { access: value.access };
+    return null;
   } catch {
     return null;
   }

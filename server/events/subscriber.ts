@@ -1,11 +1,13 @@
 import type { EmbeddedPglite } from '../db/connect.ts';
 import type { LiveEvent } from '../../src/domain/contract/events.ts';
-import { EVENTS_CHANNEL, decodeEvent } from './bus.ts';
+import { EVENTS_CHANNEL, decodeHeard, type AccessChange, type Heard } from './bus.ts';
 
 /** What a subscriber tells its instance. */
 export interface SubscriberHandlers {
   /** An event heard on the channel. */
   event(event: LiveEvent): void;
+  /** Access ended for a user, a share link or an organization (its streams are checked again). */
+  access(change: AccessChange): void;
   /** The listener was away (its connection was lost and is back): events may have been missed. */
   resync(): void;
   warn(message: string): void;
@@ -13,6 +15,12 @@ export interface SubscriberHandlers {
 
 export interface Subscriber {
   close(): Promise<void>;
+}
+
+function deliver(handlers: SubscriberHandlers, heard: Heard | null): void {
+  if (!heard) return;
+  if ('event' in heard) handlers.event(heard.event);
+  else handlers.access(heard.access);
 }
 
 /** The first wait after a lost connection; doubled on each failed attempt up to the maximum. */
@@ -54,8 +62,7 @@ export async function listenPostgres(url: string, handlers: SubscriberHandlers):
     const next = new pg.Client({ connectionString: url, keepAlive: true, application_name: 'cutdesk-events' });
     next.on('notification', (message) => {
       if (message.channel !== EVENTS_CHANNEL) return;
-      const event = decodeEvent(message.payload);
-      if (event) handlers.event(event);
+      deliver(handlers, decodeHeard(message.payload));
     });
     next.on('error', (error) => {
       handlers.warn(`live updates: database listener lost (${error.message})`);
@@ -99,8 +106,7 @@ export async function listenPostgres(url: string, handlers: SubscriberHandlers):
 /** LISTEN on embedded PGlite: its notifications are delivered in this process, at commit. */
 export async function listenPglite(pglite: EmbeddedPglite, handlers: SubscriberHandlers): Promise<Subscriber> {
   const unlisten = await pglite.listen(EVENTS_CHANNEL, (payload) => {
-    const event = decodeEvent(payload);
-    if (event) handlers.event(event);
+    deliver(handlers, decodeHeard(payload));
   });
   return {
     async close() {

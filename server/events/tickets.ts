@@ -48,7 +48,7 @@ export async function signTicket(secret: string, userId: number, session: Sessio
     .sign(ticketKey(secret));
 }
 
-async function verifyTicket(secret: string, ticket: string, scope: StreamScope): Promise<(SessionClaims & { userId: number }) | null> {
+async function verifyTicket(secret: string, ticket: string, scope: StreamScope): Promise<TicketClaims | null> {
   try {
     const { jwtVerify } = await jose();
     const { payload } = await jwtVerify(ticket, ticketKey(secret), { algorithms: ['HS256'], audience: AUDIENCE, requiredClaims: ['exp'] });
@@ -61,15 +61,24 @@ async function verifyTicket(secret: string, ticket: string, scope: StreamScope):
   }
 }
 
+/** Who a ticket was handed to: the user and the session (with any impersonation) it names. */
+type TicketClaims = SessionClaims & { userId: number };
+
 /**
  * The caller a ticket speaks for, as the auth plugin would see them now: 401 for a missing, bad,
  * expired or other stream's ticket, and for a session that ended since (password change,
- * disabled, deleted, an impersonating admin who lost access).
+ * disabled, deleted, an impersonating admin who lost access). With the ticket's claims, so the
+ * stream can check the same session again later (`sessionCaller`).
  */
-export async function ticketCaller(ctx: AppContext, ticket: string | undefined, scope: StreamScope): Promise<AuthContext> {
+export async function ticketCaller(ctx: AppContext, ticket: string | undefined, scope: StreamScope): Promise<{ auth: AuthContext; claims: TicketClaims }> {
   if (!ticket) throw unauthorized();
   const claims = await verifyTicket(ctx.config.jwtSecret, ticket, scope);
   if (!claims) throw unauthorized();
+  return { auth: await sessionCaller(ctx, claims), claims };
+}
+
+/** The caller of a session named by a ticket's claims, now; 401 when that session ended. */
+export async function sessionCaller(ctx: AppContext, claims: TicketClaims): Promise<AuthContext> {
   const users = usersRepo(ctx.db);
   const user = await users.findById(claims.userId);
   const admin = claims.impersonatorId === null ? null : await users.findById(claims.impersonatorId);

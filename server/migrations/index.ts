@@ -20,6 +20,7 @@ import * as shareLinks from './0015-share-links.ts';
 import * as assetChecksums from './0016-asset-checksums.ts';
 import * as boardVersion from './0017-board-version.ts';
 import * as impersonationTrail from './0018-impersonation-trail.ts';
+import * as liveStreamTriggers from './0019-live-stream-triggers.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-asset-checksums': assetChecksums,
   '0017-board-version': boardVersion,
   '0018-impersonation-trail': impersonationTrail,
+  '0019-live-stream-triggers': liveStreamTriggers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -29,6 +29,7 @@ export const eventsPlugin = fp(
     app.decorate('events', hub);
     const handlers: SubscriberHandlers = {
       event: (event) => hub.dispatch(event),
+      access: (change) => void hub.accessChanged(change),
       resync: () => hub.dispatch({ type: 'resync', projectId: null, at: new Date().toISOString() }),
       warn: (message) => app.log.warn(message),
     };

@@ -274,9 +274,68 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     expect(heard).not.toHaveProperty('released');
   });
 
+  it('an editor’s or an organization’s new name reaches the staff dashboard’s stream and the project pages’ (issue 36)', async () => {
+    const dashboard = await openStream(`${base}/api/v1/dashboard/events?ticket=${await ticket('/dashboard/events/ticket', who.admin)}`);
+    streams.push(dashboard);
+    const owner = await projectStream(editingProject, who.owner);
+    await vi.waitFor(() => expect(server.app.events.size).toBe(2));
+    const editor = await server.db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName']).where('email', '=', 'editor@demo.cutdesk.test').executeTakeFirstOrThrow();
+    const organization = await server.db.selectFrom('organizations').select(['id', 'name']).where('name', '=', 'Demo Studio').executeTakeFirstOrThrow();
+    const nameEditor = (firstName: string, phone?: string) => call('PATCH', `/users/${editor.id}`, who.admin, { email: editor.email, firstName, lastName: editor.lastName, ...(phone && { phone }) });
+    try {
+      const renamed = await nameEditor('Renamed');
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      // No project is named: every page that shows names with projects reads them again.
+      expect(await dashboard.next()).toEqual({ type: 'project', projectId: null, at: expect.any(String) as string });
+      expect(await owner.next()).toMatchObject({ type: 'project', projectId: null });
+      // An organization renamed (no route renames one: psql, a script) is heard as well, once for its transaction.
+      await server.db.transaction().execute(async (tx) => {
+        await tx.updateTable('organizations').set({ name: 'Demo Studio (renamed)' }).where('id', '=', organization.id).execute();
+        await tx.updateTable('organizations').set({ name: 'Demo Studio (renamed again)' }).where('id', '=', organization.id).execute();
+      });
+      expect(await dashboard.next()).toMatchObject({ type: 'project', projectId: null });
+      await expect(dashboard.next(undefined, 200)).rejects.toThrow(/no matching event/);
+      // A write that changes no name or picture tells nobody.
+      expect((await nameEditor('Renamed', '5550100')).statusCode).toBe(200);
+      await expect(dashboard.next(undefined, 200)).rejects.toThrow(/no matching event/);
+    } finally {
+      await nameEditor(editor.firstName);
+      await server.db.updateTable('organizations').set({ name: organization.name }).where('id', '=', organization.id).execute();
+    }
+  });
+
+  it('a user disabled, or whose sessions end, loses every open stream at once; other users keep theirs (issue 36)', async () => {
+    const editorDashboard = await openStream(`${base}/api/v1/dashboard/events?ticket=${await ticket('/dashboard/events/ticket', who.editor)}`);
+    streams.push(editorDashboard);
+    const editorProject = await projectStream(editingProject, who.editor);
+    const owner = await projectStream(editingProject, who.owner);
+    await vi.waitFor(() => expect(server.app.events.size).toBe(3));
+    const editor = await server.db.selectFrom('users').select('id').where('email', '=', 'editor@demo.cutdesk.test').executeTakeFirstOrThrow();
+    expect((await call('PATCH', `/users/${editor.id}`, who.admin, { isEnabled: false })).statusCode).toBe(200);
+    try {
+      // Told to read again (which now answers 401: the page signs out), then ended.
+      for (const stream of [editorDashboard, editorProject]) {
+        expect(await stream.next()).toMatchObject({ type: 'resync', projectId: null });
+        await stream.ended;
+      }
+      expect(server.app.events.size).toBe(1);
+    } finally {
+      expect((await call('PATCH', `/users/${editor.id}`, who.admin, { isEnabled: true })).statusCode).toBe(200);
+      who.editor = await signIn(server.app, 'editor@demo.cutdesk.test');
+    }
+    // The owner's stream heard nothing of it; a sign-out everywhere (a password change, a session
+    // version raised even behind the API) ends it.
+    await expect(owner.next(undefined, 100)).rejects.toThrow(/no matching event/);
+    const ownerRow = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
+    await server.db.updateTable('users').set({ sessionVersion: ownerRow.sessionVersion + 1 }).where('id', '=', ownerRow.id).execute();
+    expect(await owner.next()).toMatchObject({ type: 'resync' });
+    await owner.ended;
+    who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+  });
+
   it(`caps each user at ${MAX_STREAMS_PER_USER} streams per server with a 429`, async () => {
     const owner = await server.db.selectFrom('users').select('id').where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
-    const removes = Array.from({ length: MAX_STREAMS_PER_USER }, () => server.app.events.add({ userId: owner.id, accepts: () => false, send: () => {}, close: () => {} }));
+    const removes = Array.from({ length: MAX_STREAMS_PER_USER }, () => server.app.events.add({ userId: owner.id, accepts: () => false, send: () => {}, close: () => {}, stillAllowed: async () => true }));
     try {
       const response = await call('GET', `/projects/${reviewProject}/events?ticket=${await ticket(`/projects/${reviewProject}/events/ticket`, who.owner)}`);
       expect(response.statusCode).toBe(429);
@@ -310,6 +369,13 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
       await vi.waitFor(() => expect(other.events.size).toBe(1));
       expect((await call('POST', `/projects/${reviewProject}/comments`, who.admin, { version: 1, frame: 2, text: 'From instance A' })).statusCode).toBe(201);
       expect(await stream.next()).toMatchObject({ type: 'comment', projectId: reviewProject });
+      // Access ended through instance A's database connection (the owner signed out everywhere)
+      // ends the stream on instance B at once (issue 36).
+      const owner = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
+      await server.db.updateTable('users').set({ sessionVersion: owner.sessionVersion + 1 }).where('id', '=', owner.id).execute();
+      who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+      expect(await stream.next()).toMatchObject({ type: 'resync' });
+      await stream.ended;
     } finally {
       for (const stream of streams.splice(0)) stream.close();
       await other.close();
@@ -331,6 +397,24 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     expect(await completeClosedReviews(server.db)).toBe(0);
     await expect(owner.next(undefined, 300)).rejects.toThrow(/no matching event/);
     expect((await call('GET', `/projects/${reviewProject}`, who.owner)).json<{ status: { name: string } }>().status.name).toBe('APPROVED');
+  });
+
+  // After the one above: it deletes the organization every test here uses.
+  it('an organization deleted ends its members’ streams and staff’s streams of its projects (issue 36)', async () => {
+    const owner = await projectStream(editingProject, who.owner);
+    const admin = await projectStream(editingProject, who.admin);
+    const dashboard = await openStream(`${base}/api/v1/dashboard/events?ticket=${await ticket('/dashboard/events/ticket', who.editor)}`);
+    streams.push(dashboard);
+    await vi.waitFor(() => expect(server.app.events.size).toBe(3));
+    const organization = await server.db.selectFrom('projects').select('organizationId').where('id', '=', editingProject).executeTakeFirstOrThrow();
+    expect((await call('DELETE', `/organizations/${organization.organizationId}`, who.admin)).statusCode).toBe(204);
+    for (const stream of [owner, admin]) {
+      expect(await stream.next((event) => event.type === 'resync')).toMatchObject({ type: 'resync' });
+      await stream.ended;
+    }
+    // The board stays open and reads its rows again (the organization's projects leave it).
+    expect(await dashboard.next()).toMatchObject({ type: 'project', projectId: null });
+    expect(server.app.events.size).toBe(1);
   });
 });
 

@@ -208,7 +208,16 @@ describe.each(DATABASES)('guest share links, on $name', ({ url }) => {
     unlocked.close();
     expect(unlocked.status).toBe(200);
 
+    // A guest's stream open when the link is revoked is told to read again (the page then says
+    // the link no longer works) and ends at once (issue 36); another link's stays open.
+    const open = await openStream(`${base}/share/${tokenOf(link)}/events`);
+    const other = await openStream(`${base}/share/${tokenOf(await share())}/events`);
     expect((await call('DELETE', `/projects/${projectId}/share-links/${link.id}`, who.owner)).statusCode).toBe(204);
+    expect(await open.next()).toMatchObject({ type: 'resync', projectId: null });
+    await expect(open.next()).rejects.toThrow('the stream ended');
+    await publishChange(server.db, { type: 'project', projectId });
+    expect(await other.next()).toMatchObject({ type: 'project', projectId });
+    other.close();
     const revoked = await openStream(`${base}/share/${tokenOf(link)}/events`);
     revoked.close();
     expect(revoked.status).toBe(410);

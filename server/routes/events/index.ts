@@ -3,7 +3,7 @@ import { EVENT_TICKET_SECONDS, EventStreamQueryStruct, type EventTicket, type Li
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import { forbidden, parse } from '../../http-error.ts';
 import { openEventStream } from '../../events/sse.ts';
-import { projectScope, signTicket, ticketCaller } from '../../events/tickets.ts';
+import { projectScope, sessionCaller, signTicket, ticketCaller } from '../../events/tickets.ts';
 import { hasAccess } from '../../plugins/auth.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { idParam } from '../params.ts';
@@ -30,10 +30,19 @@ export default async function eventRoutes(app: FastifyInstance) {
   app.get('/projects/:id/events', { config: { access: 'public' } }, async (request, reply) => {
     const id = idParam(request.params);
     const { ticket } = parse(EventStreamQueryStruct, request.query);
-    const auth = await ticketCaller(app.ctx, ticket, projectScope(id));
-    await visibleProject(app.ctx, auth, id);
+    const { auth, claims } = await ticketCaller(app.ctx, ticket, projectScope(id));
+    const project = await visibleProject(app.ctx, auth, id);
     const staff = isStaffRole(auth.user.role);
-    openEventStream(app.events, reply, { userId: auth.user.id, accepts: (event) => event.projectId === id && (staff || customerHears(event)), view: staff ? undefined : withoutVersion });
+    openEventStream(app.events, reply, {
+      userId: auth.user.id,
+      impersonatorId: auth.impersonatorId,
+      // The project's organization (a customer's own): its deletion ends staff's streams of its projects too.
+      organizationId: project.organizationId,
+      // Its project's changes, and a change of names shown with every project (projectId null).
+      accepts: (event) => (event.projectId === id || event.projectId === null) && (staff || customerHears(event)),
+      view: staff ? undefined : withoutVersion,
+      stillAllowed: async () => Boolean(await visibleProject(app.ctx, await sessionCaller(app.ctx, claims), id)),
+    });
     return reply;
   });
 
@@ -43,11 +52,17 @@ export default async function eventRoutes(app: FastifyInstance) {
 
   app.get('/dashboard/events', { config: { access: 'public' } }, async (request, reply) => {
     const { ticket } = parse(EventStreamQueryStruct, request.query);
-    const auth = await ticketCaller(app.ctx, ticket, 'dashboard');
+    const { auth, claims } = await ticketCaller(app.ctx, ticket, 'dashboard');
     // A staff member who lost the role since the ticket was handed out.
     if (!hasAccess('staff', auth)) throw forbidden();
-    // Every project's status or assignment changes (comments do not change a dashboard row).
-    openEventStream(app.events, reply, { userId: auth.user.id, accepts: (event) => event.type === 'project' });
+    // Every project's status or assignment changes, and names shown with projects (projectId
+    // null: an editor's or an organization's); comments do not change a dashboard row.
+    openEventStream(app.events, reply, {
+      userId: auth.user.id,
+      impersonatorId: auth.impersonatorId,
+      accepts: (event) => event.type === 'project',
+      stillAllowed: async () => hasAccess('staff', await sessionCaller(app.ctx, claims)),
+    });
     return reply;
   });
 }

@@ -73,11 +73,18 @@ export default async function shareLinkRoutes(app: FastifyInstance) {
 
   app.get('/share/:token/events', { config: { access: 'public' } }, async (request, reply) => {
     const { pass } = parse(GuestStreamQueryStruct, request.query);
-    const { row, project } = await openShare(ctx, tokenOf(request), pass);
+    const token = tokenOf(request);
+    const { row, project } = await openShare(ctx, token, pass);
     openEventStream(app.events, reply, {
       userId: GUEST_STREAM_USER(row.id),
-      accepts: (event) => event.projectId === project.id && (event.type === 'project' || (event.type === 'comment' && event.version === row.versionNumber)),
+      shareLinkId: row.id,
+      organizationId: project.organizationId,
+      // The project's status, names shown with it (projectId null: the organization's), comments on the link's version.
+      accepts: (event) => (event.type === 'project' && (event.projectId === project.id || event.projectId === null)) || (event.type === 'comment' && event.projectId === project.id && event.version === row.versionNumber),
       view: ({ version: _version, released: _released, ...event }) => event,
+      // Revoked, expired, the project or its version gone: the link opens no more.
+      stillAllowed: async () => Boolean(await openShare(ctx, token, pass)),
+      endsAt: row.expiresAt,
     });
     return reply;
   });

@@ -3,6 +3,7 @@ import { openLiveStream } from '@/lib/live-stream.ts';
 import { useQueryClient } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
 import { getDashboardEventsTicket } from './api/get-events-ticket.ts';
+import { dashboardKeys } from './api/keys.ts';
 
 /** Status changes come in bursts (the review auto-complete, a busy morning): one read per half second. */
 const DEBOUNCE_MS = 500;
@@ -10,21 +11,28 @@ const DEBOUNCE_MS = 500;
 /**
  * Live staff dashboard: any project's status, assignment or new project reads the loaded pages
  * of the dashboard again (its rows update in place), and so does a reopened stream after a
- * network drop (catch-up).
+ * network drop (catch-up). A change of names shown with projects (an editor's name or picture,
+ * an organization's: `projectId` null) reads the editor picker's list again too.
  */
 export function useLiveDashboard(): void {
   const client = useQueryClient();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = () => {
+    let names = false;
+    const refresh = (namesToo = false) => {
+      names ||= namesToo;
       clearTimeout(timer);
-      timer = setTimeout(() => void client.invalidateQueries({ queryKey: queryKeys.dashboard() }), DEBOUNCE_MS);
+      timer = setTimeout(() => {
+        void client.invalidateQueries({ queryKey: queryKeys.dashboard() });
+        if (names) void client.invalidateQueries({ queryKey: dashboardKeys.assignableEditors() });
+        names = false;
+      }, DEBOUNCE_MS);
     };
     const stop = openLiveStream({
       ticket: getDashboardEventsTicket,
       url: (ticket) => `/api/v1/dashboard/events?ticket=${encodeURIComponent(ticket)}`,
-      onEvent: refresh,
-      onCatchUp: refresh,
+      onEvent: (event) => refresh(event.projectId === null),
+      onCatchUp: () => refresh(true),
     });
     return () => {
       stop();

@@ -76,7 +76,8 @@ export function GuestReviewPage() {
   const [pass, setPass] = useSharePass(token);
   const page = useQuery({ queryKey: guestKeys.page(token, pass), queryFn: () => getGuestReview(token, pass), retry: false });
   const review = page.data?.review ?? null;
-  useGuestEvents(token, pass, review !== null);
+  // A link that ended (revoked, expired: its stream says so by asking for a read, which fails) stops listening.
+  useGuestEvents(token, pass, review !== null && !page.error);
 
   let body;
   if (page.isPending) body = <div className="center-block"><Spinner /></div>;

@@ -7,14 +7,14 @@ import { Id } from './fields.ts';
  * An event carries no private data, only what changed: the page that receives it reads the
  * change again through the normal, authorized API. So a listener never learns more than the API
  * would tell it. `resync` means "events may have been lost" (this server's database listener
- * reconnected): read everything again.
+ * reconnected) or "this stream's access ended" (it ends next): read everything again.
  */
 export const LIVE_EVENT_TYPES = ['comment', 'project', 'resync'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
 export const LiveEventStruct = object({
   type: enums(LIVE_EVENT_TYPES),
-  /** The project that changed; null only for `resync`. */
+  /** The project that changed; null for `resync`, and for a `project` event of names shown with every project (an editor's, an organization's). */
   projectId: nullable(Id),
   /** The review version a comment is on (staff streams only). */
   version: optional(integer()),

@@ -156,9 +156,9 @@ test('the zone refuses files it does not take, and images show up with a preview
   await page.getByTestId('upload-input-ASSET').setInputFiles({ name: 'Our logo (final).png', mimeType: 'image/png', buffer: png });
   const section = page.getByTestId('asset-section-ASSET');
   await expect(section.getByTestId('asset-tile')).toHaveCount(1);
-  await expect(section).toContainText('Ourlogofinal.png');
+  await expect(section).toContainText('Our logo final.png');
   await expect(section.locator('img')).toHaveJSProperty('naturalWidth', 1);
-  await section.getByRole('button', { name: 'Delete Ourlogofinal.png' }).click();
+  await section.getByRole('button', { name: 'Delete Our logo final.png' }).click();
   await page.getByRole('dialog', { name: 'Delete this file?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(section.getByTestId('asset-tile')).toHaveCount(0);
 });

@@ -32,8 +32,6 @@ export const CREDENTIALS_REFRESH_MARGIN_MS = 5 * 60_000;
  * @alias the same number as MiB, named for what it means here.
  */
 export const QUOTA_TOLERANCE_BYTES = MiB;
-/** Longest stored file name, extension included (S3 keys stop at 1,024 bytes). */
-export const MAX_FILE_NAME_LENGTH = 180;
 
 export const UPLOAD_MESSAGES = {
   noMoreMemory: 'There is no more memory.',
@@ -101,36 +99,144 @@ export function assetFolderPrefix(projectId: number, type: AssetType): string {
   return `${uploadPrefix(projectId, 'asset')}${ASSET_FOLDERS[type]}/`;
 }
 
+/** The key of an asset named `name`: ASCII whatever the name (`objectKeyName`). */
 export function assetKey(projectId: number, type: AssetType, name: string): string {
-  return `${assetFolderPrefix(projectId, type)}${name}`;
+  return `${assetFolderPrefix(projectId, type)}${objectKeyName(name)}`;
 }
 
 // ——— Names ———
 
+/** Longest name a person sees (characters, extension included). */
+export const MAX_FILE_NAME_LENGTH = 180;
 /**
- * C§5 / A§5: names keep letters, digits, `-`, `_` and `.` only. Leading dots go too (no
- * hidden files), an empty base becomes `file`, and long names are cut keeping the extension.
+ * And at most this many bytes in UTF-8: the name of a file on ext4, APFS and NTFS, so a
+ * download or an unzipped entry keeps the whole name (85 CJK characters).
  */
-export function sanitizeFileName(name: string): string {
-  const clean = name.replace(/[^A-Za-z0-9._-]/g, '');
-  const dot = clean.lastIndexOf('.');
-  let base = (dot >= 0 ? clean.slice(0, dot) : clean).replace(/^\.+/, '');
-  let ext = dot >= 0 ? clean.slice(dot) : '';
-  if (ext === '.') ext = '';
-  if (!base) base = 'file';
-  ext = ext.slice(0, 16);
-  if (base.length + ext.length > MAX_FILE_NAME_LENGTH) base = base.slice(0, MAX_FILE_NAME_LENGTH - ext.length);
-  return base + ext;
+export const MAX_FILE_NAME_BYTES = 255;
+/** Longest extension kept as one (`.jpeg`, `.m2ts`); a longer "extension" is part of the name. */
+const MAX_EXTENSION_LENGTH = 16;
+
+/** The UTF-8 bytes of `text` (the domain runs where TextEncoder is not declared). */
+function utf8Bytes(text: string): number[] {
+  const out: number[] = [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp < 0x80) out.push(cp);
+    else if (cp < 0x800) out.push(0xc0 | (cp >> 6), 0x80 | (cp & 63));
+    else if (cp < 0x10000) out.push(0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+    else out.push(0xf0 | (cp >> 18), 0x80 | ((cp >> 12) & 63), 0x80 | ((cp >> 6) & 63), 0x80 | (cp & 63));
+  }
+  return out;
 }
 
-/** The n-th alternative of a name when it is taken: `clip.mp4`, `clip-1.mp4`, `clip-2.mp4`… */
+function utf8Length(text: string): number {
+  let size = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    size += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  }
+  return size;
+}
+
+/** `name` cut to at most `chars` code points and `bytes` UTF-8 bytes (never inside a character). */
+function cutName(name: string, chars: number, bytes: number): string {
+  let out = '';
+  let count = 0;
+  let size = 0;
+  for (const ch of name) {
+    const width = utf8Length(ch);
+    if (count + 1 > chars || size + width > bytes) break;
+    out += ch;
+    count += 1;
+    size += width;
+  }
+  return out;
+}
+
+/** A name's base and extension (with its dot): the extension is letters and digits after the last dot. */
+function splitExtension(name: string): { base: string; ext: string } {
+  const dot = name.lastIndexOf('.');
+  const ext = dot >= 0 ? name.slice(dot) : '';
+  if (ext.length < 2 || ext.length > MAX_EXTENSION_LENGTH + 1 || !/^\.[\p{L}\p{N}]+$/u.test(ext)) return { base: name, ext: '' };
+  return { base: name.slice(0, dot), ext };
+}
+
+/** A base without dots or spaces at either end (no hidden files; Windows drops trailing ones), else `file`. */
+function trimBase(base: string): string {
+  return base.replace(/^[. ]+|[. ]+$/g, '') || 'file';
+}
+
+/** `base` + `ext` within the length limits, the base cut first. */
+function fitName(base: string, ext: string): string {
+  const room = (limit: number, taken: number) => Math.max(0, limit - taken);
+  return trimBase(cutName(base, room(MAX_FILE_NAME_LENGTH, [...ext].length), room(MAX_FILE_NAME_BYTES, utf8Length(ext)))) + ext;
+}
+
+/**
+ * C§5 / A§5: the name of an uploaded file keeps letters, digits, `-`, `_` and `.` only, where
+ * letters and digits are those of every script (Unicode letters with their accents, digits),
+ * and spaces stay (issue 36: "b roll café 日本.mov" is shown and downloaded as such). NFC first
+ * (one spelling of "é"); control, format (bidi overrides, zero-width) and every other character
+ * go, path separators included; runs of spaces become one, none at either end of the base.
+ * Leading dots go too (no hidden files), an empty base becomes `file`, and a long name is cut
+ * (at most 180 characters and 255 UTF-8 bytes) keeping its extension. The object key is another,
+ * ASCII name: `objectKeyName`.
+ */
+export function sanitizeFileName(name: string): string {
+  const clean = name
+    .normalize('NFC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/[\s\p{Z}]+/gu, ' ')
+    .replace(/[^\p{L}\p{M}\p{N} ._-]/gu, '')
+    // An accent needs a letter to sit on (after a stripped character it would join the one before).
+    .replace(/(^|[^\p{L}\p{M}\p{N}])\p{M}+/gu, '$1')
+    .replace(/ {2,}/g, ' ');
+  const { base, ext } = splitExtension(clean);
+  return fitName(trimBase(base), ext);
+}
+
+/** Letters ASCII has no decomposition for, spelled as people spell them in ASCII. */
+const ASCII_SPELLING: Record<string, string> = { ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'Th', ð: 'd', Ð: 'D', ı: 'i' };
+
+/** FNV-1a (32 bits) of the UTF-8 bytes, as 8 hex digits: tells names apart that fold alike. */
+function nameHash(name: string): string {
+  let hash = 0x811c9dc5;
+  for (const byte of utf8Bytes(name)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+const KEY_SAFE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/**
+ * The last segment of an object key for a file named `name`: ASCII letters, digits, `-`, `_`
+ * and `.` only (the spec's rule taken literally, safe in any S3 service, URL and shell). A name
+ * already made of those is its own key (the layout of every existing object); any other is
+ * spelled in ASCII (accents dropped, spaces as `_`) and followed by 8 hex digits of the name,
+ * so two names that spell alike ("日本.mov", "中国.mov") get two keys.
+ */
+export function objectKeyName(name: string): string {
+  const display = sanitizeFileName(name);
+  if (KEY_SAFE.test(display) && display.length <= MAX_FILE_NAME_LENGTH) return display;
+  const { base, ext } = splitExtension(display);
+  const ascii = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^A-Za-z0-9._ -]/gu, (ch) => ASCII_SPELLING[ch] ?? '')
+      .replace(/ /g, '_');
+  const asciiBase = ascii(base).slice(0, 100).replace(/^[._-]+|[._-]+$/g, '');
+  const asciiExt = ascii(ext.slice(1)).slice(0, MAX_EXTENSION_LENGTH);
+  return `${asciiBase ? `${asciiBase}-` : 'file-'}${nameHash(display)}${asciiExt ? `.${asciiExt}` : ''}`;
+}
+
+/**
+ * The n-th alternative of a name when it is taken: `clip.mp4`, `clip-1.mp4`, `clip-2.mp4`…,
+ * within the same length limits.
+ */
 export function nameVariant(name: string, n: number): string {
   if (n === 0) return name;
-  const dot = name.lastIndexOf('.');
-  const base = dot > 0 ? name.slice(0, dot) : name;
-  const ext = dot > 0 ? name.slice(dot) : '';
-  const suffix = `-${n}`;
-  return `${base.slice(0, MAX_FILE_NAME_LENGTH - ext.length - suffix.length)}${suffix}${ext}`;
+  const { base, ext } = splitExtension(name);
+  return fitName(base, `-${n}${ext}`);
 }
 
 // ——— Accepted files ———

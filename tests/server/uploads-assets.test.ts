@@ -180,9 +180,9 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
         expect(response.statusCode, response.body).toBe(200);
         return response.json<{ name: string; location: string }>();
       };
-      expect(await check('My clip (final) #1.MP4')).toEqual({ name: 'Myclipfinal1.MP4', location: assetKey(projectId, 'INTERVIEW_CLIP', 'Myclipfinal1.MP4') });
+      expect(await check('My clip (final) #1.MP4')).toEqual({ name: 'My clip final 1.MP4', location: assetKey(projectId, 'INTERVIEW_CLIP', 'My clip final 1.MP4') });
       // Reserved by the first call: the next upload of the same name gets another one.
-      expect((await check('My clip (final) #1.MP4')).name).toBe('Myclipfinal1-1.MP4');
+      expect((await check('My clip (final) #1.MP4')).name).toBe('My clip final 1-1.MP4');
       expect(await check('photo.png', 'Asset')).toEqual({ name: 'photo.png', location: `projects/${projectId}/raw/assets/photo.png` });
       expect((await check('b.mov', 'BRollClip')).location).toBe(`projects/${projectId}/raw/b_roll/b.mov`);
       // An object stored without a reservation (e.g. a failed registration) keeps its name too.
@@ -191,6 +191,29 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const registered = await uploadAndRegister(owner, projectId, 'kept.mp4', mp4Bytes(24));
       expect(registered.path).toBe(assetKey(projectId, 'INTERVIEW_CLIP', 'kept.mp4'));
       expect((await check('kept.mp4')).name).toBe('kept-1.mp4');
+    });
+
+    it("keeps a person's Unicode name for the asset and its download while the object key stays ASCII (issue 36)", async () => {
+      const projectId = await projectIn(owner, organizationId);
+      const name = 'b roll café ünïcødé 日本.mov';
+      const checked = await upload(owner, projectId, `\u202e${name}`, mp4Bytes(24), 'BRollClip');
+      expect(checked.name).toBe(name);
+      expect(checked.location).toMatch(/^projects\/\d+\/raw\/b_roll\/[A-Za-z0-9._-]+\.mov$/);
+      // Registration sanitises again: a name that skipped check-name cannot smuggle a bidi override or a path.
+      const response = await call('POST', `/projects/${projectId}/assets`, owner, { name: `../\u202e${name.normalize('NFD')}\u200b`, path: checked.location, type: 'BRollClip', size: 24 });
+      expect(response.statusCode, response.body).toBe(201);
+      const asset = response.json<{ id: number; name: string; path: string }>();
+      expect(asset).toMatchObject({ name, path: checked.location });
+      const listed = (await call('GET', `/projects/${projectId}/assets?type=BRollClip`, owner)).json<{ name: string }[]>();
+      expect(listed.map((a) => a.name)).toEqual([name]);
+      // The download names the file as the person did (RFC 6266/5987), with an ASCII fallback.
+      const link = (await call('POST', `/projects/${projectId}/links`, owner, { assetId: asset.id })).json<{ link: string; name: string }>();
+      expect(link.name).toBe(name);
+      const got = await fetch(link.link);
+      expect(got.status).toBe(200);
+      const disposition = got.headers.get('content-disposition')!;
+      expect(disposition).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
+      expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"; /);
     });
 
     it('answers 400 to a bad type or a missing name, 409 outside OPENED, 404 to another organization', async () => {
@@ -215,7 +238,7 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const image = await uploadAndRegister(user, projectId, 'logo.png', pngBytes(300), 'Asset');
 
       const clips = (await call('GET', `/projects/${projectId}/assets?type=InterviewClip`, owner)).json<Array<{ id: number; name: string; size: number; type: { name: string }; url: string }>>();
-      expect(clips).toEqual([expect.objectContaining({ id: asset.id, name: 'Interview1.mp4', size: 5000, type: { name: 'INTERVIEW_CLIP' }, previewPath: null, deletedAt: null })]);
+      expect(clips).toEqual([expect.objectContaining({ id: asset.id, name: 'Interview 1.mp4', size: 5000, type: { name: 'INTERVIEW_CLIP' }, previewPath: null, deletedAt: null })]);
       const fetched = await fetch(clips[0]!.url);
       expect(fetched.status).toBe(200);
       expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);

@@ -75,11 +75,11 @@ describe('upload engine against the embedded store', () => {
     const uid = result.accepted[0]!;
     await until(doneOrIncomplete(engine, uid));
     const view = engine.snapshot().items[0]!;
-    expect(view).toMatchObject({ status: 'done', name: 'Myfirstclip.mp4', percent: 100, key: assetKey(projectId, 'INTERVIEW_CLIP', 'Myfirstclip.mp4') });
+    expect(view).toMatchObject({ status: 'done', name: 'My first clip.mp4', percent: 100, key: assetKey(projectId, 'INTERVIEW_CLIP', 'My first clip.mp4') });
     expect(script.log.filter((r) => r.method === 'PUT')).toHaveLength(1);
     expect(await world.sha256Of(view.key!)).toBe(sha256(data));
     const [asset] = await assetsOf(projectId);
-    expect(asset).toMatchObject({ id: view.assetId, name: 'Myfirstclip.mp4', size: data.length, type: 'INTERVIEW_CLIP' });
+    expect(asset).toMatchObject({ id: view.assetId, name: 'My first clip.mp4', size: data.length, type: 'INTERVIEW_CLIP' });
     expect(await store.get(uid)).toBeUndefined();
   });
 
@@ -121,7 +121,7 @@ describe('upload engine against the embedded store', () => {
     expect(partWrites.at(-1)).toBe(8);
     expect(partWrites.every((n, i) => i === 0 || n > partWrites[i - 1]!)).toBe(true);
     expect(recorded.every((n, i) => i === 0 || n >= recorded[i - 1]!)).toBe(true);
-    expect(await world.sha256Of(assetKey(projectId, 'BROLL_CLIP', 'longtake.mov'))).toBe(sha256(data));
+    expect(await world.sha256Of(assetKey(projectId, 'BROLL_CLIP', 'long take.mov'))).toBe(sha256(data));
   });
 
   it('retries a failing part 200 ms apart until it goes through', async () => {
@@ -655,7 +655,7 @@ describe('upload engine against the embedded store', () => {
     expect(result.rejected).toEqual(['photo.png', 'notes.txt']);
     expect(result.accepted).toHaveLength(2);
     await until(() => engine.snapshot().items.every((item) => item.status === 'done'));
-    expect(engine.snapshot().items.map((item) => item.name).sort()).toEqual(['Take1good-1.mp4', 'Take1good.mp4']);
+    expect(engine.snapshot().items.map((item) => item.name).sort()).toEqual(['Take 1 good-1.mp4', 'Take 1 good.mp4']);
     const images = await engine.enqueue([{ file: clip(bytes(10), 'clip.mp4') }, { file: clip(pngBytes(), 'logo.png', 'image/png') }], { projectId, type: 'ASSET' });
     expect(images.rejected).toEqual(['clip.mp4']);
     expect(images.accepted).toHaveLength(1);

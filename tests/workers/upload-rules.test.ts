@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import {
+  MAX_FILE_NAME_BYTES,
+  MAX_FILE_NAME_LENGTH,
   MAX_PARTS,
   MiB,
   PART_SIZE,
@@ -14,6 +16,7 @@ import {
   isRetryable,
   nameVariant,
   needsNewCredentials,
+  objectKeyName,
   parseAssetType,
   partProgressWanted,
   planParts,
@@ -63,35 +66,88 @@ describe('part plan', () => {
   });
 });
 
+/** Any code point (lone surrogates included), mixed with the characters names are attacked with; cheap to make. */
+const HOSTILE_CHARACTERS = ['\u202e', '\u2066', '\u200b', '\u200d', '\ufeff', '/', '\\', '\0', '\n', '\t', ' ', '.', '-', '_', '\u0301', '日', 'é', 'A', '9', '🎬', 'ß'];
+const hostileName = fc
+  .array(fc.oneof(fc.constantFrom(...HOSTILE_CHARACTERS), fc.integer({ min: 0, max: 0x2ffff }).map((cp) => String.fromCodePoint(cp))), { maxLength: 300 })
+  .map((chars) => chars.join(''));
+
 describe('names', () => {
   it.each([
-    ['My clip (final) #1.MP4', 'Myclipfinal1.MP4'],
+    ['My clip (final) #1.MP4', 'My clip final 1.MP4'],
     ['interview_take-2.mov', 'interview_take-2.mov'],
-    ['été à Paris.jpg', 'tParis.jpg'],
-    ['視頻.mp4', 'file.mp4'],
+    ['été à Paris.jpg', 'été à Paris.jpg'],
+    ['視頻.mp4', '視頻.mp4'],
+    ['b roll café ünïcødé 日本.mov', 'b roll café ünïcødé 日本.mov'],
+    ['Интервью 2.MOV', 'Интервью 2.MOV'],
+    ['हिन्दी.png', 'हिन्दी.png'],
+    // NFD (as macOS spells names) becomes NFC: one spelling of "é".
+    ['cafe\u0301.mov', 'caf\u00e9.mov'],
     ['...hidden.png', 'hidden.png'],
     ['.gitignore', 'file.gitignore'],
-    ['no extension', 'noextension'],
+    ['no extension', 'no extension'],
     ['', 'file'],
     ['a.', 'a'],
-  ])('keeps only letters, digits, -, _ and . in %j', (name, expected) => {
+    ['  two   spaces\tand a tab .mp4', 'two spaces and a tab.mp4'],
+    // Hostile names: a right-to-left override ("invoice‮gpj.exe" shows as "invoiceexe.jpg"),
+    // zero-width characters, a path, NUL and other controls, a combining mark with no letter.
+    ['invoice\u202egpj.exe', 'invoicegpj.exe'],
+    ['\u2067a\u200bb\u200d\ufeffc\u2069.png', 'abc.png'],
+    ['../../etc/passwd', 'file.etcpasswd'],
+    ['..\\..\\win.ini', 'win.ini'],
+    ['a\u0000b\u0007\u001b[31m.mp4', 'ab31m.mp4'],
+    ['\u0301\u0301x.jpg', 'x.jpg'],
+    ['clip 🎬.mp4', 'clip.mp4'],
+  ])('keeps letters and digits of any script, -, _, . and spaces in %j', (name, expected) => {
     expect(sanitizeFileName(name)).toBe(expected);
   });
 
-  it('never produces a character outside the allowed set, nor an empty or overlong name', () => {
+  it('cuts long names to 180 characters and 255 UTF-8 bytes, keeping the extension and whole characters', () => {
+    const cjk = sanitizeFileName(`${'日本語'.repeat(200)}.mov`);
+    expect(cjk.endsWith('.mov')).toBe(true);
+    expect(Buffer.byteLength(cjk)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    expect(cjk).toBe(`${'日本語'.repeat(27)}日本.mov`);
+    const emojiFree = sanitizeFileName(`${'a'.repeat(400)}.mp4`);
+    expect(emojiFree).toBe(`${'a'.repeat(MAX_FILE_NAME_LENGTH - 4)}.mp4`);
+    // A variant stays within the limits too.
+    expect(Buffer.byteLength(nameVariant(cjk, 123))).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    expect(nameVariant(cjk, 123).endsWith('-123.mov')).toBe(true);
+  });
+
+  it('never produces a control, format or separator character, an empty, unstable or overlong name, and its key is ASCII', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 400 }), (name) => {
+      fc.property(hostileName, (name) => {
         const clean = sanitizeFileName(name);
-        expect(clean).toMatch(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/);
-        expect(clean.length).toBeLessThanOrEqual(180);
+        expect(clean).toMatch(/^[\p{L}\p{N}_-][\p{L}\p{M}\p{N} ._-]*$/u);
+        expect(clean).not.toMatch(/[/\\\p{Cc}\p{Cf}]|^[ .]|[ .]$| {2}/u);
+        expect(clean).toBe(clean.normalize('NFC'));
+        expect(sanitizeFileName(clean)).toBe(clean);
+        expect([...clean].length).toBeLessThanOrEqual(MAX_FILE_NAME_LENGTH);
+        expect(Buffer.byteLength(clean)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+        expect(objectKeyName(name)).toMatch(/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/);
       }),
     );
+  });
+
+  it('keys a name by itself when it is ASCII-safe, else by an ASCII spelling and a hash of the name', () => {
+    expect(objectKeyName('interview_take-2.mov')).toBe('interview_take-2.mov');
+    expect(objectKeyName('b roll café ünïcødé 日本.mov')).toMatch(/^b_roll_cafe_unicode-[0-9a-f]{8}\.mov$/);
+    expect(objectKeyName('Straße Łódź.MOV')).toMatch(/^Strasse_Lodz-[0-9a-f]{8}\.MOV$/);
+    // Names that spell alike in ASCII keep two keys; the same name (however spelled) one.
+    expect(objectKeyName('日本.mov')).toMatch(/^file-[0-9a-f]{8}\.mov$/);
+    expect(objectKeyName('日本.mov')).not.toBe(objectKeyName('中国.mov'));
+    expect(objectKeyName('cafe\u0301.mov')).toBe(objectKeyName('caf\u00e9.mov'));
+    expect(objectKeyName('été.mov')).not.toBe(objectKeyName('ete.mov'));
+    expect(assetKey(7, 'BROLL_CLIP', '日本.mov')).toMatch(/^projects\/7\/raw\/b_roll\/file-[0-9a-f]{8}\.mov$/);
   });
 
   it('numbers taken names before the extension', () => {
     expect(nameVariant('clip.mp4', 0)).toBe('clip.mp4');
     expect(nameVariant('clip.mp4', 2)).toBe('clip-2.mp4');
     expect(nameVariant('README', 1)).toBe('README-1');
+    expect(nameVariant('b roll café 日本.mov', 1)).toBe('b roll café 日本-1.mov');
+    expect(nameVariant('notes v1.2 final', 1)).toBe('notes v1.2 final-1');
+    expect(objectKeyName(nameVariant('日本.mov', 1))).not.toBe(objectKeyName('日本.mov'));
   });
 
   it('lays keys out per project, raw or final, and per type folder', () => {

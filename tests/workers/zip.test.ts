@@ -9,6 +9,9 @@ import { promisify } from 'node:util';
 import { crc32 as nodeCrc32 } from 'node:zlib';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Asset } from '../../src/domain/contract/uploads.ts';
+import { assetKey, sanitizeFileName } from '../../src/domain/uploads.ts';
+import { zipPlan } from '../../src/shared/media/zip-plan.ts';
 import { crc32, safeEntryName, zipChunks, zipParts, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
 import { byteStream } from '../support/byte-stream.ts';
 
@@ -92,6 +95,24 @@ describe('zip writer', () => {
     expect(safeEntryName('../../etc/passwd')).toBe('etc/passwd');
     expect(safeEntryName('interviews\\a.mov')).toBe('interviews/a.mov');
     expect(safeEntryName('b_roll/')).toBe('b_roll/');
+  });
+
+  it("names an uploaded file's entry as the person named it, flagged UTF-8 (general purpose bit 11) in both headers (issue 36)", async () => {
+    const name = sanitizeFileName('b roll café ünïcødé 日本.mov');
+    const data = new Uint8Array([1, 2, 3]);
+    const asset: Asset = { id: 1, name, size: 3, type: { name: 'BROLL_CLIP' }, path: assetKey(1, 'BROLL_CLIP', name), previewPath: null, createdAt: '2026-11-29T00:00:00Z', deletedAt: null, url: null, previewUrl: null, crc32: null };
+    const entry = zipPlan([asset], 'raw').plan.find((e) => e.ref)!;
+    expect(entry.name).toBe('b_roll/b roll café ünïcødé 日本.mov');
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of zipChunks([{ name: entry.name, size: 3, open: () => fromBytes(data) }])) chunks.push(chunk.slice());
+    const zip = Buffer.concat(chunks);
+    const encoded = Buffer.from(entry.name, 'utf8');
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    // Local header: flags at 6, name length at 26, name at 30; central header: flags at 8, name at 46.
+    expect(zip.readUInt16LE(6) & 0x0800).toBe(0x0800);
+    expect(zip.subarray(30, 30 + zip.readUInt16LE(26)).equals(encoded)).toBe(true);
+    expect(zip.readUInt16LE(central + 8) & 0x0800).toBe(0x0800);
+    expect(zip.subarray(central + 46, central + 46 + zip.readUInt16LE(central + 28)).equals(encoded)).toBe(true);
   });
 
   it('writes folders and byte-identical entries that unzip, Python and JSZip read', async () => {

@@ -5,6 +5,7 @@ import {
   needsNewCredentials,
   percentOf,
   retryDelay,
+  objectKeyName,
   sanitizeFileName,
   secondsLeft,
   uploadPrefix,
@@ -327,7 +328,8 @@ export class FileUpload {
         record.key = checked.location;
       } else {
         record.name = sanitizeFileName(record.fileName);
-        record.key = `${uploadPrefix(record.projectId, 'deliverable')}${this.context.now()}-${record.name}`;
+        // The key is ASCII whatever the name (issue 36): the final video is known by its key.
+        record.key = `${uploadPrefix(record.projectId, 'deliverable')}${this.context.now()}-${objectKeyName(record.name)}`;
       }
       await this.context.records.save(record);
     }

@@ -99,6 +99,11 @@ export function assetFolderPrefix(projectId: number, type: AssetType): string {
   return `${uploadPrefix(projectId, 'asset')}${ASSET_FOLDERS[type]}/`;
 }
 
+/** The key of a final video uploaded at `time` (ms) as `name`: ASCII whatever the name (`objectKeyName`), unique by time. */
+export function deliverableKey(projectId: number, time: number, name: string): string {
+  return `${uploadPrefix(projectId, 'deliverable')}${time}-${objectKeyName(name)}`;
+}
+
 /** The key of an asset named `name`: ASCII whatever the name (`objectKeyName`). */
 export function assetKey(projectId: number, type: AssetType, name: string): string {
   return `${assetFolderPrefix(projectId, type)}${objectKeyName(name)}`;

@@ -12,6 +12,7 @@ import {
   acceptsFile,
   assetKey,
   canDeleteAllAssets,
+  deliverableKey,
   formatTimeLeft,
   isRetryable,
   nameVariant,
@@ -139,6 +140,8 @@ describe('names', () => {
     expect(objectKeyName('cafe\u0301.mov')).toBe(objectKeyName('caf\u00e9.mov'));
     expect(objectKeyName('été.mov')).not.toBe(objectKeyName('ete.mov'));
     expect(assetKey(7, 'BROLL_CLIP', '日本.mov')).toMatch(/^projects\/7\/raw\/b_roll\/file-[0-9a-f]{8}\.mov$/);
+    expect(deliverableKey(7, 1_764_000_000_000, 'cut.mp4')).toBe('projects/7/final/1764000000000-cut.mp4');
+    expect(deliverableKey(7, 1_764_000_000_000, 'Montage final é 日本.mp4')).toMatch(/^projects\/7\/final\/1764000000000-Montage_final_e-[0-9a-f]{8}\.mp4$/);
   });
 
   it('numbers taken names before the extension', () => {

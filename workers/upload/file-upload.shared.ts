@@ -1,14 +1,13 @@
 import {
   UPLOAD_MESSAGES,
+  deliverableKey,
   isRetryable,
   STORAGE_FULL,
   needsNewCredentials,
   percentOf,
   retryDelay,
-  objectKeyName,
   sanitizeFileName,
   secondsLeft,
-  uploadPrefix,
   type PartPlan,
   type PlannedPart,
   type UploadType,
@@ -328,8 +327,7 @@ export class FileUpload {
         record.key = checked.location;
       } else {
         record.name = sanitizeFileName(record.fileName);
-        // The key is ASCII whatever the name (issue 36): the final video is known by its key.
-        record.key = `${uploadPrefix(record.projectId, 'deliverable')}${this.context.now()}-${objectKeyName(record.name)}`;
+        record.key = deliverableKey(record.projectId, this.context.now(), record.name);
       }
       await this.context.records.save(record);
     }

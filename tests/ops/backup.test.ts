@@ -20,6 +20,7 @@ import { RestoreFailedError, RestoreRefusedError, restoreBackup } from '../../se
 import { DEMO_PASSWORD, signIn, startTestServer, type TestServer } from '../server/harness.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk.ts';
+import { finalPreviewReady } from '../server/final-preview.ts';
 
 /** Every table's rows, each table ordered by its first column (the id), as JSON text. */
 async function tableRows(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Record<string, string[]>> {
@@ -94,6 +95,8 @@ describe('backup and restore of an embedded installation', () => {
     const admin = await signIn(server.app, 'admin@demo.cutdesk.test');
     await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a final cut')]), 'video/mp4');
     expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/deliverable`, headers: admin, payload: { path: `projects/${projectId}/final`, name: 'cut.mp4' } })).statusCode).toBe(200);
+    // No media worker here: its preview is recorded as made (send to review waits for it, issue 36).
+    await finalPreviewReady(server.db, projectId);
     expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/submit`, headers: admin })).statusCode).toBe(200);
     const objectsBefore = await checksums(join(server.dataDir, 's3'));
 

@@ -37,15 +37,29 @@ export function fieldMessages(error: StructError): Record<string, string> {
   return fields;
 }
 
+/**
+ * superstruct's `validate`, where a value it cannot even describe is invalid input: to word a
+ * failure it prints the value with a template string, which throws on an object whose `toString`
+ * is not a function (JSON can send `{"toString": 1}`; the fuzz test found it as a 500). Its
+ * failures are listed lazily, so `describe` (which reads them) runs inside the guard too.
+ */
+export function validateInput<T, S, R>(value: unknown, struct: Struct<T, S>, options: { coerce?: boolean }, describe: (error: StructError) => R): { ok: true; value: T } | { ok: false; problem: R | null } {
+  try {
+    const [error, result] = validate(value, struct, options);
+    return error ? { ok: false, problem: describe(error) } : { ok: true, value: result };
+  } catch (error) {
+    if (error instanceof TypeError) return { ok: false, problem: null };
+    throw error;
+  }
+}
+
 /** Validates and coerces `value` with the shared contract; a 400 with field messages otherwise. */
 export function parse<T, S>(struct: Struct<T, S>, value: unknown): T {
-  const [error, result] = validate(value ?? {}, struct, { coerce: true });
-  if (error) {
-    const fields = fieldMessages(error);
-    const first = Object.values(fields)[0];
-    throw badRequest(first ?? MESSAGES.invalidInput, { fields });
-  }
-  return result;
+  const checked = validateInput(value ?? {}, struct, { coerce: true }, fieldMessages);
+  if (checked.ok) return checked.value;
+  if (!checked.problem) throw badRequest(MESSAGES.invalidInput);
+  const first = Object.values(checked.problem)[0];
+  throw badRequest(first ?? MESSAGES.invalidInput, { fields: checked.problem });
 }
 
 /** The database cannot serve now (server/db/errors.ts's isDatabaseUnavailable): 503 with Retry-After, not 500. */

@@ -1,6 +1,6 @@
-import { enums, literal, nullable, number, object, string, tuple, union, validate, type Infer } from 'superstruct';
+import { enums, literal, nullable, number, object, string, tuple, union, type Infer } from 'superstruct';
 import { DASHBOARD_SORTS } from '../../src/domain/contract/projects.ts';
-import { badRequest } from '../http-error.ts';
+import { badRequest, validateInput } from '../http-error.ts';
 import type { SortKey, TimerKey } from '../repositories/dashboard.ts';
 
 /**
@@ -51,8 +51,9 @@ export function decodeCursor(text: string, scope: CursorScope): SortKey | TimerK
   } catch {
     throw badRequest(CURSOR_MESSAGES.invalid, { fields: { after: CURSOR_MESSAGES.invalid } });
   }
-  const [error, cursor] = validate(parsed, CursorStruct);
-  if (error) throw badRequest(CURSOR_MESSAGES.invalid, { fields: { after: CURSOR_MESSAGES.invalid } });
+  const checked = validateInput(parsed, CursorStruct, {}, () => true);
+  if (!checked.ok) throw badRequest(CURSOR_MESSAGES.invalid, { fields: { after: CURSOR_MESSAGES.invalid } });
+  const cursor = checked.value;
   if (cursor.tab !== scope.tab || cursor.sort !== scope.sort || cursor.order !== scope.order || Array.isArray(cursor.key) !== (scope.sort !== 'timer')) {
     throw badRequest(CURSOR_MESSAGES.mismatch, { fields: { after: CURSOR_MESSAGES.mismatch } });
   }

@@ -89,6 +89,16 @@ describe.each(DATABASES)('bad input on $name', ({ url }) => {
     }
   });
 
+  it('answers 400 to a value that cannot be printed (an object whose toString is not a function), never a 500', async () => {
+    // The fuzz test's find (FUZZ_SEED=633363213): superstruct prints a failing value with a template string.
+    const unprintable = JSON.stringify({ size: { toString: 9007199254740991 }, name: 1.5, uploadType: 'x' });
+    for (const [method, path] of [['PATCH', '/me/review-mail'], ['POST', '/uploads/refusals'], ['PATCH', `/projects/${projectId}`], ['POST', '/login']] as const) {
+      const answer = await send(method, path, unprintable, owner);
+      expect(answer.statusCode, `${method} ${path}`).toBe(400);
+    }
+    expect((await send('GET', `/dashboard?after=${Buffer.from(JSON.stringify({ tab: { toString: 1 } })).toString('base64url')}`, undefined, owner)).statusCode).toBeLessThan(500);
+  });
+
   it('still parses ordinary bodies and refuses prototype poisoning', async () => {
     expect((await send('POST', '/login', JSON.stringify({ email: 'owner@demo.cutdesk.test', password: 'demo-password' }))).statusCode).toBe(200);
     expect((await send('POST', '/login', '{"__proto__":{"admin":true},"email":"a@b.co","password":"x"}')).statusCode).toBe(400);

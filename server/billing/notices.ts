@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { chargeAttemptDate } from '../../src/domain/billing.ts';
+import { chargeAttemptDate, formatMoney } from '../../src/domain/billing.ts';
 import type { Db } from '../db/connect.ts';
 import type { Mailer } from '../services/mailer.ts';
 import { receiptMail, renewalFailedMail, type BillingMailDetails } from '../services/mail-templates.ts';
@@ -31,14 +31,6 @@ const GIVE_UP_AFTER = sql`interval '7 days'`;
 
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay' };
 
-export function formatAmount(cents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
-
 export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }): BillingNotices {
   const db = billingDb(deps.db);
   const { mailer, log } = deps;
@@ -64,7 +56,7 @@ export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publi
       planName: invoice.planName,
       invoiceNumber: invoice.number,
       period: `${invoice.periodStart} to ${invoice.periodEnd}`,
-      amount: formatAmount(invoice.amount, invoice.currency),
+      amount: formatMoney(invoice.amount, invoice.currency),
       card: charged && invoice.brand && invoice.last4 ? `${BRANDS[invoice.brand] ?? invoice.brand} ending in ${invoice.last4}` : null,
       link,
     };

@@ -151,8 +151,10 @@ export function startRunner(options: RunnerOptions): Runner {
       } catch (error) {
         // An outage: one warning until the database answers again, not an error every poll.
         if (!isDatabaseUnavailable(error)) log.error({ err: error }, 'media queue claim failed');
-        else if (!databaseAway) log.warn(unavailableFields(error), 'media queue: the database is unavailable; claiming again every poll');
-        databaseAway ||= isDatabaseUnavailable(error);
+        else if (!databaseAway) {
+          log.warn(unavailableFields(error), 'media queue: the database is unavailable; claiming again every poll');
+          databaseAway = true;
+        }
       }
       if (stopped) {
         if (job) await queue.release(job.id, id).catch(() => undefined);

@@ -3,7 +3,8 @@ import { chargeAttemptDate, termDates } from '../../src/domain/billing.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
 import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { EmbeddedGateway } from '../../server/billing/embedded-gateway.ts';
-import { billingNotices, formatAmount, type BillingNotices } from '../../server/billing/notices.ts';
+import { formatMoney } from '../../src/domain/billing.ts';
+import { billingNotices, type BillingNotices } from '../../server/billing/notices.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
 import type { Mailer } from '../../server/services/mailer.ts';
 import { readOutbox, type OutboxMessage } from '../support/outbox.ts';
@@ -62,8 +63,8 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
     const receipt = mails[0]!;
     expect(receipt.subject).toBe(`Your Cutdesk receipt ${invoice.number}`);
     const { renewableAt } = termDates(today, 12);
-    for (const text of [invoice.number, 'Starter', `${today} to ${renewableAt}`, formatAmount(starter.pricePerYear, starter.currency), 'Visa ending in 4242']) expect(receipt.raw).toContain(text);
-    expect(formatAmount(starter.pricePerYear, 'usd')).toBe('$5,988.00');
+    for (const text of [invoice.number, 'Starter', `${today} to ${renewableAt}`, formatMoney(starter.pricePerYear, starter.currency), 'Visa ending in 4242']) expect(receipt.raw).toContain(text);
+    expect(formatMoney(starter.pricePerYear, 'usd')).toBe('$5,988.00');
     expect(receipt.links).toContain(`${server.config.publicUrl}/user/admin-settings?tab=subscription`);
     expect(receipt.raw).not.toContain(VISA);
     expect(receipt.raw).not.toMatch(/4242\s?4242\s?4242/);
@@ -136,7 +137,7 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
     attempts.slice(1).forEach((date, i) => expect(mails[i]!.raw).toContain(`We will try again on ${date}.`));
     for (const mail of mails) {
       expect(mail.raw).toContain('Your card was declined.');
-      expect(mail.raw).toContain(formatAmount(starter.pricePerYear, starter.currency));
+      expect(mail.raw).toContain(formatMoney(starter.pricePerYear, starter.currency));
       expect(mail.links).toContain(`${server.config.publicUrl}/user/admin-settings?tab=subscription`);
       expect(mail.raw).not.toContain(VISA);
     }

@@ -38,7 +38,10 @@ async function recordedMigrations(dataDir: string): Promise<string[] | null> {
   }
 }
 
-const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().every((name, i) => name === [...b].sort()[i]);
+function same(a: readonly string[], b: readonly string[]): boolean {
+  const sorted = [...b].sort();
+  return a.length === b.length && [...a].sort().every((name, i) => name === sorted[i]);
+}
 
 export class SnapshotFailedError extends Error {}
 

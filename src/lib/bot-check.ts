@@ -1,5 +1,6 @@
-import { ClientConfigStruct, ScoreStruct } from '@/domain/contract/auth.ts';
+import { ScoreStruct } from '@/domain/contract/auth.ts';
 import { api } from './api-client.ts';
+import { getClientConfig } from './client-config.ts';
 
 /**
  * The bot check (C§2). With reCAPTCHA v3 configured on the server (`GET client-config` names
@@ -21,7 +22,7 @@ let siteKey: Promise<string | null> | null = null;
 let grecaptcha: Promise<Grecaptcha> | null = null;
 
 function configuredSiteKey(): Promise<string | null> {
-  siteKey ??= api('GET', '/client-config', { struct: ClientConfigStruct }).then(
+  siteKey ??= getClientConfig().then(
     (config) => config.recaptchaSiteKey,
     (error: unknown) => {
       siteKey = null; // asked again on the next check

@@ -9,6 +9,7 @@ import { ApiError, api, callAsGuest, onUnauthorized } from './api-client.ts';
 import { portalOfPath, portalOfRole, signInUrl } from './return-path.ts';
 import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom, topBarInfoAtom, type TopBarInfo } from './session-state.ts';
 import { clearOfflineCache } from './offline-cache.ts';
+import { getOrganization } from './organization.ts';
 import { installSessionSync } from './session-sync.ts';
 import { refreshDelayMs, refreshExtends, refreshIsDue } from './token-schedule.ts';
 
@@ -240,7 +241,7 @@ export async function endImpersonation(): Promise<Me | null> {
 export async function loadTopBarInfo(me: Me): Promise<TopBarInfo | null> {
   if (!me.organizationId) return null;
   const token = appStore.get(tokenAtom);
-  const organization = await api('GET', `/organizations/${me.organizationId}`, { struct: OrganizationStruct });
+  const organization = await getOrganization(me.organizationId, OrganizationStruct);
   // Signed out, or back to the admin's own session, meanwhile: the figures are not kept.
   if (appStore.get(tokenAtom) !== token) return null;
   const info: TopBarInfo = {

@@ -21,7 +21,7 @@ import { deleteEditor } from './api/delete-editor.ts';
 import { editorsListKey } from './api/keys.ts';
 import { EDITORS_PAGE_SIZE, listEditors } from './api/list-editors.ts';
 import { setEditorDrive } from './api/set-editor-drive.ts';
-import { setEditorEnabled } from './api/set-editor-enabled.ts';
+import { setUserEnabled } from '@/shared/users/api/update-user.ts';
 import { EditorModal } from './components/editor-modal.tsx';
 
 type Action = 'disable' | 'enable' | 'delete';
@@ -155,7 +155,7 @@ export function EditorsPage() {
                 await deleteEditor(pending.editor.id);
                 const gone = pending.editor.id;
                 changed((pages) => pages.map((page) => page.filter((e) => e.id !== gone)), true);
-              } else replace(await setEditorEnabled(pending.editor.id, pending.action === 'enable'));
+              } else replace(await setUserEnabled(pending.editor.id, pending.action === 'enable'));
             } catch (e) {
               // A§8: a 403 on delete means assigned projects; every other failure is the general message.
               if (pending.action === 'delete' && e instanceof ApiError && e.status === 403) return USER_MESSAGES.editorHasProjects;

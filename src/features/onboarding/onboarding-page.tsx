@@ -11,7 +11,7 @@ import { Tabs } from '@/ui/tabs.tsx';
 import { onboardingListKey } from './api/keys.ts';
 import { listOnboarding } from './api/list-onboarding.ts';
 import { listTrialUsers } from './api/list-trial-users.ts';
-import { updateOrganization } from './api/update-organization.ts';
+import { updateOrganization } from '@/shared/organization/api/update-organization.ts';
 import { OnboardingTable } from './components/onboarding-table.tsx';
 import { TrialTable } from './components/trial-table.tsx';
 import { usePaged } from './use-paged.ts';

@@ -1,9 +1,8 @@
-import { ProjectStruct } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import { runProjectAction as run } from '@/shared/project/api/project-action.ts';
 
 /** A§7 pause, resume, submit (send to review) and restore_to_review. */
 export type StaffProjectAction = 'pause' | 'resume' | 'submit' | 'restore_to_review';
 
 export function runProjectAction(id: number, action: StaffProjectAction) {
-  return api('POST', `/projects/${id}/${action}`, { struct: ProjectStruct });
+  return run(id, action);
 }

@@ -1,8 +1,7 @@
-import { UserListStruct } from '@/domain/contract/users.ts';
 import { USERS_LIST_LIMIT } from '@/domain/constants.ts';
-import { api } from '@/lib/api-client.ts';
+import { listStaffUsers } from '@/shared/users/api/list-users.ts';
 
 /** A§2 admin settings users: every staff user, table limit 100. */
 export function listStaff() {
-  return api('GET', '/users', { query: { role: 'staff', start: 0, limit: USERS_LIST_LIMIT }, struct: UserListStruct });
+  return listStaffUsers('staff', 0, USERS_LIST_LIMIT);
 }

@@ -1,5 +1,5 @@
-import { UserStruct } from '@/domain/contract/users.ts';
-import { api } from '@/lib/api-client.ts';
+import { createUser } from '@/shared/users/api/create-user.ts';
+import { updateUser } from '@/shared/users/api/update-user.ts';
 
 export interface StaffFields {
   email: string;
@@ -10,5 +10,5 @@ export interface StaffFields {
 
 /** POST users (role Editor or Admin) or PATCH users/{id}. */
 export function saveStaffUser(id: number | null, fields: StaffFields, role: 'Editor' | 'Admin') {
-  return id === null ? api('POST', '/users', { body: { ...fields, role }, struct: UserStruct }) : api('PATCH', `/users/${id}`, { body: fields, struct: UserStruct });
+  return id === null ? createUser({ ...fields, role }) : updateUser(id, fields);
 }

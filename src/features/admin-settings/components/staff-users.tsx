@@ -16,7 +16,7 @@ import { Menu, type MenuItem } from '@/ui/menu.tsx';
 import { deleteUser } from '@/shared/users/api/delete-user.ts';
 import { listStaff } from '../api/list-staff.ts';
 import { resendInvite } from '@/shared/users/api/resend-invite.ts';
-import { setEnabled } from '../api/set-enabled.ts';
+import { setUserEnabled } from '@/shared/users/api/update-user.ts';
 import { StaffUserModal } from './staff-user-modal.tsx';
 import { staffMenuEntries } from '../staff-user-actions.ts';
 
@@ -120,7 +120,7 @@ export function StaffUsers({ me }: { me: Me }) {
             try {
               if (pending.action === 'invite') await resendInvite(pending.user.id);
               else if (pending.action === 'delete') await deleteUser(pending.user.id);
-              else await setEnabled(pending.user.id, pending.action === 'enable');
+              else await setUserEnabled(pending.user.id, pending.action === 'enable');
               setNotice(pending.action === 'invite' ? `A new invitation was sent to ${pending.user.email}.` : null);
               await changed(pending.action === 'invite');
             } catch (e) {

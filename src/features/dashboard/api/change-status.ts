@@ -1,9 +1,8 @@
-import { ProjectStruct } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import { runProjectAction } from '@/shared/project/api/project-action.ts';
 
 /** A§4 Complete (archive), Delete (hide) and Restore. */
 export type StatusAction = 'archive' | 'hide' | 'restore';
 
 export function changeStatus(projectId: number, action: StatusAction) {
-  return api('POST', `/projects/${projectId}/${action}`, { struct: ProjectStruct });
+  return runProjectAction(projectId, action);
 }

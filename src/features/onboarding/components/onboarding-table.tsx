@@ -7,7 +7,7 @@ import { formatDate } from '@/lib/format.ts';
 import { Button } from '@/ui/button.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { EditableField } from '@/ui/editable-field.tsx';
-import { updateOrganization } from '../api/update-organization.ts';
+import { updateOrganization } from '@/shared/organization/api/update-organization.ts';
 import { SubscriptionBadge } from './subscription-badge.tsx';
 
 

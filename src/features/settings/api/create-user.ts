@@ -1,8 +1,7 @@
-import { UserStruct } from '@/domain/contract/users.ts';
-import { api } from '@/lib/api-client.ts';
+import { createUser as createAnyUser } from '@/shared/users/api/create-user.ts';
 import type { UserFields } from './user-fields.ts';
 
 /** C§7 POST users: the owner adds a User, who is e-mailed an invitation. */
 export function createUser(organizationId: number, fields: UserFields) {
-  return api('POST', '/users', { body: { ...fields, role: 'User', organizationId }, struct: UserStruct });
+  return createAnyUser({ ...fields, role: 'User', organizationId });
 }

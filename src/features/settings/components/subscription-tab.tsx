@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { formatDate } from '@/lib/format.ts';
 import { useQuery, useQueryClient } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
-import { getClientConfig } from '@/shared/billing/api/get-client-config.ts';
+import { getClientConfig } from '@/lib/client-config.ts';
 import { listPlans } from '@/shared/billing/api/list-plans.ts';
 import { listSubscriptions } from '@/shared/billing/api/list-subscriptions.ts';
 import { Badge } from '@/ui/badge.tsx';

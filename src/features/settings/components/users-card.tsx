@@ -11,7 +11,7 @@ import { Icon } from '@/ui/icons.tsx';
 import { Menu } from '@/ui/menu.tsx';
 import { deleteUser } from '@/shared/users/api/delete-user.ts';
 import { resendInvite } from '@/shared/users/api/resend-invite.ts';
-import { setUserEnabled } from '../api/set-user-enabled.ts';
+import { setUserEnabled } from '@/shared/users/api/update-user.ts';
 
 type Action = 'invite' | 'disable' | 'enable' | 'delete';
 

@@ -1,6 +1,12 @@
 import { PROJECT_PAGE_MAX, ProjectListStruct, type Project } from '@/domain/contract/projects.ts';
 import { api } from '@/lib/api-client.ts';
 
+/** GET organizations/{id}/projects: one page (`start`, `limit` and the filters in `query`), with the total. The one client call. */
+export async function listOrganizationProjects(organizationId: number, query: Record<string, string | number>) {
+  const { data } = await api('GET', `/organizations/${organizationId}/projects`, { query, struct: ProjectListStruct });
+  return data;
+}
+
 /**
  * Every project of an organization that matches `query`, read page by page: the server pages
  * `GET organizations/{id}/projects` (at most PROJECT_PAGE_MAX a call), so screens that show
@@ -9,8 +15,8 @@ import { api } from '@/lib/api-client.ts';
 export async function listAllOrganizationProjects(organizationId: number, query: Record<string, string> = {}): Promise<Project[]> {
   const projects: Project[] = [];
   for (;;) {
-    const { data } = await api('GET', `/organizations/${organizationId}/projects`, { query: { ...query, start: projects.length, limit: PROJECT_PAGE_MAX }, struct: ProjectListStruct });
-    projects.push(...data.projects);
-    if (data.projects.length === 0 || projects.length >= (data.total ?? projects.length)) return projects;
+    const page = await listOrganizationProjects(organizationId, { ...query, start: projects.length, limit: PROJECT_PAGE_MAX });
+    projects.push(...page.projects);
+    if (page.projects.length === 0 || projects.length >= (page.total ?? projects.length)) return projects;
   }
 }

@@ -157,6 +157,31 @@ export default tseslint.config(
           message: 'No queries in routes: move them to server/repositories and call them through a service.',
         },
         { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'No SQL in routes: move it to server/repositories.' },
+        // Issue 33: access is declared, not hand-checked: a route names its `access` and its
+        // `organizationParam`, and server/plugins/auth.ts decides (seesOrganization, hasAccess).
+        {
+          selector: "IfStatement[consequent.type='ThrowStatement'] CallExpression[callee.name=/^is(Staff|Customer|Manager)Role$/]",
+          message: "No access checks by hand in routes: declare it in the route's config (`access`, `organizationParam`).",
+        },
+        {
+          selector: "IfStatement[consequent.type='ThrowStatement'] BinaryExpression[operator=/^[!=]==$/]:not([right.type='Literal']) > MemberExpression[property.name='organizationId']",
+          message: "No organization checks by hand in routes: declare `organizationParam` in the route's config (seesOrganization decides).",
+        },
+      ],
+    },
+  },
+  {
+    // Billing is a service like the others (issue 33): its SQL lives in server/repositories/billing-*.ts
+    // and embedded-gateway.ts. A service may still open a transaction and hand it to repositories.
+    files: ['server/billing/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom)$/]',
+          message: 'No queries in server/billing: move them to server/repositories and call them from here.',
+        },
+        { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'No SQL in server/billing: move it to server/repositories.' },
       ],
     },
   },

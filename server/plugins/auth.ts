@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isCustomerRole, isManagerRole, isStaffRole } from '../../src/domain/roles.ts';
+import { seesOrganization } from '../../src/domain/organization-rules.ts';
 import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, notFound, unauthorized } from '../http-error.ts';
@@ -61,7 +62,7 @@ function bearer(request: FastifyRequest): string | null {
  * signed before the user's (or the impersonating admin's) last password change, reset,
  * disable or delete carries an older session version and is refused too.
  */
-async function signIn(ctx: AppContext, request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
+async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
   const token = bearer(request);
   if (!token) throw unauthorized();
   const claims = await ctx.tokens.verify(token);
@@ -95,8 +96,7 @@ export function hasAccess(access: Exclude<Access, 'public'>, auth: AuthContext):
 
 /** Staff read any organization; a customer only its own (another one does not exist: 404). */
 export function assertOrganizationVisible(auth: AuthContext, organizationId: number): void {
-  if (isStaffRole(auth.user.role)) return;
-  if (auth.user.organizationId !== organizationId) throw notFound();
+  if (!seesOrganization(auth.user, organizationId)) throw notFound();
 }
 
 /**
@@ -142,7 +142,7 @@ export const authPlugin = fp(
       }
       // Set before the checks, so a refusal carries it too; a route may set its own (it replaces this).
       reply.header('cache-control', PRIVATE_ANSWER);
-      const signedIn = await signIn(app.ctx, request);
+      const signedIn = await authenticate(app.ctx, request);
       if (organizationParam) assertOrganizationVisible(signedIn.auth, idParam(request.params, organizationParam));
       if (!hasAccess(access, signedIn.auth)) throw forbidden();
       request.signedIn = signedIn;

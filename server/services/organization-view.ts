@@ -73,11 +73,10 @@ export function creditDetailDto(organization: OrganizationTableRow, credits: Cre
 
 /**
  * GET organizations/{id}: the organization with its credits for its members; staff (signed in
- * as themselves) also get A§3's fields. Another organization does not exist for a customer.
+ * as themselves) also get A§3's fields. Who may see it is the route's `organizationParam`.
  */
 export async function organizationFor(db: Db, auth: AuthContext, id: number): Promise<Organization | StaffOrganization> {
   const { user, impersonatorId } = auth;
-  if (!isStaffRole(user.role) && user.organizationId !== id) throw notFound();
   const organizations = organizationsRepo(db);
   const organization = await organizations.findById(id);
   const credits = await organizations.credits(id);

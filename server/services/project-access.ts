@@ -1,5 +1,6 @@
 import { finalPreviewState } from '../../src/domain/media.ts';
 import { CUSTOMER_VISIBLE, decide, type ProjectAction } from '../../src/domain/project-rules.ts';
+import { seesOrganization } from '../../src/domain/organization-rules.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
 import type { AppContext } from '../context.ts';
 import { HttpError, notFound } from '../http-error.ts';
@@ -14,7 +15,7 @@ export async function visibleProject(ctx: AppContext, auth: AuthContext, id: num
   const project = await projectsRepo(ctx.db).details(id);
   if (!project) throw notFound();
   if (isStaffRole(auth.user.role)) return project;
-  if (project.organizationId !== auth.user.organizationId || !CUSTOMER_VISIBLE.includes(project.status)) throw notFound();
+  if (!seesOrganization(auth.user, project.organizationId) || !CUSTOMER_VISIBLE.includes(project.status)) throw notFound();
   return project;
 }
 

@@ -1,3 +1,4 @@
+import { isStaffRole } from './roles.ts';
 import { FIELD_MESSAGES, LIMITS, linkRuleFor } from './validation.ts';
 
 /** Organization fields staff edit (A§2, A§5) and the credits form (A§7), with their messages. */
@@ -62,4 +63,13 @@ export function optionalLinkRule(value: string): string | undefined {
 export function blankToNull(value: string | null | undefined): string | null {
   const v = value?.trim();
   return v ? v : null;
+}
+
+/**
+ * Issue 33: the one rule for who sees an organization. Staff see every organization; a customer
+ * only its own (another one does not exist for them: the server answers 404). The auth plugin
+ * applies it to every route that names an organization, and project access to a project's.
+ */
+export function seesOrganization(user: { role: string; organizationId: number | null }, organizationId: number): boolean {
+  return isStaffRole(user.role) || user.organizationId === organizationId;
 }

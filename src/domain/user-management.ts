@@ -1,4 +1,4 @@
-import type { RoleName } from './roles.ts';
+import { isManagerRole, isStaffRole, type RoleName } from './roles.ts';
 
 /**
  * Who may manage which user (C§6, A§6). The owner manages the users of their own
@@ -138,4 +138,12 @@ export function pictureRule(value: string): string | undefined {
 /** A§5: the editor's (WhatsApp) phone has no rule; the server only caps its length. */
 export function editorPhoneRule(value: string): string | undefined {
   return value.length > 30 ? USER_MESSAGES.phoneTooLong : undefined;
+}
+
+/**
+ * A§7 GET users by role: any staff member reads the editors (the dashboard they share names
+ * them); the other staff lists are for superadmins and admins.
+ */
+export function mayListUsers(actorRole: string, listRole: 'editor' | 'admin' | 'superadmin' | 'staff'): boolean {
+  return listRole === 'editor' ? isStaffRole(actorRole) : isManagerRole(actorRole);
 }

@@ -36,6 +36,24 @@ const VIOLATIONS: { border: string; filePath: string; code: string; rule: string
     rule: 'no-restricted-syntax',
   },
   {
+    border: 'routes declare access, never check a role by hand (issue 33)',
+    filePath: 'server/routes/lint-probe.ts',
+    code: "import { isStaffRole } from '../../src/domain/roles.ts';\nimport { forbidden } from '../http-error.ts';\nexport const probe = (role: string) => {\n  if (!isStaffRole(role)) throw forbidden();\n};\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    border: 'routes declare organizationParam, never compare organizations by hand (issue 33)',
+    filePath: 'server/routes/lint-probe.ts',
+    code: "import { notFound } from '../http-error.ts';\nexport const probe = (mine: number | null, id: number) => {\n  if (({ organizationId: mine }).organizationId !== id) throw notFound();\n};\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
+    border: 'billing holds no SQL (issue 33)',
+    filePath: 'server/billing/lint-probe.ts',
+    code: "import type { Db } from '../db/connect.ts';\nexport const probe = (db: Db) => db.selectFrom('subscriptions').selectAll().execute();\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
     border: 'services take plain arguments, not Fastify objects',
     filePath: 'server/services/lint-probe.ts',
     code: "import type { FastifyRequest } from 'fastify';\nexport const probe = (request: FastifyRequest) => request.ip;\n",

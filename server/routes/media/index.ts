@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DeliverableBodyStruct, LinkBodyStruct, type Link } from '../../../src/domain/contract/media.ts';
 import type { MediaFile } from '../../../src/domain/media.ts';
-import { isStaffRole } from '../../../src/domain/roles.ts';
 import { parseAssetType } from '../../../src/domain/uploads.ts';
 import { forbidden, notFound, parse } from '../../http-error.ts';
 import { MEDIA_MESSAGES, downloadLink, finalVideoFile, mediaLinkTarget, projectMediaJobs, registerDeliverable, variantPlaylist, type MediaAnswer } from '../../services/media.ts';
@@ -53,9 +52,8 @@ export default async function mediaRoutes(app: FastifyInstance) {
   });
 
   // Staff see the media work of a project, failed jobs with their error.
-  app.get('/projects/:id/media-jobs', async (request) => {
+  app.get('/projects/:id/media-jobs', { config: { access: 'staff' } }, async (request) => {
     const { auth } = request;
-    if (!isStaffRole(auth.user.role) || auth.impersonatorId !== null) throw forbidden();
     const project = await visibleProject(ctx, auth, idParam(request.params));
     return { data: await projectMediaJobs(ctx, project.id) };
   });

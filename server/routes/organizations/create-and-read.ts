@@ -14,5 +14,5 @@ export default async function organizationRoutes(app: FastifyInstance) {
     return createOrganization(app.ctx.db, request.auth.user, name);
   });
 
-  app.get('/organizations/:id', async (request): Promise<Organization | StaffOrganization> => organizationFor(app.ctx.db, request.auth, idParam(request.params)));
+  app.get('/organizations/:id', { config: { organizationParam: 'id' } }, async (request): Promise<Organization | StaffOrganization> => organizationFor(app.ctx.db, request.auth, idParam(request.params)));
 }

@@ -18,12 +18,11 @@ export default async function projectReadRoutes(app: FastifyInstance) {
 
   // C§7: data.projects, optionally only Archived or Approved (the content library) or one
   // section of the board; paged (issue 9: a thousand projects made a 1.1 MB answer).
-  app.get('/organizations/:id/projects', async (request) => {
+  app.get('/organizations/:id/projects', { config: { organizationParam: 'id' } }, async (request) => {
     const { auth } = request;
     const organizationId = idParam(request.params);
     const { type, section, start = 0, limit = PROJECT_PAGE_DEFAULT } = parse(ProjectListQueryStruct, request.query);
     const staff = isStaffRole(auth.user.role);
-    if (!staff && auth.user.organizationId !== organizationId) throw notFound();
     // Staff of a deleted organization find nothing to list: it is gone for them too.
     if (staff && !(await organizationsRepo(app.ctx.db).findById(organizationId))) throw notFound();
     const visible = staff ? PROJECT_STATUSES : CUSTOMER_VISIBLE;

@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { CreateProjectBodyStruct, UpdateProjectBodyStruct } from '../../../src/domain/contract/projects.ts';
-import { isCustomerRole, isStaffRole } from '../../../src/domain/roles.ts';
-import { forbidden, notFound, parse } from '../../http-error.ts';
+import { parse } from '../../http-error.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { projectFor } from '../../services/project-view.ts';
 import { createProject, deleteProject, updateProject } from '../../services/project-write.ts';
 import { idParam } from '../params.ts';
 
 export default async function projectWriteRoutes(app: FastifyInstance) {
-  app.post('/organizations/:id/projects', async (request, reply) => {
+  app.post('/organizations/:id/projects', { config: { access: 'customer', organizationParam: 'id' } }, async (request, reply) => {
     const { auth } = request;
     const organizationId = idParam(request.params);
-    if (!isCustomerRole(auth.user.role) || auth.user.organizationId !== organizationId) throw isStaffRole(auth.user.role) ? forbidden() : notFound();
     const body = parse(CreateProjectBodyStruct, request.body);
     const id = await createProject(app.ctx.db, auth, organizationId, body);
     reply.code(201);

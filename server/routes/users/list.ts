@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { TrialUsersQueryStruct, UsersQueryStruct, type TrialUser, type User } from '../../../src/domain/contract/users.ts';
-import { STAFF_ROLES, isManagerRole, type RoleName } from '../../../src/domain/roles.ts';
+import { STAFF_ROLES, type RoleName } from '../../../src/domain/roles.ts';
+import { mayListUsers } from '../../../src/domain/user-management.ts';
 import { forbidden, parse } from '../../http-error.ts';
 import { userAdminRepo } from '../../repositories/user-admin.ts';
 import { trialUsers, userDto } from '../../services/user-admin.ts';
@@ -13,7 +14,7 @@ export default async function listUsersRoutes(app: FastifyInstance) {
   app.get('/users', { config: { access: 'staff' } }, async (request): Promise<User[]> => {
     const { user } = request.auth;
     const { role, start, limit } = parse(UsersQueryStruct, request.query);
-    if (role !== 'editor' && !isManagerRole(user.role)) throw forbidden();
+    if (!mayListUsers(user.role, role)) throw forbidden();
     const users = await userAdminRepo(app.ctx.db).listByRoles(ROLES_OF[role]!, start, limit);
     return users.map(userDto);
   });

@@ -6,7 +6,7 @@ import { abortAbandonedUploads } from './services/uploads.ts';
 import { serverStoreEndpoint } from './storage/setup.ts';
 import { billingNotices } from './billing/notices.ts';
 import { runBillingRenewals } from './billing/renewals.ts';
-import { createPaymentProvider } from './billing/setup.ts';
+import { createPaymentProviders } from './billing/setup.ts';
 
 const HOUR = 3_600_000;
 
@@ -72,11 +72,11 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
   // Monthly credit grants, yearly charges with their retries, lapsed subscriptions: every
   // change is a conditional UPDATE, so all instances may run it (server/billing/renewals.ts).
   // A promise: Stripe's SDK loads on first use (server/billing/setup.ts).
-  const billingProvider = createPaymentProvider(app.ctx.db, app.ctx.config.billing);
-  billingProvider.catch(() => undefined); // awaited (and reported) by the job's run
+  const billingProviders = createPaymentProviders(app.ctx.db, app.ctx.config.billing);
+  billingProviders.catch(() => undefined); // awaited (and reported) by the job's run
   const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
   const renewBilling = track('billing-renewals', 'billing renewals failed', async () => {
-    const report = await runBillingRenewals(app.ctx.db, await billingProvider, new Date(), { log: app.log, notices });
+    const report = await runBillingRenewals(app.ctx.db, await billingProviders, new Date(), { log: app.log, notices });
     if (Object.values(report).some((n) => n > 0)) app.log.info(report, 'billing renewals');
   });
   const firstRenewal = setTimeout(renewBilling, period);

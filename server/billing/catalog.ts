@@ -5,8 +5,7 @@ import { isIsoDate } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { conflict, notFound, parse } from '../http-error.ts';
-import { billingDb, type BillingDb } from './db.ts';
-import { findCoupon, insertCoupon, insertPlan, listCoupons, listStaffPlans, updateCoupon, updatePlan, type CouponValues, type PlanValues, type StaffPlanRow } from './repository.ts';
+import { billingCatalogRepo, type CouponValues, type PlanValues, type StaffPlanRow } from '../repositories/billing-catalog.ts';
 
 /**
  * Staff's plans and coupons (SUPERADMIN and ADMIN, the "Plans & coupons" tab). Plain
@@ -97,23 +96,23 @@ const couponValues = (body: CouponBody, retired: boolean): CouponValues => ({
   retired,
 });
 
-export function billingCatalog(database: Db | BillingDb) {
-  const db = billingDb(database);
+export function billingCatalog(db: Db) {
+  const repo = billingCatalogRepo(db);
 
   async function plan(id: number): Promise<StaffPlanRow> {
-    const [row] = await listStaffPlans(db, id);
+    const [row] = await repo.staffPlans(id);
     if (!row) throw notFound();
     return row;
   }
 
   return {
     async plans(): Promise<StaffPlan[]> {
-      return (await listStaffPlans(db)).map(staffPlan);
+      return (await repo.staffPlans()).map(staffPlan);
     },
 
     async createPlan(body: unknown): Promise<StaffPlan> {
       const input = parse(planStruct(null), body);
-      const id = await insertPlan(db, planValues(input, input.retired ?? false));
+      const id = await repo.insertPlan(planValues(input, input.retired ?? false));
       return staffPlan(await plan(id));
     },
 
@@ -121,12 +120,12 @@ export function billingCatalog(database: Db | BillingDb) {
     async updatePlan(id: number, body: unknown): Promise<StaffPlan> {
       const current = await plan(id);
       const input = parse(planStruct(current), body);
-      await updatePlan(db, id, planValues(input, input.retired ?? current.retired));
+      await repo.updatePlan(id, planValues(input, input.retired ?? current.retired));
       return staffPlan(await plan(id));
     },
 
     async coupons(): Promise<StaffCoupon[]> {
-      return (await listCoupons(db)).map(staffCoupon);
+      return (await repo.coupons()).map(staffCoupon);
     },
 
     /** Stored upper-case; a code that exists in any case is a 409. */
@@ -134,32 +133,32 @@ export function billingCatalog(database: Db | BillingDb) {
       const input = parse(couponStruct('create', 0), body);
       const code = normalizeCouponCode(input.code ?? '');
       const exists = () => conflict(CATALOG_MESSAGES.codeExists, { fields: { code: CATALOG_MESSAGES.codeExists } });
-      if (await findCoupon(db, code)) throw exists();
+      if (await repo.coupon(code)) throw exists();
       try {
-        await insertCoupon(db, code, couponValues(input, input.retired ?? false));
+        await repo.insertCoupon(code, couponValues(input, input.retired ?? false));
       } catch (error) {
         // Created by someone else between the look-up and the insert.
         if (isUniqueViolation(error)) throw exists();
         throw error;
       }
-      return staffCoupon((await findCoupon(db, code))!);
+      return staffCoupon((await repo.coupon(code))!);
     },
 
     /** The code stays what it is (it may be sent, unchanged, in the body). */
     async updateCoupon(code: string, body: unknown): Promise<StaffCoupon> {
-      const current = CODE.test(code.trim()) ? await findCoupon(db, code) : undefined;
+      const current = CODE.test(code.trim()) ? await repo.coupon(code) : undefined;
       if (!current) throw notFound();
       const input = parse(couponStruct('update', current.timesRedeemed), body);
       if (input.code !== undefined && input.code.trim() !== '' && normalizeCouponCode(input.code) !== normalizeCouponCode(current.code)) {
         parse(refine(couponStruct('update', 0), 'codeFixed', () => ({ path: ['code'], message: CATALOG_MESSAGES.codeFixed })), body);
       }
       // A redemption taken since the check above may have made the new maximum too low: checked again.
-      if (!(await updateCoupon(db, current.id, couponValues(input, input.retired ?? current.retired)))) {
-        const now = await findCoupon(db, code);
+      if (!(await repo.updateCoupon(current.id, couponValues(input, input.retired ?? current.retired)))) {
+        const now = await repo.coupon(code);
         if (!now) throw notFound();
         parse(couponStruct('update', now.timesRedeemed), body);
       }
-      return staffCoupon((await findCoupon(db, code))!);
+      return staffCoupon((await repo.coupon(code))!);
     },
   };
 }

@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import { chargeAttemptDate, formatMoney } from '../../src/domain/billing.ts';
 import type { Db } from '../db/connect.ts';
 import type { Mailer } from '../services/mailer.ts';
 import { receiptMail, renewalFailedMail, type BillingMailDetails } from '../services/mail-templates.ts';
-import { billingDb, type BillingDb } from './db.ts';
+import { billingMailRepo } from '../repositories/billing-mail.ts';
 
 /**
  * Billing e-mails (issue 11): a receipt for every paid invoice (first purchase, yearly renewal)
@@ -24,30 +23,17 @@ export interface BillingNotices {
   sendDue(): Promise<number>;
 }
 
-/** A claim older than this was abandoned (the process died while sending). */
-const CLAIM_TIMEOUT = sql`interval '5 minutes'`;
-/** Past this a receipt or dunning notice is news to nobody: the job stops trying. */
-const GIVE_UP_AFTER = sql`interval '7 days'`;
-
 const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay' };
 
-export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }): BillingNotices {
-  const db = billingDb(deps.db);
+export function billingNotices(deps: { db: Db; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }): BillingNotices {
+  const repo = billingMailRepo(deps.db);
   const { mailer, log } = deps;
   const link = `${deps.publicUrl}/user/admin-settings?tab=subscription`;
 
   async function message(invoiceId: number) {
-    const invoice = await db
-      .selectFrom('invoices as i')
-      .innerJoin('subscriptions as s', 's.id', 'i.subscriptionId')
-      .innerJoin('paymentPlans as p', 'p.id', 's.planId')
-      .innerJoin('organizations as o', 'o.id', 'i.organizationId')
-      .leftJoin('paymentMethods as m', 'm.providerPaymentMethodId', 's.paymentMethodId')
-      .select(['i.id', 'i.number', 'i.status', 'i.amount', 'i.currency', 'i.periodStart', 'i.periodEnd', 'i.subscriptionId', 'i.organizationId', 'i.providerPaymentId', 's.billing', 's.failureMessage', 'p.name as planName', 'o.name as organizationName', 'm.brand', 'm.last4'])
-      .where('i.id', '=', invoiceId)
-      .executeTakeFirst();
+    const invoice = await repo.invoice(invoiceId);
     if (!invoice) return null;
-    const owner = await db.selectFrom('users').select('email').where('organizationId', '=', invoice.organizationId).where('role', '=', 'OWNER').where('deletedAt', 'is', null).orderBy('id').executeTakeFirst();
+    const ownerEmail = await repo.ownerEmail(invoice.organizationId);
     const billingEmail = typeof invoice.billing?.email === 'string' && invoice.billing.email.includes('@') ? invoice.billing.email : null;
     // A zero amount (a 100% coupon) charged no card: the receipt does not name one.
     const charged = invoice.status === 'failed' || invoice.amount > 0;
@@ -61,34 +47,20 @@ export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publi
       link,
     };
     if (invoice.status === 'paid') {
-      const to = billingEmail ?? owner?.email;
+      const to = billingEmail ?? ownerEmail;
       return to ? receiptMail(to, details) : null;
     }
     if (invoice.status !== 'failed') return null;
     // The how-many-th failed attempt of this renewal this invoice records (1–4).
-    const { count } = await db
-      .selectFrom('invoices')
-      .select((eb) => eb.fn.countAll<string>().as('count'))
-      .where('subscriptionId', '=', invoice.subscriptionId)
-      .where('status', '=', 'failed')
-      .where('periodStart', '=', invoice.periodStart)
-      .where('id', '<=', invoice.id)
-      .executeTakeFirstOrThrow();
-    const to = owner?.email ?? billingEmail;
+    const attempt = await repo.failedAttempt(invoice);
+    const to = ownerEmail ?? billingEmail;
     if (!to) return null;
-    return renewalFailedMail(to, { ...details, reason: invoice.failureMessage ?? 'The payment was refused.', nextAttempt: chargeAttemptDate(invoice.periodStart, Number(count)) });
+    return renewalFailedMail(to, { ...details, reason: invoice.failureMessage ?? 'The payment was refused.', nextAttempt: chargeAttemptDate(invoice.periodStart, attempt) });
   }
 
   async function send(invoiceId: number): Promise<void> {
     try {
-      const claimed = await db
-        .updateTable('invoices')
-        .set({ mailClaimedAt: sql<Date>`now()` })
-        .where('id', '=', invoiceId)
-        .where('mailSentAt', 'is', null)
-        .where((eb) => eb.or([eb('mailClaimedAt', 'is', null), eb('mailClaimedAt', '<', sql<Date>`now() - ${CLAIM_TIMEOUT}`)]))
-        .returning('id')
-        .executeTakeFirst();
+      const claimed = await repo.claim(invoiceId);
       if (!claimed) return;
       let mail;
       try {
@@ -96,12 +68,12 @@ export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publi
         if (mail) await mailer.send(mail);
       } catch (error) {
         // Given back: the billing job sends it later. Only the invoice id is logged.
-        await db.updateTable('invoices').set({ mailClaimedAt: null }).where('id', '=', invoiceId).execute();
+        await repo.release(invoiceId);
         log.warn({ err: error, invoiceId }, 'billing e-mail not sent; the billing job will retry');
         return;
       }
       // Nobody to write to (no owner, no billing e-mail) counts as done too.
-      await db.updateTable('invoices').set({ mailSentAt: sql<Date>`now()`, mailClaimedAt: null }).where('id', '=', invoiceId).execute();
+      await repo.markSent(invoiceId);
       if (mail) log.info({ invoiceId }, 'billing e-mail sent');
     } catch (error) {
       log.error({ err: error, invoiceId }, 'billing e-mail failed');
@@ -111,17 +83,8 @@ export function billingNotices(deps: { db: Db | BillingDb; mailer: Mailer; publi
   return {
     send,
     async sendDue() {
-      const due = await db
-        .selectFrom('invoices')
-        .select('id')
-        .where('mailSentAt', 'is', null)
-        .where('status', 'in', ['paid', 'failed'])
-        .where('createdAt', '>', sql<Date>`now() - ${GIVE_UP_AFTER}`)
-        .where((eb) => eb.or([eb('mailClaimedAt', 'is', null), eb('mailClaimedAt', '<', sql<Date>`now() - ${CLAIM_TIMEOUT}`)]))
-        .orderBy('id')
-        .limit(200)
-        .execute();
-      for (const { id } of due) await send(id);
+      const due = await repo.due();
+      for (const id of due) await send(id);
       return due.length;
     },
   };

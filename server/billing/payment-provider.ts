@@ -57,3 +57,31 @@ export class CardDeclined extends Error {
 
 /** The gateway did not answer or failed on its side; the same idempotency key may be retried. */
 export class GatewayUnavailable extends Error {}
+
+/**
+ * The gateways this instance has configured, by name. New subscriptions go through the
+ * default one; anything acting on an existing subscription (a renewal, finishing an interrupted
+ * purchase, a refund) goes through the gateway recorded on its row, which holds the customer,
+ * card and payment ids it knows.
+ */
+export interface PaymentProviders {
+  /** The gateway new subscriptions use (the one the configuration selects). */
+  readonly default: PaymentProvider;
+  /** The gateway of that name, or undefined when this instance has none configured. */
+  named(name: string): PaymentProvider | undefined;
+}
+
+/** `defaultProvider` sells new subscriptions; `others` only serve the rows that name them. */
+export function paymentProviders(defaultProvider: PaymentProvider, ...others: PaymentProvider[]): PaymentProviders {
+  const byName = new Map<string, PaymentProvider>([...others, defaultProvider].map((provider) => [provider.name, provider]));
+  return { default: defaultProvider, named: (name) => byName.get(name) };
+}
+
+/** A subscription's row names a gateway this instance has not configured. */
+export class ProviderNotConfigured extends Error {
+  readonly provider: string;
+  constructor(provider: string) {
+    super(`payment provider '${provider}' is not configured on this instance`);
+    this.provider = provider;
+  }
+}

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type Stripe from 'stripe';
 import type { Db } from '../db/connect.ts';
-import { billingDb } from './db.ts';
+import { billingInvoicesRepo } from '../repositories/billing-invoices.ts';
 
 /**
  * A verified Stripe event. Purchases and renewals learn their outcome from the API call
@@ -15,21 +15,15 @@ export async function handleStripeEvent(database: Db, event: Stripe.Event, log: 
     log.warn('stripe webhook body without an event id and type: ignored');
     return;
   }
-  const db = billingDb(database);
-  await db.transaction().execute(async (tx) => {
-    const fresh = await tx
-      .insertInto('billingEvents')
-      .values({ providerEventId: event.id, type: event.type })
-      .onConflict((oc) => oc.column('providerEventId').doNothing())
-      .returning('providerEventId')
-      .executeTakeFirst();
-    if (!fresh) return;
+  await database.transaction().execute(async (tx) => {
+    const invoices = billingInvoicesRepo(tx);
+    if (!(await invoices.recordEventOnce(event.id, event.type))) return;
     if (event.type === 'charge.refunded' && typeof event.data?.object === 'object' && event.data.object !== null) {
       const charge = event.data.object;
       const paymentIntent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
       // Only a full refund marks the invoice refunded; a partial one is a staff matter.
       if (paymentIntent && charge.amount_refunded >= charge.amount) {
-        await tx.updateTable('invoices').set({ status: 'refunded' }).where('providerPaymentId', '=', paymentIntent).execute();
+        await invoices.markRefunded(paymentIntent);
       }
     }
     log.info({ eventId: event.id, type: event.type }, 'stripe event received');

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargeAttemptDate, termDates } from '../../src/domain/billing.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
-import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { EmbeddedGateway } from '../../server/billing/embedded-gateway.ts';
 import { formatMoney } from '../../src/domain/billing.ts';
 import { billingNotices, type BillingNotices } from '../../server/billing/notices.ts';
+import { paymentProviders } from '../../server/billing/payment-provider.ts';
+import type { Db } from '../../server/db/connect.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
 import type { Mailer } from '../../server/services/mailer.ts';
 import { readOutbox, type OutboxMessage } from '../support/outbox.ts';
@@ -17,13 +18,13 @@ const silent = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal
 /** Receipts and failed-renewal e-mails (issue 11), read from the outbox like every other e-mail. */
 describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
   let server: TestServer;
-  let db: BillingDb;
+  let db: Db;
   let notices: BillingNotices;
   let starter: { id: number; pricePerYear: number; currency: string };
   const today = businessToday();
   const day = (iso: string) => new Date(`${iso}T06:00:00Z`);
   const gateway = () => new EmbeddedGateway(server.db);
-  const renew = (date: string) => runBillingRenewals(db, gateway(), day(date), { notices });
+  const renew = (date: string) => runBillingRenewals(db, paymentProviders(gateway()), day(date), { notices });
   // A purchase answers before its receipt is sent (server/background.ts): wait for that work first.
   const mailsTo = async (address: string): Promise<OutboxMessage[]> => {
     await server.app.background.drain();
@@ -46,7 +47,7 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
 
   beforeAll(async () => {
     server = await startBillingServer(url);
-    db = billingDb(server.db);
+    db = server.db;
     notices = billingNotices({ db, mailer: server.app.ctx.mailer, publicUrl: server.config.publicUrl, log: silent });
     const plans = (await server.app.inject({ method: 'GET', url: '/api/v1/payment-plans' })).json<(typeof starter & { name: string })[]>();
     starter = plans.find((p) => p.name === 'Starter')!;
@@ -92,7 +93,7 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
     const invoice = await db.selectFrom('invoices').selectAll().where('organizationId', '=', bought.organizationId).executeTakeFirstOrThrow();
     expect(invoice).toMatchObject({ status: 'paid', mailSentAt: null, mailClaimedAt: null });
 
-    const report = await runBillingRenewals(db, gateway(), new Date(), { notices });
+    const report = await runBillingRenewals(db, paymentProviders(gateway()), new Date(), { notices });
     expect(report.mailsRetried).toBeGreaterThanOrEqual(1);
     expect(await mailsTo(bought.billingEmail)).toHaveLength(1);
     expect(await db.selectFrom('gatewayCharges').select('id').where('paymentMethodId', '=', bought.paymentMethodId).execute()).toHaveLength(1);

@@ -4,9 +4,9 @@ import { BILLING_MESSAGES, CATALOG_MESSAGES } from '../../src/domain/billing.ts'
 import { ClientConfigStruct } from '../../src/domain/contract/auth.ts';
 import { PaymentPlanListStruct, StaffCouponListStruct, StaffCouponStruct, StaffPlanListStruct, StaffPlanStruct, SubscriptionStruct } from '../../src/domain/contract/billing.ts';
 import { OrganizationRowListStruct, StaffOrganizationStruct } from '../../src/domain/contract/customers.ts';
-import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { DATABASES, signIn, type TestServer } from './harness.ts';
 import { VALID_BILLING, VALID_SHIPPING, newOwner, startBillingServer } from './billing-support.ts';
+import type { Db } from '../../server/db/connect.ts';
 
 type Headers = Record<string, string>;
 type Json = Record<string, unknown>;
@@ -17,7 +17,7 @@ const COUPON = { code: 'spring-25', percentOff: 25, amountOff: null, validUntil:
 /** Staff's plans and coupons, and what staff see of a subscription (issue 11). */
 describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
   let server: TestServer;
-  let db: BillingDb;
+  let db: Db;
   const as: Record<'SUPERADMIN' | 'ADMIN' | 'EDITOR' | 'OWNER' | 'USER' | 'IMPERSONATING', Headers> = {} as never;
   let demoId: number;
 
@@ -37,7 +37,7 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
 
   beforeAll(async () => {
     server = await startBillingServer(url);
-    db = billingDb(server.db);
+    db = server.db;
     for (const role of ['SUPERADMIN', 'ADMIN', 'EDITOR', 'OWNER', 'USER'] as const) as[role] = await signIn(server.app, `${role.toLowerCase()}@demo.cutdesk.test`);
     demoId = (await db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
     const impersonation = await call('GET', `/organizations/${demoId}/admin/login`, as.ADMIN);

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, termDates } from '../../src/domain/billing.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
 import { readBillingConfig } from '../../server/billing/config.ts';
-import { billingDb, type BillingDb } from '../../server/billing/db.ts';
+import { paymentProviders } from '../../server/billing/payment-provider.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
 import { StripeProvider } from '../../server/billing/stripe-provider.ts';
+import type { Db } from '../../server/db/connect.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { readOutbox } from '../support/outbox.ts';
 import { DATABASES, type TestServer } from './harness.ts';
@@ -129,7 +130,7 @@ describe('billing configuration', () => {
 describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name', ({ url }) => {
   let stripe: Awaited<ReturnType<typeof startStripeStandIn>>;
   let server: TestServer;
-  let db: BillingDb;
+  let db: Db;
   let provider: StripeProvider;
   let planId: number;
   let pricePerYear: number;
@@ -145,8 +146,8 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     // The server loads it as its configuration: app.ts's billing routes read `config.billing`.
     const billingConfig = readBillingConfig(env, []);
     provider = new StripeProvider(billingConfig.stripe!);
-    server = await startBillingServer(url, { provider, billingConfig, env });
-    db = billingDb(server.db);
+    server = await startBillingServer(url, { providers: paymentProviders(provider), billingConfig, env });
+    db = server.db;
     const plan = (await call('GET', '/payment-plans')).json<{ id: number; pricePerYear: number }[]>()[0]!;
     planId = plan.id;
     pricePerYear = plan.pricePerYear;
@@ -250,7 +251,7 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     const bought = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, purchaseBody('pm_card_renew'));
     expect(bought.statusCode).toBe(201);
     const { renewableAt } = termDates(businessToday(), 12);
-    await runBillingRenewals(db, provider, new Date(`${renewableAt}T06:00:00Z`));
+    await runBillingRenewals(db, paymentProviders(provider), new Date(`${renewableAt}T06:00:00Z`));
     const renewal = intents().find((r) => r.headers['idempotency-key'] === `cutdesk-subscription-${bought.json<{ id: number }>().id}-renewal-${renewableAt}-attempt-0`);
     expect(renewal?.body.get('off_session')).toBe('true');
     const invoices = await db.selectFrom('invoices').select('status').where('organizationId', '=', owner.organizationId).execute();

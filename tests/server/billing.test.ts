@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_FIELD_MESSAGES, BILLING_FIELDS, BILLING_MESSAGES, SHIPPING_FIELDS, termDates } from '../../src/domain/billing.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
 import { addMonths } from '../../src/domain/subscription.ts';
-import { billingDb, type BillingDb } from '../../server/billing/db.ts';
 import { EmbeddedGateway } from '../../server/billing/embedded-gateway.ts';
+import { paymentProviders } from '../../server/billing/payment-provider.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
-import { connectDatabase } from '../../server/db/connect.ts';
+import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { DATABASES, signIn, type TestServer } from './harness.ts';
 import { VALID_BILLING, VALID_SHIPPING, databaseText, newOwner, startBillingServer } from './billing-support.ts';
 
@@ -16,7 +16,7 @@ const NO_FUNDS = '4000000000009995';
 
 describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
   let server: TestServer;
-  let db: BillingDb;
+  let db: Db;
   const gateway = () => new EmbeddedGateway(server.db);
   const today = businessToday();
   let starter: { id: number; pricePerYear: number; monthlyCredits: number; storage: number; kitType: string };
@@ -61,7 +61,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
 
   beforeAll(async () => {
     server = await startBillingServer(url);
-    db = billingDb(server.db);
+    db = server.db;
     as.OWNER = await signIn(server.app, 'owner@demo.cutdesk.test');
     as.USER = await signIn(server.app, 'user@demo.cutdesk.test');
     as.ADMIN = await signIn(server.app, 'admin@demo.cutdesk.test');
@@ -437,9 +437,9 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       const other = url ? await connectDatabase({ databaseUrl: server.config.databaseUrl, dataDir: server.dataDir }) : server.db;
       try {
         // Not due yet.
-        expect((await runBillingRenewals(db, gateway(), day(today))).granted).toBe(0);
-        const runs = await Promise.all([runBillingRenewals(db, gateway(), day(renewDate!)), runBillingRenewals(other, new EmbeddedGateway(other), day(renewDate!))]);
-        await runBillingRenewals(db, gateway(), day(renewDate!));
+        expect((await runBillingRenewals(db, paymentProviders(gateway()), day(today))).granted).toBe(0);
+        const runs = await Promise.all([runBillingRenewals(db, paymentProviders(gateway()), day(renewDate!)), runBillingRenewals(other, paymentProviders(new EmbeddedGateway(other)), day(renewDate!))]);
+        await runBillingRenewals(db, paymentProviders(gateway()), day(renewDate!));
         const credits = (await orgState(organizationId)).credits;
         expect(credits.activeCredits).toBe(2 * starter.monthlyCredits); // unused credits roll over
         expect(credits.renewDate).toBe(addMonths(today, 2));
@@ -452,7 +452,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     it('catches up on months missed, and leaves the last month to the yearly renewal', async () => {
       const { organizationId } = await subscribedOwner();
       const { endDate } = termDates(today, 12);
-      await runBillingRenewals(db, gateway(), day(addMonths(today, 11)));
+      await runBillingRenewals(db, paymentProviders(gateway()), day(addMonths(today, 11)));
       const credits = (await orgState(organizationId)).credits;
       expect(credits.activeCredits).toBe(12 * starter.monthlyCredits);
       expect(credits.renewDate).toBe(endDate);
@@ -462,9 +462,9 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       const { organizationId, pm } = await subscribedOwner(VISA, { coupon: undefined });
       const { renewableAt } = termDates(today, 12);
       const next = termDates(renewableAt, 12);
-      const runs = await Promise.all([runBillingRenewals(db, gateway(), day(renewableAt)), runBillingRenewals(db, gateway(), day(renewableAt))]);
+      const runs = await Promise.all([runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt)), runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt))]);
       expect(runs.map((r) => r.renewed).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
-      await runBillingRenewals(db, gateway(), day(renewableAt));
+      await runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt));
       const state = await orgState(organizationId);
       expect(state.subscriptions[0]).toMatchObject({ status: 'active', startDate: renewableAt, renewableAt: next.renewableAt, renewalFailures: 0 });
       expect(state.organization.renewableAt?.toISOString().slice(0, 10)).toBe(next.renewableAt);
@@ -495,7 +495,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
         [plus(7), 4, 'ended'],
       ];
       for (const [date, failures, status] of steps) {
-        await runBillingRenewals(db, gateway(), day(date));
+        await runBillingRenewals(db, paymentProviders(gateway()), day(date));
         const subscription = (await orgState(organizationId)).subscriptions[0]!;
         expect([date, subscription.renewalFailures, subscription.status]).toEqual([date, failures, status]);
       }
@@ -511,7 +511,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       const { organizationId, headers, pm } = await subscribedOwner();
       expect((await call('DELETE', `/organizations/${organizationId}/subscriptions`, headers)).statusCode).toBe(204);
       const { renewableAt } = termDates(today, 12);
-      const report = await runBillingRenewals(db, gateway(), day(renewableAt));
+      const report = await runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt));
       expect(report.ended).toBeGreaterThanOrEqual(1);
       const state = await orgState(organizationId);
       expect(state.subscriptions[0]!.status).toBe('ended');
@@ -527,8 +527,8 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       expect((await call('DELETE', `/organizations/${organizationId}`, as.ADMIN)).statusCode).toBe(204);
       expect((await call('GET', `/organizations/${organizationId}/subscriptions`, as.ADMIN)).statusCode).toBe(404);
       const { renewableAt } = termDates(today, 12);
-      await runBillingRenewals(db, gateway(), day(renewableAt));
-      await runBillingRenewals(db, gateway(), day(addMonths(renewableAt, 12)));
+      await runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt));
+      await runBillingRenewals(db, paymentProviders(gateway()), day(addMonths(renewableAt, 12)));
       expect(await db.selectFrom('gatewayCharges').select('id').where('paymentMethodId', '=', pm).execute()).toHaveLength(1);
       const state = await orgState(organizationId);
       expect(state.subscriptions[0]!.status).toBe('ended');
@@ -552,7 +552,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
           return real.refund(paymentId);
         },
       });
-      await runBillingRenewals(db, slow, day(renewableAt));
+      await runBillingRenewals(db, paymentProviders(slow), day(renewableAt));
       const state = await orgState(organizationId);
       expect(state.subscriptions[0]).toMatchObject({ isCancelled: true, renewableAt });
       expect(state.invoices.filter((i) => i.status === 'paid')).toHaveLength(1);
@@ -571,7 +571,7 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       await db.updateTable('subscriptions').set({ status: 'pending' }).where('id', '=', row.id).execute();
       await db.updateTable('organizations').set({ renewableAt: null }).where('id', '=', owner.organizationId).execute();
       const later = new Date(Date.now() + 20 * 60_000);
-      expect((await runBillingRenewals(db, gateway(), later)).resumed).toBe(1);
+      expect((await runBillingRenewals(db, paymentProviders(gateway()), later)).resumed).toBe(1);
       const state = await orgState(owner.organizationId);
       expect(state.subscriptions[0]!.status).toBe('active');
       expect(state.invoices).toHaveLength(1);
@@ -597,15 +597,15 @@ describe('migration 0009-billing', () => {
       expect(await names()).toEqual(all.filter((name) => !billingTables.includes(name)));
       await migration.up(database as never);
       expect(await names()).toEqual(all);
-      const plans = await billingDb(database).selectFrom('paymentPlans').select('name').orderBy('sortOrder').execute();
+      const plans = await database.selectFrom('paymentPlans').select('name').orderBy('sortOrder').execute();
       expect(plans.map((p) => p.name)).toEqual(['Starter', 'Growth', 'Studio']);
       // Codes are unique without regard to case.
-      await billingDb(database).insertInto('coupons').values({ code: 'Spring', percentOff: 10, amountOff: null, validUntil: null, maxRedemptions: null }).execute();
-      await expect(billingDb(database).insertInto('coupons').values({ code: 'SPRING', percentOff: 5, amountOff: null, validUntil: null, maxRedemptions: null }).execute()).rejects.toThrow();
-      await expect(billingDb(database).insertInto('coupons').values({ code: 'BOTH', percentOff: 5, amountOff: 100, validUntil: null, maxRedemptions: null }).execute()).rejects.toThrow();
+      await database.insertInto('coupons').values({ code: 'Spring', percentOff: 10, amountOff: null, validUntil: null, maxRedemptions: null }).execute();
+      await expect(database.insertInto('coupons').values({ code: 'SPRING', percentOff: 5, amountOff: null, validUntil: null, maxRedemptions: null }).execute()).rejects.toThrow();
+      await expect(database.insertInto('coupons').values({ code: 'BOTH', percentOff: 5, amountOff: 100, validUntil: null, maxRedemptions: null }).execute()).rejects.toThrow();
       const { seedBillingDemo } = await import('../../server/billing/seed.ts');
       await seedBillingDemo(database);
-      expect((await billingDb(database).selectFrom('coupons').select('code').orderBy('code').execute()).map((c) => c.code)).toEqual(['LAUNCH100', 'Spring', 'WELCOME10']);
+      expect((await database.selectFrom('coupons').select('code').orderBy('code').execute()).map((c) => c.code)).toEqual(['LAUNCH100', 'Spring', 'WELCOME10']);
     } finally {
       await database.destroy();
     }

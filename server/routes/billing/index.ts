@@ -4,19 +4,19 @@ import { businessToday } from '../../../src/domain/business-calendar.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
 import type { BillingConfig } from '../../billing/config.ts';
 import { billingNotices } from '../../billing/notices.ts';
-import type { PaymentProvider } from '../../billing/payment-provider.ts';
+import type { PaymentProviders } from '../../billing/payment-provider.ts';
 import { billingService } from '../../billing/service.ts';
-import { createPaymentProvider } from '../../billing/setup.ts';
-import { handleStripeEvent } from '../../billing/webhooks.ts';
+import { createPaymentProviders } from '../../billing/setup.ts';
 import { badRequest, notFound, parse } from '../../http-error.ts';
 import { perIpRouteLimit } from '../../services/abuse-guard.ts';
 import { organizationsRepo } from '../../repositories/organizations.ts';
 import { idParam } from '../params.ts';
 import staffBillingRoutes from './staff.ts';
+import stripeWebhookRoute from './stripe-webhook.ts';
 
 export interface BillingRoutesOptions {
-  /** The gateway; by default the one STRIPE_SECRET_KEY selects (the embedded one without it). */
-  provider?: PaymentProvider;
+  /** The gateways; by default the one STRIPE_SECRET_KEY selects (the embedded one without it). */
+  providers?: PaymentProviders;
   /** Default: the loaded configuration's (`config.billing`, server/billing/config.ts). */
   billingConfig?: BillingConfig;
   /** Tests move the calendar; the server uses the real one. */
@@ -30,11 +30,11 @@ export interface BillingRoutesOptions {
  */
 export default async function billingRoutes(app: FastifyInstance, options: BillingRoutesOptions = {}) {
   const config = options.billingConfig ?? app.ctx.config.billing;
-  const provider = options.provider ?? (await createPaymentProvider(app.ctx.db, config));
+  const providers = options.providers ?? (await createPaymentProviders(app.ctx.db, config));
   const now = options.now ?? (() => new Date());
   // Receipts go out after a purchase commits (server/billing/notices.ts).
   const notices = billingNotices({ db: app.ctx.db, mailer: app.ctx.mailer, publicUrl: app.ctx.config.publicUrl, log: app.log });
-  const service = billingService({ db: app.ctx.db, provider, log: app.log, notices, later: (name, task) => app.background.run(name, task) });
+  const service = billingService({ db: app.ctx.db, providers, log: app.log, notices, later: (name, task) => app.background.run(name, task) });
   const today = () => businessToday(now());
 
   await app.register(staffBillingRoutes);
@@ -50,7 +50,7 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
   });
 
   // The embedded gateway's card form; with Stripe, Stripe.js tokenizes and this call does not exist.
-  if (provider.name === 'embedded') {
+  if (providers.default.name === 'embedded') {
     // Rate limited per address: a card form is where stolen numbers get tried out.
     app.post('/payment-methods', { config: { ...perIpRouteLimit(app.ctx.config), access: 'owner' } }, async (request, reply) => {
       const { user } = request.auth;
@@ -103,27 +103,8 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
     return reply.code(204).send();
   });
 
+  const stripe = providers.named('stripe');
   const webhookSecret = config.stripe?.webhookSecret ?? null;
-  // Stripe's SDK is loaded only with Stripe as the gateway (server/billing/setup.ts).
-  const stripeProvider = provider.name === 'stripe' ? await import('../../billing/stripe-provider.ts').then(({ StripeProvider }) => (provider instanceof StripeProvider ? provider : null)) : null;
-  if (stripeProvider && webhookSecret) {
-    await app.register(async (webhook) => {
-      // The signature covers the exact bytes Stripe sent: keep them instead of parsed JSON.
-      webhook.removeContentTypeParser('application/json');
-      webhook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      webhook.post('/billing/stripe-webhook', { config: { access: 'public' } }, async (request) => {
-        const signature = request.headers['stripe-signature'];
-        if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw badRequest('Missing Stripe signature.');
-        let event;
-        try {
-          event = stripeProvider.constructEvent(request.body, signature, webhookSecret);
-        } catch {
-          throw badRequest('Invalid Stripe signature.');
-        }
-        await handleStripeEvent(app.ctx.db, event, request.log);
-        return { received: true };
-      });
-    });
-  }
+  if (stripe && webhookSecret) await app.register(stripeWebhookRoute, { provider: stripe, webhookSecret });
 }
 

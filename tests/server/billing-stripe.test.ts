@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, termDates } from '../../src/domain/billing.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
 import { readBillingConfig } from '../../server/billing/config.ts';
+import { EmbeddedGateway } from '../../server/billing/embedded-gateway.ts';
 import { paymentProviders } from '../../server/billing/payment-provider.ts';
 import { runBillingRenewals } from '../../server/billing/renewals.ts';
+import { billingService } from '../../server/billing/service.ts';
 import { StripeProvider } from '../../server/billing/stripe-provider.ts';
 import type { Db } from '../../server/db/connect.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
@@ -256,6 +258,65 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     expect(renewal?.body.get('off_session')).toBe('true');
     const invoices = await db.selectFrom('invoices').select('status').where('organizationId', '=', owner.organizationId).execute();
     expect(invoices.map((i) => i.status)).toEqual(['paid', 'paid']);
+  });
+
+  it('renews each subscription through the gateway its row names, and leaves a row of a gateway this instance lacks', async () => {
+    const today = businessToday();
+    const embedded = new EmbeddedGateway(server.db);
+    // One subscription bought through Stripe, this server's gateway…
+    const viaStripe = await newOwner(server.app, 'Two gateways Stripe');
+    const bought = await call('POST', `/organizations/${viaStripe.organizationId}/subscriptions`, viaStripe.headers, purchaseBody('pm_card_two_gateways'));
+    expect(bought.statusCode, bought.body).toBe(201);
+    const stripeRow = bought.json<{ id: number }>().id;
+    // …and one bought where the embedded gateway was the default (an instance before Stripe).
+    const viaEmbedded = await newOwner(server.app, 'Two gateways embedded');
+    const embeddedSale = billingService({ db, providers: paymentProviders(embedded), log: server.app.log });
+    const card = await embeddedSale.addCard(viaEmbedded.organizationId, { number: CARD_NUMBER, expMonth: 12, expYear: 2034, cvc: '123' }, today);
+    const { subscription } = await embeddedSale.purchase({
+      organizationId: viaEmbedded.organizationId,
+      organizationName: 'Two gateways embedded',
+      ownerEmail: viaEmbedded.email,
+      paymentPlanId: planId,
+      paymentMethodId: card.paymentMethodId,
+      coupon: null,
+      billing: VALID_BILLING,
+      shipping: VALID_SHIPPING,
+      idempotencyKey: null,
+      today,
+    });
+    const embeddedRow = subscription.id;
+    expect((await db.selectFrom('subscriptions').select('provider').where('id', 'in', [stripeRow, embeddedRow]).orderBy('id').execute()).map((r) => r.provider)).toEqual(['stripe', 'embedded']);
+
+    const { renewableAt } = termDates(today, 12);
+    const at = new Date(`${renewableAt}T06:00:00Z`);
+    const renewalKey = (id: number) => `cutdesk-subscription-${id}-renewal-${renewableAt}-attempt-0`;
+    const stripeCharges = (id: number) => intents().filter((r) => r.headers['idempotency-key'] === renewalKey(id));
+    const embeddedCharges = (id: number) => db.selectFrom('gatewayCharges').select('status').where('idempotencyKey', '=', renewalKey(id)).execute();
+    const row = (id: number) => db.selectFrom('subscriptions').select(['status', 'renewableAt', 'renewalFailures']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    // An instance with Stripe only renews the Stripe row and leaves the embedded one as it is,
+    // with a warning that names the gateway: Stripe never hears of the embedded card.
+    const warnings: string[] = [];
+    const quiet = () => undefined;
+    const log = { info: quiet, error: quiet, debug: quiet, trace: quiet, fatal: quiet, warn: (_details: unknown, message: string) => warnings.push(message), child: () => log, level: 'warn' };
+    const stripeOnly = await runBillingRenewals(db, paymentProviders(provider), at, { log: log as never });
+    expect(stripeOnly.skipped).toBeGreaterThanOrEqual(1);
+    expect(warnings).toContainEqual(expect.stringContaining("payment provider 'embedded' is not configured"));
+    expect(stripeCharges(stripeRow)).toHaveLength(1);
+    expect(stripeCharges(embeddedRow)).toHaveLength(0);
+    expect(stripe.requests.some((r) => r.raw.includes(card.paymentMethodId))).toBe(false);
+    expect(await row(embeddedRow)).toEqual({ status: 'active', renewableAt, renewalFailures: 0 });
+    expect(await embeddedCharges(embeddedRow)).toEqual([]);
+
+    // With both configured (Stripe the default), the embedded row renews through the embedded gateway.
+    const both = await runBillingRenewals(db, paymentProviders(provider, embedded), at);
+    expect(both.skipped).toBe(0);
+    expect(await embeddedCharges(embeddedRow)).toEqual([{ status: 'succeeded' }]);
+    expect(stripeCharges(embeddedRow)).toHaveLength(0);
+    expect(stripeCharges(stripeRow)).toHaveLength(1);
+    const next = termDates(renewableAt, 12).renewableAt;
+    expect(await row(embeddedRow)).toEqual({ status: 'active', renewableAt: next, renewalFailures: 0 });
+    expect(await row(stripeRow)).toEqual({ status: 'active', renewableAt: next, renewalFailures: 0 });
   });
 
   describe('webhook', () => {

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { BillingState } from '../../src/domain/billing.ts';
 
-/** Kysely types of migration 0009 (issue 11), to be listed in server/db/schema.ts's Database. */
+/** Kysely types of migration 0009 (issue 11), part of server/db/schema.ts's Database. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 /** jsonb: read as an object, written as JSON text. */
 type Json<T> = ColumnType<T, string, string>;

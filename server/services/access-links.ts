@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { pathTo } from '../../src/domain/pages.ts';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../db/schema.ts';
 import { accessCodesRepo } from '../repositories/access-codes.ts';
@@ -11,7 +12,7 @@ export async function issueAccessLink(ctx: AppContext, user: UserRow, purpose: '
   const code = randomBytes(32).toString('base64url');
   await accessCodesRepo(ctx.db).issue(user.id, purpose, hashCode(code), new Date(Date.now() + lifetimeMs));
   const query = new URLSearchParams({ code, email: user.email });
-  return `${ctx.config.publicUrl}/change-password?${query.toString()}`;
+  return `${ctx.config.publicUrl}${pathTo('changePassword')}?${query.toString()}`;
 }
 
 /** Uses up the user's live code equal to `code`; false when none matches (invalid, used or expired). */

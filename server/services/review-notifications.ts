@@ -1,4 +1,5 @@
 import { businessDate } from '../../src/domain/business-calendar.ts';
+import { pathTo } from '../../src/domain/pages.ts';
 import { isReminderDue, isDigestDue, type ReviewMailKind } from '../../src/domain/review-mail.ts';
 import { REVIEW_DAY_MS, reviewClosesAt, reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { frameToTimecode } from '../../src/domain/timecode.ts';
@@ -23,8 +24,8 @@ export interface ReviewMailDeps {
 /** Before a version's frame rate is probed, timecodes are shown at the API's assumed 30 fps. */
 const rateOf = (row: { frameRateNum: number | null; frameRateDen: number | null }) => ({ num: row.frameRateNum ?? 30, den: row.frameRateDen ?? 1 });
 const versionLabel = (n: number) => `v${String(n).padStart(2, '0')}`;
-const customerLink = (deps: ReviewMailDeps, projectId: number) => `${deps.publicUrl}/user/project/${projectId}`;
-const staffLink = (deps: ReviewMailDeps, projectId: number) => `${deps.publicUrl}/project/${projectId}`;
+const customerLink = (deps: ReviewMailDeps, projectId: number) => `${deps.publicUrl}${pathTo('project', { id: projectId })}`;
+const staffLink = (deps: ReviewMailDeps, projectId: number) => `${deps.publicUrl}${pathTo('staffProject', { id: projectId })}`;
 const footer = (deps: ReviewMailDeps, userId: number, kind: ReviewMailKind) => ({
   unsubscribeLink: `${deps.publicUrl}/api/v1/review-mail/unsubscribe?token=${encodeURIComponent(unsubscribeToken(deps.secret, userId, kind))}`,
 });
@@ -119,7 +120,7 @@ export async function sendCommentDigests(deps: ReviewMailDeps, now: Date): Promi
     const comments = await repo.digestComments(user, since, now);
     if (!(await repo.claim({ kind: 'digest', userId: user.id, day, coveredUntil: now }))) continue;
     if (comments.length === 0) continue;
-    const settingsLink = user.organizationId === null ? `${deps.publicUrl}/admin-settings` : `${deps.publicUrl}/user/admin-settings`;
+    const settingsLink = `${deps.publicUrl}${pathTo(user.organizationId === null ? 'adminSettings' : 'settings')}`;
     await deps.mailer.send(commentDigestMail(user.email, { projects: groupByProject(deps, user, comments), settingsLink }, footer(deps, user.id, 'digest')));
     sent += 1;
   }

@@ -1,4 +1,5 @@
 import type { Comment, CommentList } from '../../src/domain/contract/review.ts';
+import { pathTo } from '../../src/domain/pages.ts';
 import type { CreateShareLinkBody, GuestCommentBody, GuestReview, ShareLinkView } from '../../src/domain/contract/share-links.ts';
 import { REVIEW_REFUSAL_STATUS, isCommentingOpen, visibleVersionsFor, type ReviewDecision, type ShareLink } from '../../src/domain/review-rules.ts';
 import { SHARE_MESSAGES, canManageShareLinks, decideCreateShareLink, shareLinkState } from '../../src/domain/share-links.ts';
@@ -33,7 +34,7 @@ function linkView(ctx: AppContext, row: ShareLinkListing, now = Date.now()): Sha
   return {
     id: row.id,
     version: row.versionNumber,
-    url: `${ctx.config.publicUrl}/review/${shareLinkToken(ctx.config.jwtSecret, row.id, row.salt)}`,
+    url: `${ctx.config.publicUrl}${pathTo('guestReview', { token: shareLinkToken(ctx.config.jwtSecret, row.id, row.salt) })}`,
     state: shareLinkState(row, now),
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
+import { PAGES } from '@/domain/pages.ts';
 import { ContentLibraryPage } from '@/features/library/content-library-page.tsx';
 import { CreateProjectPage } from '@/features/projects/create-project-page.tsx';
 import { ProjectsPage } from '@/features/projects/projects-page.tsx';
@@ -25,12 +26,12 @@ const inShell = (page: ReactNode) => (
 export default function CustomerPortal() {
   return (
     <Switch>
-      <Route path="/pricing">{inShell(<PricingPage />)}</Route>
-      <Route path="/user/projects">{inShell(<ProjectsPage />)}</Route>
-      <Route path="/user/create-project">{inShell(<CreateProjectPage />)}</Route>
-      <Route path="/user/project/:id">{inShell(<ProjectPage />)}</Route>
-      <Route path="/user/content-library">{inShell(<ContentLibraryPage />)}</Route>
-      <Route path="/user/admin-settings">{inShell(<SettingsPage />)}</Route>
+      <Route path={PAGES.pricing.path}>{inShell(<PricingPage />)}</Route>
+      <Route path={PAGES.projects.path}>{inShell(<ProjectsPage />)}</Route>
+      <Route path={PAGES.createProject.path}>{inShell(<CreateProjectPage />)}</Route>
+      <Route path={PAGES.project.path}>{inShell(<ProjectPage />)}</Route>
+      <Route path={PAGES.contentLibrary.path}>{inShell(<ContentLibraryPage />)}</Route>
+      <Route path={PAGES.settings.path}>{inShell(<SettingsPage />)}</Route>
     </Switch>
   );
 }

@@ -1,35 +1,12 @@
 /**
  * The document title of every page (issue 12 "installed app"): the installed app's window, the
- * task switcher and the browser history show "<Page> · Cutdesk". One table by route pattern, so
- * the feature pages set nothing; project pages show the project's name once it has loaded.
+ * task switcher and the browser history show "<Page> · Cutdesk". The titles are the route
+ * table's (src/domain/pages.ts), so the feature pages set nothing; project pages show the
+ * project's name once it has loaded.
  */
+import { pageAt } from '@/domain/pages.ts';
 
 export const APP_NAME = 'Cutdesk';
-
-/** First match wins; patterns see the path without a trailing slash. */
-const TITLES: readonly (readonly [RegExp, string])[] = [
-  [/^\/login(?:\/user)?$/, 'Sign in'],
-  [/^\/register$/, 'Create your account'],
-  [/^\/recover-password$/, 'Reset your password'],
-  [/^\/change-password$/, 'Choose a new password'],
-  [/^\/not-mobile$/, 'Open Cutdesk on a desktop'],
-  [/^\/help$/, 'Help'],
-  [/^\/review\//, 'Review'],
-  [/^\/pricing$/, 'Pricing'],
-  [/^\/404$/, 'Page not found'],
-  [/^\/user\/projects$/, 'Projects'],
-  [/^\/user\/create-project$/, 'New project'],
-  [/^\/user\/content-library$/, 'Content Library'],
-  [/^\/(?:user\/)?admin-settings$/, 'Admin Settings'],
-  [/^\/dashboard$/, 'Dashboard'],
-  [/^\/customers$/, 'Customers'],
-  [/^\/editors$/, 'Editors'],
-  [/^\/onboarding$/, 'Onboarding'],
-  [/^\/organization\/\d+$/, 'Organization'],
-];
-
-/** Customer and staff project pages: their title is the project's name. */
-const PROJECT_PAGE = /^\/(?:user\/)?project\/\d+$/;
 
 /**
  * The page name for `path`, or null for a path that only redirects (the guard sends it on, and
@@ -37,9 +14,9 @@ const PROJECT_PAGE = /^\/(?:user\/)?project\/\d+$/;
  * bar; until it loads a project page is "Project".
  */
 export function pageNameFor(path: string, projectName: string | null): string | null {
-  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
-  if (PROJECT_PAGE.test(clean)) return projectName?.trim() || 'Project';
-  return TITLES.find(([pattern]) => pattern.test(clean))?.[1] ?? null;
+  const page = pageAt(path)?.page;
+  if (!page) return null;
+  return page.namedByProject ? projectName?.trim() || page.title : page.title;
 }
 
 /** "Projects · Cutdesk"; the app's name alone when the page has none. */

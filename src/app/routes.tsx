@@ -1,6 +1,7 @@
 import { useAtomValue } from '@/lib/state.ts';
 import { lazy } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { PAGES, portalPattern } from '@/domain/pages.ts';
 import { decideRoute } from '@/domain/route-guard.ts';
 import { isCustomerRole } from '@/domain/roles.ts';
 import { LoginPage } from '@/features/auth/login-page.tsx';
@@ -26,10 +27,9 @@ const HelpPage = lazy(() => import('@/features/misc/help-page.tsx').then((m) => 
 const GuestReviewPage = lazy(() => import('@/features/guest-review/guest-review-page.tsx').then((m) => ({ default: m.GuestReviewPage })));
 const PricingPage = lazy(() => import('@/features/pricing/pricing-page.tsx').then((m) => ({ default: m.PricingPage })));
 
-/** The customer portal's pages (its own Switch tells them apart). One pattern: the portal stays mounted between its pages. */
-const CUSTOMER_PAGES = /^\/user\/(?:projects|create-project|project\/[^/]+|content-library|admin-settings)\/?$/i;
-/** The staff portal's pages (its own Switch tells them apart). */
-const STAFF_PAGES = /^\/(?:customers|editors|onboarding|admin-settings|dashboard|project\/[^/]+|organization\/[^/]+)\/?$/i;
+/** Each portal's pages (its own Switch tells them apart). One pattern: the portal stays mounted between its pages. */
+const CUSTOMER_PAGES = portalPattern('customer');
+const STAFF_PAGES = portalPattern('staff');
 
 /** Every route of C§2 and A§2 behind the one guard decision of src/domain/route-guard.ts. */
 export function AppRoutes() {
@@ -63,36 +63,36 @@ export function AppRoutes() {
   return (
     <RouteErrorBoundary>
       <Switch>
-        <Route path="/login" component={LoginPage} />
-        <Route path="/login/user" component={LoginUserPage} />
-        <Route path="/register">
+        <Route path={PAGES.staffSignIn.path} component={LoginPage} />
+        <Route path={PAGES.customerSignIn.path} component={LoginUserPage} />
+        <Route path={PAGES.register.path}>
           <LazyPage>
             <RegisterPage />
           </LazyPage>
         </Route>
-        <Route path="/recover-password">
+        <Route path={PAGES.recoverPassword.path}>
           <LazyPage>
             <RecoverPasswordPage />
           </LazyPage>
         </Route>
-        <Route path="/change-password">
+        <Route path={PAGES.changePassword.path}>
           <LazyPage>
             <ChangePasswordPage />
           </LazyPage>
         </Route>
-        <Route path="/not-mobile" component={NotMobilePage} />
-        <Route path="/help">
+        <Route path={PAGES.notMobile.path} component={NotMobilePage} />
+        <Route path={PAGES.help.path}>
           <LazyPage>
             <HelpPage />
           </LazyPage>
         </Route>
-        <Route path="/review/:token">
+        <Route path={PAGES.guestReview.path}>
           <LazyPage>
             <GuestReviewPage />
           </LazyPage>
         </Route>
         {/* Public plans page: a signed-in customer on a desktop sees it in the shell, anyone else standalone. */}
-        <Route path="/pricing">
+        <Route path={PAGES.pricing.path}>
           {isCustomerRole(me?.role.name) && !isMobile ? (
             customerPortal
           ) : (

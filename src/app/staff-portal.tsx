@@ -1,5 +1,6 @@
 import { lazy, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
+import { PAGES } from '@/domain/pages.ts';
 import { AdminSettingsPage } from '@/features/admin-settings/admin-settings-page.tsx';
 import { CustomersPage } from '@/features/customers/customers-page.tsx';
 import { DashboardPage } from '@/features/dashboard/dashboard-page.tsx';
@@ -26,13 +27,13 @@ const inShell = (page: ReactNode) => (
 export default function StaffPortal() {
   return (
     <Switch>
-      <Route path="/customers">{inShell(<CustomersPage />)}</Route>
-      <Route path="/editors">{inShell(<EditorsPage />)}</Route>
-      <Route path="/onboarding">{inShell(<OnboardingPage />)}</Route>
-      <Route path="/admin-settings">{inShell(<AdminSettingsPage />)}</Route>
-      <Route path="/dashboard">{inShell(<DashboardPage />)}</Route>
-      <Route path="/project/:id">{inShell(<AdminProjectPage />)}</Route>
-      <Route path="/organization/:id">
+      <Route path={PAGES.customers.path}>{inShell(<CustomersPage />)}</Route>
+      <Route path={PAGES.editors.path}>{inShell(<EditorsPage />)}</Route>
+      <Route path={PAGES.onboarding.path}>{inShell(<OnboardingPage />)}</Route>
+      <Route path={PAGES.adminSettings.path}>{inShell(<AdminSettingsPage />)}</Route>
+      <Route path={PAGES.dashboard.path}>{inShell(<DashboardPage />)}</Route>
+      <Route path={PAGES.staffProject.path}>{inShell(<AdminProjectPage />)}</Route>
+      <Route path={PAGES.organization.path}>
         {(params) => inShell(<OrganizationPage key={params.id} id={Number(params.id)} renderProjects={(organizationId) => <OrganizationProjects organizationId={organizationId} />} />)}
       </Route>
     </Switch>

@@ -1,3 +1,4 @@
+import { pathTo } from './pages.ts';
 import { isManagerRole, isStaffRole, type RoleName } from './roles.ts';
 
 /**
@@ -47,7 +48,7 @@ export const TRIAL_DAYS = 14;
  * row shown, would hand accounts to whoever reads the list (or revoke the code e-mailed last).
  */
 export function trialRegistrationLink(publicUrl: string, email: string): string {
-  return `${publicUrl}/login/user?email=${encodeURIComponent(email)}&next=${encodeURIComponent('/pricing')}`;
+  return `${publicUrl}${pathTo('customerSignIn')}?email=${encodeURIComponent(email)}&next=${encodeURIComponent(pathTo('pricing'))}`;
 }
 
 /** Roles each role may create with POST users. */

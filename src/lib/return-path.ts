@@ -1,10 +1,8 @@
+import { pageAt, pathTo, type Portal } from '@/domain/pages.ts';
 import { decideRoute } from '@/domain/route-guard.ts';
 import { isStaffRole, type RoleName } from '@/domain/roles.ts';
 
-/** The two sign-in pages: staff sign in at /login, customers at /login/user. */
-export type Portal = 'staff' | 'customer';
-
-const SIGN_IN_PAGES = new Set(['/login', '/login/user']);
+const SIGN_IN_PAGES = new Set([pathTo('staffSignIn'), pathTo('customerSignIn')]);
 /** Any origin works: only a path that stays on it survives the check below. */
 const BASE = 'https://cutdesk.invalid';
 
@@ -36,9 +34,8 @@ export function sanitizeReturnPath(raw: string | null | undefined): string | nul
 
 /** The portal a path belongs to, when it belongs to one. */
 export function portalOfPath(path: string): Portal | null {
-  if (path === '/user' || path.startsWith('/user/')) return 'customer';
-  if (/^\/(dashboard|customers|editors|onboarding|admin-settings)(\/|$)/.test(path) || /^\/(project|organization)\/\d+/.test(path)) return 'staff';
-  return null;
+  if (path === '/user') return 'customer';
+  return pageAt(path)?.page.portal ?? null;
 }
 
 export function portalOfRole(role: RoleName | null | undefined): Portal | null {
@@ -51,7 +48,7 @@ export function portalOfRole(role: RoleName | null | undefined): Portal | null {
  * were on as `next` (only when that page belongs to the same portal).
  */
 export function signInUrl(portal: Portal, currentPath: string | null): string {
-  const page = portal === 'staff' ? '/login' : '/login/user';
+  const page = pathTo(portal === 'staff' ? 'staffSignIn' : 'customerSignIn');
   const next = sanitizeReturnPath(currentPath);
   if (!next || portalOfPath(next.split(/[?#]/)[0]!) !== portal) return page;
   return `${page}?next=${encodeURIComponent(next)}`;
@@ -75,7 +72,7 @@ export function returnPathAfterSignIn(rawNext: string | null | undefined, role: 
  * redirect stays as the guard said. `signInUrl` keeps `next` to a safe path of the same portal.
  */
 export function withReturnPath(to: string, currentPath: string): string {
-  if (to === '/login') return signInUrl('staff', currentPath);
-  if (to === '/login/user') return signInUrl('customer', currentPath);
+  if (to === pathTo('staffSignIn')) return signInUrl('staff', currentPath);
+  if (to === pathTo('customerSignIn')) return signInUrl('customer', currentPath);
   return to;
 }

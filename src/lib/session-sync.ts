@@ -1,7 +1,8 @@
 import type { Me } from '@/domain/contract/me.ts';
 import { navigate } from 'wouter/use-browser-location';
 import { readStored, storageKeyOf } from './local-store.ts';
-import { portalOfPath, portalOfRole, type Portal } from './return-path.ts';
+import { pathTo, type Portal } from '@/domain/pages.ts';
+import { portalOfPath, portalOfRole } from './return-path.ts';
 import { adminTokenAtom, appStore, clearSession, meAtom, orgIdAtom, tokenAtom } from './session-state.ts';
 
 /**
@@ -26,7 +27,7 @@ export function sessionChange(stored: string | null, mine: string | null): Sessi
 
 /** The sign-in page for a tab whose session ended elsewhere: no `next`, the user chose to leave. */
 export function signInPageFor(portal: Portal): string {
-  return portal === 'staff' ? '/login' : '/login/user';
+  return pathTo(portal === 'staff' ? 'staffSignIn' : 'customerSignIn');
 }
 
 function endHere(): void {

@@ -12,6 +12,7 @@ import { clearOfflineCache } from './offline-cache.ts';
 import { getOrganization } from './organization.ts';
 import { installSessionSync } from './session-sync.ts';
 import { refreshDelayMs, refreshExtends, refreshIsDue } from './token-schedule.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 export async function loadMe(): Promise<Me> {
   const me = await api('GET', '/me', { struct: MeStruct });
@@ -148,7 +149,7 @@ if (typeof window !== 'undefined') {
 export async function restoreSession(location: Location): Promise<void> {
   const token = appStore.get(tokenAtom);
   if (!token) return;
-  const onChangePasswordLink = location.pathname === '/change-password' && new URLSearchParams(location.search).has('email');
+  const onChangePasswordLink = location.pathname === pathTo('changePassword') && new URLSearchParams(location.search).has('email');
   if (onChangePasswordLink) return;
   try {
     await loadMe();

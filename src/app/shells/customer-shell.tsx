@@ -1,6 +1,7 @@
 import { useAtomValue } from '@/lib/state.ts';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { pageAt, pathTo } from '@/domain/pages.ts';
 import { formatTb, formatUsedSpace } from '@/domain/bytes.ts';
 import { tbToBytes } from '@/domain/bytes.ts';
 import { pageTitleAtom } from '@/shared/project/page-title.ts';
@@ -15,10 +16,10 @@ import { OfflineBanner } from './offline-banner.tsx';
 import { InstallAppButton } from '../install-button.tsx';
 
 const MENU = [
-  { href: '/user/projects', label: 'Projects' },
-  { href: '/user/content-library', label: 'Content Library' },
-  { href: '/help', label: 'Help', external: true },
-  { href: '/user/admin-settings', label: 'Admin Settings' },
+  { href: pathTo('projects'), label: 'Projects' },
+  { href: pathTo('contentLibrary'), label: 'Content Library' },
+  { href: pathTo('help'), label: 'Help', external: true },
+  { href: pathTo('settings'), label: 'Admin Settings' },
 ];
 
 /** Top bar, impersonation strip and footer around every customer page (C§2 Shell). */
@@ -37,8 +38,8 @@ export function CustomerShell({ children }: { children: ReactNode }) {
     enabled: Boolean(me?.organizationId),
   });
 
-  const onProjectPage = location.startsWith('/user/project/');
-  const toSettings = () => navigate('/user/admin-settings');
+  const onProjectPage = pageAt(location)?.name === 'project';
+  const toSettings = () => navigate(pathTo('settings'));
   // A refused admin token already sent the admin to the staff sign-in (session.ts); any other
   // failure leaves the page as it is rather than an unhandled rejection.
   const adminLogout = () =>
@@ -57,7 +58,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
         </div>
       )}
       <header className="topbar">
-        <Link href="/user/projects" aria-label="Cutdesk home">
+        <Link href={pathTo('projects')} aria-label="Cutdesk home">
           <Logo inverse />
         </Link>
         <nav className="topnav" aria-label="Main">
@@ -95,7 +96,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
               + New project
             </span>
           ) : (
-            <Link href="/user/create-project" className="btn btn-success">
+            <Link href={pathTo('createProject')} className="btn btn-success">
               + New project
             </Link>
           ))}
@@ -112,7 +113,7 @@ export function CustomerShell({ children }: { children: ReactNode }) {
               style={{ color: '#fff' }}
               onClick={() => {
                 logout();
-                navigate('/login/user', { replace: true });
+                navigate(pathTo('customerSignIn'), { replace: true });
               }}
             >
               Log out
@@ -125,12 +126,12 @@ export function CustomerShell({ children }: { children: ReactNode }) {
       <footer className="footer">
         <span>© {new Date().getFullYear()} Cutdesk</span>
         <nav aria-label="Footer">
-          <Link href="/user/projects">Projects</Link>
-          <Link href="/pricing">Pricing</Link>
-          <a href="/help" target="_blank" rel="noreferrer">
+          <Link href={pathTo('projects')}>Projects</Link>
+          <Link href={pathTo('pricing')}>Pricing</Link>
+          <a href={pathTo('help')} target="_blank" rel="noreferrer">
             Help
           </a>
-          <a href="/help#privacy" target="_blank" rel="noreferrer">
+          <a href={`${pathTo('help')}#privacy`} target="_blank" rel="noreferrer">
             Privacy
           </a>
         </nav>

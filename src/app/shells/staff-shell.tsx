@@ -1,6 +1,7 @@
 import { useAtomValue } from '@/lib/state.ts';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
+import { PAGES, pathTo, type PageName } from '@/domain/pages.ts';
 import { pageTitleAtom } from '@/shared/project/page-title.ts';
 import { meAtom } from '@/lib/session-state.ts';
 import { logout } from '@/lib/session.ts';
@@ -10,13 +11,14 @@ import { InlineTitle } from '@/ui/inline-title.tsx';
 import { OfflineBanner } from './offline-banner.tsx';
 import { InstallAppButton } from '../install-button.tsx';
 
+/** The menu; an EDITOR sees the pages the route table does not keep for managers (A§6). */
 const MENU = [
-  { href: '/dashboard', label: 'Dashboard', icon: 'grid', editor: true },
-  { href: '/customers', label: 'Customers', icon: 'users', editor: false },
-  { href: '/editors', label: 'Editors', icon: 'scissors', editor: false },
-  { href: '/onboarding', label: 'Onboarding', icon: 'rocket', editor: false },
-  { href: '/admin-settings', label: 'Settings', icon: 'gear', editor: false },
-] as const;
+  { page: 'dashboard', label: 'Dashboard', icon: 'grid' },
+  { page: 'customers', label: 'Customers', icon: 'users' },
+  { page: 'editors', label: 'Editors', icon: 'scissors' },
+  { page: 'onboarding', label: 'Onboarding', icon: 'rocket' },
+  { page: 'adminSettings', label: 'Settings', icon: 'gear' },
+] as const satisfies readonly { page: PageName; label: string; icon: string }[];
 
 
 /** Left menu and top bar of the staff portal (A§2 Shell). An EDITOR sees only the Dashboard. */
@@ -28,12 +30,12 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
   return (
     <div className="staff">
       <aside className="sidebar">
-        <Link href="/dashboard" aria-label="Cutdesk dashboard">
+        <Link href={pathTo('dashboard')} aria-label="Cutdesk dashboard">
           <Logo inverse />
         </Link>
         <nav aria-label="Staff">
-          {MENU.filter((item) => item.editor || !isEditor).map((item) => (
-            <Link key={item.href} href={item.href} className={location.startsWith(item.href) ? 'active' : ''}>
+          {MENU.filter((item) => !isEditor || !('managersOnly' in PAGES[item.page])).map((item) => (
+            <Link key={item.page} href={pathTo(item.page)} className={location.startsWith(pathTo(item.page)) ? 'active' : ''}>
               <Icon name={item.icon} className="side-icon" />
               {item.label}
             </Link>
@@ -43,7 +45,7 @@ export function StaffShell({ children, title }: { children: ReactNode; title?: R
           className="side-link"
           onClick={() => {
             logout();
-            navigate('/login', { replace: true });
+            navigate(pathTo('staffSignIn'), { replace: true });
           }}
         >
           <Icon name="logout" className="side-icon" />

@@ -27,6 +27,7 @@ import { AssetsPanel } from './components/assets-panel.tsx';
 import { FinalVideoUpload } from './components/final-video-upload.tsx';
 import { LinkRows } from './components/link-rows.tsx';
 import { ReviewPeriodField } from './components/review-period.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 const renameProject = (id: number, name: string) => updateProject(id, { name });
 /** The delivered video is being processed: its preview appears when the job ends (Send to review waits for it). */
@@ -76,7 +77,7 @@ export function AdminProjectPage() {
             <span className="muted-label">Version</span> <strong>{String(project.noReviews).padStart(2, '0')}</strong>
           </span>
           <span>
-            <span className="muted-label">Organization</span> <a href={`/organization/${project.organization.id}`}>{project.organization.name}</a>
+            <span className="muted-label">Organization</span> <a href={pathTo('organization', { id: project.organization.id })}>{project.organization.name}</a>
           </span>
           <span>
             <span className="muted-label">Editor</span> {fullName(project.editor) || '—'}

@@ -9,6 +9,7 @@ import { TextField } from '@/ui/text-field.tsx';
 import { useForm } from '@/ui/use-form.ts';
 import { completeRecovery } from './api/complete-recovery.ts';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 type Field = 'password' | 'confirm';
 
@@ -72,8 +73,8 @@ export function ChangePasswordPage() {
         </Button>
       </form>
       <div className="auth-links">
-        <Link href="/recover-password">Send a new link</Link>
-        <Link href="/login/user">Back to sign in</Link>
+        <Link href={pathTo('recoverPassword')}>Send a new link</Link>
+        <Link href={pathTo('customerSignIn')}>Back to sign in</Link>
       </div>
     </AuthLayout>
   );

@@ -7,6 +7,7 @@ import { useForm } from '@/ui/use-form.ts';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { LoginError } from './components/login-error.tsx';
 import { useSignIn } from './components/use-sign-in.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 /** C§4 sign-in step state. */
 type Step = 'unverified' | 'verified' | 'saved';
@@ -68,8 +69,8 @@ export function LoginPage() {
         </Button>
       </form>
       <div className="auth-links">
-        <Link href="/recover-password">Forgot password?</Link>
-        <Link href="/register">Create an account</Link>
+        <Link href={pathTo('recoverPassword')}>Forgot password?</Link>
+        <Link href={pathTo('register')}>Create an account</Link>
       </div>
     </AuthLayout>
   );

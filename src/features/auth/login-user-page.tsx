@@ -7,6 +7,7 @@ import { useForm } from '@/ui/use-form.ts';
 import { AuthLayout } from './components/auth-layout.tsx';
 import { LoginError } from './components/login-error.tsx';
 import { useSignIn } from './components/use-sign-in.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 /** /login/user: e-mail and password together, with recovery and registration links. */
 export function LoginUserPage() {
@@ -40,9 +41,9 @@ export function LoginUserPage() {
         </Button>
       </form>
       <div className="auth-links">
-        <Link href="/recover-password">Forgot password?</Link>
+        <Link href={pathTo('recoverPassword')}>Forgot password?</Link>
         <span>
-          New here? <Link href="/register">Create an account</Link>
+          New here? <Link href={pathTo('register')}>Create an account</Link>
         </span>
       </div>
     </AuthLayout>

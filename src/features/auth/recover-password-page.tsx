@@ -8,6 +8,7 @@ import { TextField } from '@/ui/text-field.tsx';
 import { useForm } from '@/ui/use-form.ts';
 import { recoverPassword } from './api/recover-password.ts';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -57,7 +58,7 @@ export function RecoverPasswordPage() {
         </>
       )}
       <div className="auth-links">
-        <Link href="/login/user">Back to sign in</Link>
+        <Link href={pathTo('customerSignIn')}>Back to sign in</Link>
         <span>{AUTHOR_NAME}</span>
       </div>
     </AuthLayout>

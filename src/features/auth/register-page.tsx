@@ -24,6 +24,7 @@ import { useForm } from '@/ui/use-form.ts';
 import { createOrganization } from './api/create-organization.ts';
 import { register } from './api/register.ts';
 import { AuthLayout } from './components/auth-layout.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 type AccountField = 'firstName' | 'lastName' | 'phone' | 'email' | 'password' | 'confirm';
 
@@ -57,9 +58,9 @@ export function RegisterPage() {
       {step === 0 ? <AccountStep onDone={() => setStep(1)} /> : <OrganizationStep />}
       <div className="auth-links">
         <span>
-          Already have an account? <Link href="/login/user">Sign in</Link>
+          Already have an account? <Link href={pathTo('customerSignIn')}>Sign in</Link>
         </span>
-        <Link href="/pricing">See pricing</Link>
+        <Link href={pathTo('pricing')}>See pricing</Link>
       </div>
     </AuthLayout>
   );

@@ -20,6 +20,7 @@ import { listCustomers } from './api/list-customers.ts';
 import { CustomerDetails } from './components/customer-details.tsx';
 import { ExpiryCell } from './components/expiry-cell.tsx';
 import { PlanCell } from './components/plan-cell.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 /** How long typing in the search box rests before the list is asked again. */
 const SEARCH_DEBOUNCE_MS = 300;
@@ -72,7 +73,7 @@ export function CustomersPage() {
     setActionError(null);
     try {
       await startImpersonation(row.id);
-      navigate('/user/projects', { replace: true });
+      navigate(pathTo('projects'), { replace: true });
     } catch (e) {
       setActionError(errorMessage(e));
       setSigningIn(null);
@@ -86,7 +87,7 @@ export function CustomersPage() {
       header: 'Organization',
       sortKey: 'organization',
       cell: (r) => (
-        <Link href={`/organization/${r.id}`} className="strong-link">
+        <Link href={pathTo('organization', { id: r.id })} className="strong-link">
           {r.name}
         </Link>
       ),
@@ -147,7 +148,7 @@ export function CustomersPage() {
           sort={sort}
           onSort={(next) => setSort(next as SortState<OrganizationSort>)}
           details={(r) => <CustomerDetails row={r} />}
-          onRowClick={(r) => navigate(`/organization/${r.id}`)}
+          onRowClick={(r) => navigate(pathTo('organization', { id: r.id }))}
           empty={search ? `No customers match “${search}”.` : 'No customers yet.'}
         />
       </div>

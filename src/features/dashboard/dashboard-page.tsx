@@ -22,6 +22,7 @@ import { listDashboard, type DashboardTab } from './api/list-dashboard.ts';
 import { EditorSelect } from './components/editor-select.tsx';
 import { useAssignableEditors, useProjectChanged } from './use-dashboard-queries.ts';
 import { useLiveDashboard } from './use-live-dashboard.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 const PAGE_SIZE = 30;
 const SCROLL_DEBOUNCE_MS = 500;
@@ -113,7 +114,7 @@ export function DashboardPage() {
       sortKey: 'name',
       width: '26%',
       cell: (row) => (
-        <Link href={`/project/${row.id}`} className="cell-clip" title={row.name}>
+        <Link href={pathTo('staffProject', { id: row.id })} className="cell-clip" title={row.name}>
           {row.name}
         </Link>
       ),
@@ -124,7 +125,7 @@ export function DashboardPage() {
       sortKey: 'organization',
       width: '16%',
       cell: (row) => (
-        <Link href={`/organization/${row.organization.id}`} className="cell-clip" title={row.organization.name}>
+        <Link href={pathTo('organization', { id: row.organization.id })} className="cell-clip" title={row.organization.name}>
           {row.organization.name}
         </Link>
       ),

@@ -14,6 +14,7 @@ import { dashboardKeys } from './api/keys.ts';
 import { listOrganizationProjects } from './api/list-organization-projects.ts';
 import { EditorSelect } from './components/editor-select.tsx';
 import { useAssignableEditors } from './use-dashboard-queries.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 /** The organization page's projects table (A§2): timers refresh every 10 s. */
 export function OrganizationProjects({ organizationId }: { organizationId: number }) {
@@ -29,7 +30,7 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
       header: 'Project',
       width: '30%',
       cell: (project) => (
-        <Link href={`/project/${project.id}`} className="cell-clip" title={project.name}>
+        <Link href={pathTo('staffProject', { id: project.id })} className="cell-clip" title={project.name}>
           {project.name}
         </Link>
       ),

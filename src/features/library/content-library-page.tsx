@@ -12,6 +12,7 @@ import { ProjectCard } from '@/ui/project-card.tsx';
 import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
 import { libraryKey } from './api/keys.ts';
 import { listLibrary } from './api/list-library.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 /** /user/content-library: approved and archived videos, with the count in the title. */
 export function ContentLibraryPage() {
@@ -47,7 +48,7 @@ export function ContentLibraryPage() {
             <ProjectCard
               key={project.id}
               project={project}
-              onOpen={() => navigate(`/user/project/${project.id}`)}
+              onOpen={() => navigate(pathTo('project', { id: project.id }))}
               menu={[
                 ...downloadItems(project),
                 {
@@ -56,7 +57,7 @@ export function ContentLibraryPage() {
                   onSelect: () =>
                     void duplicate
                       .mutateAsync(project.id)
-                      .then(() => navigate('/user/projects'))
+                      .then(() => navigate(pathTo('projects')))
                       .catch((e: unknown) => setDuplicateError(errorMessage(e))),
                 },
               ]}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { AUTHOR_NAME, SUPPORT_EMAIL } from '@/ui/constants.ts';
 import { Logo } from '@/ui/brand.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 const SECTIONS = [
   { id: 'contact', title: 'Contact support' },
@@ -91,7 +92,7 @@ export function HelpPage() {
           <h2 id="pricing">Plans, credits and storage</h2>
           <p>
             Plans run for 12 months with new credits every month; one credit sends one project to editing. The top bar shows the credits used and your storage. See every plan, its
-            price and what it includes on <Link href="/pricing">the pricing page</Link>. If your organization has no credits left, the project page tells you before you send.
+            price and what it includes on <Link href={pathTo('pricing')}>the pricing page</Link>. If your organization has no credits left, the project page tells you before you send.
           </p>
 
           <h2 id="account">Your account and team</h2>

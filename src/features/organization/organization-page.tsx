@@ -21,6 +21,7 @@ import { CreditsPanel } from './components/credits-panel.tsx';
 import { Report } from './components/report.tsx';
 import { SubscriptionPanel } from './components/subscription-panel.tsx';
 import { UsersPager } from './components/users-pager.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 const SUBSCRIPTION_TONE: Record<SubscriptionStatus, 'success' | 'warning' | 'neutral'> = { active: 'success', canceled: 'warning', inactive: 'neutral' };
 
@@ -49,7 +50,7 @@ export function OrganizationPage({ id, renderProjects }: Props) {
   if (missing) {
     return (
       <EmptyState title="This organization does not exist" icon="building">
-        It may have been deleted. <Link href="/customers">Back to customers</Link>
+        It may have been deleted. <Link href={pathTo('customers')}>Back to customers</Link>
       </EmptyState>
     );
   }

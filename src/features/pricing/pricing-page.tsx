@@ -10,6 +10,7 @@ import { Spinner } from '@/ui/empty-state.tsx';
 import { PlanCard } from './components/plan-card.tsx';
 import { HowItWorks, PricingFaq } from './components/pricing-details.tsx';
 import { PricingHeader } from './components/pricing-header.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 /** The middle plan of an odd-sized list is the one we put forward (three plans: the second). */
 function featuredIndex(count: number): number {
@@ -82,7 +83,7 @@ export function PricingPage({ standalone = false }: { standalone?: boolean }) {
       <main className="pricing-main">{content}</main>
       <footer className="pricing-footer">
         <span>© {new Date().getFullYear()} Cutdesk</span>
-        <a href="/help" target="_blank" rel="noreferrer">
+        <a href={pathTo('help')} target="_blank" rel="noreferrer">
           Help
         </a>
       </footer>

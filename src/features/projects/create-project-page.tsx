@@ -13,6 +13,7 @@ import { SelectField, TextAreaField } from '@/ui/choice-fields.tsx';
 import { TextField } from '@/ui/text-field.tsx';
 import { useForm } from '@/ui/use-form.ts';
 import { createProject } from './api/create-project.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 type Field = 'name' | 'audience' | 'goal' | 'finalVideoLength' | 'brief';
 const STEP_FIELDS: Field[][] = [['name'], ['audience', 'goal', 'finalVideoLength'], ['brief']];
@@ -85,7 +86,7 @@ export function CreateProjectPage() {
   useEffect(() => writeDraft(me?.id, started || step > 0 ? { step, values } : null), [me?.id, step, values, started]);
   const cancel = () => {
     writeDraft(me?.id, null);
-    navigate('/user/projects');
+    navigate(pathTo('projects'));
   };
 
   const stepValid = () => {
@@ -101,7 +102,7 @@ export function CreateProjectPage() {
     try {
       const { id } = await create.mutateAsync(form.values);
       writeDraft(me?.id, null);
-      navigate(`/user/project/${id}`);
+      navigate(pathTo('project', { id: id }));
     } catch (e) {
       const fields = fieldErrors<Field>(e);
       if (fields) form.setServerErrors(fields);

@@ -19,6 +19,7 @@ import { deleteProject } from './api/delete-project.ts';
 import { duplicateProject } from '@/shared/project/api/duplicate-project.ts';
 import { boardSectionKey } from './api/keys.ts';
 import { listProjects } from './api/list-projects.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 const SECTIONS = [
   { key: 'needsReview', title: 'Needs review', statuses: BOARD_SECTIONS.needsReview, empty: 'Edited videos waiting for your approval appear here.' },
@@ -137,7 +138,7 @@ export function ProjectsPage() {
                     Create a project
                   </span>
                 ) : (
-                  <Link href="/user/create-project" className="create-tile">
+                  <Link href={pathTo('createProject')} className="create-tile">
                     <span className="plus">
                       <Icon name="plus" size={26} />
                     </span>
@@ -148,7 +149,7 @@ export function ProjectsPage() {
                 <div key={project.id} className={busyId === project.id ? 'is-loading' : ''}>
                   <ProjectCard
                     project={project}
-                    onOpen={() => navigate(`/user/project/${project.id}`)}
+                    onOpen={() => navigate(pathTo('project', { id: project.id }))}
                     menu={[
                       ...downloadItems(project),
                       { label: 'Duplicate', onSelect: () => void duplicate(project), ...(offline && { disabled: true, hint: NEEDS_CONNECTION }) },

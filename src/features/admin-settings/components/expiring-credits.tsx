@@ -9,6 +9,7 @@ import { Badge } from '@/ui/badge.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { expiringKey } from '../api/keys.ts';
 import { listByExpiry } from '../api/list-expiring.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 /** Credits tab: organizations whose credits expire within 91 days (or have expired), soonest first. */
 export function ExpiringCredits() {
@@ -20,7 +21,7 @@ export function ExpiringCredits() {
       key: 'organization',
       header: 'Organization',
       cell: (r) => (
-        <Link href={`/organization/${r.id}`} className="strong-link">
+        <Link href={pathTo('organization', { id: r.id })} className="strong-link">
           {r.name}
         </Link>
       ),

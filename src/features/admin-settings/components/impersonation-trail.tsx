@@ -6,6 +6,7 @@ import { Badge } from '@/ui/badge.tsx';
 import { DataTable, MoreButton, type Column } from '@/ui/data-table.tsx';
 import { useNow } from '@/ui/use-now.ts';
 import { impersonationsKey, listImpersonations } from '../api/list-impersonations.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 const WHEN = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
@@ -54,7 +55,7 @@ export function ImpersonationTrail() {
       key: 'organization',
       header: 'Organization',
       cell: (r) => (
-        <Link href={`/organization/${r.organization.id}`} className="strong-link">
+        <Link href={pathTo('organization', { id: r.organization.id })} className="strong-link">
           {r.organization.name}
         </Link>
       ),

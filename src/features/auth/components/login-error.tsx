@@ -1,4 +1,5 @@
 import { MESSAGES } from '@/domain/messages.ts';
+import { pathTo } from '@/domain/pages.ts';
 
 /** The login failure of C§8 ends with a contact link. */
 export function LoginError({ message }: { message: string }) {
@@ -9,7 +10,7 @@ export function LoginError({ message }: { message: string }) {
   return (
     <div className="form-error" role="alert">
       {text}
-      <a href="/help" target="_blank" rel="noreferrer">
+      <a href={pathTo('help')} target="_blank" rel="noreferrer">
         {linkWord}
       </a>
     </div>

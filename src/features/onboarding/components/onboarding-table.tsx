@@ -9,6 +9,7 @@ import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { EditableField } from '@/ui/editable-field.tsx';
 import { updateOrganization } from '@/shared/organization/api/update-organization.ts';
 import { SubscriptionBadge } from './subscription-badge.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 
 /** A§2 onboarding tabs 0 and 1: editable assets link and tracking id; Complete unless already completed. */
@@ -18,7 +19,7 @@ export function OnboardingTable({ rows, loading, completed, onChanged, onComplet
       key: 'organization',
       header: 'Organization',
       cell: (r) => (
-        <Link href={`/organization/${r.id}`} className="strong-link">
+        <Link href={pathTo('organization', { id: r.id })} className="strong-link">
           {r.name}
         </Link>
       ),

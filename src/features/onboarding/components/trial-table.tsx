@@ -7,6 +7,7 @@ import { formatDate, fullName, plural } from '@/lib/format.ts';
 import { Badge } from '@/ui/badge.tsx';
 import { DataTable, type Column } from '@/ui/data-table.tsx';
 import { Icon } from '@/ui/icons.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 function CopyLink({ link }: { link: string }) {
   const [copied, setCopied] = useState(false);
@@ -40,7 +41,7 @@ export function TrialTable({ rows, loading }: { rows: TrialUser[]; loading: bool
       key: 'organization',
       header: 'Organization',
       cell: (t) => (
-        <Link href={`/organization/${t.organizationId}`} className="strong-link">
+        <Link href={pathTo('organization', { id: t.organizationId })} className="strong-link">
           {t.organizationName}
         </Link>
       ),

@@ -3,6 +3,7 @@ import type { PaymentPlanView } from '@/domain/contract/billing.ts';
 import type { RoleName } from '@/domain/roles.ts';
 import { formatMoney, plural } from '@/lib/format.ts';
 import { Icon } from '@/ui/icons.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 /** Whole amounts without ".00": "$899", but "$899.50" stays as it is. */
 function price(cents: number, currency: string): string {
@@ -19,7 +20,7 @@ function planAction(plan: PaymentPlanView, role: RoleName | null, featured: bool
   const look = `btn btn-block ${featured ? 'btn-success' : 'btn-primary'}`;
   if (role === 'OWNER') {
     return (
-      <Link href={`/user/admin-settings?tab=subscription&plan=${plan.id}`} className={look} aria-label={`Choose ${plan.name}`}>
+      <Link href={`${pathTo('settings')}?tab=subscription&plan=${plan.id}`} className={look} aria-label={`Choose ${plan.name}`}>
         Choose {plan.name}
       </Link>
     );
@@ -28,7 +29,7 @@ function planAction(plan: PaymentPlanView, role: RoleName | null, featured: bool
   // Staff do not buy plans: they set credits on the organization page.
   if (role) return null;
   return (
-    <Link href="/register" className={look} aria-label={`Get started with ${plan.name}`}>
+    <Link href={pathTo('register')} className={look} aria-label={`Get started with ${plan.name}`}>
       Get started
     </Link>
   );

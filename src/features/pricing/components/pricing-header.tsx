@@ -3,12 +3,13 @@ import type { RoleName } from '@/domain/roles.ts';
 import { homeFor } from '@/domain/route-guard.ts';
 import { isStaffRole } from '@/domain/roles.ts';
 import { Logo } from '@/ui/brand.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 /** The small header of the standalone pricing page: brand, then sign in and create account (or the way back in). */
 export function PricingHeader({ role }: { role: RoleName | null }) {
   return (
     <header className="pricing-header">
-      <Link href="/pricing" aria-label="Cutdesk pricing">
+      <Link href={pathTo('pricing')} aria-label="Cutdesk pricing">
         <Logo />
       </Link>
       <nav className="pricing-header-links" aria-label="Account">
@@ -18,10 +19,10 @@ export function PricingHeader({ role }: { role: RoleName | null }) {
           </Link>
         ) : (
           <>
-            <Link href="/login/user" className="btn btn-ghost">
+            <Link href={pathTo('customerSignIn')} className="btn btn-ghost">
               Sign in
             </Link>
-            <Link href="/register" className="btn btn-success">
+            <Link href={pathTo('register')} className="btn btn-success">
               Create account
             </Link>
           </>

@@ -15,6 +15,7 @@ import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Modal } from '@/ui/modal.tsx';
 import { submitProject } from '../api/submit-project.ts';
 import type { AssetState } from './asset-sections.tsx';
+import { pathTo } from '@/domain/pages.ts';
 
 /** C§5: why sending is blocked before the brief is looked at, or null. */
 function blocker(project: Project, assets: AssetState): 'name' | 'uploading' | 'incomplete-clips' | null {
@@ -136,7 +137,7 @@ export function SendToEditing({ project, assets, onSent, prepareBrief, onIncompl
                 Close
               </Button>
               {owner && (
-                <Link href="/user/admin-settings?tab=subscription" className="btn btn-primary">
+                <Link href={`${pathTo('settings')}?tab=subscription`} className="btn btn-primary">
                   Choose a plan
                 </Link>
               )}
@@ -145,7 +146,7 @@ export function SendToEditing({ project, assets, onSent, prepareBrief, onIncompl
         >
           <p>Your organization is on the free plan, or this period's credits are used up. Upgrade your plan to send more projects to editing.</p>
           <p>
-            <Link href="/pricing">See plans and pricing</Link> or write to us and we will set it up for you.
+            <Link href={pathTo('pricing')}>See plans and pricing</Link> or write to us and we will set it up for you.
           </p>
         </Modal>
       )}

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { pathTo } from '../../src/domain/pages.ts';
 import { chargeAttemptDate, formatMoney } from '../../src/domain/billing.ts';
 import type { Db } from '../db/connect.ts';
 import type { Mailer } from '../services/mailer.ts';
@@ -28,7 +29,7 @@ const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard',
 export function billingNotices(deps: { db: Db; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }): BillingNotices {
   const repo = billingMailRepo(deps.db);
   const { mailer, log } = deps;
-  const link = `${deps.publicUrl}/user/admin-settings?tab=subscription`;
+  const link = `${deps.publicUrl}${pathTo('settings')}?tab=subscription`;
 
   async function message(invoiceId: number) {
     const invoice = await repo.invoice(invoiceId);

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { US_FEDERAL_CALENDAR } from '../src/domain/holiday-calendar.ts';
 import { slaSortKey } from '../src/domain/sla-timer.ts';
 import type { ProjectStatus } from '../src/domain/project-status.ts';
 import { buildApp } from '../server/app.ts';
@@ -49,7 +50,7 @@ export async function seedProjects(db: Db, count = PROJECTS): Promise<void> {
       const latestSubmittedAt = new Date(now - ((i * 7919) % (30 * 86_400_000)));
       const pausedAt = status === 'IN_EDITING' || status === 'WAITING_FOR_EDITOR' ? null : new Date(latestSubmittedAt.getTime() + 3_600_000);
       const totalPausedMinutes = i % 90;
-      const key = slaSortKey({ status, latestSubmittedAt, pausedAt, totalPausedMinutes }, new Date(now));
+      const key = slaSortKey({ status, latestSubmittedAt, pausedAt, totalPausedMinutes }, new Date(now), US_FEDERAL_CALENDAR);
       rows.push({ organizationId: organization.id, userId: owner.id, name: `Bench project ${i}`, status, latestSubmittedAt, pausedAt, totalPausedMinutes, slaDeadline: key.deadline, slaFrozen: key.frozen, editorId: null, deletedAt: null });
     }
     await db.insertInto('projects').values(rows as never).execute();

@@ -2,6 +2,8 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { staffSignIn } from './sign-in.ts';
 import { FIELD_MESSAGES } from '../src/domain/validation.ts';
 import { grantCredits, registerOwner } from './fresh-organization.ts';
+import { businessToday } from '../src/domain/business-calendar.ts';
+import { US_FEDERAL_CALENDAR, dateOfDayNumber, dayNumberOfDate, weekdayOfDayNumber } from '../src/domain/holiday-calendar.ts';
 
 /** Issue 12, "Rough edges found in the walkthrough", staff portal: what a person sees at 1440×900. */
 
@@ -223,3 +225,31 @@ test("each trial user's registration link is their own", async ({ page, request 
   const others = await page.getByRole('table', { name: 'Trial users' }).getByRole('link', { name: /login\/user/ }).evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
   expect(new Set(others).size).toBe(others.length);
 });
+
+test('a superadmin adds a holiday on Admin settings and sees it listed (issue 36 item 11)', async ({ page, request }) => {
+  const superadmin = await login(request, 'superadmin@demo.cutdesk.test');
+  // A weekday of next year that is no holiday, away from every timer running now; drawn so that runs do not collide.
+  const year = Number(businessToday().slice(0, 4)) + 1;
+  let day = dayNumberOfDate(`${year}-03-01`)! + Math.floor(Math.random() * 200);
+  while ([0, 6].includes(weekdayOfDayNumber(day)) || US_FEDERAL_CALENDAR.holidayOnDay(day) !== null) day += 1;
+  const date = dateOfDayNumber(day);
+  const name = `Studio day ${unique()}`;
+  await staffSignIn(page, 'superadmin@demo.cutdesk.test');
+  await page.goto('/admin-settings');
+  await page.getByRole('tab', { name: 'Holidays' }).click();
+  const panel = page.getByRole('tabpanel', { name: 'Holidays' });
+  await expect(panel.getByRole('row').filter({ hasText: 'Thanksgiving Day' }).first()).toContainText('Federal');
+  try {
+    await panel.getByLabel('Date').fill(date);
+    await panel.getByLabel('Name').fill(name);
+    await panel.getByRole('button', { name: 'Add holiday' }).click();
+    const row = panel.getByRole('row').filter({ hasText: name });
+    await expect(row).toContainText('Added');
+    await expect(row.getByRole('button', { name: `Remove ${name} (${date})` })).toBeVisible();
+    await expect(panel.getByLabel('Name')).toHaveValue('');
+    if (process.env.HOLIDAYS_SCREENSHOT) await page.screenshot({ path: process.env.HOLIDAYS_SCREENSHOT, fullPage: true });
+  } finally {
+    await request.fetch(`/api/v1/business-calendar/holidays/${date}`, { method: 'DELETE', headers: { authorization: `Bearer ${superadmin.token}` } });
+  }
+});
+

@@ -17,6 +17,7 @@ import { closeIdleConnectionsUntilClosed } from './idle-connections.ts';
 import healthRoute from './routes/health.ts';
 import organizationRoutes from './routes/organizations/create-and-read.ts';
 import organizationManagementRoutes from './routes/organizations/management.ts';
+import businessCalendarRoutes from './routes/business-calendar/index.ts';
 import passwordRecoveryRoutes from './routes/password-recovery/recover.ts';
 import dashboardRoute from './routes/projects/list-dashboard.ts';
 import projectReadRoutes from './routes/projects/read.ts';
@@ -185,6 +186,7 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
         reviewRoutes,
         eventRoutes,
         notificationRoutes,
+        businessCalendarRoutes,
         shareLinkRoutes,
         backupRoute,
         apiReferenceRoutes,

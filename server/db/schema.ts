@@ -251,6 +251,17 @@ export interface Database extends BillingTables {
   reviewComments: ReviewCommentsTable;
   reviewMailLedger: ReviewMailLedgerTable;
   reviewShareLinks: ReviewShareLinksTable;
+  holidayEdits: HolidayEditsTable;
+}
+
+/** A superadmin's edit of the holiday calendar (migration 0020): a date added, or a default holiday removed. */
+export interface HolidayEditsTable {
+  /** `YYYY-MM-DD` in the business zone (src/domain/holiday-calendar.ts). */
+  date: string;
+  name: string;
+  kind: 'added' | 'removed';
+  editedBy: number | null;
+  createdAt: CreatedAt;
 }
 
 /** A guest link to one version of a project (migration 0015); its token is derived, never stored. */

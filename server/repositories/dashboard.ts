@@ -1,8 +1,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DashboardSort } from '../../src/domain/contract/projects.ts';
 import { STATUS_WORKFLOW_ORDER, type ProjectStatus } from '../../src/domain/project-status.ts';
+import type { BusinessCalendar } from '../../src/domain/holiday-calendar.ts';
 import { MS_PER_MINUTE, SLA_MINUTES, businessClock } from '../../src/domain/sla-timer.ts';
 import type { Db } from '../db/connect.ts';
+import { holidaysRepo } from './holidays.ts';
 
 /** A deleted organization's projects went with it (issue 9): not on any page. */
 const LIVE_ORGANIZATION = sql`exists (select 1 from organizations o where o.id = p.organization_id and o.deleted_at is null)`;
@@ -35,13 +37,13 @@ export interface TimerKey {
  * though a running timer's minutes fall while the user scrolls. Columns: `id`, `frozen` (0
  * running, 1 frozen), `k` (the stored key) and `t` (the minutes shown), to order the page by.
  */
-function timerCut(statuses: ProjectStatus[], descending: boolean, position: PagePosition<TimerKey>, limit: number) {
+function timerCut(statuses: ProjectStatus[], descending: boolean, position: PagePosition<TimerKey>, limit: number, calendar: BusinessCalendar) {
   const direction = descending ? sql`desc` : sql`asc`;
   const after = descending ? sql`<` : sql`>`;
   const start = 'start' in position ? position.start : 0;
   const reach = start + limit;
   const key = 'after' in position ? position.after : { running: null, frozen: null };
-  const clockNow = businessClock(new Date());
+  const clockNow = businessClock(new Date(), calendar);
   const runningAfter = key.running ? sql`and (p.sla_deadline, p.id) ${after} (${key.running[0]}::bigint, ${key.running[1]}::integer)` : sql``;
   const frozenAfter = key.frozen ? sql`and (p.sla_frozen, p.id) ${after} (${key.frozen[0]}::integer, ${key.frozen[1]}::integer)` : sql``;
   return sql<{ id: number; frozen: number; k: string; t: number }>`(
@@ -127,8 +129,10 @@ export type DashboardRows = Awaited<ReturnType<ReturnType<typeof boardSelect>['e
 export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: DashboardPage): Promise<{ rows: DashboardRows; next: SortKey | TimerKey | null }> {
   const direction = page.descending ? sql`desc` : sql`asc`;
   if (page.sort === 'timer') {
+    // The clock now counts on the calendar the stored deadlines were counted on (a calendar edit stores them again).
+    const calendar = await holidaysRepo(db).calendar();
     const rows = await boardSelect(db, statuses, sql<string>`page.k::text`, sql<number>`page.frozen`)
-      .innerJoin(timerCut(statuses, page.descending, page.position, page.limit), 'page.id', 'p.id')
+      .innerJoin(timerCut(statuses, page.descending, page.position, page.limit, calendar), 'page.id', 'p.id')
       .orderBy(sql`page.t ${direction}, page.frozen ${direction}, page.k ${direction}, page.id ${direction}`)
       .execute();
     const before = 'after' in page.position ? page.position.after : { running: null, frozen: null };
@@ -162,4 +166,13 @@ export async function dashboardRows(db: Db, statuses: ProjectStatus[], page: Das
 export async function boardVersion(db: Db): Promise<string | null> {
   const { rows } = await sql<{ version: string }>`select version::text || ':' || xmin::text as version from board_version`.execute(db);
   return rows[0]?.version ?? null;
+}
+
+/**
+ * Moves the board's version in the caller's transaction: for a write the board depends on that
+ * writes no watched row (a holiday calendar edit changes the clock running timers are compared
+ * with, even when no stored deadline changes).
+ */
+export async function bumpBoardVersion(db: Db): Promise<void> {
+  await sql`update board_version set version = version + 1`.execute(db);
 }

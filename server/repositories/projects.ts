@@ -3,6 +3,7 @@ import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import { slaSortKey, type SlaInput } from '../../src/domain/sla-timer.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectsTable } from '../db/schema.ts';
+import { holidaysRepo } from './holidays.ts';
 
 /** One project with the names its pages show: organization, creator, editor, archive flags. */
 function detailsQuery(db: Db) {
@@ -58,10 +59,15 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
 
-/** Stores the SLA sort keys computed by the domain from each row's timer fields (inside the caller's transaction). */
+/**
+ * Stores the SLA sort keys computed by the domain from each row's timer fields (inside the
+ * caller's transaction), on the holiday calendar the database has now.
+ */
 async function storeSlaKeys(db: Db, rows: readonly (SlaInput & { id: number })[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const calendar = await holidaysRepo(db).calendar();
   for (const row of rows) {
-    const key = slaSortKey(row, now);
+    const key = slaSortKey(row, now, calendar);
     await db.updateTable('projects').set({ slaDeadline: key.deadline, slaFrozen: key.frozen }).where('id', '=', row.id).execute();
   }
 }
@@ -106,6 +112,24 @@ export function projectsRepo(db: Db) {
       let query = db.selectFrom('projects').select(SLA_INPUT_COLUMNS);
       if (ids) query = query.where('id', 'in', ids.length ? ids : [0]);
       await storeSlaKeys(db, await query.execute(), new Date());
+    },
+    /**
+     * In a holiday calendar edit's transaction, after the edit: locks every project with a timer
+     * (a transition under way finishes first, and one after waits for the edit), then stores again
+     * the keys that the edited calendar changes. Returns how many changed.
+     */
+    async storeSlaKeysAfterCalendarEdit(now: Date): Promise<number> {
+      const rows = await db.selectFrom('projects').select([...SLA_INPUT_COLUMNS, 'slaDeadline', 'slaFrozen']).where('latestSubmittedAt', 'is not', null).forUpdate().execute();
+      // Read after the locks: a concurrent edit's rows are then committed and seen.
+      const calendar = await holidaysRepo(db).calendar();
+      let changed = 0;
+      for (const row of rows) {
+        const key = slaSortKey(row, now, calendar);
+        if (String(key.deadline) === String(row.slaDeadline) && key.frozen === row.slaFrozen) continue;
+        await db.updateTable('projects').set({ slaDeadline: key.deadline, slaFrozen: key.frozen }).where('id', '=', row.id).execute();
+        changed += 1;
+      }
+      return changed;
     },
     /**
      * A status change: applies `changes` only if the project is still in `expected` status and

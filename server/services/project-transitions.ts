@@ -10,12 +10,14 @@ import { REVIEW_REFUSAL_STATUS, decideRequestChanges } from '../../src/domain/re
 import { reviewPeriodProblem } from '../../src/domain/review-window.ts';
 import { businessMinutesBetween, isSlaRunning } from '../../src/domain/sla-timer.ts';
 import { businessToday } from '../../src/domain/business-calendar.ts';
+import type { BusinessCalendar } from '../../src/domain/holiday-calendar.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { ProjectsTable } from '../db/schema.ts';
 import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
+import { holidaysRepo } from '../repositories/holidays.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
 import { reviewRepo } from '../repositories/review.ts';
 import { usersRepo } from '../repositories/users.ts';
@@ -40,8 +42,11 @@ const SET_BASED_EFFECTS: Partial<Record<ProjectAction, (now: Date) => Changes>> 
   approve: () => ({}),
 };
 
-/** What each transition changes besides the status (timers, review counters). */
-const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now: Date) => Changes>> = {
+/**
+ * What each transition changes besides the status (timers, review counters). Paused business
+ * minutes are counted on the holiday calendar in force at the time (issue 36 item 11).
+ */
+const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now: Date, calendar: BusinessCalendar) => Changes>> = {
   'send-to-editing': (_p, now) => ({ latestSubmittedAt: now, pausedAt: null, totalPausedMinutes: 0 }),
   // A revision starts a new 48-hour window.
   // The customer's version is withdrawn until the next one is sent to review.
@@ -51,13 +56,13 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
   // Delete remembers the status, Restore returns to it (issue 12); back in a running status, the
   // time spent deleted is not counted, as after a pause.
   hide: (p, now) => ({ ...freezeTimer(p, now), statusBeforeHidden: p.status }),
-  restore: (p, now) => ({
+  restore: (p, now, calendar) => ({
     statusBeforeHidden: null,
-    ...(isSlaRunning(restoreTarget(p.statusBeforeHidden)) && p.pausedAt ? { pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + businessMinutesBetween(p.pausedAt, now) } : {}),
+    ...(isSlaRunning(restoreTarget(p.statusBeforeHidden)) && p.pausedAt ? { pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + businessMinutesBetween(p.pausedAt, now, calendar) } : {}),
   }),
   pause: (_p, now) => ({ pausedAt: now }),
   // Paused business minutes are added back, so the timer resumes where it stopped.
-  resume: (p, now) => ({ pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now) : 0) }),
+  resume: (p, now, calendar) => ({ pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now, calendar) : 0) }),
   // From here the customer sees this version (src/domain/customer-view.ts).
   'send-to-review': (p, now) => ({ ...freezeTimer(p, now), noReviews: p.noReviews + 1, reviewStartedAt: now, versionReleased: true }),
   // Back in review: the current cut is the customer's to see (a new one delivered after approval too).
@@ -68,7 +73,8 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
 export async function runTransition(ctx: AppContext, auth: AuthContext, project: ProjectDetails, action: ProjectAction, extra: Changes = {}): Promise<ProjectDetails> {
   const decision = requireAllowed(action, auth, project);
   const now = new Date();
-  const changes: Changes = { ...SIDE_EFFECTS[action]?.(project, now), ...extra, ...(decision.next ? { status: decision.next } : {}) };
+  const calendar = await holidaysRepo(ctx.db).calendar();
+  const changes: Changes = { ...SIDE_EFFECTS[action]?.(project, now, calendar), ...extra, ...(decision.next ? { status: decision.next } : {}) };
   const moved = await ctx.db.transaction().execute(async (tx) => {
     if (!(await projectsRepo(tx).transition(project.id, changes, project.status, now))) return false;
     // The cut sent to review is the customer's review version from now on (frame-accurate review).
@@ -174,7 +180,7 @@ export async function sendToEditing(ctx: AppContext, auth: AuthContext, project:
   }
   const now = new Date();
   await ctx.db.transaction().execute(async (tx) => {
-    const moved = await projectsRepo(tx).transition(project.id, { ...SIDE_EFFECTS['send-to-editing']!(project, now), status: decision.next! }, project.status, now);
+    const moved = await projectsRepo(tx).transition(project.id, { ...SIDE_EFFECTS['send-to-editing']!(project, now, await holidaysRepo(tx).calendar()), status: decision.next! }, project.status, now);
     if (!moved) throw changedMeanwhile();
     if (!(await consumeCredit(tx, project.organizationId))) throw new HttpError(409, CREDIT_MESSAGES.noCredits, { code: 200 });
   });

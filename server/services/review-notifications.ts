@@ -4,6 +4,7 @@ import { isReminderDue, isDigestDue, type ReviewMailKind } from '../../src/domai
 import { REVIEW_DAY_MS, reviewClosesAt, reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { frameToTimecode } from '../../src/domain/timecode.ts';
 import type { Db } from '../db/connect.ts';
+import { holidaysRepo } from '../repositories/holidays.ts';
 import { organizationsRepo } from '../repositories/organizations.ts';
 import { projectsRepo } from '../repositories/projects.ts';
 import { reviewMailRepo, type DigestComment, type MailRecipient } from '../repositories/review-mail.ts';
@@ -104,13 +105,14 @@ function groupByProject(deps: ReviewMailDeps, user: MailRecipient, comments: Dig
 }
 
 /**
- * The job: once a business day from 08:00 New York time, each person who wants it gets the new
+ * The job: once a business day (no weekend, no holiday) from 08:00 New York time, each person who wants it gets the new
  * comments they may see since their last digest (their first covers the last day). The day's
  * ledger row is claimed first, so one instance sends it; nothing new, no mail (the row still
  * moves the cursor).
  */
 export async function sendCommentDigests(deps: ReviewMailDeps, now: Date): Promise<number> {
-  if (!isDigestDue(now)) return 0;
+  // Business days of the holiday calendar the database has now (issue 36 item 11).
+  if (!isDigestDue(now, await holidaysRepo(deps.db).calendar())) return 0;
   const day = businessDate(now);
   const repo = reviewMailRepo(deps.db);
   let sent = 0;

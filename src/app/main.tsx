@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { appStore, offlineAtom } from '@/lib/session-state.ts';
 import { restoreSession } from '@/lib/session.ts';
+import { BusinessCalendarProvider } from '@/shared/business-calendar/business-calendar-provider.tsx';
 import { installUploads } from '@/shared/uploads/upload-client.ts';
 import '@/ui/theme.css';
 import { captureInstallPrompt } from './install-prompt.ts';
@@ -27,7 +28,10 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <Provider store={appStore}>
       <QueryClientProvider client={queryClient}>
-        <AppRoutes />
+        {/* Issue 36 item 11: every timer counts on the server's holiday calendar. */}
+        <BusinessCalendarProvider>
+          <AppRoutes />
+        </BusinessCalendarProvider>
         <UpdateBanner />
       </QueryClientProvider>
     </Provider>

@@ -1,7 +1,8 @@
 import { BUSINESS_TIME_ZONE } from './business-calendar.ts';
 import { REVIEW_DAY_MS, reviewClosesAt, type ReviewWindow } from './review-window.ts';
 import { isStaffRole, type RoleName } from './roles.ts';
-import { isWeekendAt } from './sla-timer.ts';
+import type { BusinessCalendar } from './holiday-calendar.ts';
+import { isBusinessDayAt } from './sla-timer.ts';
 
 /**
  * Issue 13, review e-mails: the kinds a user can switch on and off (Settings → Review e-mails,
@@ -23,9 +24,9 @@ export const DIGEST_LOCAL_HOUR = 8;
 
 const hourFormatter = new Intl.DateTimeFormat('en-US', { timeZone: BUSINESS_TIME_ZONE, hour: 'numeric', hourCycle: 'h23' });
 
-/** Whether the daily digest is due at `now`: a weekday in New York, 08:00 or later. */
-export function isDigestDue(now: Date): boolean {
-  if (isWeekendAt(now)) return false;
+/** Whether the daily digest is due at `now`: a business day in New York (no weekend, no holiday of `calendar`), 08:00 or later. */
+export function isDigestDue(now: Date, calendar: BusinessCalendar): boolean {
+  if (!isBusinessDayAt(now, calendar)) return false;
   const hour = Number(hourFormatter.formatToParts(now).find((part) => part.type === 'hour')?.value ?? '0');
   return hour >= DIGEST_LOCAL_HOUR;
 }

@@ -1,17 +1,20 @@
 /**
  * The project SLA timer (A§4, A§9): 48 hours that count only on business days in
- * New York, from the moment the project was submitted, minus the time it spent paused.
+ * New York, from the moment the project was submitted, minus the time it spent paused. A
+ * business day is a Monday–Friday New York date that is not a holiday of the calendar passed in
+ * (src/domain/holiday-calendar.ts: US federal holidays by default, edited by a superadmin).
  *
  * One pure module for every place that shows or sorts by the timer: the staff lists, the
  * project page, the organization page and the server. It uses only ECMAScript `Intl` for the
  * time zone (no DOM, no Node APIs), so the browser, the upload worker and Node agree.
  */
 import { BUSINESS_TIME_ZONE } from './business-calendar.ts';
+import type { BusinessCalendar } from './holiday-calendar.ts';
 import type { ProjectStatus } from './project-status.ts';
 
 /** The SLA budget: 48 hours of business time. */
 export const SLA_MINUTES = 48 * 60;
-/** Business days are whole calendar days, Monday to Friday, in the business calendar's zone. */
+/** Business days are whole calendar days, Monday to Friday but holidays, in the business calendar's zone. */
 export const SLA_TIME_ZONE = BUSINESS_TIME_ZONE;
 
 /** Statuses in which the timer counts down; every other status shows a frozen value. */
@@ -152,13 +155,24 @@ function startOfLocalDay(dayNumber: number): number {
 // Business time.
 // ---------------------------------------------------------------------------------------
 
+/** True when New York day `dayNumber` is a holiday of `calendar` (weekends are not asked). */
+function isHoliday(calendar: BusinessCalendar, dayNumber: number): boolean {
+  return calendar.holidayOnDay(dayNumber) !== null;
+}
+
+/** True when none of the five weekdays from Monday `monday` is a holiday. */
+function wholeWorkWeek(calendar: BusinessCalendar, monday: number): boolean {
+  for (let day = monday; day < monday + 5; day += 1) if (isHoliday(calendar, day)) return false;
+  return true;
+}
+
 /**
- * Real milliseconds of [start, end) that fall on Monday–Friday New York calendar days;
- * 0 when end <= start or either date is invalid. A business day lasts as long as it really
- * does (23 or 25 hours on a DST switch day, wherever the rules put one). Exactly additive:
- * f(a, c) = f(a, b) + f(b, c) for a <= b <= c.
+ * Real milliseconds of [start, end) that fall on business days: Monday–Friday New York
+ * calendar days that are not holidays of `calendar`; 0 when end <= start or either date is
+ * invalid. A business day lasts as long as it really does (23 or 25 hours on a DST switch day,
+ * wherever the rules put one). Exactly additive: f(a, c) = f(a, b) + f(b, c) for a <= b <= c.
  */
-export function businessMillisecondsBetween(start: Date, end: Date): number {
+export function businessMillisecondsBetween(start: Date, end: Date, calendar: BusinessCalendar): number {
   const s = start.getTime();
   const e = end.getTime();
   if (!(e > s)) return 0; // also false for NaN
@@ -172,10 +186,16 @@ export function businessMillisecondsBetween(start: Date, end: Date): number {
       dayStart = startOfLocalDay(dayNumber);
       continue;
     }
+    if (isHoliday(calendar, dayNumber)) {
+      dayNumber += 1;
+      dayStart = startOfLocalDay(dayNumber);
+      continue;
+    }
     if (weekday === 1 && dayStart >= s) {
-      // A whole Monday–Sunday week inside the span counts Monday 00:00 to Saturday 00:00.
+      // A whole Monday–Sunday week inside the span, with no holiday, counts Monday 00:00 to
+      // Saturday 00:00 (a week with one goes day by day).
       const nextMonday = startOfLocalDay(dayNumber + 7);
-      if (nextMonday <= e) {
+      if (nextMonday <= e && wholeWorkWeek(calendar, dayNumber)) {
         total += startOfLocalDay(dayNumber + 5) - dayStart;
         dayNumber += 7;
         dayStart = nextMonday;
@@ -191,12 +211,12 @@ export function businessMillisecondsBetween(start: Date, end: Date): number {
 }
 
 /**
- * Whole real minutes of [start, end) that fall on Monday–Friday in New York (the business
- * milliseconds, rounded down); 0 when end <= start. Whole minutes so that the server can add
- * the result to an integer `totalPausedMinutes` column.
+ * Whole real minutes of [start, end) that fall on business days (the business milliseconds,
+ * rounded down); 0 when end <= start. Whole minutes so that the server can add the result to an
+ * integer `totalPausedMinutes` column.
  */
-export function businessMinutesBetween(start: Date, end: Date): number {
-  return Math.floor(businessMillisecondsBetween(start, end) / MS_PER_MINUTE);
+export function businessMinutesBetween(start: Date, end: Date, calendar: BusinessCalendar): number {
+  return Math.floor(businessMillisecondsBetween(start, end, calendar) / MS_PER_MINUTE);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -257,13 +277,13 @@ function pausedMinutesOf(value: number | null | undefined): number {
  * - Paused minutes never lift the value above 48:00 (the budget is the maximum); a missing,
  *   negative or non-finite `totalPausedMinutes` counts as 0.
  */
-export function slaRemainingMinutes(input: SlaInput, now: Date): number {
+export function slaRemainingMinutes(input: SlaInput, now: Date, calendar: BusinessCalendar): number {
   if (input.status === 'OPENED') return SLA_MINUTES;
   const submittedAt = toInstant(input.latestSubmittedAt);
   if (!submittedAt) return SLA_MINUTES;
   const end = isSlaRunning(input.status) ? now : toInstant(input.pausedAt);
   if (!end) return SLA_MINUTES;
-  const elapsed = businessMinutesBetween(submittedAt, end) - pausedMinutesOf(input.totalPausedMinutes);
+  const elapsed = businessMinutesBetween(submittedAt, end, calendar) - pausedMinutesOf(input.totalPausedMinutes);
   return Math.min(SLA_MINUTES, SLA_MINUTES - elapsed);
 }
 
@@ -281,8 +301,8 @@ export function formatSlaMinutes(minutes: number): string {
 }
 
 /** Everything a timer cell needs, computed once. Sort by `minutes` (ascending = most urgent first). */
-export function slaTimer(input: SlaInput, now: Date): SlaTimer {
-  const minutes = slaRemainingMinutes(input, now);
+export function slaTimer(input: SlaInput, now: Date, calendar: BusinessCalendar): SlaTimer {
+  const minutes = slaRemainingMinutes(input, now, calendar);
   return {
     minutes,
     text: formatSlaMinutes(minutes),
@@ -291,19 +311,35 @@ export function slaTimer(input: SlaInput, now: Date): SlaTimer {
   };
 }
 
-/** True on Saturday and Sunday in New York, when the SLA countdown does not move. */
+/** True on Saturday and Sunday in New York. */
 export function isWeekendAt(now: Date): boolean {
   const weekday = weekdayOf(localDayNumber(now.getTime()));
   return weekday === 0 || weekday === 6;
 }
 
+/** The name of the holiday `now` falls on in New York, or null (weekends are no holidays). */
+export function holidayAt(now: Date, calendar: BusinessCalendar): string | null {
+  if (isWeekendAt(now)) return null;
+  return calendar.holidayOnDay(localDayNumber(now.getTime()));
+}
+
+/** True on a business day in New York (Monday–Friday, no holiday): the SLA counts, the digest goes out. */
+export function isBusinessDayAt(now: Date, calendar: BusinessCalendar): boolean {
+  return !isWeekendAt(now) && holidayAt(now, calendar) === null;
+}
+
+export type SlaPauseReason = 'weekend' | 'holiday' | 'paused';
+
 /**
- * Why a timer shown in a running status stands still (issue 12): 'weekend' while a running
- * project's countdown is frozen over the weekend, 'paused' for a PAUSED project, else null.
+ * Why a timer shown in a running status stands still (issue 12, issue 36 item 11): 'weekend' or
+ * 'holiday' while a running project's countdown is frozen on a day that is no business day,
+ * 'paused' for a PAUSED project, else null.
  */
-export function slaPauseReason(input: Pick<SlaInput, 'status'>, now: Date): 'weekend' | 'paused' | null {
+export function slaPauseReason(input: Pick<SlaInput, 'status'>, now: Date, calendar: BusinessCalendar): SlaPauseReason | null {
   if (input.status === 'PAUSED') return 'paused';
-  return isSlaRunning(input.status) && isWeekendAt(now) ? 'weekend' : null;
+  if (!isSlaRunning(input.status)) return null;
+  if (isWeekendAt(now)) return 'weekend';
+  return holidayAt(now, calendar) !== null ? 'holiday' : null;
 }
 
 /**
@@ -314,11 +350,13 @@ export function slaPauseReason(input: Pick<SlaInput, 'status'>, now: Date): 'wee
  * by its timer in SQL with a single clock(now) parameter. Milliseconds, not minutes: a deadline
  * rounded to the minute ties projects submitted seconds apart, and the tie broken by id could
  * put a 47:58 above a 47:59 (the flaky dashboard sort of stop 18).
+ * The clock counts the holidays of `calendar` out too: editing the calendar changes the clock
+ * from the edited date on, so the server stores every deadline again in the edit's transaction.
  */
 const CLOCK_EPOCH = new Date('2024-01-01T05:00:00Z');
 
-export function businessClock(at: Date): number {
-  return businessMillisecondsBetween(CLOCK_EPOCH, at);
+export function businessClock(at: Date, calendar: BusinessCalendar): number {
+  return businessMillisecondsBetween(CLOCK_EPOCH, at, calendar);
 }
 
 export interface SlaSortKey {
@@ -329,10 +367,10 @@ export interface SlaSortKey {
 }
 
 /** The two stored values from which SQL computes every project's timer (see businessClock). */
-export function slaSortKey(input: SlaInput, now: Date): SlaSortKey {
+export function slaSortKey(input: SlaInput, now: Date, calendar: BusinessCalendar): SlaSortKey {
   const submitted = input.latestSubmittedAt ? new Date(input.latestSubmittedAt) : null;
   if (isSlaRunning(input.status) && submitted && !Number.isNaN(submitted.getTime())) {
-    return { deadline: businessClock(submitted) + (pausedMinutesOf(input.totalPausedMinutes) + SLA_MINUTES) * MS_PER_MINUTE, frozen: SLA_MINUTES };
+    return { deadline: businessClock(submitted, calendar) + (pausedMinutesOf(input.totalPausedMinutes) + SLA_MINUTES) * MS_PER_MINUTE, frozen: SLA_MINUTES };
   }
-  return { deadline: null, frozen: slaRemainingMinutes(input, now) };
+  return { deadline: null, frozen: slaRemainingMinutes(input, now, calendar) };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hasCreditLeft } from '../../src/domain/credits.ts';
 import { decideRoute, notMobileReturnPath } from '../../src/domain/route-guard.ts';
-import { isWeekendAt, slaPauseReason, slaTimer } from '../../src/domain/sla-timer.ts';
+import { US_FEDERAL_CALENDAR, businessCalendar } from '../../src/domain/holiday-calendar.ts';
+import { holidayAt, isWeekendAt, slaPauseReason, slaTimer } from '../../src/domain/sla-timer.ts';
 import { addMonths, nextRenewDate } from '../../src/domain/subscription.ts';
 import { runningProgress } from '../../src/domain/uploads.ts';
 
@@ -91,16 +92,33 @@ describe('a frozen SLA timer says why', () => {
     expect(isWeekendAt(saturday)).toBe(true);
     expect(isWeekendAt(sundayLateNewYork)).toBe(true);
     expect(isWeekendAt(monday)).toBe(false);
-    expect(slaPauseReason(project, saturday)).toBe('weekend');
-    expect(slaPauseReason(project, monday)).toBeNull();
+    expect(slaPauseReason(project, saturday, US_FEDERAL_CALENDAR)).toBe('weekend');
+    expect(slaPauseReason(project, monday, US_FEDERAL_CALENDAR)).toBeNull();
     // The value really does not move over the weekend.
-    expect(slaTimer(project, saturday).minutes).toBe(slaTimer(project, sundayLateNewYork).minutes);
+    expect(slaTimer(project, saturday, US_FEDERAL_CALENDAR).minutes).toBe(slaTimer(project, sundayLateNewYork, US_FEDERAL_CALENDAR).minutes);
   });
 
   it('says paused for a paused project, and nothing for statuses without a countdown', () => {
-    expect(slaPauseReason({ status: 'PAUSED' }, monday)).toBe('paused');
-    expect(slaPauseReason({ status: 'OPENED' }, saturday)).toBeNull();
-    expect(slaPauseReason({ status: 'IN_REVIEW' }, saturday)).toBeNull();
+    expect(slaPauseReason({ status: 'PAUSED' }, monday, US_FEDERAL_CALENDAR)).toBe('paused');
+    expect(slaPauseReason({ status: 'OPENED' }, saturday, US_FEDERAL_CALENDAR)).toBeNull();
+    expect(slaPauseReason({ status: 'IN_REVIEW' }, saturday, US_FEDERAL_CALENDAR)).toBeNull();
+  });
+
+  it('is paused for the holiday on a holiday (issue 36 item 11): Thanksgiving, an added date, not a removed default', () => {
+    const thanksgiving = new Date('2026-11-26T17:00:00Z'); // Thursday noon in New York
+    expect(isWeekendAt(thanksgiving)).toBe(false);
+    expect(holidayAt(thanksgiving, US_FEDERAL_CALENDAR)).toBe('Thanksgiving Day');
+    expect(slaPauseReason(project, thanksgiving, US_FEDERAL_CALENDAR)).toBe('holiday');
+    expect(slaPauseReason({ status: 'PAUSED' }, thanksgiving, US_FEDERAL_CALENDAR)).toBe('paused');
+    expect(slaPauseReason({ status: 'IN_REVIEW' }, thanksgiving, US_FEDERAL_CALENDAR)).toBeNull();
+    // The value does not move over the holiday either: Thursday 00:00 to Friday 00:00 in New York.
+    expect(slaTimer(project, new Date('2026-11-26T05:00:00Z'), US_FEDERAL_CALENDAR).minutes).toBe(slaTimer(project, new Date('2026-11-27T04:59:00Z'), US_FEDERAL_CALENDAR).minutes);
+    const friday = new Date('2026-11-27T17:00:00Z');
+    const edited = businessCalendar([{ date: '2026-11-27', name: 'Day after Thanksgiving', kind: 'added' }, { date: '2026-11-26', name: 'Thanksgiving Day', kind: 'removed' }]);
+    expect(slaPauseReason(project, friday, US_FEDERAL_CALENDAR)).toBeNull();
+    expect(slaPauseReason(project, friday, edited)).toBe('holiday');
+    expect(holidayAt(friday, edited)).toBe('Day after Thanksgiving');
+    expect(slaPauseReason(project, thanksgiving, edited)).toBeNull();
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { US_FEDERAL_CALENDAR } from '../../src/domain/holiday-calendar.ts';
 import { slaRemainingMinutes } from '../../src/domain/sla-timer.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
@@ -43,11 +44,11 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     const now = new Date();
     const first = await list('active=true&sort=timer&order=asc&start=0&limit=5');
     const second = await list('active=true&sort=timer&order=asc&start=5&limit=5');
-    const minutes = [...first, ...second].map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+    const minutes = [...first, ...second].map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now, US_FEDERAL_CALENDAR));
     expect(minutes).toEqual([...minutes].sort((a, b) => a - b));
     expect(new Set([...first, ...second].map((p) => p.id)).size).toBe(10);
     const descending = await list('active=true&sort=timer&order=desc&limit=5');
-    const top = descending.map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+    const top = descending.map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now, US_FEDERAL_CALENDAR));
     expect(top).toEqual([...top].sort((a, b) => b - a));
   });
 
@@ -72,7 +73,7 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     for (const order of ['asc', 'desc'] as const) {
       const rows = await list(`active=true&sort=timer&order=${order}&limit=200`);
       const now = new Date();
-      const minutes = rows.map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+      const minutes = rows.map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now, US_FEDERAL_CALENDAR));
       expect(minutes, order).toEqual([...minutes].sort((a, b) => (order === 'asc' ? a - b : b - a)));
     }
   });
@@ -114,7 +115,7 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       expect(new Set(walked)).toEqual(new Set(whole));
       const rows = new Map((await list(`active=true&sort=timer&limit=200`)).map((p) => [p.id, p]));
       const now = new Date();
-      const minutes = walked.map((id) => rows.get(id)!).map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now));
+      const minutes = walked.map((id) => rows.get(id)!).map((p) => slaRemainingMinutes({ ...p, status: p.status.name }, now, US_FEDERAL_CALENDAR));
       expect(minutes, order).toEqual([...minutes].sort((a, b) => (order === 'asc' ? a - b : b - a)));
     }
     // The spec's start still pages as before.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide } from '../../src/domain/project-rules.ts';
 import { REVIEW_DAY_MS } from '../../src/domain/review-window.ts';
+import { US_FEDERAL_CALENDAR } from '../../src/domain/holiday-calendar.ts';
 import { slaSortKey } from '../../src/domain/sla-timer.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { completeClosedReviews } from '../../server/services/review-auto-complete.ts';
@@ -26,7 +27,7 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
   /** The stored keys equal the domain's computation from the same row. */
   const expectFreshKeys = async (id: number) => {
     const row = await snapshot(server.db, id);
-    const key = slaSortKey(row, new Date());
+    const key = slaSortKey(row, new Date(), US_FEDERAL_CALENDAR);
     expect({ status: row.status, deadline: row.slaDeadline, frozen: row.slaFrozen }).toEqual({ status: row.status, deadline: key.deadline, frozen: key.frozen });
     return row;
   };
@@ -82,7 +83,7 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
     const reader = (async () => {
       while (!done) {
         const row = await snapshot(server.db, id);
-        const key = slaSortKey(row, new Date());
+        const key = slaSortKey(row, new Date(), US_FEDERAL_CALENDAR);
         if (row.slaDeadline !== key.deadline || row.slaFrozen !== key.frozen) seen.push(`${row.status}: ${row.slaDeadline}/${row.slaFrozen} ≠ ${key.deadline}/${key.frozen}`);
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -122,7 +123,7 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
         expect(row.status).toBe(target());
         expect(row.noReviews).toBe(before.get(id)!.noReviews);
         expect(row.reviewStartedAt).toEqual(before.get(id)!.reviewStartedAt);
-        expect({ deadline: row.slaDeadline, frozen: row.slaFrozen }).toEqual(slaSortKey(row, new Date()));
+        expect({ deadline: row.slaDeadline, frozen: row.slaFrozen }).toEqual(slaSortKey(row, new Date(), US_FEDERAL_CALENDAR));
       }
       for (const id of open) expect(await snapshot(server.db, id)).toEqual(before.get(id));
     };

@@ -32,6 +32,7 @@ import {
 } from './customers.ts';
 import { EventStreamQueryStruct, EventTicketStruct } from './events.ts';
 import { ImpersonationListQueryStruct, ImpersonationListStruct } from './impersonations.ts';
+import { AddHolidayBodyStruct, BusinessCalendarStruct } from './holidays.ts';
 import { Id } from './fields.ts';
 import type { AnyStruct } from './json-schema.ts';
 import { MeStruct } from './me.ts';
@@ -122,6 +123,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Guest review', description: 'Share links: the owner shares one version with someone without an account, who watches and comments through the link.' },
   { name: 'Live updates', description: 'Server-Sent Events: what changed on a project or the staff dashboard, opened with a short-lived ticket.' },
   { name: 'Billing', description: 'Plans, coupons, cards and subscriptions (issue 11).' },
+  { name: 'Business calendar', description: 'The holidays every SLA timer, deadline and reminder leaves out (issue 36).' },
   { name: 'Reference', description: 'This reference, generated from the contract structs.' },
 ];
 
@@ -569,6 +571,26 @@ export const OPERATIONS: readonly Operation[] = [
       403: 'No longer staff.',
       429: 'Too many streams open for this user on this server.',
     },
+  },
+
+  // Business calendar (issue 36 item 11)
+  {
+    method: 'GET', path: '/business-calendar', tag: 'Business calendar', summary: 'The holiday calendar: the edits relative to the US federal holidays (observed dates), and this year’s and next year’s holidays.', who: 'any signed-in user', auth: 'bearer',
+    notes: 'A business day is a Monday–Friday date in `timeZone` that is no holiday. Clients build the calendar from `edits` with src/domain/holiday-calendar.ts, as the server does.',
+    responses: { 200: ok('The calendar.', BusinessCalendarStruct) },
+  },
+  {
+    method: 'POST', path: '/business-calendar/holidays', tag: 'Business calendar', summary: 'Add a holiday: a weekday that is no holiday yet, with its name.', who: 'SUPERADMIN', auth: 'bearer', body: AddHolidayBodyStruct,
+    notes: 'Every project’s stored SLA deadline is counted again in the same transaction; open boards and pages hear `{ type: project, projectId: null }`.',
+    responses: { 201: ok('The calendar after the edit.', BusinessCalendarStruct), 400: 'Not a date, out of 2000–2100, a Saturday or Sunday, or no name (`fields` says which).', 403: FORBIDDEN, 409: 'Already a holiday, or a removed default holiday (restore it instead).' },
+  },
+  {
+    method: 'DELETE', path: '/business-calendar/holidays/{date}', tag: 'Business calendar', summary: 'Remove the holiday on a date: an added one is deleted, a default one is marked removed (a business day again).', who: 'SUPERADMIN', auth: 'bearer', params: { date: text },
+    responses: { 200: ok('The calendar after the edit.', BusinessCalendarStruct), 403: FORBIDDEN, 404: 'No holiday on that date.' },
+  },
+  {
+    method: 'POST', path: '/business-calendar/holidays/{date}/restore', tag: 'Business calendar', summary: 'Restore a removed default holiday.', who: 'SUPERADMIN', auth: 'bearer', params: { date: text },
+    responses: { 200: ok('The calendar after the edit.', BusinessCalendarStruct), 403: FORBIDDEN, 404: 'Not a removed default holiday.' },
   },
 
   // Reference

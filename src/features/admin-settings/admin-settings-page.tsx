@@ -5,6 +5,7 @@ import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { ReviewMailCard } from '@/shared/notifications/review-mail-card.tsx';
 import { ExpiringCredits } from './components/expiring-credits.tsx';
+import { HolidayCalendar } from './components/holiday-calendar.tsx';
 import { ImpersonationTrail } from './components/impersonation-trail.tsx';
 import { PlansAndCoupons } from './components/plans-coupons.tsx';
 import { StaffUsers } from './components/staff-users.tsx';
@@ -13,6 +14,8 @@ const TABS = [
   { id: 'users' as const, label: 'Users' },
   { id: 'credits' as const, label: 'Credits' },
   { id: 'billing' as const, label: 'Plans & coupons' },
+  // Issue 36 item 11: staff see the holidays; a superadmin edits them (the server refuses anyone else).
+  { id: 'holidays' as const, label: 'Holidays' },
   { id: 'mail' as const, label: 'My e-mails' },
 ];
 /** Issue 36 item 10: the Log In As trail, a superadmin's only (the server refuses anyone else). */
@@ -36,6 +39,8 @@ export function AdminSettingsPage() {
           <ExpiringCredits />
         ) : tab === 'billing' ? (
           <PlansAndCoupons />
+        ) : tab === 'holidays' ? (
+          <HolidayCalendar canEdit={me.role.name === 'SUPERADMIN'} />
         ) : tab === 'trail' ? (
           <ImpersonationTrail />
         ) : (

@@ -305,3 +305,31 @@ test('staff search the customers list by organization, owner or e-mail, ignoring
   await box.fill('');
   await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toBeVisible();
 });
+
+test('staff see the customers list sorted as people read it: accents with their letter, numbers by value, phones by their digits (issue 36)', async ({ page, request }) => {
+  const stamp = unique();
+  // Registered out of order, each owner with a phone.
+  const customers = [
+    ['Zeta', '15550123456'],
+    ['Project 12', '912'],
+    ['Échelle', '5550142'],
+    ['Project 6', '05550100'],
+  ] as const;
+  await Promise.all(
+    customers.map(([word, phone]) =>
+      registerOwner(request, { email: `sorted-${stamp}-${phone}@example.com`, password: 'sorted-pass-1', firstName: 'Sorted', lastName: 'Owner', organizationName: `${stamp} ${word}`, phone }),
+    ),
+  );
+  await signIn(page, 'admin@demo.cutdesk.test', /\/dashboard$/);
+  await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Customers' }).click();
+  const table = page.getByRole('table', { name: 'Customers' });
+  await page.getByRole('searchbox', { name: 'Search customers' }).fill(stamp);
+  const names = (...words: string[]) => words.map((word) => `${stamp} ${word}`);
+  // By organization, A to Z by default.
+  await expect(table.getByRole('link')).toHaveText(names('Échelle', 'Project 6', 'Project 12', 'Zeta'));
+  await table.getByRole('button', { name: 'Organization' }).click();
+  await expect(table.getByRole('link')).toHaveText(names('Zeta', 'Project 12', 'Project 6', 'Échelle'));
+  await table.getByRole('button', { name: 'Phone' }).click();
+  await expect(table.getByRole('link')).toHaveText(names('Project 12', 'Project 6', 'Échelle', 'Zeta'));
+  await page.screenshot({ path: '/tmp/sorting/customers-sorted.png' });
+});

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { SortKeysPlugin } from './sort-keys.ts';
 import type { Database } from './schema.ts';
 import { startupMark } from '../startup-trace.ts';
 import { currentImageFile, imageForNewDirectory, imageTarball, saveImage, startFromImage } from './image.ts';
@@ -65,6 +66,9 @@ interface DatabaseOptions {
   thread?: boolean;
 }
 
+/** Sort keys first, on the repositories' camelCase names; then camelCase ↔ snake_case. */
+const dbPlugins = () => [new SortKeysPlugin(), new CamelCasePlugin()];
+
 /** Opens the PostgreSQL server at `databaseUrl`, or embedded PGlite under `dataDir/db` (or in memory, for tests). */
 export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
   if (options.thread && !options.databaseUrl) {
@@ -75,7 +79,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
     });
     return db;
   }
-  const plugins = [new CamelCasePlugin()];
+  const plugins = dbPlugins();
   if (options.databaseUrl) {
     const pg = await import('pg');
     const types = pg.default.types;
@@ -135,7 +139,7 @@ export async function openDatabase(options: DatabaseOptions & { pglite?: PgliteT
   }
   const pglite = options.pglite ?? (await (await import('./pglite-bridge.ts')).startPgliteThread(options));
   const { PgliteThreadDialect } = await import('./pglite-thread-dialect.ts');
-  const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(pglite), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<Database>({ dialect: new PgliteThreadDialect(pglite), plugins: dbPlugins() });
   EMBEDDED.set(db, pglite);
   const opened = pglite.waitReady.then(async () => {
     startupMark('database');

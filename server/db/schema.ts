@@ -10,6 +10,8 @@ type CreatedAt = ColumnType<Date, Date | undefined, never>;
 export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
+  /** The name's sort key (src/domain/collation.ts), set with it by server/db/sort-keys.ts (migration 0021). */
+  nameSortKey: string | null;
   /** Onboarding: 1 in progress, 2 completed. */
   statusId: Generated<number>;
   state: Generated<string>;
@@ -50,6 +52,10 @@ export interface UsersTable {
   firstName: string;
   lastName: string;
   phone: string | null;
+  /** Sort keys of "first last", the e-mail and the phone (src/domain/collation.ts), set with them by server/db/sort-keys.ts (migration 0021). */
+  nameSortKey: string | null;
+  emailSortKey: string | null;
+  phoneSortKey: string | null;
   role: RoleName;
   organizationId: number | null;
   isEnabled: Generated<boolean>;
@@ -83,6 +89,8 @@ export interface ProjectsTable {
   userId: number;
   editorId: number | null;
   name: string;
+  /** The name's sort key (src/domain/collation.ts), set with it by server/db/sort-keys.ts (migration 0021). */
+  nameSortKey: string | null;
   brief: Generated<string>;
   audience: Generated<string>;
   goal: Generated<string>;

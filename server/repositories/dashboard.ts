@@ -59,13 +59,17 @@ function timerCut(statuses: ProjectStatus[], descending: boolean, position: Page
     order by t ${direction}, frozen ${direction}, k ${direction}, id ${direction} offset ${start} limit ${limit})`.as('page');
 }
 
-/** The SQL that orders each sortable column but the timer; text compares case-insensitively (A§2). */
+/**
+ * The SQL that orders each sortable column but the timer. Text by its sort key (issue 36 item 8,
+ * src/domain/collation.ts; `COLLATE "C"` on the column): case- and accent-insensitive (A§2),
+ * numbers by value. A row written by hand without its key sorts first rather than break paging.
+ */
 function sortExpression(sort: Exclude<DashboardSort, 'timer'>) {
   switch (sort) {
     case 'name':
-      return sql`lower(p.name)`;
+      return sql`coalesce(p.name_sort_key, '') collate "C"`;
     case 'organization':
-      return sql`lower(o.name)`;
+      return sql`coalesce(o.name_sort_key, '') collate "C"`;
     case 'status':
       // Workflow order, not the internal names (issue 12; src/domain/project-status.ts).
       return sql`case p.status ${sql.join(STATUS_WORKFLOW_ORDER.map((status, rank) => sql`when ${sql.lit(status)} then ${sql.lit(rank)}`), sql` `)} else ${sql.lit(STATUS_WORKFLOW_ORDER.length)} end`;

@@ -60,13 +60,15 @@ function rowsQuery(db: Db) {
 
 export type OrganizationListRow = NonNullable<Awaited<ReturnType<ReturnType<typeof rowsQuery>['executeTakeFirst']>>>;
 
-// Text sorts ignore case (A§2); the id breaks ties so pages never overlap.
+// Text sorts by its sort key (issue 36 item 8, src/domain/collation.ts; `COLLATE "C"` on the
+// column): case- and accent-insensitive (A§2), numbers by value, phones by their digits as a
+// number. No owner or no phone: null, last either way. The id breaks ties so pages never overlap.
 const SORTS: Record<OrganizationSort, ReturnType<typeof sql>> = {
-  name: sql`lower(${sql.ref('u.firstName')} || ' ' || ${sql.ref('u.lastName')})`,
-  organization: sql`lower(${sql.ref('o.name')})`,
+  name: sql`${sql.ref('u.nameSortKey')}`,
+  organization: sql`${sql.ref('o.nameSortKey')}`,
   expiry: sql`${sql.ref('c.endDate')}`,
-  email: sql`lower(${sql.ref('u.email')})`,
-  phone: sql`${sql.ref('u.phone')}`,
+  email: sql`${sql.ref('u.emailSortKey')}`,
+  phone: sql`${sql.ref('u.phoneSortKey')}`,
   createdAt: sql`${sql.ref('o.createdAt')}`,
 };
 

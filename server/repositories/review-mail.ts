@@ -117,7 +117,7 @@ export function reviewMailRepo(db: Db) {
       } else if (user.role === 'EDITOR') {
         query = query.where('p.editorId', '=', user.id);
       }
-      return query.orderBy('p.name').orderBy('c.projectId').orderBy('v.number').orderBy('c.frame').orderBy('c.id').execute();
+      return query.orderBy('p.nameSortKey').orderBy('c.projectId').orderBy('v.number').orderBy('c.frame').orderBy('c.id').execute();
     },
 
     /** Where this user's next digest starts: the end of the last one, else null. */

@@ -31,8 +31,9 @@ const INTEGER = /^-?\d{1,9}$/;
 const BIGINT = /^-?\d{1,18}$/;
 /** What each sort's key looks like as PostgreSQL writes it as text. */
 const KEY_SHAPE: Record<(typeof DASHBOARD_SORTS)[number], RegExp> = {
-  name: /^[\s\S]{0,300}$/,
-  organization: /^[\s\S]{0,300}$/,
+  // Sort keys (src/domain/collation.ts): a few units per character and the name after them; no NUL, which PostgreSQL's text refuses.
+  name: /^[^\0]{0,1000}$/,
+  organization: /^[^\0]{0,1000}$/,
   status: INTEGER,
   version: INTEGER,
   createdAt: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{1,6})?[+-]\d{2}(?::\d{2})?$/,

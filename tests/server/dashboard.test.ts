@@ -1,7 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collationKey, compareText, phoneKey } from '../../src/domain/collation.ts';
 import { US_FEDERAL_CALENDAR } from '../../src/domain/holiday-calendar.ts';
 import { slaRemainingMinutes } from '../../src/domain/sla-timer.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import { migrateToLatest, migrator } from '../../server/migrations/index.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 interface Row { id: number; name: string; status: { name: ProjectStatus }; organization: { name: string }; latestSubmittedAt: string | null; pausedAt: string | null; totalPausedMinutes: number }
@@ -78,10 +81,10 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     }
   });
 
-  it('sorts text case-insensitively and toggles the direction', async () => {
-    const names = (await list('active=true&sort=name&order=asc&limit=200')).map((p) => p.name.toLowerCase());
-    expect(names).toEqual([...names].sort());
-    const reversed = (await list('active=true&sort=name&order=desc&limit=200')).map((p) => p.name.toLowerCase());
+  it('sorts text as people do (case and accents together, numbers by value: issue 36 item 8) and toggles the direction', async () => {
+    const names = (await list('active=true&sort=name&order=asc&limit=200')).map((p) => p.name);
+    expect(names).toEqual([...names].sort(compareText));
+    const reversed = (await list('active=true&sort=name&order=desc&limit=200')).map((p) => p.name);
     expect(reversed).toEqual([...names].reverse());
   });
 
@@ -161,5 +164,112 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
     expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects', headers: owner })).statusCode).toBe(403);
     expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects' })).statusCode).toBe(401);
+  });
+  /**
+   * Issue 36 item 8: the server's paged lists sort text as people do, the same on PGlite (no ICU)
+   * and PostgreSQL: accents with their letter, case together, numbers by value, phones by their
+   * digits, empty last, page after page. (Here, to share this file's server.)
+   */
+  describe('sorted as people expect', () => {
+    // Letters only, so nothing in the tag itself sorts by number.
+    const tag = `Srt${Array.from({ length: 5 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('')}`;
+    const projectIds: Record<string, number> = {};
+
+    const get = async (path: string) => {
+      const response = await server.app.inject({ method: 'GET', url: `/api/v1${path}`, headers: admin });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json();
+    };
+
+    beforeAll(async () => {
+      // Created out of order, so the ids do not give the expected order away.
+      const customers = [
+        { org: 'Zeta', first: 'Zoë', phone: '15550123456' },
+        { org: 'Project 12', first: 'Émile', phone: null },
+        { org: 'Échelle', first: 'emma', phone: '5550142' },
+        { org: 'Project 6', first: 'adam', phone: '05550100' },
+        { org: 'Delta', first: 'Bea', phone: '912' },
+      ];
+      for (const [i, customer] of customers.entries()) {
+        const { id } = await server.db.insertInto('organizations').values({ name: `${tag} ${customer.org}` }).returning('id').executeTakeFirstOrThrow();
+        await server.db.insertInto('credits').values({ organizationId: id, startDate: null, endDate: null, renewDate: null }).execute();
+        const owner = await server.db
+          .insertInto('users')
+          .values({ email: `${tag.toLowerCase()}-${i}@example.test`, passwordHash: null, firstName: customer.first, lastName: tag, phone: customer.phone, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // The board's rows: one project per organization, named by a placeholder that the API renames below.
+        const project = await server.db
+          .insertInto('projects')
+          .values({ organizationId: id, userId: owner.id, editorId: null, name: `${tag} draft ${i}`, status: 'IN_EDITING', latestSubmittedAt: new Date(), deletedAt: null } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        projectIds[customer.org] = project.id;
+      }
+      const delta = await server.db.selectFrom('organizations').select('id').where('name', '=', `${tag} Delta`).executeTakeFirstOrThrow();
+      const owner = await server.db.selectFrom('users').select('id').where('organizationId', '=', delta.id).executeTakeFirstOrThrow();
+      await server.db.insertInto('projects').values({ organizationId: delta.id, userId: owner.id, editorId: null, name: `${tag} zeta`, status: 'IN_EDITING', latestSubmittedAt: new Date(), deletedAt: null } as never).execute();
+      // Renamed through the API, as staff rename a title: the key follows the name.
+      for (const [org, id] of Object.entries(projectIds)) {
+        const response = await server.app.inject({ method: 'PATCH', url: `/api/v1/projects/${id}`, headers: admin, payload: { name: `${tag} ${org}` } });
+        expect(response.statusCode, response.body).toBe(200);
+      }
+    });
+
+    /** Every row of the board's active tab, two per page, each page continuing after the one before. */
+    const board = async (sort: string, order: string) => {
+      const rows: { name: string; organization: { name: string } }[] = [];
+      let after: string | null = null;
+      for (let pages = 0; pages < 200; pages++) {
+        const { data } = await get(`/projects?active=true&sort=${sort}&order=${order}&limit=2${after ? `&after=${after}` : ''}`);
+        rows.push(...data.projects);
+        if (data.nextCursor === null) return rows.filter((row) => row.name.startsWith(tag));
+        after = data.nextCursor;
+      }
+      throw new Error('the cursor never ended');
+    };
+    const words = (names: string[]) => names.map((name) => name.slice(tag.length + 1));
+
+    it('the staff board sorts titles and organizations with accents, case and numbers as people read them, across pages', async () => {
+      const byName = ['Delta', 'Échelle', 'Project 6', 'Project 12', 'Zeta', 'zeta'];
+      expect(words((await board('name', 'asc')).map((row) => row.name))).toEqual(byName);
+      expect(words((await board('name', 'desc')).map((row) => row.name))).toEqual([...byName].reverse());
+      expect(words((await board('organization', 'asc')).map((row) => row.organization.name))).toEqual(['Delta', 'Delta', 'Échelle', 'Project 6', 'Project 12', 'Zeta']);
+      // The spec's start pages alike.
+      const pages = [0, 2, 4].map((start) => get(`/projects?active=true&sort=name&order=asc&start=${start}&limit=2`));
+      const paged = (await Promise.all(pages)).flatMap(({ data }) => data.projects.map((row: { id: number }) => row.id));
+      const whole = (await get('/projects?active=true&sort=name&order=asc&limit=6')).data.projects.map((row: { id: number }) => row.id);
+      expect(paged).toEqual(whole);
+    });
+
+    it('the customers list sorts organizations, owners and phones the same way, empty phones last both ways, across pages', async () => {
+      type Row = { name: string; owner: { firstName: string; phone: string | null } };
+      const customers = async (sort: string, order: string) => {
+        const rows: Row[] = [];
+        for (const start of [0, 2, 4]) rows.push(...(await get(`/organizations?q=${tag}&sort=${sort}&order=${order}&start=${start}&limit=2`)));
+        return rows;
+      };
+      const organizations = ['Delta', 'Échelle', 'Project 6', 'Project 12', 'Zeta'];
+      expect(words((await customers('organization', 'asc')).map((row) => row.name))).toEqual(organizations);
+      expect(words((await customers('organization', 'desc')).map((row) => row.name))).toEqual([...organizations].reverse());
+      expect((await customers('name', 'asc')).map((row) => row.owner.firstName)).toEqual(['adam', 'Bea', 'Émile', 'emma', 'Zoë']);
+      expect((await customers('phone', 'asc')).map((row) => row.owner.phone)).toEqual(['912', '05550100', '5550142', '15550123456', null]);
+      expect((await customers('phone', 'desc')).map((row) => row.owner.phone)).toEqual(['15550123456', '5550142', '05550100', '912', null]);
+    });
+
+    it('migration 0021 fills the keys of the rows already there with the domain functions', async () => {
+      const last = await migrator(server.db).migrateDown();
+      expect(last.error).toBeUndefined();
+      expect(last.results?.map((result) => result.migrationName)).toEqual(['0021-sort-keys']);
+      await migrateToLatest(server.db);
+      const users = await server.db.selectFrom('users').select(['firstName', 'lastName', 'email', 'phone', 'nameSortKey', 'emailSortKey', 'phoneSortKey']).where('lastName', '=', tag).execute();
+      expect(users).toHaveLength(5);
+      for (const user of users) {
+        expect(user).toMatchObject({ nameSortKey: collationKey(`${user.firstName} ${user.lastName}`), emailSortKey: collationKey(user.email), phoneSortKey: phoneKey(user.phone) });
+      }
+      const { rows } = await sql<{ name: string; key: string }>`select name, name_sort_key as key from projects where name like ${`${tag}%`}`.execute(server.db);
+      expect(rows).toHaveLength(6);
+      for (const row of rows) expect(row.key).toBe(collationKey(row.name));
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { compareText } from '@/domain/collation.ts';
 import type { User } from '@/domain/contract/users.ts';
 
 export interface EditorChoice {
@@ -18,8 +19,9 @@ export const EDITOR_SEARCH_FROM = 8;
 
 /**
  * The editor picker's entries for `query` (case-insensitive, on name or e-mail): editors who can
- * work first, by name, then those who have not accepted their invitation. The assigned editor
- * stays listed even when no longer among the enabled editors.
+ * work first, by name (as people sort them: src/domain/collation.ts), then those who have not
+ * accepted their invitation. The assigned editor stays listed even when no longer among the
+ * enabled editors.
  */
 export function editorChoices(editors: readonly User[], query: string, assigned: Person | null): EditorChoice[] {
   const all: EditorChoice[] = editors.map((e) => ({ id: e.id, name: `${e.firstName} ${e.lastName}`.trim(), email: e.email, pending: !e.hasPassword }));
@@ -27,5 +29,5 @@ export function editorChoices(editors: readonly User[], query: string, assigned:
   const needle = query.trim().toLowerCase();
   return all
     .filter((e) => !needle || e.name.toLowerCase().includes(needle) || (e.email?.toLowerCase().includes(needle) ?? false))
-    .sort((a, b) => Number(a.pending) - Number(b.pending) || a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }));
+    .sort((a, b) => Number(a.pending) - Number(b.pending) || compareText(a.name, b.name));
 }

@@ -21,8 +21,8 @@ import * as assetChecksums from './0016-asset-checksums.ts';
 import * as boardVersion from './0017-board-version.ts';
 import * as impersonationTrail from './0018-impersonation-trail.ts';
 import * as liveStreamTriggers from './0019-live-stream-triggers.ts';
-import * as sortKeys from './0021-sort-keys.ts';
 import * as holidayCalendar from './0020-holiday-calendar.ts';
+import * as sortKeys from './0021-sort-keys.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -45,8 +45,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017-board-version': boardVersion,
   '0018-impersonation-trail': impersonationTrail,
   '0019-live-stream-triggers': liveStreamTriggers,
-  '0021-sort-keys': sortKeys,
   '0020-holiday-calendar': holidayCalendar,
+  '0021-sort-keys': sortKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

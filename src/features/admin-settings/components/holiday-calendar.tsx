@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { businessToday } from '@/domain/business-calendar.ts';
 import type { BusinessCalendarAnswer } from '@/domain/contract/holidays.ts';
 import { HOLIDAY_MESSAGES, HOLIDAY_NAME_MAX, dayNumberOfDate, weekdayOfDayNumber, type Holiday } from '@/domain/holiday-calendar.ts';
 import { errorMessage } from '@/lib/api-client.ts';
@@ -64,6 +65,7 @@ export function HolidayCalendar({ canEdit }: { canEdit: boolean }) {
   const query = useQuery({ queryKey: businessCalendarKey(), queryFn: getBusinessCalendar });
   const [busyDate, setBusyDate] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const today = businessToday();
   const saved = (answer: BusinessCalendarAnswer) => client.setQueryData(businessCalendarKey(), answer);
   const act = async (holiday: Holiday) => {
     setBusyDate(holiday.date);
@@ -77,13 +79,22 @@ export function HolidayCalendar({ canEdit }: { canEdit: boolean }) {
     }
   };
   const columns: Column<Holiday>[] = [
-    { key: 'date', header: 'Date', nowrap: true, cell: (h) => <span className={h.removed ? 'holiday-removed' : 'strong'}>{dayLabel(h.date)}</span> },
+    {
+      key: 'date',
+      header: 'Date',
+      nowrap: true,
+      cell: (h) => (
+        <span className={h.removed ? 'holiday-removed' : h.date < today ? 'holiday-past' : 'strong'} title={h.date < today ? 'Passed' : undefined}>
+          {dayLabel(h.date)}
+        </span>
+      ),
+    },
     { key: 'name', header: 'Holiday', cell: (h) => <span className={h.removed ? 'holiday-removed' : undefined}>{h.name}</span> },
     {
       key: 'source',
       header: 'Kind',
       nowrap: true,
-      cell: (h) => (h.removed ? <Badge tone="warning" title="A business day this year: the timers count it.">Removed · business day</Badge> : h.source === 'added' ? <Badge tone="info">Added</Badge> : <Badge>Federal</Badge>),
+      cell: (h) => (h.removed ? <Badge tone="warning" title="Removed: a business day again, the timers count it.">Removed</Badge> : h.source === 'added' ? <Badge tone="info">Added</Badge> : <Badge>Federal</Badge>),
     },
     ...(canEdit
       ? [

@@ -165,6 +165,7 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects', headers: owner })).statusCode).toBe(403);
     expect((await server.app.inject({ method: 'GET', url: '/api/v1/projects' })).statusCode).toBe(401);
   });
+
   /**
    * Issue 36 item 8: the server's paged lists sort text as people do, the same on PGlite (no ICU)
    * and PostgreSQL: accents with their letter, case together, numbers by value, phones by their

@@ -1,11 +1,12 @@
 import { jsPDF } from 'jspdf';
-import { embedFonts, type PdfFonts } from './pdf-fonts.shared.ts';
+import { PDF_FONT_FAMILY, embedPdfFonts, pdfText, type PdfFontSet } from '@/domain/pdf-text.ts';
 
 /**
  * The brief as `brief.pdf` (A§2): created by, name, audience, goal, length, brief. jsPDF's
- * standard fonts only cover Latin-1, so DejaVu Sans (Latin, Greek, Cyrillic, Armenian,
- * Georgian, Hebrew and more; the font Debian ships as fonts-dejavu-core) is embedded. Long
- * briefs flow over as many A4 pages as they need, with page numbers.
+ * standard fonts only cover Latin-1, so the font chain of src/domain/pdf-text.ts is embedded
+ * (DejaVu Sans, then a CJK and an emoji font when the brief has such characters), and the
+ * customer's words are measured, wrapped and drawn through it. Long briefs flow over as many
+ * A4 pages as they need, with page numbers.
  */
 
 export interface BriefPdfInput {
@@ -33,9 +34,10 @@ function clean(text: string): string {
 }
 
 /** The PDF's bytes. */
-export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFonts): Uint8Array {
+export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFontSet): Uint8Array {
   const doc = new jsPDF({ unit: 'pt', format: 'a4', compress: true });
-  embedFonts(doc, fonts);
+  embedPdfFonts(doc, fonts);
+  const writer = pdfText(doc, fonts, jsPDF);
   doc.setProperties({ title: `Brief — ${input.name}`, subject: 'Project brief', creator: 'Cutdesk' });
 
   const bottom = PAGE.height - MARGIN;
@@ -48,15 +50,15 @@ export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFonts): Uint8Array
     }
   };
 
-  doc.setFont('DejaVu', 'bold');
+  doc.setFont(PDF_FONT_FAMILY, 'bold');
   doc.setFontSize(20);
   doc.setTextColor('#464A4F');
-  for (const line of doc.splitTextToSize(clean(input.name), textWidth) as string[]) {
+  for (const line of writer.wrap(clean(input.name), textWidth)) {
     ensure(26);
-    doc.text(line, MARGIN, y + 20);
+    writer.draw(line, MARGIN, y + 20);
     y += 26;
   }
-  doc.setFont('DejaVu', 'normal');
+  doc.setFont(PDF_FONT_FAMILY, 'normal');
   doc.setFontSize(10);
   doc.setTextColor('#6b7278');
   doc.text(`Project brief · project ${input.projectId}`, MARGIN, y + 12);
@@ -71,17 +73,17 @@ export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFonts): Uint8Array
   ];
   doc.setFontSize(BODY_SIZE);
   for (const [label, value] of rows) {
-    const lines = doc.splitTextToSize(clean(value || '—'), textWidth - LABEL_WIDTH) as string[];
+    const lines = writer.wrap(clean(value || '—'), textWidth - LABEL_WIDTH);
     lines.forEach((line, index) => {
       ensure(LINE);
       if (index === 0) {
-        doc.setFont('DejaVu', 'bold');
+        doc.setFont(PDF_FONT_FAMILY, 'bold');
         doc.setTextColor('#464A4F');
         doc.text(label, MARGIN, y + BODY_SIZE);
       }
-      doc.setFont('DejaVu', 'normal');
+      doc.setFont(PDF_FONT_FAMILY, 'normal');
       doc.setTextColor('#1f2226');
-      doc.text(line, MARGIN + LABEL_WIDTH, y + BODY_SIZE);
+      writer.draw(line, MARGIN + LABEL_WIDTH, y + BODY_SIZE);
       y += LINE;
     });
     y += 4;
@@ -89,19 +91,19 @@ export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFonts): Uint8Array
 
   y += 10;
   ensure(LINE * 2);
-  doc.setFont('DejaVu', 'bold');
+  doc.setFont(PDF_FONT_FAMILY, 'bold');
   doc.setFontSize(13);
   doc.setTextColor('#464A4F');
   doc.text('Brief', MARGIN, y + 13);
   y += 24;
-  doc.setFont('DejaVu', 'normal');
+  doc.setFont(PDF_FONT_FAMILY, 'normal');
   doc.setFontSize(BODY_SIZE);
   doc.setTextColor('#1f2226');
   for (const paragraph of clean(input.brief || '—').split('\n')) {
-    const lines = paragraph.trim() === '' ? [''] : (doc.splitTextToSize(paragraph, textWidth) as string[]);
+    const lines = paragraph.trim() === '' ? [''] : writer.wrap(paragraph, textWidth);
     for (const line of lines) {
       ensure(LINE);
-      doc.text(line, MARGIN, y + BODY_SIZE);
+      writer.draw(line, MARGIN, y + BODY_SIZE);
       y += LINE;
     }
   }
@@ -110,7 +112,7 @@ export function buildBriefPdf(input: BriefPdfInput, fonts: PdfFonts): Uint8Array
   const stamp = (input.generatedAt ?? new Date()).toISOString().slice(0, 10);
   for (let page = 1; page <= pages; page += 1) {
     doc.setPage(page);
-    doc.setFont('DejaVu', 'normal');
+    doc.setFont(PDF_FONT_FAMILY, 'normal');
     doc.setFontSize(8.5);
     doc.setTextColor('#8a9197');
     doc.text(`Cutdesk · ${stamp}`, MARGIN, PAGE.height - 28);

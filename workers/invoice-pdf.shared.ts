@@ -1,11 +1,12 @@
 import { jsPDF } from 'jspdf';
-import { embedFonts, type PdfFonts } from './pdf-fonts.shared.ts';
+import { PDF_FONT_FAMILY, embedPdfFonts, pdfText, type PdfFontSet } from '@/domain/pdf-text.ts';
 
 /**
  * A subscription invoice as a PDF (issue 11): seller, number, date paid, status, billed to,
  * the plan line with its period, total and the card. The page (src/shared/billing) formats
  * money and dates with the app's formatters and passes display text, so the invoice reads
- * exactly like the screens. DejaVu Sans is embedded like the brief's, for every name and address.
+ * exactly like the screens. The brief's font chain (src/domain/pdf-text.ts) draws every name and
+ * address, in any script the page shows.
  */
 
 export interface InvoiceLine {
@@ -52,9 +53,10 @@ function clean(text: string): string {
 }
 
 /** The PDF's bytes. */
-export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8Array {
+export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFontSet): Uint8Array {
   const doc = new jsPDF({ unit: 'pt', format: 'a4', compress: true });
-  embedFonts(doc, fonts);
+  embedPdfFonts(doc, fonts);
+  const writer = pdfText(doc, fonts, jsPDF);
   doc.setProperties({ title: `Invoice ${clean(input.number)}`, subject: 'Subscription invoice', creator: 'Cutdesk' });
 
   const right = PAGE.width - MARGIN;
@@ -62,7 +64,7 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
   const bottom = PAGE.height - MARGIN - 20;
   let y = MARGIN;
   const font = (style: 'normal' | 'bold', size: number, colour: string) => {
-    doc.setFont('DejaVu', style);
+    doc.setFont(PDF_FONT_FAMILY, style);
     doc.setFontSize(size);
     doc.setTextColor(colour);
   };
@@ -72,18 +74,18 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
       y = MARGIN;
     }
   };
-  const wrap = (text: string, maxWidth: number) => doc.splitTextToSize(clean(text) || '—', maxWidth) as string[];
+  const wrap = (text: string, maxWidth: number) => writer.wrap(clean(text) || '—', maxWidth);
 
   // Seller on the left, the invoice's title and facts on the right.
   const [sellerName = 'Cutdesk', ...sellerLines] = input.seller.map(clean).filter(Boolean);
   font('bold', 22, HEAD);
-  doc.text(sellerName, MARGIN, y + 20);
+  writer.draw(sellerName, MARGIN, y + 20);
   font('bold', 22, HEAD);
   doc.text('Invoice', right, y + 20, { align: 'right' });
   let left = y + 40;
   font('normal', BODY, MUTED);
   for (const line of sellerLines) {
-    doc.text(line, MARGIN, left);
+    writer.draw(line, MARGIN, left);
     left += LINE;
   }
   let facts = y + 40;
@@ -96,7 +98,7 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
     font('normal', BODY, MUTED);
     doc.text(label, factLabelX, facts);
     font('bold', BODY, INK);
-    doc.text(clean(value) || '—', right, facts, { align: 'right' });
+    writer.draw(clean(value) || '—', right, facts, 'right');
     facts += LINE;
   }
   y = Math.max(left, facts) + 18;
@@ -112,7 +114,7 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
       font(index === 0 ? 'bold' : 'normal', BODY, INK);
       for (const line of wrap(value, width / 2)) {
         ensure(LINE);
-        doc.text(line, MARGIN, y);
+        writer.draw(line, MARGIN, y);
         y += LINE;
       }
     });
@@ -139,15 +141,15 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
       header();
     }
     font('normal', BODY, INK);
-    doc.text(clean(item.amount), right - 10, y, { align: 'right' });
+    writer.draw(clean(item.amount), right - 10, y, 'right');
     font('bold', BODY, INK);
     for (const line of description) {
-      doc.text(line, MARGIN + 10, y);
+      writer.draw(line, MARGIN + 10, y);
       y += LINE;
     }
     font('normal', 9.5, MUTED);
     for (const line of period) {
-      doc.text(line, MARGIN + 10, y);
+      writer.draw(line, MARGIN + 10, y);
       y += LINE;
     }
     doc.setDrawColor(RULE);
@@ -161,8 +163,8 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
   y += 6;
   const totalsX = right - 220;
   font('bold', 12, HEAD);
-  doc.text(`Total (${clean(input.currency)})`, totalsX, y);
-  doc.text(clean(input.total), right - 10, y, { align: 'right' });
+  writer.draw(`Total (${clean(input.currency)})`, totalsX, y);
+  writer.draw(clean(input.total), right - 10, y, 'right');
   y += 10;
   doc.setDrawColor(HEAD);
   doc.setLineWidth(1.2);
@@ -176,7 +178,7 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
     doc.text('PAYMENT METHOD', MARGIN, y);
     y += LINE;
     font('normal', BODY, INK);
-    doc.text(clean(input.paymentMethod), MARGIN, y);
+    writer.draw(clean(input.paymentMethod), MARGIN, y);
     y += LINE;
   }
 
@@ -185,7 +187,7 @@ export function buildInvoicePdf(input: InvoicePdfInput, fonts: PdfFonts): Uint8A
   for (let page = 1; page <= pages; page += 1) {
     doc.setPage(page);
     font('normal', 8.5, '#8a9197');
-    doc.text(`${sellerName} · invoice ${clean(input.number)} · ${stamp}`, MARGIN, PAGE.height - 28);
+    writer.draw(`${sellerName} · invoice ${clean(input.number)} · ${stamp}`, MARGIN, PAGE.height - 28);
     doc.text(`Page ${page} of ${pages}`, right, PAGE.height - 28, { align: 'right' });
   }
   return new Uint8Array(doc.output('arraybuffer'));

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
 import { buildBriefPdf, type BriefPdfInput } from './brief-pdf.shared.ts';
 import { loadPdfFonts } from './pdf-fonts.shared.ts';
+import { textsOf } from '@/domain/pdf-text.ts';
 import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.shared.ts';
 import type { StreamProtocol } from '@/domain/media.ts';
 import { sendArchive } from './zip-port.shared.ts';
@@ -146,13 +147,13 @@ const api = {
   },
 
   async briefPdf(input: BriefPdfInput): Promise<Uint8Array> {
-    const pdf = buildBriefPdf(input, await loadPdfFonts());
+    const pdf = buildBriefPdf(input, await loadPdfFonts(textsOf(input)));
     return Comlink.transfer(pdf, [pdf.buffer]);
   },
 
-  /** A subscription invoice (issue 11), with the same embedded font as the brief. */
+  /** A subscription invoice (issue 11), with the brief's font chain (the CJK and emoji fonts fetched only when its text needs them). */
   async invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
-    const pdf = buildInvoicePdf(input, await loadPdfFonts());
+    const pdf = buildInvoicePdf(input, await loadPdfFonts(textsOf(input)));
     return Comlink.transfer(pdf, [pdf.buffer]);
   },
 };

@@ -1,34 +1,28 @@
-import type { jsPDF } from 'jspdf';
+import { loadPdfFontSet, type PdfFontFile, type PdfFontSet } from '@/domain/pdf-text.ts';
 
-/** DejaVu Sans, regular and bold: it draws every script our customers type (the brief, the invoice). */
-export interface PdfFonts {
-  regular: Uint8Array;
-  bold: Uint8Array;
+/**
+ * The font files shipped with the worker (workers/fonts), fetched from the app's own origin when
+ * a PDF first needs them (src/domain/pdf-text.ts picks them from the document's text): DejaVu
+ * Sans for every PDF, the CJK and emoji fonts (several MB each) only for a text that has such
+ * characters. They are not in the service worker's precache (vite.config.ts caches them on use).
+ */
+const URLS: Record<PdfFontFile, URL> = {
+  'DejaVuSans.ttf': new URL('./fonts/DejaVuSans.ttf', import.meta.url),
+  'DejaVuSans-Bold.ttf': new URL('./fonts/DejaVuSans-Bold.ttf', import.meta.url),
+  'DroidSansFallback.ttf': new URL('./fonts/DroidSansFallback.ttf', import.meta.url),
+  'Symbola.ttf': new URL('./fonts/Symbola.ttf', import.meta.url),
+};
+
+async function fetchFont(file: PdfFontFile): Promise<{ bytes: Uint8Array; base64: string }> {
+  const response = await fetch(URLS[file]);
+  if (!response.ok) throw new Error(`The PDF font could not be loaded (HTTP ${response.status}).`);
+  const blob = await response.blob();
+  // The browser's own base64 (a data: URL): a few MB through a script loop would take seconds.
+  const dataUrl = new FileReaderSync().readAsDataURL(blob);
+  return { bytes: new Uint8Array(await blob.arrayBuffer()), base64: dataUrl.slice(dataUrl.indexOf(',') + 1) };
 }
 
-function base64(bytes: Uint8Array): string {
-  let binary = '';
-  const step = 0x8000;
-  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
-  return btoa(binary);
-}
-
-/** Embeds the fonts in `doc` as the family "DejaVu" (normal and bold). */
-export function embedFonts(doc: jsPDF, fonts: PdfFonts): void {
-  doc.addFileToVFS('DejaVuSans.ttf', base64(fonts.regular));
-  doc.addFont('DejaVuSans.ttf', 'DejaVu', 'normal');
-  doc.addFileToVFS('DejaVuSans-Bold.ttf', base64(fonts.bold));
-  doc.addFont('DejaVuSans-Bold.ttf', 'DejaVu', 'bold');
-}
-
-/** The font files shipped with the worker (workers/fonts), fetched when a PDF is first made. */
-export async function loadPdfFonts(): Promise<PdfFonts> {
-  const [regular, bold] = await Promise.all(
-    [new URL('./fonts/DejaVuSans.ttf', import.meta.url), new URL('./fonts/DejaVuSans-Bold.ttf', import.meta.url)].map(async (url) => {
-      const response = await fetch(url);
-      if (!response.ok) throw new Error(`The PDF font could not be loaded (HTTP ${response.status}).`);
-      return new Uint8Array(await response.arrayBuffer());
-    }),
-  );
-  return { regular: regular!, bold: bold! };
+/** The fonts for a document that writes `text` (all of its strings). */
+export function loadPdfFonts(text: string): Promise<PdfFontSet> {
+  return loadPdfFontSet(text, fetchFont);
 }

@@ -1,3 +1,4 @@
+import { textsOf } from '../../src/domain/pdf-text.ts';
 import type { FrameRate } from '../../src/domain/timecode.ts';
 import type { ProjectVersionRow } from '../db/schema.ts';
 import { mediaTools } from '../media/ffmpeg.ts';
@@ -22,6 +23,8 @@ export async function commentsPdfFile(
   const pictures = source ? await frameThumbnails(mediaTools(), source, threads.map((thread) => thread.frame), rate) : new Map<number, Uint8Array>();
   // jsPDF and the fonts load on the first export, not with the server (issue 14, start-up).
   const [{ buildCommentsPdf }, { loadServerPdfFonts }] = await Promise.all([import('./comments-pdf.ts'), import('./pdf-fonts.ts')]);
-  const pdf = buildCommentsPdf({ projectName, version: version.number, rate, rateKnown: known, width: version.width, height: version.height, threads, pictures, generatedAt: new Date() }, await loadServerPdfFonts());
+  const input = { projectName, version: version.number, rate, rateKnown: known, width: version.width, height: version.height, threads, pictures, generatedAt: new Date() };
+  // The CJK and emoji fonts are read only when the project's name or the threads need them.
+  const pdf = buildCommentsPdf(input, await loadServerPdfFonts(textsOf([projectName, threads])));
   return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
 }

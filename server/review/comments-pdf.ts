@@ -3,7 +3,7 @@ import { validateDrawing } from '../../src/domain/drawing.ts';
 import type { CommentAuthorRole } from '../../src/domain/share-links.ts';
 import { frameToTimecode, isDropFrame, type FrameRate } from '../../src/domain/timecode.ts';
 import { drawDrawing, type PictureBox } from './pdf-drawing.ts';
-import { LOGICAL_TEXT, PDF_FONT_FAMILY, drawableText, embedServerFonts, type ServerPdfFonts } from './pdf-fonts.ts';
+import { PDF_FONT_FAMILY, embedPdfFonts, pdfText, type PdfFontSet } from '../../src/domain/pdf-text.ts';
 
 /**
  * A version's review comments as a printable A4 PDF (issue 13, the editors' export): per thread,
@@ -123,9 +123,11 @@ export function frameHeaderFirst(jpeg: Uint8Array): Uint8Array {
 }
 
 /** The PDF's bytes. */
-export function buildCommentsPdf(input: CommentsPdfInput, fonts: ServerPdfFonts): Uint8Array {
+export function buildCommentsPdf(input: CommentsPdfInput, fonts: PdfFontSet): Uint8Array {
   const doc = new jsPDF({ unit: 'pt', format: 'a4', compress: true });
-  embedServerFonts(doc, fonts);
+  embedPdfFonts(doc, fonts);
+  // Every customer's text goes through the font chain (src/domain/pdf-text.ts): CJK, emoji and right-to-left included.
+  const writer = pdfText(doc, fonts, jsPDF);
   const title = commentsPdfTitle(input.projectName, input.version);
   doc.setProperties({ title, subject: 'Review comments', creator: 'Cutdesk' });
 
@@ -146,12 +148,12 @@ export function buildCommentsPdf(input: CommentsPdfInput, fonts: ServerPdfFonts)
     return true;
   };
   /** Wrapped lines of `text` in the current font (set it first: the widths are its). */
-  const wrap = (text: string, width: number): string[] => (doc.splitTextToSize(drawableText(doc, text), width) as string[]).map((line) => line.trimEnd());
+  const wrap = (text: string, width: number): string[] => writer.wrap(text, width);
   /** Writes lines at `x`, one per `lineHeight`, continuing on a new page when the page is full. */
   const writeLines = (lines: readonly string[], x: number, lineHeight: number) => {
     for (const line of lines) {
       newPageIfNeeded(lineHeight);
-      doc.text(line, x, y + lineHeight * 0.75, LOGICAL_TEXT);
+      writer.draw(line, x, y + lineHeight * 0.75);
       y += lineHeight;
     }
   };
@@ -197,7 +199,7 @@ export function buildCommentsPdf(input: CommentsPdfInput, fonts: ServerPdfFonts)
       doc.text('No picture', box.x + box.width / 2, box.y + box.height / 2 + 3, { align: 'center' });
     }
     const drawing = thread.deleted || thread.drawing == null ? null : validateDrawing(thread.drawing);
-    if (drawing?.ok) drawDrawing(doc, drawing.drawing, box);
+    if (drawing?.ok) drawDrawing(doc, writer, drawing.drawing, box);
   };
 
   const byline = (comment: PdfComment) => `${oneLine(comment.author.name) || 'Unknown'} · ${ROLE_NAME[comment.author.role] ?? comment.author.role}`;
@@ -254,7 +256,7 @@ export function buildCommentsPdf(input: CommentsPdfInput, fonts: ServerPdfFonts)
     doc.setPage(i);
     font('normal', 8, MUTED);
     const [first = '', ...more] = wrap(title, right - MARGIN - 80);
-    doc.text(more.length ? `${first}…` : first, MARGIN, PAGE.height - MARGIN / 2, LOGICAL_TEXT);
+    writer.draw(more.length ? `${first}…` : first, MARGIN, PAGE.height - MARGIN / 2);
     doc.text(`Page ${i} of ${pages}`, right, PAGE.height - MARGIN / 2, { align: 'right' });
   }
   return new Uint8Array(doc.output('arraybuffer'));

@@ -1,6 +1,6 @@
 import type { jsPDF } from 'jspdf';
 import { DRAWING_PALETTE, scaleShape, type Drawing, type Shape } from '../../src/domain/drawing.ts';
-import { LOGICAL_TEXT, PDF_FONT_FAMILY, drawableText } from './pdf-fonts.ts';
+import { PDF_FONT_FAMILY, type PdfTextWriter } from '../../src/domain/pdf-text.ts';
 
 /**
  * A reviewer's drawing over the frame's picture in the comments PDF, as vector strokes (sharp
@@ -20,7 +20,7 @@ const STROKE = 3 / 640;
 const HEAD = 14 / 640;
 const LABEL_SIZE = 8;
 
-function drawShape(doc: jsPDF, shape: Shape, box: PictureBox): void {
+function drawShape(doc: jsPDF, writer: PdfTextWriter, shape: Shape, box: PictureBox): void {
   const s = scaleShape(shape, box.width, box.height);
   const colour = DRAWING_PALETTE[s.color];
   doc.setDrawColor(colour);
@@ -63,13 +63,13 @@ function drawShape(doc: jsPDF, shape: Shape, box: PictureBox): void {
       doc.setFontSize(LABEL_SIZE);
       doc.setTextColor(colour);
       // A label is the reviewer's text like any other: drawn as text, never interpreted.
-      doc.text(drawableText(doc, s.text.replace(/\s+/g, ' ')), X(s.at.x), Y(s.at.y), LOGICAL_TEXT);
+      writer.draw(s.text.replace(/\s+/g, ' '), X(s.at.x), Y(s.at.y));
       return;
   }
 }
 
 /** Draws `drawing` over the picture at `box`, clipped to it (a label may run past the frame's edge). */
-export function drawDrawing(doc: jsPDF, drawing: Drawing, box: PictureBox): void {
+export function drawDrawing(doc: jsPDF, writer: PdfTextWriter, drawing: Drawing, box: PictureBox): void {
   doc.saveGraphicsState();
   doc.rect(box.x, box.y, box.width, box.height, null);
   doc.clip();
@@ -77,6 +77,6 @@ export function drawDrawing(doc: jsPDF, drawing: Drawing, box: PictureBox): void
   doc.setLineWidth(Math.max(0.75, STROKE * box.width));
   doc.setLineCap('round');
   doc.setLineJoin('round');
-  for (const shape of drawing.shapes) drawShape(doc, shape, box);
+  for (const shape of drawing.shapes) drawShape(doc, writer, shape, box);
   doc.restoreGraphicsState();
 }

@@ -12,6 +12,7 @@ import { frameHeaderFirst } from '../../server/review/comments-pdf.ts';
 import { FRAME_THUMBNAIL_LIMITS, frameStartSeconds } from '../../server/review/frame-thumbnails.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { hasFfmpeg } from '../support/media.ts';
+import { EVERY_SCRIPT, expectEveryScript } from '../support/pdf-scripts.ts';
 import { DATABASES, startTestServer, type TestServer } from './harness.ts';
 import { reviewCast } from './review-fixture.ts';
 import { finalPreviewReady } from './final-preview.ts';
@@ -64,7 +65,7 @@ describe('frame times', () => {
   });
 });
 
-describe.each(DATABASES)('the comments PDF on $name', ({ url }) => {
+describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
   let server: TestServer;
   let work: string;
   const who: Record<'admin' | 'editor' | 'owner' | 'user' | 'outsider', Headers> = { admin: {}, editor: {}, owner: {}, user: {}, outsider: {} };
@@ -171,10 +172,11 @@ describe.each(DATABASES)('the comments PDF on $name', ({ url }) => {
     const words = flat(await text(file));
     expect(words).toContain('<script>alert("x")</script> Logo');
     expect(words).toContain('שלום עולם');
-    // DejaVu has no emoji: its code point is printed rather than the character silently dropped.
-    // (pdftotext takes the "[" after Hebrew into the right-to-left run; on the page it is in place.)
-    expect(words).toContain('U+1F3AC] done');
-    expect(words).not.toContain('🎬');
+    // The emoji is drawn with the chain's emoji font (issue 36), not replaced by its code point.
+    // (pdftotext reads the emoji and the space after the Hebrew into its right-to-left run; on the page they are in place.)
+    expect(words).toContain('🎬');
+    expect(words).toMatch(/עולם ?done/);
+    expect(words).not.toContain('[U+');
     // Nothing in the file runs: no JavaScript, no actions (jsPDF's /OpenAction is only the page to open at), no forms.
     const raw = (await readFile(file)).toString('latin1');
     expect(raw).not.toMatch(/\/JavaScript|\/JS\b|\/OpenAction\s*<<|\/AA\b|\/AcroForm|\/Launch|\/URI\b/);
@@ -225,5 +227,19 @@ describe.each(DATABASES)('the comments PDF on $name', ({ url }) => {
     const words = flat(await text(file));
     expect(words.match(/No picture/g)).toHaveLength(threads.length);
     for (const thread of threads) expect(words).toContain(thread.timecode);
+  });
+
+  // Fonts do not depend on the database: checked once. Last, as it adds a thread and renames the project.
+  it.runIf(name === DATABASES[0]!.name)('draws every script the page shows in the title, the footer, a name, a comment and a drawing’s label (issue 36)', async () => {
+    await server.db.updateTable('projects').set({ name: `Film ${EVERY_SCRIPT}` }).where('id', '=', projectId).execute();
+    await server.db.updateTable('users').set({ firstName: '日本 🎬', lastName: 'Owner' }).where('email', '=', 'owner@demo.cutdesk.test').execute();
+    await post(who.owner, { version: 1, frame: 50, text: EVERY_SCRIPT, drawing: { shapes: [{ kind: 'text', color: 'red', at: { x: 0.1, y: 0.5 }, text: '中文 👍' }] } });
+    const { file } = await download('every-script.pdf');
+    const words = await text(file);
+    expectEveryScript(words);
+    // The title, the footer, the comment; the owner's name on two threads and the drawing's label.
+    expect(words.normalize('NFKC').match(/中文/g)!.length).toBeGreaterThanOrEqual(4);
+    expect(words.match(/🎬/g)!.length).toBeGreaterThanOrEqual(5);
+    expect((await exec('pdfinfo', [file])).stdout).toContain(`Film ${EVERY_SCRIPT}`);
   });
 });

@@ -1,22 +1,19 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PdfFonts } from '../../workers/pdf-fonts.shared.ts';
 import { buildInvoicePdf, type InvoicePdfInput } from '../../workers/invoice-pdf.shared.ts';
+import { EVERY_SCRIPT, expectEveryScript, fontsFromDisk } from '../support/pdf-scripts.ts';
 
 const exec = promisify(execFile);
 let dir: string;
-let fonts: PdfFonts;
+/** The invoice as the media worker makes it: with the fonts its text needs. */
+const build = async (input: InvoicePdfInput) => buildInvoicePdf(input, await fontsFromDisk(input));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cutdesk-invoice-test-'));
-  fonts = {
-    regular: new Uint8Array(await readFile('workers/fonts/DejaVuSans.ttf')),
-    bold: new Uint8Array(await readFile('workers/fonts/DejaVuSans-Bold.ttf')),
-  };
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -46,7 +43,7 @@ const base: InvoicePdfInput = {
 
 describe('invoice PDF', () => {
   it('holds seller, number, date, status, billed to, the line, total and card on one page', async () => {
-    const pdf = buildInvoicePdf(base, fonts);
+    const pdf = await build(base);
     expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
     const { text, pages, title } = await readPdf(pdf);
     expect(pages).toBe(1);
@@ -82,7 +79,7 @@ describe('invoice PDF', () => {
 
   it('prints names and addresses in any script, and drops control characters', async () => {
     const { text } = await readPdf(
-      buildInvoicePdf({ ...base, billedTo: ['Ольга Петрова', 'Ζαχαροπλαστείο Ωμέγα', 'Straße 5\u0007', 'Zürich, 8001'], total: '€1,200.50', currency: 'EUR', lines: [{ ...base.lines[0]!, amount: '€1,200.50' }] }, fonts),
+      await build({ ...base, billedTo: ['Ольга Петрова', 'Ζαχαροπλαστείο Ωμέγα', 'Straße 5\u0007', 'Zürich, 8001'], total: '€1,200.50', currency: 'EUR', lines: [{ ...base.lines[0]!, amount: '€1,200.50' }] }),
     );
     expect(text).toContain('Ольга Петрова');
     expect(text).toContain('Ζαχαροπλαστείο Ωμέγα');
@@ -94,7 +91,7 @@ describe('invoice PDF', () => {
   });
 
   it('leaves out the card when none is known and shows an unpaid status', async () => {
-    const { text } = await readPdf(buildInvoicePdf({ ...base, status: 'Payment failed', datePaid: '—', paymentMethod: null }, fonts));
+    const { text } = await readPdf(await build({ ...base, status: 'Payment failed', datePaid: '—', paymentMethod: null }));
     expect(text).toContain('Payment failed');
     expect(text).not.toContain('PAYMENT METHOD');
     expect(text).not.toContain('ending in');
@@ -102,9 +99,17 @@ describe('invoice PDF', () => {
 
   it('wraps a long address and description instead of running off the page', async () => {
     const long = 'Unit 4, The Old Brewery Yard, 221 Long Industrial Estate Road, Behind the Railway Station, North Side';
-    const { text, pages } = await readPdf(buildInvoicePdf({ ...base, billedTo: ['Bea Fern', long], lines: [{ ...base.lines[0]!, description: `Studio plan, yearly subscription — ${long}` }] }, fonts));
+    const { text, pages } = await readPdf(await build({ ...base, billedTo: ['Bea Fern', long], lines: [{ ...base.lines[0]!, description: `Studio plan, yearly subscription — ${long}` }] }));
     expect(pages).toBe(1);
     expect(text).toContain('North Side');
     expect(text).toContain('Unit 4, The Old');
+  });
+
+  it('prints a name, address and plan line in every script the page shows, CJK and emoji too (issue 36)', async () => {
+    const { text, pages } = await readPdf(await build({ ...base, billedTo: [EVERY_SCRIPT, 'Blue Fern Bakery'], lines: [{ ...base.lines[0]!, description: `Growth plan ${EVERY_SCRIPT}` }] }));
+    expect(pages).toBe(1);
+    expectEveryScript(text);
+    expect(text).toContain('Blue Fern Bakery');
+    expect(text.match(/👍/g)).toHaveLength(2);
   });
 });

@@ -38,7 +38,7 @@ function billedTo(billing: Record<string, string> | undefined, organizationName:
 }
 
 /**
- * Saves `invoice-<number>.pdf`, made in the media worker (jsPDF, embedded DejaVu Sans): seller,
+ * Saves `invoice-<number>.pdf`, made in the media worker (jsPDF, src/domain/pdf-text.ts's font chain): seller,
  * number, date paid, status, billed to, the plan and its period, total and card. The API sends
  * the amount charged only, not the list price and coupon, so no discount line is printed.
  */

@@ -1,7 +1,7 @@
 import type { Project } from '@/domain/contract/projects.ts';
 import { mediaWorker } from './media-worker.ts';
 
-/** A§2 "download brief": `brief.pdf` made in the media worker (jsPDF, embedded DejaVu Sans). */
+/** A§2 "download brief": `brief.pdf` made in the media worker (jsPDF, with the font chain of src/domain/pdf-text.ts). */
 export async function downloadBriefPdf(project: Pick<Project, 'id' | 'name' | 'audience' | 'goal' | 'finalVideoLength' | 'brief' | 'user'>): Promise<void> {
   const bytes = await mediaWorker().briefPdf({
     projectId: project.id,

@@ -7,6 +7,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_SERVER_ENV } from './server-env.ts';
 import { pngBytes } from '../tests/support/file-fixtures.ts';
+import { EVERY_SCRIPT, missingScripts } from '../tests/support/pdf-scripts.ts';
 import { ffprobe, generateClip } from '../tests/support/media.ts';
 import { apiCaller } from '../bench/api-call.ts';
 
@@ -113,7 +114,7 @@ test('final video: staff deliver, Send to review waits while it is processed, th
   // ——— The customer's project, with footage, sent to editing; an editor assigned. ———
   const owner = await login('owner@demo.cutdesk.test');
   const created = await call<{ id: number }>('POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
-    name: 'Spring collection film', audience: 'Shoppers', goal: 'Launch the collection', finalVideoLength: '1-2 minutes', brief: BRIEF_TEXT,
+    name: 'Spring collection film', audience: 'Shoppers', goal: `Launch the collection ${EVERY_SCRIPT}`, finalVideoLength: '1-2 minutes', brief: BRIEF_TEXT,
   });
   const projectId = created.id;
   const footage = {
@@ -279,6 +280,8 @@ with zipfile.ZipFile(sys.argv[1]) as z:
   const { stdout: pdfText } = await exec('pdftotext', [pdfFile, '-']);
   expect(pdfText.replace(/\s+/g, ' ')).toContain(BRIEF_TEXT);
   expect(pdfText).toContain('Olivia Owner');
+  // Issue 36: the goal's CJK, Korean, right-to-left and emoji come through (the worker fetched the CJK and emoji fonts for it).
+  expect(missingScripts(pdfText)).toEqual([]);
 
   await staffContext.close();
   await customerContext.close();

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { US_FEDERAL_CALENDAR, businessCalendar, federalHolidays, type BusinessCalendar, type HolidayEdit } from '../../src/domain/holiday-calendar.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
+import { isDigestDue } from '../../src/domain/review-mail.ts';
 import {
   SLA_MINUTES,
   SLA_TIME_ZONE,
@@ -522,6 +523,10 @@ describe('holidays (issue 36 item 11)', () => {
     expect(businessMinutesBetween(ny('2026-11-25T00:00'), ny('2026-11-28T00:00'), US_FEDERAL_CALENDAR)).toBe(48 * 60);
     expect(isBusinessDayAt(ny('2026-11-26T12:00'), US_FEDERAL_CALENDAR)).toBe(false);
     expect(isBusinessDayAt(ny('2026-11-27T12:00'), US_FEDERAL_CALENDAR)).toBe(true);
+    // The daily review digest skips the holiday as it skips a weekend.
+    expect(isDigestDue(ny('2026-11-26T09:00'), US_FEDERAL_CALENDAR)).toBe(false);
+    expect(isDigestDue(ny('2026-11-27T09:00'), US_FEDERAL_CALENDAR)).toBe(true);
+    expect(isDigestDue(ny('2026-11-26T09:00'), WEEKENDS_ONLY)).toBe(true);
   });
 
   it('observed dates are not business days: Fri 2026-07-03 (a Saturday 4 July) and Mon 2027-07-05 (a Sunday one)', () => {

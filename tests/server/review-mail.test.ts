@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { US_FEDERAL_CALENDAR } from '../../src/domain/holiday-calendar.ts';
+import { isBusinessDayAt } from '../../src/domain/sla-timer.ts';
 import { sendCommentDigests, sendReviewReminders } from '../../server/services/review-notifications.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 import { readOutbox } from '../support/outbox.ts';
@@ -73,7 +75,8 @@ describe.each(DATABASES)('review e-mails, on $name', ({ url }) => {
     expect(mail?.raw).toContain('00:00:01:00');
 
     const monday8 = new Date(Date.now() + 60_000);
-    while (monday8.getUTCDay() === 0 || monday8.getUTCDay() === 6 || monday8.getUTCHours() < 14) monday8.setTime(monday8.getTime() + 3_600_000);
+    // The next business day (no weekend, no holiday of the default calendar: issue 36 item 11) at 14:00 UTC, past 08:00 in New York.
+    while (!isBusinessDayAt(monday8, US_FEDERAL_CALENDAR) || monday8.getUTCHours() < 14) monday8.setTime(monday8.getTime() + 3_600_000);
     // The comment was made an hour before that digest: a first digest covers the last day, and
     // on a weekend the next business morning is more than a day after the real clock.
     await sql`update review_comments set created_at = ${new Date(monday8.getTime() - 3_600_000)} where project_id = ${projectId} and text = '<b>x</b> shorter'`.execute(server.db);

@@ -7,17 +7,6 @@ import { queryClient } from './query.ts';
 /** The one jotai store: the API client reads the token from it outside React. */
 export const appStore = createStore();
 
-export interface TopBarInfo {
-  userName: string;
-  organizationName: string | null;
-  profilePictureUrl: string | null;
-  usedSpace: number;
-  storageTb: number;
-  usedCredits: number;
-  activeCredits: number;
-  creditsActive: boolean;
-}
-
 /** An atom mirrored to localStorage, so a reload restores it before the app mounts (C§4). */
 function storedAtom<T>(key: Parameters<typeof readStored>[0]) {
   const base = atom<T | null>(readStored<T>(key));
@@ -34,7 +23,6 @@ export const tokenAtom = storedAtom<string>('token');
 /** The admin's own token, kept aside while impersonating a customer. */
 export const adminTokenAtom = storedAtom<string>('adminToken');
 export const orgIdAtom = storedAtom<number>('orgId');
-export const topBarInfoAtom = storedAtom<TopBarInfo>('topBarInfo');
 /** Who the token belongs to; kept with the token so the app can start offline signed in. */
 export const meAtom = storedAtom<Me>('me');
 if (!appStore.get(tokenAtom) && appStore.get(meAtom)) appStore.set(meAtom, null);
@@ -52,7 +40,7 @@ export const offlineAtom = atom(typeof navigator !== 'undefined' && navigator.on
  */
 export function clearCustomerData(): void {
   appStore.set(orgIdAtom, null);
-  appStore.set(topBarInfoAtom, null);
+  writeStored('topBarInfo', null);
   writeStored('projects', null);
   void clearOfflineCache();
   // Every answer read for this session goes with it: the next user never sees them, even briefly.

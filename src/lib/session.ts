@@ -1,15 +1,13 @@
 import { MeStruct, type Me } from '@/domain/contract/me.ts';
 import { AdminLoginStruct } from '@/domain/contract/customers.ts';
-import { OrganizationStruct } from '@/domain/contract/organizations.ts';
 import { SessionStruct, TokenStruct, type Session } from '@/domain/contract/auth.ts';
 import { homeFor } from '@/domain/route-guard.ts';
 import { shouldRefreshToken, tokenExpiryMs } from '@/domain/session.ts';
 import { navigate } from 'wouter/use-browser-location';
 import { ApiError, api, callAsGuest, onUnauthorized } from './api-client.ts';
 import { portalOfPath, portalOfRole, signInUrl } from './return-path.ts';
-import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom, topBarInfoAtom, type TopBarInfo } from './session-state.ts';
+import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom } from './session-state.ts';
 import { clearOfflineCache } from './offline-cache.ts';
-import { getOrganization } from './organization.ts';
 import { installSessionSync } from './session-sync.ts';
 import { refreshDelayMs, refreshExtends, refreshIsDue } from './token-schedule.ts';
 import { pathTo } from '@/domain/pages.ts';
@@ -231,32 +229,6 @@ export async function endImpersonation(): Promise<Me | null> {
   } finally {
     returningToAdmin = false;
   }
-}
-
-/**
- * Figures of the customer top bar: who, which organization, storage and credits. Kept in the
- * stored atom too, so an installed app opened offline shows the last ones. The shell reads it
- * as a query under the organization's key: a change that invalidates the organization
- * refreshes it.
- */
-export async function loadTopBarInfo(me: Me): Promise<TopBarInfo | null> {
-  if (!me.organizationId) return null;
-  const token = appStore.get(tokenAtom);
-  const organization = await getOrganization(me.organizationId, OrganizationStruct);
-  // Signed out, or back to the admin's own session, meanwhile: the figures are not kept.
-  if (appStore.get(tokenAtom) !== token) return null;
-  const info: TopBarInfo = {
-    userName: me.name,
-    organizationName: organization.name,
-    profilePictureUrl: me.profilePictureUrl,
-    usedSpace: organization.usedSpace,
-    storageTb: organization.storage,
-    usedCredits: organization.credits.usedCredits,
-    activeCredits: organization.credits.activeCredits,
-    creditsActive: organization.credits.status === 'ACTIVE',
-  };
-  appStore.set(topBarInfoAtom, info);
-  return info;
 }
 
 export async function signIn(email: string, password: string, code: string): Promise<Me> {

@@ -5,10 +5,9 @@ import { pageAt, pathTo } from '@/domain/pages.ts';
 import { formatTb, formatUsedSpace } from '@/domain/bytes.ts';
 import { tbToBytes } from '@/domain/bytes.ts';
 import { pageTitleAtom } from '@/shared/project/page-title.ts';
-import { adminTokenAtom, meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
-import { endImpersonation, landingFor, loadTopBarInfo, logout } from '@/lib/session.ts';
-import { useQuery } from '@/lib/query.ts';
-import { queryKeys } from '@/shared/query/keys.ts';
+import { adminTokenAtom, meAtom } from '@/lib/session-state.ts';
+import { endImpersonation, landingFor, logout } from '@/lib/session.ts';
+import { useTopBarInfo } from '@/shared/organization/top-bar-info.ts';
 import { Avatar, Logo } from '@/ui/brand.tsx';
 import { InlineTitle } from '@/ui/inline-title.tsx';
 import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
@@ -25,18 +24,11 @@ const MENU = [
 /** Top bar, impersonation strip and footer around every customer page (C§2 Shell). */
 export function CustomerShell({ children }: { children: ReactNode }) {
   const me = useAtomValue(meAtom);
-  const info = useAtomValue(topBarInfoAtom);
+  const info = useTopBarInfo();
   const adminToken = useAtomValue(adminTokenAtom);
   const pageTitle = useAtomValue(pageTitleAtom);
   const [location, navigate] = useLocation();
   const offline = useOffline();
-
-  // The figures follow every change that invalidates the organization (an upload, a purchase, a send).
-  useQuery({
-    queryKey: [...queryKeys.organization(me?.organizationId ?? 0), 'top-bar', me?.id, me?.name, me?.profilePictureUrl],
-    queryFn: () => loadTopBarInfo(me!),
-    enabled: Boolean(me?.organizationId),
-  });
 
   const onProjectPage = pageAt(location)?.name === 'project';
   const toSettings = () => navigate(pathTo('settings'));

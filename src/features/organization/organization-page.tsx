@@ -14,7 +14,7 @@ import { Badge } from '@/ui/badge.tsx';
 import { EditableField } from '@/ui/editable-field.tsx';
 import { EmptyState, PageHeader } from '@/ui/empty-state.tsx';
 import { getCredits } from '@/shared/organization/api/get-credits.ts';
-import { getOrganization } from '@/lib/organization.ts';
+import { getOrganization } from '@/shared/organization/api/get-organization.ts';
 import { organizationKeys } from './api/keys.ts';
 import { updateOrganization, type OrganizationField } from '@/shared/organization/api/update-organization.ts';
 import { CreditsPanel } from './components/credits-panel.tsx';

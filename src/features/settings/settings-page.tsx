@@ -13,8 +13,7 @@ import { PageHeader } from '@/ui/empty-state.tsx';
 import { Tabs } from '@/ui/tabs.tsx';
 import { getCredits } from '@/shared/organization/api/get-credits.ts';
 import { ReviewMailCard } from '@/shared/notifications/review-mail-card.tsx';
-import { OrganizationStruct } from '@/domain/contract/organizations.ts';
-import { getOrganization } from '@/lib/organization.ts';
+import { useCustomerOrganization } from '@/shared/organization/top-bar-info.ts';
 import { settingsKeys } from './api/keys.ts';
 import { listUsers } from './api/list-users.ts';
 import { CreditsCard } from './components/credits-card.tsx';
@@ -39,7 +38,7 @@ export function SettingsPage() {
   const id = organizationId ?? 0;
   const usersQuery = useQuery({ queryKey: settingsKeys.users(id), queryFn: () => listUsers(id), enabled });
   const creditsQuery = useQuery({ queryKey: settingsKeys.credits(id), queryFn: () => getCredits(id), enabled });
-  const organizationQuery = useQuery({ queryKey: settingsKeys.organization(id), queryFn: () => getOrganization(id, OrganizationStruct), enabled });
+  const organizationQuery = useCustomerOrganization(enabled);
   const users = usersQuery.data ?? null;
   const credits = creditsQuery.data ?? null;
   const organization = organizationQuery.data ?? null;

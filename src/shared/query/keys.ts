@@ -6,6 +6,8 @@
 export const queryKeys = {
   /** The organization (name, credits, storage): the customer top bar, Admin Settings, the staff organization page. */
   organization: (id: number) => ['organization', id] as const,
+  /** The organization as its own members read it (the top bar, the send check, Admin Settings): one query for all. */
+  customerOrganization: (id: number) => ['organization', id, 'customer'] as const,
   /** The organization's projects: the board sections, the content library, the staff organization page. */
   organizationProjects: (id: number) => ['organization', id, 'projects'] as const,
   /** One project as its page shows it (customer and staff). */

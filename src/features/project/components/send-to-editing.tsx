@@ -7,7 +7,8 @@ import { CREDIT_MESSAGES, MESSAGES } from '@/domain/messages.ts';
 import { projectNameRule } from '@/domain/validation.ts';
 import { ApiError, errorMessage } from '@/lib/api-client.ts';
 import { needsConnection, useOffline } from '@/lib/connectivity.ts';
-import { meAtom, topBarInfoAtom } from '@/lib/session-state.ts';
+import { meAtom } from '@/lib/session-state.ts';
+import { useTopBarInfo } from '@/shared/organization/top-bar-info.ts';
 import { useQueryClient } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
 import { Button } from '@/ui/button.tsx';
@@ -43,7 +44,7 @@ interface Props {
 export function SendToEditing({ project, assets, onSent, prepareBrief, onIncompleteClips }: Props) {
   const me = useAtomValue(meAtom);
   const client = useQueryClient();
-  const info = useAtomValue(topBarInfoAtom);
+  const info = useTopBarInfo();
   const [confirming, setConfirming] = useState(false);
   const offline = useOffline();
   const [checking, setChecking] = useState(false);

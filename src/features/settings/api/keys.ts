@@ -6,7 +6,6 @@ import { queryKeys } from '@/shared/query/keys.ts';
  * page keeps other shapes (pages of 4 users, the staff organization) under the same prefixes.
  */
 export const settingsKeys = {
-  organization: (id: number) => [...queryKeys.organization(id), 'customer-settings'] as const,
   users: (id: number) => [...queryKeys.organizationUsers(id), 'customer-settings'] as const,
   credits: (id: number) => [...queryKeys.organizationBilling(id), 'credits'] as const,
   subscriptions: (id: number) => [...queryKeys.organizationBilling(id), 'subscriptions'] as const,

@@ -23,6 +23,7 @@ import * as impersonationTrail from './0018-impersonation-trail.ts';
 import * as liveStreamTriggers from './0019-live-stream-triggers.ts';
 import * as holidayCalendar from './0020-holiday-calendar.ts';
 import * as sortKeys from './0021-sort-keys.ts';
+import * as boardWatchesSortKeys from './0022-board-watches-sort-keys.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019-live-stream-triggers': liveStreamTriggers,
   '0020-holiday-calendar': holidayCalendar,
   '0021-sort-keys': sortKeys,
+  '0022-board-watches-sort-keys': boardWatchesSortKeys,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardRowStruct, type DashboardRow } from '../../src/domain/contract/projects.ts';
@@ -186,4 +187,29 @@ describe.each(DATABASES)('the staff board answered from memory on $name', ({ url
     const response = await server.app.inject({ method: 'GET', url: '/api/v1/projects?active=true&sort=name&order=asc&limit=200', headers: owner });
     expect(response.statusCode).toBe(403);
   });
+
+  it('reads no column of an organization or an editor that the board version does not watch (migrations 0017, 0022)', async () => {
+    // What the board reads: every `o.` (organization) and `e.` (editor) column its repository names.
+    const source = readFileSync(new URL('../../server/repositories/dashboard.ts', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line))
+      .join('\n');
+    const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    const read = { organizations: new Set<string>(), users: new Set<string>() };
+    for (const [, alias, column] of source.matchAll(/\b([oe])\.([a-zA-Z_]+)\b/g)) read[alias === 'o' ? 'organizations' : 'users'].add(snake(column!));
+    expect([...read.organizations]).toContain('name');
+    expect([...read.users]).toContain('first_name');
+    // What moves the version: the columns each table's trigger fires on (none listed: every column).
+    const triggers = await sql<{ table: string; columns: string[] }>`
+      select c.relname as table, array(select a.attname::text from unnest(t.tgattr::int2[]) as k(n) join pg_attribute a on a.attrelid = t.tgrelid and a.attnum = k.n) as columns
+      from pg_trigger t join pg_class c on c.oid = t.tgrelid where t.tgname = c.relname || '_board_version'`.execute(server.db);
+    const watched = new Map(triggers.rows.map((row) => [row.table, row.columns]));
+    expect(watched.get('projects'), 'every column of projects').toEqual([]);
+    for (const table of ['organizations', 'users'] as const) {
+      // The join key is the row's id, which no write changes.
+      const unwatched = [...read[table]].filter((column) => column !== 'id' && !watched.get(table)!.includes(column));
+      expect(unwatched, `${table}: the board reads these, the version does not watch them`).toEqual([]);
+    }
+  });
 });
+

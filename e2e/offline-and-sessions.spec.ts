@@ -97,17 +97,13 @@ test('a 401 in the middle of a session sends the customer to sign in and back to
   const { email, password, projectId } = await newOwnerWithProject(page.request);
   await page.goto('/login/user');
   await signIn(page, email, password, /\/user\/projects$/);
-  // The page's live-updates stream opens after the project loads and reads the project again
-  // (its catch-up): both happen before the password changes, so Save is this page's next call.
-  let projectReads = 0;
-  page.on('response', (response) => {
-    if (new URL(response.url()).pathname === `/api/v1/projects/${projectId}` && response.request().method() === 'GET') projectReads += 1;
-  });
-  const streamOpened = page.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
+  // When a session ends, the server ends its pages' live updates with a resync, and the page's
+  // reads then send the customer to sign in by themselves (issue 36). This test is about an
+  // action's 401: the page's stream never starts (its ticket never comes), so Save is its next call.
+  const ticket = `**/api/v1/projects/${projectId}/events/ticket`;
+  await page.route(ticket, () => undefined);
   await page.goto(`/user/project/${projectId}`);
   await expect(page.getByTestId('status-banner')).toContainText('Assembly');
-  await streamOpened;
-  await expect.poll(() => projectReads).toBeGreaterThanOrEqual(2);
 
   // Another device resets the password: every older session ends.
   const other = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
@@ -122,6 +118,7 @@ test('a 401 in the middle of a session sends the customer to sign in and back to
   await page.getByRole('button', { name: 'Save brief' }).click();
   await expect(page).toHaveURL(new RegExp(`/login/user\\?next=${encodeURIComponent(`/user/project/${projectId}`)}$`));
   expect((await stored(page))['cutdesk.token']).toBeUndefined();
+  await page.unroute(ticket);
 
   await signIn(page, email, 'second-pass-2', new RegExp(`/user/project/${projectId}$`));
   await expect(page.getByTestId('status-banner')).toContainText('Assembly');

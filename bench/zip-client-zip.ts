@@ -1,6 +1,6 @@
 /**
  * bench/zip-client-zip (issue 10, "Libraries where ours add nothing"): client-zip's streaming
- * `makeZip` against our Zip64 writer (workers/zip.shared.ts) on the same generated entries, in
+ * `makeZip` against our Zip64 writer (workers/zip.ts) on the same generated entries, in
  * the same run. Every measurement is a child process of its own (its peak RSS is its own); the
  * two writers alternate, 3 rounds per set, and the figures are min / median / max and ratios.
  * Entries are generated as they are read (a random 1 MiB block, copied and stamped per block:
@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { makeZip } from 'client-zip';
-import { zipStream, type ZipEntry } from '../workers/zip.shared.ts';
+import { zipStream, type ZipEntry } from '../workers/zip.ts';
 
 const exec = promisify(execFile);
 const MiB = 1024 ** 2;

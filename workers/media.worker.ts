@@ -1,12 +1,12 @@
 import * as Comlink from 'comlink';
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
-import { buildBriefPdf, type BriefPdfInput } from './brief-pdf.shared.ts';
-import { loadPdfFonts } from './pdf-fonts.shared.ts';
+import { buildBriefPdf, type BriefPdfInput } from './brief-pdf.ts';
+import { loadPdfFonts } from './pdf-fonts.ts';
 import { textsOf } from '@/domain/pdf-text.ts';
-import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.shared.ts';
+import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.ts';
 import type { StreamProtocol } from '@/domain/media.ts';
-import { sendArchive } from './zip-port.shared.ts';
-import { zipChunks, zipParts, type ZipEntry, type ZipProgress } from './zip.shared.ts';
+import { sendArchive } from './zip-port.ts';
+import { zipChunks, zipParts, type ZipEntry, type ZipProgress } from './zip.ts';
 
 /**
  * The media worker (issue 6): project zips and the brief PDF are made here, off the UI

@@ -1,10 +1,10 @@
 import * as Comlink from 'comlink';
 import { PARALLEL_PARTS } from '@/domain/uploads.ts';
-import { createServerApi } from './server-api.shared.ts';
-import { xhrTransport } from './transport.shared.ts';
-import { UPLOAD_WORKER_LISTENING } from './upload/types.shared.ts';
-import { UploadEngine, type EnqueueResult, type FileEntry, type UploadSnapshot, type UploadTarget } from './upload-engine.shared.ts';
-import { openUploadStore, type FileSystemFileHandleLike, type UploadStore } from './upload-store.shared.ts';
+import { createServerApi } from './server-api.ts';
+import { xhrTransport } from './transport.ts';
+import { UPLOAD_WORKER_LISTENING } from './upload/types.ts';
+import { UploadEngine, type EnqueueResult, type FileEntry, type UploadSnapshot, type UploadTarget } from './upload-engine.ts';
+import { openUploadStore, type FileSystemFileHandleLike, type UploadStore } from './upload-store.ts';
 
 /**
  * The upload worker (ARCHITECTURE §1): owns every upload of the signed-in user, so transfers

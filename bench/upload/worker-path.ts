@@ -1,6 +1,6 @@
 /**
  * Child process: the browser's upload path, in Node. A worker thread runs the upload engine
- * the browser's upload worker runs (workers/upload-engine.shared.ts: check-name, temporary
+ * the browser's upload worker runs (workers/upload-engine.ts: check-name, temporary
  * credentials, 20 MiB parts 6 at a time, IndexedDB as parts finish — fake-indexeddb here —,
  * registration) against the real server and its embedded store, the file read from disk as
  * a Blob. Modes: `full` (one upload) and `interrupt` (the engine dies at 50 %, a new one
@@ -51,12 +51,12 @@ if (isMainThread) {
   process.exit(0);
 } else {
   await import('./alias.ts');
-  const { UploadEngine } = await import('../../workers/upload-engine.shared.ts');
-  const { openUploadStore } = await import('../../workers/upload-store.shared.ts');
-  const { createServerApi } = await import('../../workers/server-api.shared.ts');
-  const { fetchTransport } = await import('../../workers/transport.shared.ts');
-  type Snapshot = import('../../workers/upload-engine.shared.ts').UploadSnapshot;
-  type Transport = import('../../workers/transport.shared.ts').Transport;
+  const { UploadEngine } = await import('../../workers/upload-engine.ts');
+  const { openUploadStore } = await import('../../workers/upload-store.ts');
+  const { createServerApi } = await import('../../workers/server-api.ts');
+  const { fetchTransport } = await import('../../workers/transport.ts');
+  type Snapshot = import('../../workers/upload-engine.ts').UploadSnapshot;
+  type Transport = import('../../workers/transport.ts').Transport;
 
   const job = workerData as WorkerJob;
   const api = createServerApi({ baseUrl: `${job.baseUrl}/api/v1`, getToken: () => job.token });

@@ -1,6 +1,6 @@
 /**
  * Child process: the worker path of the browser, in Node. A worker thread runs the same
- * zip writer (workers/zip.shared.ts) the media worker runs, fetches each entry from a
+ * zip writer (workers/zip.ts) the media worker runs, fetches each entry from a
  * presigned URL of the store, and streams the archive into a file (as the File System Access
  * path does). Prints one JSON line: seconds, bytes, peak RSS.
  */
@@ -8,7 +8,7 @@ import { createWriteStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
+import { zipStream, type ZipEntry } from '../../workers/zip.ts';
 
 interface Job {
   out: string;

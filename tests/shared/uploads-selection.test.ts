@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UploadItemView } from '../../workers/upload/types.shared.ts';
+import type { UploadItemView } from '../../workers/upload/types.ts';
 import { sameUploadStates } from '../../src/shared/uploads/use-uploads.ts';
 
 const item = (over: Partial<UploadItemView> = {}): UploadItemView => ({

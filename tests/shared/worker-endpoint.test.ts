@@ -2,7 +2,7 @@ import * as Comlink from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { sharedWithRetry } from '../../src/shared/uploads/worker-endpoint.ts';
-import { UPLOAD_WORKER_LISTENING } from '../../workers/upload/types.shared.ts';
+import { UPLOAD_WORKER_LISTENING } from '../../workers/upload/types.ts';
 
 /**
  * Real message channels and comlink on both sides; a shared worker is what the browser gives the

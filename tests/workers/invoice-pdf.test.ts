@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInvoicePdf, type InvoicePdfInput } from '../../workers/invoice-pdf.shared.ts';
+import { buildInvoicePdf, type InvoicePdfInput } from '../../workers/invoice-pdf.ts';
 import { EVERY_SCRIPT, missingScripts, fontsFromDisk } from '../support/pdf-scripts.ts';
 
 const exec = promisify(execFile);

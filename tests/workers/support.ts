@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { createServerApi, type ServerApi } from '../../workers/server-api.shared.ts';
-import { fetchTransport, TransportError, type Transport, type TransportRequest } from '../../workers/transport.shared.ts';
+import { createServerApi, type ServerApi } from '../../workers/server-api.ts';
+import { fetchTransport, TransportError, type Transport, type TransportRequest } from '../../workers/transport.ts';
 import { DEMO_PASSWORD, startTestServer, type TestServer } from '../server/harness.ts';
 import { MP4_FTYP } from '../support/file-fixtures.ts';
 

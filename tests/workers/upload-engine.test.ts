@@ -5,10 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { FILE_MESSAGES } from '../../src/domain/file-signature.ts';
 import { MIN_PART_SIZE, MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey, planParts } from '../../src/domain/uploads.ts';
-import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.shared.ts';
-import { ApiFailure, type ServerApi } from '../../workers/server-api.shared.ts';
-import { TransportError, type Transport } from '../../workers/transport.shared.ts';
-import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.shared.ts';
+import { UploadEngine, type UploadEngineOptions, type UploadSnapshot } from '../../workers/upload-engine.ts';
+import { ApiFailure, type ServerApi } from '../../workers/server-api.ts';
+import { TransportError, type Transport } from '../../workers/transport.ts';
+import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.ts';
 import { pngBytes } from '../support/file-fixtures.ts';
 import { bytes, scriptedTransport, sha256, startUploadWorld, until, type UploadWorld } from './support.ts';
 

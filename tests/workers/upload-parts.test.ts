@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { UploadCredentials } from '../../src/domain/contract/uploads.ts';
-import type { ServerApi } from '../../workers/server-api.shared.ts';
-import type { Transport, TransportRequest } from '../../workers/transport.shared.ts';
-import type { UploadRecord } from '../../workers/upload-store.shared.ts';
-import { CredentialCache } from '../../workers/upload/credential-cache.shared.ts';
-import type { Phase } from '../../workers/upload/phase.shared.ts';
-import { FileProgress, SpeedMeter, storedBytesOf, totalsOf } from '../../workers/upload/progress-meter.shared.ts';
-import { Scheduler } from '../../workers/upload/scheduler.shared.ts';
-import type { UploadItemView } from '../../workers/upload/types.shared.ts';
+import type { ServerApi } from '../../workers/server-api.ts';
+import type { Transport, TransportRequest } from '../../workers/transport.ts';
+import type { UploadRecord } from '../../workers/upload-store.ts';
+import { CredentialCache } from '../../workers/upload/credential-cache.ts';
+import type { Phase } from '../../workers/upload/phase.ts';
+import { FileProgress, SpeedMeter, storedBytesOf, totalsOf } from '../../workers/upload/progress-meter.ts';
+import { Scheduler } from '../../workers/upload/scheduler.ts';
+import type { UploadItemView } from '../../workers/upload/types.ts';
 
 /** The upload engine's parts on their own (the engine as a whole: upload-engine.test.ts). */
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { UploadRecords } from '../../workers/upload/upload-records.shared.ts';
-import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.shared.ts';
+import { UploadRecords } from '../../workers/upload/upload-records.ts';
+import { openUploadStore, type UploadRecord, type UploadStore } from '../../workers/upload-store.ts';
 
 const record = (parts: number): UploadRecord => ({
   uid: 'clip',

@@ -29,7 +29,7 @@ import {
   uploadDecision,
   uploadPrefix,
 } from '../../src/domain/uploads.ts';
-import { SlotPool, forEachConcurrently, reconcileParts } from '../../workers/multipart.shared.ts';
+import { SlotPool, forEachConcurrently, reconcileParts } from '../../workers/multipart.ts';
 
 describe('part plan', () => {
   it('sends files under 20 MiB in one request and larger ones in 20,971,520-byte parts', () => {

@@ -6,8 +6,8 @@ import { runInThisContext } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamProtocol } from '../../src/domain/media.ts';
-import { sendArchive } from '../../workers/zip-port.shared.ts';
-import { zipChunks, zipParts, type ZipEntry } from '../../workers/zip.shared.ts';
+import { sendArchive } from '../../workers/zip-port.ts';
+import { zipChunks, zipParts, type ZipEntry } from '../../workers/zip.ts';
 import { byteStream } from '../support/byte-stream.ts';
 
 const MiB = 1024 ** 2;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../src/domain/contract/uploads.ts';
 import { assetKey, sanitizeFileName } from '../../src/domain/uploads.ts';
 import { zipPlan } from '../../src/shared/media/zip-plan.ts';
-import { crc32, safeEntryName, zipChunks, zipParts, zipStream, type ZipEntry } from '../../workers/zip.shared.ts';
+import { crc32, safeEntryName, zipChunks, zipParts, zipStream, type ZipEntry } from '../../workers/zip.ts';
 import { byteStream } from '../support/byte-stream.ts';
 
 const exec = promisify(execFile);

@@ -1,5 +1,5 @@
 import { IMAGE_EXTENSIONS, VIDEO_EXTENSIONS, type AcceptKind } from '@/domain/uploads.ts';
-import type { FileEntry } from '../../../workers/upload-engine.shared.ts';
+import type { FileEntry } from '../../../workers/upload-engine.ts';
 
 /**
  * Getting files from the user with their File System Access handles where the browser

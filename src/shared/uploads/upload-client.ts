@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
+import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.ts';
 import type { UploadWorkerApi } from '../../../workers/upload.worker.ts';
 import { appStore, meAtom, onSessionEnd, tokenAtom } from '@/lib/session-state.ts';
 import { queryClient } from '@/lib/query.ts';
@@ -27,7 +27,7 @@ declare global {
   }
 }
 
-export type { EnqueueResult, UploadItemView, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.shared.ts';
+export type { EnqueueResult, UploadItemView, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.ts';
 
 export const EMPTY_SNAPSHOT: UploadSnapshot = { items: [], totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 }, online: true };
 
@@ -178,7 +178,7 @@ function startFor(userId: number, organizationId: number, token: string): Promis
 async function hasStoredUploads(userId: number): Promise<boolean> {
   try {
     // Loaded only once signed in: the start-up chunk stays as small as it was.
-    const { openUploadStore } = await import('../../../workers/upload-store.shared.ts');
+    const { openUploadStore } = await import('../../../workers/upload-store.ts');
     const store = await openUploadStore();
     try {
       return (await store.list(userId)).length > 0;
@@ -207,7 +207,7 @@ async function startIfStored(userId: number, organizationId: number): Promise<vo
 /** Deletes every stored upload of `userId` (their resume state and kept file handles). */
 async function deleteStoredUploads(userId: number): Promise<void> {
   // Loaded only at a sign-out: the start-up chunk stays as small as it was.
-  const { openUploadStore } = await import('../../../workers/upload-store.shared.ts');
+  const { openUploadStore } = await import('../../../workers/upload-store.ts');
   const store = await openUploadStore();
   try {
     await Promise.all((await store.list(userId)).map((record) => store.delete(record.uid)));

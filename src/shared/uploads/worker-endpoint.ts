@@ -1,5 +1,5 @@
 import type { Endpoint } from 'comlink';
-import { UPLOAD_WORKER_LISTENING } from '../../../workers/upload/types.shared.ts';
+import { UPLOAD_WORKER_LISTENING } from '../../../workers/upload/types.ts';
 
 type Target = Pick<MessagePort, 'postMessage' | 'addEventListener'>;
 

@@ -1,5 +1,5 @@
 import type { StreamProtocol } from '@/domain/media.ts';
-import type { KnownEntry, ZipPassthrough } from './zip.shared.ts';
+import type { KnownEntry, ZipPassthrough } from './zip.ts';
 
 /**
  * A streamed zip's way from the media worker to the download service worker

@@ -4,7 +4,7 @@ import type { AssetType, UploadType } from '@/domain/uploads.ts';
 /**
  * The resume state of every upload, in IndexedDB (ARCHITECTURE §4): written when a file is
  * queued, when its key and multipart upload id are known, and as parts finish (at most once a
- * second per upload, workers/upload/upload-records.shared.ts; ListParts is the truth on resume).
+ * second per upload, workers/upload/upload-records.ts; ListParts is the truth on resume).
  */
 
 export type UploadStatus = 'queued' | 'uploading' | 'done' | 'incomplete';

@@ -1,7 +1,7 @@
 import type { AssetType, UploadType } from '@/domain/uploads.ts';
-import type { FileSystemFileHandleLike, UploadStatus } from '../upload-store.shared.ts';
+import type { FileSystemFileHandleLike, UploadStatus } from '../upload-store.ts';
 
-/** What the page sends the upload engine and what it shows back (re-exported by upload-engine.shared.ts). */
+/** What the page sends the upload engine and what it shows back (re-exported by upload-engine.ts). */
 
 /** The shared upload worker's first message on a new port: its script runs and it listens (src/shared/uploads/worker-endpoint.ts). */
 export const UPLOAD_WORKER_LISTENING = 'cutdesk-upload-worker-listening';

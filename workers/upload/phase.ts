@@ -1,5 +1,5 @@
-import type { UploadRecord, UploadStatus } from '../upload-store.shared.ts';
-import type { Needs } from './types.shared.ts';
+import type { UploadRecord, UploadStatus } from '../upload-store.ts';
+import type { Needs } from './types.ts';
 
 /**
  * Where one upload stands: the only state of an item, so that what a person sees (status,

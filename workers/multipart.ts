@@ -1,6 +1,6 @@
 import type { PlannedPart } from '@/domain/uploads.ts';
-import type { ListedPart } from './s3-client.shared.ts';
-import type { StoredPartRecord } from './upload-store.shared.ts';
+import type { ListedPart } from './s3-client.ts';
+import type { StoredPartRecord } from './upload-store.ts';
 
 /** Pure pieces of the multipart engine: reconciliation with ListParts, and a fair slot pool. */
 

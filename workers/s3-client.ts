@@ -1,7 +1,7 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { Transport, TransportResponse } from './transport.shared.ts';
+import type { Transport, TransportResponse } from './transport.ts';
 
 /**
  * The few S3 calls a browser upload needs, signed with the SDK's own SigV4 signer and sent

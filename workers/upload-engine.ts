@@ -1,18 +1,18 @@
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
 import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, isRetryable, partProgressWanted, planParts, quotaAllows, retryDelay, type PartPlan } from '@/domain/uploads.ts';
-import type { ServerApi } from './server-api.shared.ts';
-import type { Transport } from './transport.shared.ts';
-import type { FileSystemFileHandleLike, UploadRecord, UploadStore } from './upload-store.shared.ts';
-import { CredentialCache } from './upload/credential-cache.shared.ts';
-import { FileUpload, failureOf, sameFile, type PreviousEngine, type UploadContext } from './upload/file-upload.shared.ts';
-import { DISMISSABLE } from './upload/phase.shared.ts';
-import { SpeedMeter, totalsOf } from './upload/progress-meter.shared.ts';
-import { Scheduler } from './upload/scheduler.shared.ts';
-import { UploadRecords } from './upload/upload-records.shared.ts';
-import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from './upload/types.shared.ts';
+import type { ServerApi } from './server-api.ts';
+import type { Transport } from './transport.ts';
+import type { FileSystemFileHandleLike, UploadRecord, UploadStore } from './upload-store.ts';
+import { CredentialCache } from './upload/credential-cache.ts';
+import { FileUpload, failureOf, sameFile, type PreviousEngine, type UploadContext } from './upload/file-upload.ts';
+import { DISMISSABLE } from './upload/phase.ts';
+import { SpeedMeter, totalsOf } from './upload/progress-meter.ts';
+import { Scheduler } from './upload/scheduler.ts';
+import { UploadRecords } from './upload/upload-records.ts';
+import type { EnqueueResult, FileEntry, UploadSnapshot, UploadTarget } from './upload/types.ts';
 
-export type { EnqueueResult, FileEntry, UploadItemView, UploadSnapshot, UploadTarget } from './upload/types.shared.ts';
-export type { PreviousEngine } from './upload/file-upload.shared.ts';
+export type { EnqueueResult, FileEntry, UploadItemView, UploadSnapshot, UploadTarget } from './upload/types.ts';
+export type { PreviousEngine } from './upload/file-upload.ts';
 
 /**
  * The upload engine (ARCHITECTURE §4), run inside the upload worker. Per file: sanitise the

@@ -1,5 +1,5 @@
-import type { UploadRecord, UploadStore } from '../upload-store.shared.ts';
-import { STATUS_OF, storedPhaseOf, type Phase } from './phase.shared.ts';
+import type { UploadRecord, UploadStore } from '../upload-store.ts';
+import { STATUS_OF, storedPhaseOf, type Phase } from './phase.ts';
 
 /**
  * Uploads forgotten on a store, by whichever engine forgot them. The engine a reload left behind

@@ -1,5 +1,5 @@
-import { SlotPool } from '../multipart.shared.ts';
-import type { Phase } from './phase.shared.ts';
+import { SlotPool } from '../multipart.ts';
+import type { Phase } from './phase.ts';
 
 /**
  * Which uploads run, and when: queued files start oldest first, at most `maxActiveFiles` at

@@ -1,7 +1,7 @@
 import { CREDENTIALS_REFRESH_MARGIN_MS, type UploadType } from '@/domain/uploads.ts';
-import { createS3Client, type S3Client, type S3Session } from '../s3-client.shared.ts';
-import type { ServerApi } from '../server-api.shared.ts';
-import type { Transport } from '../transport.shared.ts';
+import { createS3Client, type S3Client, type S3Session } from '../s3-client.ts';
+import type { ServerApi } from '../server-api.ts';
+import type { Transport } from '../transport.ts';
 
 /**
  * Temporary upload credentials (ARCHITECTURE §4), one set per project and upload type, and the

@@ -13,15 +13,15 @@ import {
   type UploadType,
 } from '@/domain/uploads.ts';
 import { NO_MEMORY_CODE } from '@/domain/contract/uploads.ts';
-import { forEachConcurrently, partRecords, reconcileParts, type SlotPool } from '../multipart.shared.ts';
-import { S3RequestError, type S3Client } from '../s3-client.shared.ts';
-import { ApiFailure, type ServerApi } from '../server-api.shared.ts';
-import { TransportError } from '../transport.shared.ts';
-import type { FileSystemFileHandleLike, UploadRecord } from '../upload-store.shared.ts';
-import { ACTIVE_STATUSES, STATUS_OF, needsOf, storedPhaseOf, type Phase, type StopReason } from './phase.shared.ts';
-import { FileProgress, storedBytesOf, type SpeedMeter } from './progress-meter.shared.ts';
-import type { UploadRecords } from './upload-records.shared.ts';
-import type { UploadItemView } from './types.shared.ts';
+import { forEachConcurrently, partRecords, reconcileParts, type SlotPool } from '../multipart.ts';
+import { S3RequestError, type S3Client } from '../s3-client.ts';
+import { ApiFailure, type ServerApi } from '../server-api.ts';
+import { TransportError } from '../transport.ts';
+import type { FileSystemFileHandleLike, UploadRecord } from '../upload-store.ts';
+import { ACTIVE_STATUSES, STATUS_OF, needsOf, storedPhaseOf, type Phase, type StopReason } from './phase.ts';
+import { FileProgress, storedBytesOf, type SpeedMeter } from './progress-meter.ts';
+import type { UploadRecords } from './upload-records.ts';
+import type { UploadItemView } from './types.ts';
 
 /**
  * One file's upload (ARCHITECTURE §4): its phase, its record, and the steps from check-name to

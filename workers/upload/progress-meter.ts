@@ -1,7 +1,7 @@
 import { percentOf, rateFromSamples, secondsLeft, type ProgressSample } from '@/domain/uploads.ts';
-import type { UploadRecord } from '../upload-store.shared.ts';
-import { ACTIVE_STATUSES } from './phase.shared.ts';
-import type { UploadItemView, UploadTotals } from './types.shared.ts';
+import type { UploadRecord } from '../upload-store.ts';
+import { ACTIVE_STATUSES } from './phase.ts';
+import type { UploadItemView, UploadTotals } from './types.ts';
 
 /** Progress of the uploads: bytes stored, bytes in flight, speed and time left, per file and overall. */
 

@@ -32,6 +32,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (String(key.deadline) === String(row.sla_deadline) && key.frozen === row.sla_frozen) continue;
     await sql`update projects set sla_deadline = ${key.deadline}, sla_frozen = ${key.frozen} where id = ${row.id}`.execute(db);
   }
+  // The board's version trigger (migration 0017) is deferred: these writes leave its events pending
+  // until commit, and the migrator runs every pending migration in one transaction, where a later
+  // migration's ALTER TABLE of the table would fail ("pending trigger events"). They fire now.
+  await sql`set constraints all immediate`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -22,6 +22,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const row of rows) {
     await sql`update users set name_sort_key = ${collationKey(`${row.first} ${row.last}`)}, email_sort_key = ${collationKey(row.email)}, phone_sort_key = ${phoneKey(row.phone)} where id = ${row.id}`.execute(db);
   }
+  // The board's version trigger (migration 0017) is deferred: these writes leave its events pending
+  // until commit, and the migrator runs every pending migration in one transaction, where a later
+  // migration's ALTER TABLE of the table would fail ("pending trigger events"). They fire now.
+  await sql`set constraints all immediate`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

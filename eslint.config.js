@@ -171,17 +171,19 @@ export default tseslint.config(
     },
   },
   {
-    // Billing is a service like the others (issue 33): its SQL lives in server/repositories/billing-*.ts
-    // and embedded-gateway.ts. A service may still open a transaction and hand it to repositories.
-    files: ['server/billing/**/*.ts'],
+    // Services, billing, the events bus and the store's credentials take their data through
+    // server/repositories (issue 33): billing's SQL lives in server/repositories/billing-*.ts and
+    // embedded-gateway.ts. A service may still open a transaction and hand it to repositories.
+    // Left: server/media (the job queue and pipeline) and the demo seeds.
+    files: ['server/billing/**/*.ts', 'server/services/**/*.ts', 'server/events/**/*.ts', 'server/storage/**/*.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector: 'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom)$/]',
-          message: 'No queries in server/billing: move them to server/repositories and call them from here.',
+          message: 'No queries here: move them to server/repositories and call them from here.',
         },
-        { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'No SQL in server/billing: move it to server/repositories.' },
+        { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'No SQL here: move it to server/repositories.' },
       ],
     },
   },

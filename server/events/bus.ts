@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { eventsRepo } from '../repositories/events.ts';
 import { LiveEventStruct, type LiveEvent } from '../../src/domain/contract/events.ts';
 import { is, number, object, optional, type Infer } from 'superstruct';
 import type { Db } from '../db/connect.ts';
@@ -55,7 +55,7 @@ export function decodeHeard(payload: string | undefined): Heard | null {
  */
 export async function publishChange(db: Db, change: Change): Promise<void> {
   try {
-    await sql`select pg_notify(${EVENTS_CHANNEL}, ${encodeEvent(change)})`.execute(db);
+    await eventsRepo(db).notify(EVENTS_CHANNEL, encodeEvent(change));
   } catch (error) {
     console.warn('live update not published:', (error as Error).message);
   }

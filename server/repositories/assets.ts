@@ -1,11 +1,26 @@
 import { sql } from 'kysely';
 import { usedSpaceCeiling, type AssetType } from '../../src/domain/uploads.ts';
 import type { Db } from '../db/connect.ts';
-import type { AssetRow } from '../db/schema.ts';
+import type { Insertable } from 'kysely';
+import type { AssetRow, AssetsTable } from '../db/schema.ts';
 
 /** Assets, upload name reservations and temporary storage credentials. */
 export function assetsRepo(db: Db) {
   return {
+    /** Records a registered upload. */
+    async insert(values: Insertable<AssetsTable>): Promise<AssetRow> {
+      return db.insertInto('assets').values(values).returningAll().executeTakeFirstOrThrow();
+    },
+    /** Copies the live records of one project to another (a duplicate shares the objects). */
+    async copyLive(fromProjectId: number, toProjectId: number): Promise<void> {
+      const assets = await db.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath', 'crc32']).where('projectId', '=', fromProjectId).where('deletedAt', 'is', null).execute();
+      if (assets.length) await db.insertInto('assets').values(assets.map((a) => ({ ...a, projectId: toProjectId, deletedAt: null }))).execute();
+    },
+    /** Which of `paths` a live record of any project points at. */
+    async livePaths(paths: readonly string[]): Promise<string[]> {
+      if (paths.length === 0) return [];
+      return (await db.selectFrom('assets').select('path').where('path', 'in', paths).where('deletedAt', 'is', null).execute()).map((row) => row.path);
+    },
     async list(projectId: number, type?: AssetType): Promise<AssetRow[]> {
       let query = db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('deletedAt', 'is', null);
       if (type) query = query.where('type', '=', type);

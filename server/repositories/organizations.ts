@@ -4,6 +4,18 @@ import type { CreditsRow, OrganizationRow } from '../db/schema.ts';
 
 export function organizationsRepo(db: Db) {
   return {
+    /** Uses one active credit (C§2 send to editing) when one is left on `today`; false otherwise. */
+    async consumeCredit(organizationId: number, today: string): Promise<boolean> {
+      const result = await db
+        .updateTable('credits')
+        .set((eb) => ({ usedCredits: eb('usedCredits', '+', 1) }))
+        .where('organizationId', '=', organizationId)
+        .whereRef('usedCredits', '<', 'activeCredits')
+        .where('startDate', '<=', today)
+        .where('endDate', '>=', today)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async findById(id: number): Promise<OrganizationRow | undefined> {
       return db.selectFrom('organizations').selectAll().where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
     },

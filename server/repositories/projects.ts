@@ -72,6 +72,11 @@ async function storeSlaKeys(db: Db, rows: readonly (SlaInput & { id: number })[]
   }
 }
 
+/** Projects whose review window (`review_period` days of `dayMs` from `review_started_at`) has closed at `now`. */
+export function reviewWindowClosed(now: Date, dayMs: number) {
+  return sql<boolean>`review_period > 0 and review_started_at is not null and review_started_at + review_period * (${dayMs}::double precision * interval '1 millisecond') <= ${now}`;
+}
+
 export function projectsRepo(db: Db) {
   return {
     async details(id: number): Promise<ProjectDetails | undefined> {
@@ -102,6 +107,11 @@ export function projectsRepo(db: Db) {
     async organizationReviewPeriod(organizationId: number): Promise<number> {
       const organization = await db.selectFrom('organizations').select('projectReviewPeriod').where('id', '=', organizationId).executeTakeFirstOrThrow();
       return organization.projectReviewPeriod;
+    },
+    /** Which of `paths` is a project's final video. */
+    async finalVideoPaths(paths: readonly string[]): Promise<string[]> {
+      if (paths.length === 0) return [];
+      return (await db.selectFrom('projects').select('finalVideoPath').where('finalVideoPath', 'in', paths).execute()).flatMap((row) => (row.finalVideoPath ? [row.finalVideoPath] : []));
     },
     async create(values: Insertable<ProjectsTable>): Promise<number> {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();

@@ -40,6 +40,11 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
 
 export function reviewRepo(db: Db) {
   return {
+    /** Which of `paths` is a review version's cut. */
+    async versionPaths(paths: readonly string[]): Promise<string[]> {
+      if (paths.length === 0) return [];
+      return (await db.selectFrom('projectVersions').select('videoPath').where('videoPath', 'in', paths).execute()).map((row) => row.videoPath);
+    },
     /** A project's versions, oldest first. */
     async versions(projectId: number): Promise<ProjectVersionRow[]> {
       return db.selectFrom('projectVersions').selectAll().where('projectId', '=', projectId).orderBy('number').execute();

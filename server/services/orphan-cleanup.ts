@@ -3,6 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { StorageConfig } from '../config.ts';
 import { ABANDONED_UPLOAD_DAYS } from '../../src/domain/uploads.ts';
 import type { AppContext } from '../context.ts';
+import { assetsRepo } from '../repositories/assets.ts';
+import { projectsRepo } from '../repositories/projects.ts';
+import { reviewRepo } from '../repositories/review.ts';
 
 /**
  * Issue 9: completed objects that are never registered. Browser credentials may write any
@@ -36,18 +39,12 @@ export async function deleteOrphanObjects(ctx: AppContext, list: ObjectLister, n
     const old = page.filter((object) => UPLOADED_KEY.test(object.key) && object.lastModified.getTime() < cutoff).map((object) => object.key);
     const raw = old.filter((key) => key.split('/')[2] === 'raw');
     const final = old.filter((key) => key.split('/')[2] === 'final');
-    const kept = new Set<string>();
-    if (raw.length) {
-      const rows = await ctx.db.selectFrom('assets').select('path').where('path', 'in', raw).where('deletedAt', 'is', null).execute();
-      for (const row of rows) kept.add(row.path);
-    }
-    if (final.length) {
-      const rows = await ctx.db.selectFrom('projects').select('finalVideoPath').where('finalVideoPath', 'in', final).execute();
-      for (const row of rows) if (row.finalVideoPath) kept.add(row.finalVideoPath);
+    const kept = new Set([
+      ...(await assetsRepo(ctx.db).livePaths(raw)),
+      ...(await projectsRepo(ctx.db).finalVideoPaths(final)),
       // An earlier cut is a review version with its own comments (issue 13): it stays as long as the version does.
-      const versions = await ctx.db.selectFrom('projectVersions').select('videoPath').where('videoPath', 'in', final).execute();
-      for (const row of versions) kept.add(row.videoPath);
-    }
+      ...(await reviewRepo(ctx.db).versionPaths(final)),
+    ]);
     const orphans = old.filter((key) => !kept.has(key));
     if (orphans.length === 0) continue;
     const result = await ctx.storage.deleteObjects(orphans);

@@ -1,7 +1,8 @@
 import { LIMITS } from '../../src/domain/validation.ts';
 import type { AppContext } from '../context.ts';
 import type { AuthContext } from '../plugins/auth.ts';
-import { NEW_PROJECT_BLANKS, type ProjectDetails } from '../repositories/projects.ts';
+import { assetsRepo } from '../repositories/assets.ts';
+import { NEW_PROJECT_BLANKS, projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
 import { requireAllowed } from './project-access.ts';
 
 /** "Name (copy)", shortened so it stays within the 43-character name limit. */
@@ -14,9 +15,7 @@ export function copyName(name: string): string {
 export async function duplicateProject(ctx: AppContext, auth: AuthContext, project: ProjectDetails): Promise<number> {
   requireAllowed('duplicate', auth, project);
   return ctx.db.transaction().execute(async (tx) => {
-    const { id } = await tx
-      .insertInto('projects')
-      .values({
+    const id = await projectsRepo(tx).create({
         ...NEW_PROJECT_BLANKS,
         organizationId: project.organizationId,
         userId: auth.user.id,
@@ -27,11 +26,8 @@ export async function duplicateProject(ctx: AppContext, auth: AuthContext, proje
         finalVideoLength: project.finalVideoLength,
         reviewPeriod: project.reviewPeriod,
         assetsLink: project.assetsLink,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const assets = await tx.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath', 'crc32']).where('projectId', '=', project.id).where('deletedAt', 'is', null).execute();
-    if (assets.length) await tx.insertInto('assets').values(assets.map((a) => ({ ...a, projectId: id, deletedAt: null }))).execute();
+      });
+    await assetsRepo(tx).copyLive(project.id, id);
     return id;
   });
 }

@@ -18,6 +18,7 @@ import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict } from '../http-error.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { holidaysRepo } from '../repositories/holidays.ts';
+import { organizationsRepo } from '../repositories/organizations.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
 import { reviewRepo } from '../repositories/review.ts';
 import { usersRepo } from '../repositories/users.ts';
@@ -155,16 +156,7 @@ export function setBasedTransition(action: ProjectAction, now: Date): SetBasedTr
 
 /** Consumes one active credit of the organization inside `db` (a transaction); false when none is left. */
 async function consumeCredit(db: Db, organizationId: number): Promise<boolean> {
-  const today = businessToday();
-  const result = await db
-    .updateTable('credits')
-    .set((eb) => ({ usedCredits: eb('usedCredits', '+', 1) }))
-    .where('organizationId', '=', organizationId)
-    .whereRef('usedCredits', '<', 'activeCredits')
-    .where('startDate', '<=', today)
-    .where('endDate', '>=', today)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return organizationsRepo(db).consumeCredit(organizationId, businessToday());
 }
 
 /**

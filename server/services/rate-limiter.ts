@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/connect.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { rateLimitsRepo, type RateLimitRow } from '../repositories/rate-limits.ts';
 
 /** A counter after a hit (or a read): how many in the current window, and how long it still runs. */
 export interface WindowCount {
@@ -10,10 +10,6 @@ export interface WindowCount {
   ttlMs: number;
 }
 
-interface CountRow {
-  count: number;
-  ttl: number;
-}
 
 /**
  * Fixed-window counters kept in the database (table rate_limits, migration 0006), so every
@@ -31,38 +27,27 @@ export class RateLimiter {
 
   /** Counts one for `key` in one atomic statement (no read-then-write race between instances). */
   async hit(key: string, windowMs = this.windowMs): Promise<WindowCount> {
-    const window = sql`${windowMs}::double precision * interval '1 millisecond'`;
-    const { rows } = await sql<CountRow>`
-      insert into rate_limits as r (key, count, reset_at) values (${key}, 1, now() + ${window})
-      on conflict (key) do update set
-        count = case when r.reset_at <= now() then 1 else r.count + 1 end,
-        reset_at = case when r.reset_at <= now() then now() + ${window} else r.reset_at end
-      returning count, greatest(extract(epoch from (reset_at - now())) * 1000, 0)::float8 as ttl`.execute(this.#db);
-    return toCount(rows[0]);
+    return toCount(await rateLimitsRepo(this.#db).hit(key, windowMs));
   }
 
   /** The current count of `key` without counting (0 once its window has ended). */
   async read(key: string): Promise<WindowCount> {
-    const { rows } = await sql<CountRow>`
-      select count, greatest(extract(epoch from (reset_at - now())) * 1000, 0)::float8 as ttl
-      from rate_limits where key = ${key} and reset_at > now()`.execute(this.#db);
-    return toCount(rows[0]);
+    return toCount(await rateLimitsRepo(this.#db).read(key));
   }
 
   /** Takes back one hit (an attempt that turned out to be a success does not count). */
   async forgive(key: string): Promise<void> {
-    await sql`update rate_limits set count = greatest(count - 1, 0) where key = ${key}`.execute(this.#db);
+    await rateLimitsRepo(this.#db).forgive(key);
   }
 
   /** Forgets `key` (a success ends the run of failures of this source). */
   async clear(key: string): Promise<void> {
-    await sql`delete from rate_limits where key = ${key}`.execute(this.#db);
+    await rateLimitsRepo(this.#db).clear(key);
   }
 
   /** Drops counters whose window ended; returns how many. Run periodically (server/jobs.ts). */
   async sweep(): Promise<number> {
-    const result = await sql`delete from rate_limits where reset_at <= now()`.execute(this.#db);
-    return Number(result.numAffectedRows ?? 0);
+    return rateLimitsRepo(this.#db).sweep();
   }
 
   /**
@@ -116,7 +101,7 @@ interface PluginStore {
   child(routeOptions: unknown): PluginStore;
 }
 
-function toCount(row: CountRow | undefined): WindowCount {
+function toCount(row: RateLimitRow | undefined): WindowCount {
   if (!row) return { count: 0, ttlMs: 0 };
   return { count: Number(row.count), ttlMs: Math.ceil(Number(row.ttl)) };
 }

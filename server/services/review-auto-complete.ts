@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { REVIEW_DAY_MS } from '../../src/domain/review-window.ts';
 import type { Db } from '../db/connect.ts';
 import { publishChange } from '../events/bus.ts';
-import { projectsRepo } from '../repositories/projects.ts';
+import { projectsRepo, reviewWindowClosed } from '../repositories/projects.ts';
 import { setBasedTransition } from './project-transitions.ts';
 
 /**
@@ -17,8 +16,7 @@ import { setBasedTransition } from './project-transitions.ts';
  */
 export async function completeClosedReviews(db: Db, now = new Date()): Promise<number> {
   const approve = setBasedTransition('approve', now);
-  const windowClosed = sql<boolean>`review_period > 0 and review_started_at is not null and review_started_at + review_period * (${REVIEW_DAY_MS}::double precision * interval '1 millisecond') <= ${now}`;
-  const moved = await projectsRepo(db).transitionWhere(approve.from, approve.changes, windowClosed, now);
+  const moved = await projectsRepo(db).transitionWhere(approve.from, approve.changes, reviewWindowClosed(now, REVIEW_DAY_MS), now);
   // After the commit, like every transition: open pages of each project and the staff dashboard
   // show it approved without a reload (server/events/). Only the run that moved a row tells.
   for (const projectId of moved) await publishChange(db, { type: 'project', projectId });

@@ -130,7 +130,7 @@ class QuotaRefused extends Error {}
  * would only hold space nobody pays for (or keep a customer's refused page in the store).
  */
 async function discardRefused(ctx: AppContext, path: string): Promise<void> {
-  const referenced = await ctx.db.selectFrom('assets').select('id').where('path', '=', path).where('deletedAt', 'is', null).executeTakeFirst();
+  const referenced = (await assetsRepo(ctx.db).livePaths([path])).length > 0;
   if (!referenced) await ctx.storage.deleteObject(path);
   await assetsRepo(ctx.db).release(path);
 }
@@ -178,11 +178,7 @@ export async function registerAsset(ctx: AppContext, auth: AuthContext, project:
     const row = await ctx.db.transaction().execute(async (tx) => {
       const txRepo = assetsRepo(tx);
       if (!(await txRepo.addUsedSpace(project.organizationId, body.size))) throw new QuotaRefused();
-      const inserted = await tx
-        .insertInto('assets')
-        .values({ projectId: project.id, name: sanitizeFileName(body.name), size: body.size, type: body.type, path: body.path, previewPath, deletedAt: null })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const inserted = await txRepo.insert({ projectId: project.id, name: sanitizeFileName(body.name), size: body.size, type: body.type, path: body.path, previewPath, deletedAt: null });
       await txRepo.release(body.path);
       return inserted;
     });

@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.ts';
 import { type SessionClaims } from '../../src/domain/session-standing.ts';
 import { credentialStillAllowed, type CredentialStanding } from '../../src/domain/upload-standing.ts';
 import type { CredentialResolver, S3Principal } from './embedded-s3/index.ts';
+import { storageCredentialsRepo } from '../repositories/storage-credentials.ts';
 
 /**
  * Temporary credentials for browsers, limited to one key prefix (ARCHITECTURE §1 "upload
@@ -51,9 +52,7 @@ export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): Upload
     async issue({ userId, projectId, prefix, lifetimeSeconds, session }) {
       const accessKeyId = `${TEMPORARY_PREFIX}${randomBytes(10).toString('hex').toUpperCase()}`;
       const expiration = new Date(Date.now() + lifetimeSeconds * 1000);
-      await db
-        .insertInto('storageCredentials')
-        .values({
+      await storageCredentialsRepo(db).insert({
           accessKeyId,
           userId,
           projectId,
@@ -63,8 +62,7 @@ export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): Upload
           impersonatorId: session.impersonatorId,
           // Only with an impersonator: the look-up compares it only then.
           impersonatorSessionVersion: session.impersonatorId === null ? null : session.impersonatorSessionVersion,
-        })
-        .execute();
+      });
       return { accessKeyId, ...derive(storage.secretAccessKey, accessKeyId), expiration };
     },
   };
@@ -75,31 +73,7 @@ export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): Upload
  * impersonating admin (if any) and its project as they are now. One query per look-up.
  */
 async function credentialRow(db: Db, accessKeyId: string): Promise<(CredentialStanding & { expiresAt: Date }) | undefined> {
-  const row = await db
-    .selectFrom('storageCredentials as c')
-    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'c.userId').on('u.deletedAt', 'is', null))
-    .leftJoin('users as a', (join) => join.onRef('a.id', '=', 'c.impersonatorId').on('a.deletedAt', 'is', null))
-    .leftJoin('projects as p', (join) => join.onRef('p.id', '=', 'c.projectId').on('p.deletedAt', 'is', null))
-    .leftJoin('organizations as o', (join) => join.onRef('o.id', '=', 'p.organizationId').on('o.deletedAt', 'is', null))
-    .select([
-      'c.allowedPrefix',
-      'c.expiresAt',
-      'c.projectId',
-      'c.sessionVersion',
-      'c.impersonatorId',
-      'c.impersonatorSessionVersion',
-      'u.role',
-      'u.isEnabled',
-      'u.organizationId as userOrganizationId',
-      'u.sessionVersion as userSessionVersion',
-      'a.role as adminRole',
-      'a.isEnabled as adminIsEnabled',
-      'a.sessionVersion as adminSessionVersion',
-      'p.status',
-      'o.id as organizationId',
-    ])
-    .where('c.accessKeyId', '=', accessKeyId)
-    .executeTakeFirst();
+  const row = await storageCredentialsRepo(db).withStanding(accessKeyId);
   if (!row) return undefined;
   return {
     projectId: row.projectId,

@@ -36,6 +36,12 @@ const VIOLATIONS: { border: string; filePath: string; code: string; rule: string
     rule: 'no-restricted-syntax',
   },
   {
+    border: 'services hold no SQL (issue 33)',
+    filePath: 'server/services/lint-probe.ts',
+    code: "import type { Db } from '../db/connect.ts';\nexport const probe = (db: Db) => db.selectFrom('users').selectAll().execute();\n",
+    rule: 'no-restricted-syntax',
+  },
+  {
     border: 'routes declare access, never check a role by hand (issue 33)',
     filePath: 'server/routes/lint-probe.ts',
     code: "import { isStaffRole } from '../../src/domain/roles.ts';\nimport { forbidden } from '../http-error.ts';\nexport const probe = (role: string) => {\n  if (!isStaffRole(role)) throw forbidden();\n};\n",

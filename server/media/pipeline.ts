@@ -13,7 +13,10 @@ import { publishChange } from '../events/bus.ts';
 import { reviewRepo } from '../repositories/review.ts';
 import { versionMeasure } from '../review/measure.ts';
 import { makeHls, makeMp4, makeThumbnail, probe, redactUrls, remuxMp4, type MediaInput, type MediaTools, type ProbeResult } from './ffmpeg.ts';
-import { PermanentJobError, jobQueue, type NewJob } from './queue.ts';
+import { PermanentJobError, type NewJob } from './queue.ts';
+import { jobQueue } from '../repositories/media-jobs.ts';
+import { assetsRepo } from '../repositories/assets.ts';
+import { projectsRepo } from '../repositories/projects.ts';
 import { uploadsRefuseOverwrites } from '../storage/upload-credentials.ts';
 import type { JobHandler } from './runner.ts';
 
@@ -87,8 +90,7 @@ export async function enqueueFinalVideoMedia(ctx: AppContext, projectId: number,
   const queue = jobQueue(ctx.db);
   await queue.cancelSuperseded(projectId, FINAL_KINDS, sourceKey);
   // Registering the same object again (a retried request) repeats only what failed.
-  const live = await ctx.db.selectFrom('mediaJobs').select('kind').where('projectId', '=', projectId).where('assetId', 'is', null).where('sourceKey', '=', sourceKey).where('status', 'in', ['queued', 'running', 'done']).execute();
-  const have = new Set(live.map((row) => row.kind));
+  const have = await queue.activeKinds({ projectId, assetId: null }, sourceKey);
   const jobs = FINAL_KINDS.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, sourceKey, { projectId }));
   await queue.enqueue(jobs);
   if (jobs.length) wakers.get(ctx)?.();
@@ -109,8 +111,7 @@ const EARLIER_VERSION_PRIORITY = 100;
  * already queued or done for the same object is not repeated.
  */
 export async function enqueueEarlierVersionMedia(ctx: AppContext, projectId: number, sourceKey: string): Promise<void> {
-  const live = await ctx.db.selectFrom('mediaJobs').select('kind').where('projectId', '=', projectId).where('assetId', 'is', null).where('sourceKey', '=', sourceKey).where('status', 'in', ['queued', 'running', 'done']).execute();
-  const have = new Set(live.map((row) => row.kind));
+  const have = await jobQueue(ctx.db).activeKinds({ projectId, assetId: null }, sourceKey);
   const jobs = EARLIER_VERSION_KINDS.filter((kind) => !have.has(kind)).map((kind) => ({ ...jobFor(kind, sourceKey, { projectId }), priority: EARLIER_VERSION_PRIORITY + PRIORITY[kind] }));
   await jobQueue(ctx.db).enqueue(jobs);
   if (jobs.length) wakers.get(ctx)?.();
@@ -123,12 +124,11 @@ export async function enqueueEarlierVersionMedia(ctx: AppContext, projectId: num
  * repeated.
  */
 export async function enqueueAssetMedia(ctx: AppContext, assetId: number): Promise<void> {
-  const asset = await ctx.db.selectFrom('assets').selectAll().where('id', '=', assetId).where('deletedAt', 'is', null).executeTakeFirst();
+  const asset = await assetsRepo(ctx.db).findLiveById(assetId);
   if (!asset) return;
   const image = asset.type === 'ASSET';
-  if (image && !asset.previewPath) await ctx.db.updateTable('assets').set({ previewPath: asset.path }).where('id', '=', asset.id).where('previewPath', 'is', null).execute();
-  const existing = await ctx.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).where('sourceKey', '=', asset.path).where('status', 'in', ['queued', 'running', 'done']).execute();
-  const have = new Set(existing.map((row) => row.kind));
+  if (image && !asset.previewPath) await assetsRepo(ctx.db).previewIsItself(asset.id, asset.path);
+  const have = await jobQueue(ctx.db).activeKinds({ assetId: asset.id }, asset.path);
   const wanted: MediaKind[] = image ? [CHECKSUM_KIND] : [...ASSET_KINDS];
   const jobs = wanted.filter((kind) => !have.has(kind)).map((kind) => jobFor(kind, asset.path, { projectId: asset.projectId, assetId: asset.id }));
   await jobQueue(ctx.db).enqueue(jobs);
@@ -149,17 +149,7 @@ export type PieceState = 'none' | 'processing' | 'ready' | 'failed';
 
 /** State of each piece of the project's current final video, from its jobs. */
 export async function finalVideoState(ctx: AppContext, projectId: number, sourceKey: string | null): Promise<Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>> {
-  const rows = sourceKey
-    ? await ctx.db
-        .selectFrom('mediaJobs')
-        .select(['kind', 'status', 'lastError'])
-        .where('projectId', '=', projectId)
-        .where('assetId', 'is', null)
-        .where('sourceKey', '=', sourceKey)
-        .where('status', '!=', 'cancelled')
-        .orderBy('id', 'desc')
-        .execute()
-    : [];
+  const rows = sourceKey ? await jobQueue(ctx.db).finalVideoJobs(projectId, sourceKey) : [];
   const result = {} as Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>;
   for (const kind of FINAL_KINDS) {
     const row = rows.find((r) => r.kind === kind);
@@ -208,15 +198,14 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
   /** Whether the job is still wanted: the final video or asset may have been replaced or deleted meanwhile. */
   async function stillWanted(job: MediaJobRow): Promise<boolean> {
     if (job.assetId !== null) {
-      const asset = await ctx.db.selectFrom('assets').select('path').where('id', '=', job.assetId).where('deletedAt', 'is', null).executeTakeFirst();
+      const asset = await assetsRepo(ctx.db).findLiveById(job.assetId);
       return asset?.path === job.sourceKey;
     }
-    const project = await ctx.db.selectFrom('projects').select('finalVideoPath').where('id', '=', job.projectId!).executeTakeFirst();
+    const project = await projectsRepo(ctx.db).finalVideoPath(job.projectId!);
     if (!project) return false;
     if (project.finalVideoPath === job.sourceKey) return true;
     // An earlier version's video (enqueueEarlierVersionMedia): wanted while a version holds it.
-    const version = await ctx.db.selectFrom('projectVersions').select('id').where('projectId', '=', job.projectId!).where('videoPath', '=', job.sourceKey!).executeTakeFirst();
-    return version !== undefined;
+    return reviewRepo(ctx.db).holdsVersionVideo(job.projectId!, job.sourceKey!);
   }
 
   /** Runs `work` with a presigned source URL and a temp folder, after checking the job still matters. */
@@ -251,7 +240,7 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
     };
 
   const setProject = async (job: MediaJobRow, changes: { finalVideoThumbnail?: string; hdUrl?: string; lowResUrl?: string }) => {
-    await ctx.db.updateTable('projects').set(changes).where('id', '=', job.projectId!).where('finalVideoPath', '=', job.sourceKey!).execute();
+    await projectsRepo(ctx.db).setFinalVideoPieces(job.projectId!, job.sourceKey!, changes);
   };
 
   const mp4 = (rendition: typeof PREVIEW, after?: (job: MediaJobRow) => Promise<void>) =>
@@ -303,11 +292,11 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
       // Every asset row of this object (a duplicated project shares it), if its length is the
       // registered size: a zip would fail on one that is not anyway, and must not be told a CRC
       // for bytes it will not find.
-      await ctx.db.updateTable('assets').set({ crc32: crc }).where('path', '=', job.sourceKey).where('size', '=', size).where('deletedAt', 'is', null).execute();
+      await assetsRepo(ctx.db).setChecksum(job.sourceKey, size, crc);
     },
     'asset.thumbnail': thumbnail(),
     'asset.proxy': mp4(PREVIEW, async (job) => {
-      await ctx.db.updateTable('assets').set({ previewPath: job.outputKey! }).where('id', '=', job.assetId!).where('path', '=', job.sourceKey!).execute();
+      await assetsRepo(ctx.db).setPreview(job.assetId!, job.sourceKey!, job.outputKey!);
     }),
   };
 }

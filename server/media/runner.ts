@@ -1,7 +1,8 @@
 import type { Db } from '../db/connect.ts';
 import { isDatabaseUnavailable, unavailableFields } from '../db/errors.ts';
 import type { MediaJobRow } from '../db/schema.ts';
-import { DEFAULT_RETRY, jobQueue, workerId, type RetryPolicy } from './queue.ts';
+import { DEFAULT_RETRY, workerId, type RetryPolicy } from './queue.ts';
+import { jobQueue } from '../repositories/media-jobs.ts';
 
 export interface JobContext {
   job: MediaJobRow;

@@ -11,6 +11,22 @@ export function assetsRepo(db: Db) {
     async insert(values: Insertable<AssetsTable>): Promise<AssetRow> {
       return db.insertInto('assets').values(values).returningAll().executeTakeFirstOrThrow();
     },
+    /** A live asset by id, of any project (the media pipeline's). */
+    async findLiveById(id: number): Promise<AssetRow | undefined> {
+      return db.selectFrom('assets').selectAll().where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+    },
+    /** An image is its own reduced version: its preview is the object itself, unless one is set. */
+    async previewIsItself(id: number, path: string): Promise<void> {
+      await db.updateTable('assets').set({ previewPath: path }).where('id', '=', id).where('previewPath', 'is', null).execute();
+    },
+    /** The proxy made for the asset's object, as long as the asset still holds that object. */
+    async setPreview(id: number, path: string, previewPath: string): Promise<void> {
+      await db.updateTable('assets').set({ previewPath }).where('id', '=', id).where('path', '=', path).execute();
+    },
+    /** The CRC-32 of `path` on every live record of it whose registered size is `size` (duplicates share objects). */
+    async setChecksum(path: string, size: number, crc32: number): Promise<void> {
+      await db.updateTable('assets').set({ crc32 }).where('path', '=', path).where('size', '=', size).where('deletedAt', 'is', null).execute();
+    },
     /** Copies the live records of one project to another (a duplicate shares the objects). */
     async copyLive(fromProjectId: number, toProjectId: number): Promise<void> {
       const assets = await db.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath', 'crc32']).where('projectId', '=', fromProjectId).where('deletedAt', 'is', null).execute();

@@ -108,6 +108,14 @@ export function projectsRepo(db: Db) {
       const organization = await db.selectFrom('organizations').select('projectReviewPeriod').where('id', '=', organizationId).executeTakeFirstOrThrow();
       return organization.projectReviewPeriod;
     },
+    /** The project's current final video (undefined for no such project). */
+    async finalVideoPath(id: number): Promise<{ finalVideoPath: string | null } | undefined> {
+      return db.selectFrom('projects').select('finalVideoPath').where('id', '=', id).executeTakeFirst();
+    },
+    /** Records pieces made from the final video `sourceKey`, as long as it is still the project's final video. */
+    async setFinalVideoPieces(id: number, sourceKey: string, pieces: { finalVideoThumbnail?: string; hdUrl?: string; lowResUrl?: string }): Promise<void> {
+      await db.updateTable('projects').set(pieces).where('id', '=', id).where('finalVideoPath', '=', sourceKey).execute();
+    },
     /** Which of `paths` is a project's final video. */
     async finalVideoPaths(paths: readonly string[]): Promise<string[]> {
       if (paths.length === 0) return [];

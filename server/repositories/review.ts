@@ -40,6 +40,10 @@ function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
 
 export function reviewRepo(db: Db) {
   return {
+    /** Whether a version of the project holds the video `videoPath`. */
+    async holdsVersionVideo(projectId: number, videoPath: string): Promise<boolean> {
+      return (await db.selectFrom('projectVersions').select('id').where('projectId', '=', projectId).where('videoPath', '=', videoPath).executeTakeFirst()) !== undefined;
+    },
     /** Which of `paths` is a review version's cut. */
     async versionPaths(paths: readonly string[]): Promise<string[]> {
       if (paths.length === 0) return [];

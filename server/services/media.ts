@@ -11,7 +11,7 @@ import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http-error.ts';
 import { verifyMediaToken } from '../media/media-links.ts';
 import { FINAL_KINDS, enqueueFinalVideoMedia, finalVideoState, type PieceState } from '../media/pipeline.ts';
-import { jobQueue } from '../media/queue.ts';
+import { jobQueue } from '../repositories/media-jobs.ts';
 import { ffmpegState } from '../media/worker.ts';
 import type { AuthContext } from '../plugins/auth.ts';
 import { assetsRepo } from '../repositories/assets.ts';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedKey } from '../../src/domain/media.ts';
-import { jobQueue } from '../../server/media/queue.ts';
+import { jobQueue } from '../../server/repositories/media-jobs.ts';
 import { DEFAULT_LEASE_MS } from '../../server/media/runner.ts';
 import { startMediaWorker } from '../../server/media/worker.ts';
 import { ffprobe, generateClip, hasFfmpeg } from '../support/media.ts';

@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { isDatabaseUnavailable } from '../../server/db/errors.ts';
-import { jobQueue } from '../../server/media/queue.ts';
+import { jobQueue } from '../../server/repositories/media-jobs.ts';
 import { startRunner } from '../../server/media/runner.ts';
 import { UNAVAILABLE_MESSAGE } from '../../server/http-error.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
-import { backoffMs, jobQueue, PermanentJobError } from '../../server/media/queue.ts';
+import { backoffMs, PermanentJobError } from '../../server/media/queue.ts';
+import { jobQueue } from '../../server/repositories/media-jobs.ts';
 import { startRunner, type JobHandler } from '../../server/media/runner.ts';
 import { DATABASES, startTestServer, type TestServer } from './harness.ts';
 

@@ -11,7 +11,7 @@ import { connectDatabase, type Db } from '../../server/db/connect.ts';
 import { startBackgroundJobs } from '../../server/jobs.ts';
 import { prettyLine } from '../../server/log-format.ts';
 import { ALL_KINDS } from '../../server/media/pipeline.ts';
-import { jobQueue } from '../../server/media/queue.ts';
+import { jobQueue } from '../../server/repositories/media-jobs.ts';
 import { startRunner } from '../../server/media/runner.ts';
 import { listenStore } from '../../server/storage/store-listener.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { finalPreviewState, type FinalPreviewState } from '../../src/domain/media.ts';
-import { PROJECT_ACTIONS, RULE_MESSAGES, can, decide, sendToReviewBlocker, type ProjectAction } from '../../src/domain/project-rules.ts';
+import { PROJECT_ACTIONS, RULE_MESSAGES, can, decide, restoreTarget, sendToReviewBlocker, type ProjectAction } from '../../src/domain/project-rules.ts';
 import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { ROLES, type RoleName } from '../../src/domain/roles.ts';
 
@@ -101,5 +101,27 @@ describe('project state machine', () => {
 
   it('answers every action for every role and status without throwing', () => {
     for (const action of PROJECT_ACTIONS) for (const role of ROLES) for (const status of PROJECT_STATUSES) expect(typeof decide(action, role, facts(status)).allowed).toBe('boolean');
+  });
+});
+
+const hidden = { status: 'HIDDEN' as const, hasFinalPreview: false, hasEditor: true };
+
+describe('Restore (issue 12)', () => {
+  it('brings a deleted project back to the status it had, a paused one paused', () => {
+    expect(decide('restore', 'ADMIN', { ...hidden, statusBeforeHidden: 'PAUSED' })).toEqual({ allowed: true, next: 'PAUSED' });
+    for (const before of ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'APPROVED', 'ARCHIVED', 'DELETED'] as const) {
+      expect(decide('restore', 'SUPERADMIN', { ...hidden, statusBeforeHidden: before })).toEqual({ allowed: true, next: before });
+    }
+  });
+
+  it('restores a project deleted before the status was remembered as A§4 says (ARCHIVED)', () => {
+    expect(decide('restore', 'ADMIN', hidden)).toEqual({ allowed: true, next: 'ARCHIVED' });
+    expect(restoreTarget(null)).toBe('ARCHIVED');
+    expect(restoreTarget('HIDDEN')).toBe('ARCHIVED');
+  });
+
+  it('is still refused to editors and outside Deleted Projects', () => {
+    expect(decide('restore', 'EDITOR', { ...hidden, statusBeforeHidden: 'PAUSED' }).allowed).toBe(false);
+    expect(decide('restore', 'ADMIN', { ...hidden, status: 'PAUSED', statusBeforeHidden: 'PAUSED' }).allowed).toBe(false);
   });
 });

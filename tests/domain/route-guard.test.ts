@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRoute, type Visitor } from '../../src/domain/route-guard.ts';
+import { decideRoute, notMobileReturnPath, type Visitor } from '../../src/domain/route-guard.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
 
 const desktop = (role: RoleName | null): Visitor => ({ role, isMobile: false });
@@ -76,5 +76,32 @@ describe('route guard', () => {
     expect(decideRoute('/user/admin-settings', mobile('OWNER'))).toEqual(notMobile('/user/admin-settings'));
     expect(decideRoute('/user/admin-settings', desktop('OWNER'))).toEqual(render);
     expect(decideRoute('/pricing/plans', desktop(null))).toEqual(go('/404'));
+  });
+});
+
+describe('the narrow-window notice returns to the page it replaced', () => {
+  it('remembers the page in ?from=', () => {
+    expect(decideRoute('/user/create-project', { role: 'OWNER', isMobile: true })).toEqual({ kind: 'redirect', to: '/not-mobile?from=%2Fuser%2Fcreate-project' });
+    expect(decideRoute('/dashboard', { role: 'ADMIN', isMobile: true })).toEqual({ kind: 'redirect', to: '/not-mobile?from=%2Fdashboard' });
+    expect(decideRoute('/', { role: 'OWNER', isMobile: true })).toEqual({ kind: 'redirect', to: '/not-mobile' });
+  });
+
+  it('goes back only to a path of this app', () => {
+    expect(notMobileReturnPath('?from=%2Fuser%2Fcreate-project')).toBe('/user/create-project');
+    expect(notMobileReturnPath('from=/user/project/12')).toBe('/user/project/12');
+    expect(notMobileReturnPath('')).toBe('/');
+    expect(notMobileReturnPath('?from=https://evil.example')).toBe('/');
+    expect(notMobileReturnPath('?from=//evil.example')).toBe('/');
+    expect(notMobileReturnPath('?from=/\\evil.example')).toBe('/');
+    expect(notMobileReturnPath('?from=/not-mobile')).toBe('/');
+  });
+});
+
+describe('an owner whose registration stopped after the account step', () => {
+  it('is sent from every customer page to /register (which continues at the organization step)', () => {
+    for (const path of ['/user/projects', '/user/project/3', '/user/content-library', '/user/admin-settings', '/user'])
+      expect(decideRoute(path, { role: 'OWNER', isMobile: false, withoutOrganization: true })).toEqual({ kind: 'redirect', to: '/register' });
+    expect(decideRoute('/register', { role: 'OWNER', isMobile: false, withoutOrganization: true })).toEqual({ kind: 'render' });
+    expect(decideRoute('/user/projects', { role: 'OWNER', isMobile: false, withoutOrganization: false })).toEqual({ kind: 'render' });
   });
 });

@@ -11,9 +11,12 @@ import {
   businessMinutesBetween,
   businessClock,
   formatSlaMinutes,
+  holidayAt,
   isBusinessDayAt,
+  isWeekendAt,
   slaSortKey,
   isSlaRunning,
+  slaPauseReason,
   slaRemainingMinutes,
   slaTimer,
   type SlaInput,
@@ -614,5 +617,46 @@ describe('holidays (issue 36 item 11)', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('a frozen SLA timer says why', () => {
+  // 2026-11-21 is a Saturday, 2026-11-23 a Monday (New York).
+  const saturday = new Date('2026-11-21T17:00:00Z');
+  const monday = new Date('2026-11-23T17:00:00Z');
+  const sundayLateNewYork = new Date('2026-11-23T04:30:00Z'); // Sunday 23:30 in New York
+  const project = { status: 'IN_EDITING' as const, latestSubmittedAt: '2026-11-20T15:00:00Z', pausedAt: null, totalPausedMinutes: 0 };
+
+  it('is paused for the weekend on Saturday and Sunday in New York, not on Monday', () => {
+    expect(isWeekendAt(saturday)).toBe(true);
+    expect(isWeekendAt(sundayLateNewYork)).toBe(true);
+    expect(isWeekendAt(monday)).toBe(false);
+    expect(slaPauseReason(project, saturday, US_FEDERAL_CALENDAR)).toBe('weekend');
+    expect(slaPauseReason(project, monday, US_FEDERAL_CALENDAR)).toBeNull();
+    // The value really does not move over the weekend.
+    expect(slaTimer(project, saturday, US_FEDERAL_CALENDAR).minutes).toBe(slaTimer(project, sundayLateNewYork, US_FEDERAL_CALENDAR).minutes);
+  });
+
+  it('says paused for a paused project, and nothing for statuses without a countdown', () => {
+    expect(slaPauseReason({ status: 'PAUSED' }, monday, US_FEDERAL_CALENDAR)).toBe('paused');
+    expect(slaPauseReason({ status: 'OPENED' }, saturday, US_FEDERAL_CALENDAR)).toBeNull();
+    expect(slaPauseReason({ status: 'IN_REVIEW' }, saturday, US_FEDERAL_CALENDAR)).toBeNull();
+  });
+
+  it('is paused for the holiday on a holiday (issue 36 item 11): Thanksgiving, an added date, not a removed default', () => {
+    const thanksgiving = new Date('2026-11-26T17:00:00Z'); // Thursday noon in New York
+    expect(isWeekendAt(thanksgiving)).toBe(false);
+    expect(holidayAt(thanksgiving, US_FEDERAL_CALENDAR)).toBe('Thanksgiving Day');
+    expect(slaPauseReason(project, thanksgiving, US_FEDERAL_CALENDAR)).toBe('holiday');
+    expect(slaPauseReason({ status: 'PAUSED' }, thanksgiving, US_FEDERAL_CALENDAR)).toBe('paused');
+    expect(slaPauseReason({ status: 'IN_REVIEW' }, thanksgiving, US_FEDERAL_CALENDAR)).toBeNull();
+    // The value does not move over the holiday either: Thursday 00:00 to Friday 00:00 in New York.
+    expect(slaTimer(project, new Date('2026-11-26T05:00:00Z'), US_FEDERAL_CALENDAR).minutes).toBe(slaTimer(project, new Date('2026-11-27T04:59:00Z'), US_FEDERAL_CALENDAR).minutes);
+    const friday = new Date('2026-11-27T17:00:00Z');
+    const edited = businessCalendar([{ date: '2026-11-27', name: 'Day after Thanksgiving', kind: 'added' }, { date: '2026-11-26', name: 'Thanksgiving Day', kind: 'removed' }]);
+    expect(slaPauseReason(project, friday, US_FEDERAL_CALENDAR)).toBeNull();
+    expect(slaPauseReason(project, friday, edited)).toBe('holiday');
+    expect(holidayAt(friday, edited)).toBe('Day after Thanksgiving');
+    expect(slaPauseReason(project, thanksgiving, edited)).toBeNull();
   });
 });

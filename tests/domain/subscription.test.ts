@@ -80,3 +80,41 @@ describe('credit period (A§9)', () => {
     expect(nextRenewDate({ ...plan, endDate: null, intervalMonths: 12 }, '2030-06-01')).toBe('2031-01-31');
   });
 });
+
+describe('renew date of a monthly plan (issue 12: start Sep 18 showed Dec 17)', () => {
+  const monthly = (startDate: string, endDate: string | null = null) => ({ startDate, endDate, intervalMonths: 1, renewable: true });
+
+  it('keeps the start day: Sep 18 renews on the 18th', () => {
+    expect(nextRenewDate(monthly('2026-09-18'), '2026-11-23')).toBe('2026-12-18');
+    expect(nextRenewDate(monthly('2026-09-18'), '2026-09-18')).toBe('2026-10-18');
+    expect(nextRenewDate(monthly('2026-09-18'), '2026-10-17')).toBe('2026-10-18');
+    expect(nextRenewDate(monthly('2026-09-18'), '2026-10-18')).toBe('2026-11-18');
+  });
+
+  it('clamps month ends without drifting (Jan 31 → Feb 28 → Mar 31)', () => {
+    expect(addMonths('2027-01-31', 1)).toBe('2027-02-28');
+    expect(addMonths('2027-01-31', 2)).toBe('2027-03-31');
+    expect(addMonths('2026-08-31', 1)).toBe('2026-09-30');
+    expect(addMonths('2026-12-31', 2)).toBe('2027-02-28');
+    expect(nextRenewDate(monthly('2027-01-31'), '2027-02-28')).toBe('2027-03-31');
+    expect(nextRenewDate(monthly('2027-01-31'), '2027-02-27')).toBe('2027-02-28');
+    expect(nextRenewDate(monthly('2026-10-31'), '2026-11-30')).toBe('2026-12-31');
+  });
+
+  it('knows leap years (Feb 29 in 2028, not in 2100; Feb 29 starts renew on the 29th when there is one)', () => {
+    expect(addMonths('2028-01-31', 1)).toBe('2028-02-29');
+    expect(addMonths('2027-01-29', 1)).toBe('2027-02-28');
+    expect(addMonths('2100-01-30', 1)).toBe('2100-02-28');
+    expect(addMonths('2000-01-30', 1)).toBe('2000-02-29');
+    expect(addMonths('2028-02-29', 12)).toBe('2029-02-28');
+    expect(addMonths('2028-02-29', 48)).toBe('2032-02-29');
+    expect(nextRenewDate(monthly('2028-02-29'), '2028-03-01')).toBe('2028-03-29');
+    expect(nextRenewDate({ ...monthly('2028-02-29'), intervalMonths: 12 }, '2028-03-01')).toBe('2029-02-28');
+  });
+
+  it('crosses year ends and stops at the end date', () => {
+    expect(nextRenewDate(monthly('2026-09-18'), '2026-12-18')).toBe('2027-01-18');
+    expect(nextRenewDate(monthly('2026-09-18', '2027-09-18'), '2027-08-18')).toBe('2027-09-18');
+    expect(nextRenewDate(monthly('2026-09-18', '2027-09-17'), '2027-08-18')).toBeNull();
+  });
+});

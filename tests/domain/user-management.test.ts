@@ -10,6 +10,7 @@ import {
   mayCreateRole,
   parseRoleName,
   pictureRule,
+  trialRegistrationLink,
   type Person,
   type UserAction,
 } from '../../src/domain/user-management.ts';
@@ -125,5 +126,18 @@ describe('editor form rules (A§5)', () => {
     expect(editorPhoneRule('')).toBeUndefined();
     expect(editorPhoneRule('+1 (555) 010-2000')).toBeUndefined();
     expect(editorPhoneRule('1'.repeat(31))).toBe(USER_MESSAGES.phoneTooLong);
+  });
+});
+
+describe('trial registration link (issue 12)', () => {
+  it('is specific to the user and carries no secret', () => {
+    const a = trialRegistrationLink('https://app.cutdesk.test', 'bea+trial@bluefern.test');
+    const b = trialRegistrationLink('https://app.cutdesk.test', 'tom@bluefern.test');
+    expect(a).not.toBe(b);
+    const url = new URL(a);
+    expect(url.pathname).toBe('/login/user');
+    expect(url.searchParams.get('email')).toBe('bea+trial@bluefern.test');
+    expect(url.searchParams.get('next')).toBe('/pricing');
+    expect([...url.searchParams.keys()].sort()).toEqual(['email', 'next']);
   });
 });

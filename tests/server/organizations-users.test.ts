@@ -831,5 +831,16 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect(trial.map((t) => t.organizationId)).not.toContain(northwindId);
       expect((await call('GET', '/users/trial?limit=21', as.ADMIN)).statusCode).toBe(400);
     });
+
+    it("gives each trial user a registration link of their own, with no secret in it", async () => {
+      const rows = (await call('GET', '/users/trial?start=0&limit=20', as.ADMIN)).json() as { email: string; link: string }[];
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) {
+        const link = new URL(row.link);
+        expect(link.pathname).toBe('/login/user');
+        expect(link.searchParams.get('email')).toBe(row.email);
+        expect(link.searchParams.has('code')).toBe(false);
+      }
+    });
   });
 });

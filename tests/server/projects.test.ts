@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CREDIT_MESSAGES } from '../../src/domain/messages.ts';
 import { RULE_MESSAGES } from '../../src/domain/project-rules.ts';
+import { STAFF_STATUS_LABELS, statusWorkflowRank, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { REVIEW_DAY_MS, REVIEW_WINDOW_MESSAGES, reviewClosesAt, reviewDaysLeft } from '../../src/domain/review-window.ts';
 import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
 import { derivedKey } from '../../src/domain/media.ts';
@@ -312,6 +313,66 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       }
       expect((await call('POST', `/projects/${id}/approve`, admin)).statusCode).toBe(403);
       expect((await call('POST', `/projects/${id}/duplicate`, admin)).statusCode).toBe(403);
+    });
+  });
+
+  describe('restore, the board sorted by status, link limits (A§4, issue 12 walkthrough)', () => {
+    let editorId: number;
+    const EDITING_BRIEF = { audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Fast cuts.' };
+
+    beforeAll(async () => {
+      editorId = (await server.db.selectFrom('users').select('id').where('email', '=', 'editor@demo.cutdesk.test').executeTakeFirstOrThrow()).id;
+    });
+
+    async function inEditing(name: string): Promise<number> {
+      const created = await call('POST', `/organizations/${organizationId}/projects`, owner, { name, ...EDITING_BRIEF });
+      expect(created.statusCode, created.body).toBe(201);
+      const id = created.json<{ id: number }>().id;
+      expect((await call('POST', `/projects/${id}/submit`, owner)).statusCode).toBe(200);
+      expect((await call('POST', `/projects/${id}/assign-editor`, admin, { editorId })).statusCode).toBe(200);
+      return id;
+    }
+    const read = async (id: number) => (await call('GET', `/projects/${id}`, admin)).json<{ status: { name: ProjectStatus }; noReviews: number; pausedAt: string | null; totalPausedMinutes: number }>();
+
+    it('restores a deleted paused project to PAUSED, with its version, and says so on the Deleted tab', async () => {
+      const id = await inEditing('Paused then deleted');
+      await server.db.updateTable('projects').set({ noReviews: 2, finalVideoPreview: `projects/${id}/media/final/cut-proxy.mp4` }).where('id', '=', id).execute();
+      expect((await call('POST', `/projects/${id}/pause`, admin)).statusCode).toBe(200);
+      const paused = await read(id);
+      expect((await call('POST', `/projects/${id}/hide`, admin)).json().status.name).toBe('HIDDEN');
+      const hidden = (await call('GET', '/projects?hidden=true&limit=200', admin)).json().data.projects as { id: number; restoresTo?: ProjectStatus }[];
+      expect(hidden.find((row) => row.id === id)?.restoresTo).toBe('PAUSED');
+      const restored = await call('POST', `/projects/${id}/restore`, admin);
+      expect(restored.json().status.name).toBe('PAUSED');
+      expect(await read(id)).toMatchObject({ status: { name: 'PAUSED' }, noReviews: 2, pausedAt: paused.pausedAt, totalPausedMinutes: paused.totalPausedMinutes });
+      expect((await server.db.selectFrom('projects').select('statusBeforeHidden').where('id', '=', id).executeTakeFirstOrThrow()).statusBeforeHidden).toBeNull();
+    });
+
+    it('restores a project in editing to editing, its timer running again without the time it spent deleted', async () => {
+      const id = await inEditing('Editing then deleted');
+      expect((await call('POST', `/projects/${id}/hide`, admin)).statusCode).toBe(200);
+      expect((await read(id)).pausedAt).not.toBeNull();
+      expect((await call('POST', `/projects/${id}/restore`, admin)).json().status.name).toBe('IN_EDITING');
+      expect((await read(id)).pausedAt).toBeNull();
+    });
+
+    it('sorts the board by status in workflow order, both ways', async () => {
+      for (const order of ['asc', 'desc'] as const) {
+        const rows = (await call('GET', `/projects?active=true&sort=status&order=${order}&limit=200`, admin)).json().data.projects as { status: { name: ProjectStatus } }[];
+        const ranks = rows.map((row) => statusWorkflowRank(row.status.name));
+        expect(new Set(rows.map((row) => STAFF_STATUS_LABELS[row.status.name])).size).toBeGreaterThan(2);
+        expect(ranks).toEqual([...ranks].sort((a, b) => (order === 'asc' ? a - b : b - a)));
+      }
+    });
+
+    it('names the limit of a link that is too long', async () => {
+      const id = await inEditing('Long links');
+      const link = (length: number) => `https://example.com/${'x'.repeat(length - 20)}`;
+      expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: link(200) })).statusCode).toBe(200);
+      expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: link(201) })).json().fields.reviewLink).toBe(FIELD_MESSAGES.linkTooLong('feedback'));
+      expect((await call('PATCH', `/projects/${id}`, admin, { editorAssetsLink: link(255) })).statusCode).toBe(200);
+      expect((await call('PATCH', `/projects/${id}`, admin, { editorAssetsLink: link(256) })).json().fields.editorAssetsLink).toBe(FIELD_MESSAGES.linkTooLong('asset'));
+      expect((await call('PATCH', `/organizations/${organizationId}`, admin, { assetsLink: link(256) })).json().fields.assetsLink).toBe(FIELD_MESSAGES.linkTooLong('asset'));
     });
   });
 });

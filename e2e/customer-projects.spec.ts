@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { customerSignIn as signInAs } from './sign-in.ts';
+import { unique } from './api-helpers.ts';
 
 /** "6 / 10" → 6. */
 async function creditsUsed(page: Page): Promise<number> {
@@ -103,4 +104,25 @@ test('only Assembly projects can be deleted from the board, after confirmation',
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Delete this project?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('link', { name: 'Spring launch teaser' })).toHaveCount(0);
+});
+
+test('a half-filled wizard survives a narrow window, and widening it again goes back to it by itself', async ({ page }) => {
+  await signInAs(page, 'owner@demo.cutdesk.test');
+  await page.goto('/user/create-project');
+  const name = `Narrow ${unique()}`;
+  await page.getByLabel('Project name').fill(name);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Audience').fill('Partners');
+
+  await page.setViewportSize({ width: 700, height: 800 });
+  await expect(page).toHaveURL(/\/not-mobile\?from=%2Fuser%2Fcreate-project$/);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page).toHaveURL(/\/user\/create-project$/);
+  await expect(page.getByLabel('Audience')).toHaveValue('Partners');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByLabel('Project name')).toHaveValue(name);
+  // Cancel forgets the draft.
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await page.goto('/user/create-project');
+  await expect(page.getByLabel('Project name')).toHaveValue('');
 });

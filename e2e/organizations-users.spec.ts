@@ -3,11 +3,13 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { MESSAGES } from '../src/domain/messages.ts';
 import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { changePasswordLink } from '../tests/support/outbox.ts';
+import { unique } from './api-helpers.ts';
 import { registerOwner } from './fresh-organization.ts';
+import { customerSignIn as signInAs, staffSignIn } from './sign-in.ts';
+import { FIELD_MESSAGES } from '../src/domain/validation.ts';
 
 /** The server's data directory (a private run may point elsewhere). */
 const DATA_DIR = process.env.E2E_DATA_DIR ?? E2E_DATA_DIR;
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A real PNG of `width`×`height` red pixels. */
 function redPng(width: number, height: number): Buffer {
@@ -332,4 +334,48 @@ test('staff see the customers list sorted as people read it: accents with their 
   await table.getByRole('button', { name: 'Phone' }).click();
   await expect(table.getByRole('link')).toHaveText(names('Project 12', 'Project 6', 'Échelle', 'Zeta'));
   await page.screenshot({ path: '/tmp/sorting/customers-sorted.png' });
+});
+
+test('Admin Settings offers no Edit on a disabled user, only Enable (A§2: edit only when enabled)', async ({ page, request }) => {
+  const stamp = unique();
+  const email = `disabled-edit-${stamp}@example.com`;
+  const { headers } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Dana', lastName: 'Owner', organizationName: `Disabled Edit ${stamp}` });
+  const invited = await request.post('/api/v1/users', { headers, data: { email: `umar-${stamp}@example.com`, firstName: 'Umar', lastName: 'Offline', phone: '5550177' } });
+  expect(invited.status()).toBe(201);
+  const userId = ((await invited.json()) as { id: number }).id;
+  expect((await request.patch(`/api/v1/users/${userId}`, { headers, data: { isEnabled: false } })).status()).toBe(200);
+
+  await signInAs(page, email);
+  await page.goto('/user/admin-settings');
+  await page.getByRole('button', { name: 'Actions for Umar Offline' }).click();
+  await expect(page.getByRole('menuitem', { name: /^Enable/ })).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: /^Edit/ })).toHaveCount(0);
+});
+
+test('the name-required message shows once under the two name fields', async ({ page }) => {
+  await staffSignIn(page, 'admin@demo.cutdesk.test');
+  await page.goto('/editors');
+  await page.getByRole('button', { name: /Add editor/ }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Add editor' });
+  await dialog.getByRole('button', { name: 'Add editor' }).click();
+  await expect(dialog.getByText(FIELD_MESSAGES.nameRequired)).toHaveCount(1);
+  await expect(dialog.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(dialog.getByLabel('Last name')).toHaveAttribute('aria-invalid', 'true');
+});
+
+test("each trial user's registration link is their own", async ({ page, request }) => {
+  const stamp = unique();
+  const email = `trial-${stamp}@example.com`;
+  await registerOwner(request, { email, password: 'trial-password', firstName: 'Tess', lastName: 'Trial', phone: '5551234', organizationName: `Trial Studio ${stamp}` });
+
+  await staffSignIn(page, 'admin@demo.cutdesk.test');
+  await page.goto('/onboarding');
+  await page.getByRole('tab', { name: 'Trial Users' }).click();
+  const row = page.getByRole('row').filter({ hasText: email });
+  const link = row.getByRole('link', { name: /login\/user/ });
+  const href = (await link.getAttribute('href'))!;
+  expect(new URL(href).searchParams.get('email')).toBe(email);
+  expect(href).not.toMatch(/code=/);
+  const others = await page.getByRole('table', { name: 'Trial users' }).getByRole('link', { name: /login\/user/ }).evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  expect(new Set(others).size).toBe(others.length);
 });

@@ -1,33 +1,19 @@
 import { mkdir, open, rm } from 'node:fs/promises';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { customerSignIn as signInAs } from './sign-in.ts';
-import { CREDIT_MESSAGES, MESSAGES } from '../src/domain/messages.ts';
+import { CREDIT_MESSAGES } from '../src/domain/messages.ts';
 import { FIELD_MESSAGES } from '../src/domain/validation.ts';
 import { UPLOAD_MESSAGES } from '../src/domain/uploads.ts';
 import { mp4Bytes } from '../tests/support/file-fixtures.ts';
+import { newProject, unique } from './api-helpers.ts';
 import { registerOwner } from './fresh-organization.ts';
 import { networkConditions } from './upload-network.ts';
 
-/** Issue 12, customer portal: one regression test per rough edge a browser can hold. */
-
-const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-async function apiLogin(request: APIRequestContext, email: string) {
-  const response = await request.post('/api/v1/login', { data: { email, password: 'demo-password' } });
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as { token: string; organizationId: number };
-}
-
-/** A fresh Assembly project of `email`'s organization, so tests do not share one. */
-async function newProject(request: APIRequestContext, email: string, name = `Rough edges ${unique()}`): Promise<{ id: number; name: string }> {
-  const { token, organizationId } = await apiLogin(request, email);
-  const response = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
-    headers: { authorization: `Bearer ${token}` },
-    data: { name, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Customer rough edges.' },
-  });
-  expect(response.status()).toBe(201);
-  return { id: ((await response.json()) as { id: number }).id, name };
-}
+/**
+ * The customer's project page (/user/project/:id): Send to editing and what stops it (an invalid
+ * brief, incomplete clips, no credits), the top bar's title, the downloads of a finished project,
+ * a timer frozen over the weekend and the upload zones. Written for the issue 12 walkthrough.
+ */
 
 test('Send to editing stops on an invalid brief field, and saves brief edits before it asks', async ({ page, request }) => {
   const project = await newProject(request, 'owner@demo.cutdesk.test');
@@ -81,58 +67,11 @@ test('the top bar keeps one line with a long project title, also while it is edi
   expect(input.x + input.width).toBeLessThan(meters.x);
 });
 
-test('a registration left after the account step continues at the organization step on the next sign-in', async ({ page, browser }) => {
-  const email = `abandoned-${unique()}@example.com`;
-  await page.goto('/register');
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Last name').fill('Lovelace');
-  await page.getByLabel('Phone').fill('5550123');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill('demo-password');
-  await page.getByLabel('Re-enter password').fill('demo-password');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('heading', { name: 'Name your organization' })).toBeVisible();
-
-  // Another day, another browser: sign in.
-  const context = await browser.newContext();
-  const later = await context.newPage();
-  await later.goto('/login/user');
-  await later.getByLabel('E-mail').fill(email);
-  await later.getByLabel('Password').fill('demo-password');
-  await later.getByRole('button', { name: 'Sign in' }).click();
-  await expect(later).toHaveURL(/\/register$/);
-  await expect(later.getByRole('heading', { name: 'Name your organization' })).toBeVisible();
-  await later.getByLabel('Company / organization name').fill(`Ada Films ${unique()}`);
-  await later.getByRole('button', { name: 'Create organization' }).click();
-  await expect(later).toHaveURL(/\/user\/projects$/);
-  await expect(later.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
-  await context.close();
-});
-
-test('a failed sign-in has one contact link, and the password step does not start with an error', async ({ page }) => {
-  await page.goto('/login/user');
-  await page.getByLabel('E-mail').fill('owner@demo.cutdesk.test');
-  await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  const error = page.locator('.form-error');
-  await expect(error).toHaveText(MESSAGES.loginFailed);
-  await expect(error.getByRole('link')).toHaveCount(1);
-  await expect(error.getByRole('link')).toHaveText('here');
-
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill('owner@demo.cutdesk.test');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByLabel('Password')).toBeVisible();
-  await expect(page.getByText(FIELD_MESSAGES.passwordRequired)).toHaveCount(0);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByText(FIELD_MESSAGES.passwordRequired)).toBeVisible();
-});
-
 test('incomplete clips are reported on the interview zone, not in the side card', async ({ page, request }) => {
   test.setTimeout(120_000);
   const project = await newProject(request, 'owner@demo.cutdesk.test');
   await mkdir('.tmp/e2e-media', { recursive: true });
-  const clip = `.tmp/e2e-media/rough-edges-clip.mp4`;
+  const clip = `.tmp/e2e-media/project-page-clip.mp4`;
   const handle = await open(clip, 'w');
   await handle.write(mp4Bytes(3_000_000));
   await handle.close();
@@ -158,27 +97,6 @@ test('incomplete clips are reported on the interview zone, not in the side card'
   await expect(page.getByTestId('incomplete-clips-BROLL_CLIP')).toHaveCount(0);
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await network({ offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-});
-
-test('a half-filled wizard survives a narrow window, and widening it again goes back to it by itself', async ({ page }) => {
-  await signInAs(page, 'owner@demo.cutdesk.test');
-  await page.goto('/user/create-project');
-  const name = `Narrow ${unique()}`;
-  await page.getByLabel('Project name').fill(name);
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByLabel('Audience').fill('Partners');
-
-  await page.setViewportSize({ width: 700, height: 800 });
-  await expect(page).toHaveURL(/\/not-mobile\?from=%2Fuser%2Fcreate-project$/);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await expect(page).toHaveURL(/\/user\/create-project$/);
-  await expect(page.getByLabel('Audience')).toHaveValue('Partners');
-  await page.getByRole('button', { name: 'Back' }).click();
-  await expect(page.getByLabel('Project name')).toHaveValue(name);
-  // Cancel forgets the draft.
-  await page.getByRole('button', { name: 'Cancel' }).click();
-  await page.goto('/user/create-project');
-  await expect(page.getByLabel('Project name')).toHaveValue('');
 });
 
 test('an organization without credits is told before the confirmation', async ({ page, request }) => {
@@ -224,26 +142,6 @@ test('a timer frozen over the weekend says it is paused', async ({ page }) => {
   await expect(page.getByTestId('status-banner').getByTestId('sla-paused')).toHaveText(/Paused for the weekend/);
 });
 
-test('the help page has contents, a way back and a privacy section the footer links to', async ({ page }) => {
-  await signInAs(page, 'owner@demo.cutdesk.test');
-  await expect(page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Privacy' })).toHaveAttribute('href', '/help#privacy');
-  await page.goto('/help#privacy');
-  const privacy = page.getByRole('heading', { name: 'Privacy', level: 2 });
-  await expect(privacy).toBeInViewport();
-  await expect(page.getByRole('navigation', { name: 'Help contents' }).getByRole('link')).toHaveCount(8);
-  await page.getByTestId('help-back').click();
-  await expect(page).toHaveURL(/\/user\/projects$/);
-});
-
-test('register rows are as wide as single fields', async ({ page }) => {
-  await page.goto('/register');
-  const first = (await page.getByLabel('First name').boundingBox())!;
-  const last = (await page.getByLabel('Last name').boundingBox())!;
-  const phone = (await page.getByLabel('Phone').boundingBox())!;
-  expect(Math.abs(first.x - phone.x)).toBeLessThanOrEqual(1);
-  expect(Math.abs(last.x + last.width - (phone.x + phone.width))).toBeLessThanOrEqual(1);
-});
-
 test('upload zones: a locked project does not promise uploads, and a refusal does not cover the zone text', async ({ page, request }) => {
   await signInAs(page, 'owner@demo.cutdesk.test');
   await page.getByRole('link', { name: 'Product walkthrough' }).click();
@@ -254,7 +152,7 @@ test('upload zones: a locked project does not promise uploads, and a refusal doe
   // A file larger than the organization's storage (sparse: nothing is written) is refused on the zone.
   const project = await newProject(request, 'owner@demo.cutdesk.test');
   await mkdir('.tmp/e2e-media', { recursive: true });
-  const huge = '.tmp/e2e-media/rough-edges-3tb.mp4';
+  const huge = '.tmp/e2e-media/project-page-3tb.mp4';
   const handle = await open(huge, 'w');
   await handle.write(mp4Bytes(64));
   await handle.truncate(3 * 1024 ** 4);
@@ -272,20 +170,4 @@ test('upload zones: a locked project does not promise uploads, and a refusal doe
   const text = (await zone.locator('.upload-zone-text').boundingBox())!;
   const box = (await notice.boundingBox())!;
   expect(box.x >= text.x + text.width || box.y >= text.y + text.height).toBe(true);
-});
-
-test('Admin Settings offers no Edit on a disabled user, only Enable (A§2: edit only when enabled)', async ({ page, request }) => {
-  const stamp = unique();
-  const email = `disabled-edit-${stamp}@example.com`;
-  const { headers } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Dana', lastName: 'Owner', organizationName: `Disabled Edit ${stamp}` });
-  const invited = await request.post('/api/v1/users', { headers, data: { email: `umar-${stamp}@example.com`, firstName: 'Umar', lastName: 'Offline', phone: '5550177' } });
-  expect(invited.status()).toBe(201);
-  const userId = ((await invited.json()) as { id: number }).id;
-  expect((await request.patch(`/api/v1/users/${userId}`, { headers, data: { isEnabled: false } })).status()).toBe(200);
-
-  await signInAs(page, email);
-  await page.goto('/user/admin-settings');
-  await page.getByRole('button', { name: 'Actions for Umar Offline' }).click();
-  await expect(page.getByRole('menuitem', { name: /^Enable/ })).toBeVisible();
-  await expect(page.getByRole('menuitem', { name: /^Edit/ })).toHaveCount(0);
 });

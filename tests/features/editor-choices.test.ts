@@ -1,24 +1,6 @@
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../src/domain/contract/users.ts';
-import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
-import { staffMenuEntries } from '../../src/features/admin-settings/staff-user-actions.ts';
 import { EDITOR_SEARCH_FROM, editorChoices } from '../../src/features/dashboard/editor-choices.ts';
-import { NameFields } from '../../src/ui/name-fields.tsx';
-
-describe('admin settings users menu (issue 12, A§2)', () => {
-  const all = () => true;
-  it('offers Edit only on an enabled user', () => {
-    expect(staffMenuEntries({ isEnabled: 1 }, all)).toEqual(['disable', 'invite', 'edit', 'delete']);
-    expect(staffMenuEntries({ isEnabled: 0 }, all)).toEqual(['enable', 'invite', 'delete']);
-  });
-
-  it('leaves out what the actor may not do', () => {
-    expect(staffMenuEntries({ isEnabled: 1 }, (action) => action === 'edit')).toEqual(['edit']);
-    expect(staffMenuEntries({ isEnabled: 0 }, (action) => action === 'edit')).toEqual([]);
-  });
-});
 
 describe('dashboard editor picker (issue 12)', () => {
   const editor = (id: number, firstName: string, hasPassword = true, email = `${firstName.toLowerCase()}@x.test`): User =>
@@ -42,19 +24,5 @@ describe('dashboard editor picker (issue 12)', () => {
 
   it('keeps the assigned editor listed when no longer among the enabled ones', () => {
     expect(editorChoices([editor(1, 'Zoe')], '', { id: 9, firstName: 'Old', lastName: 'Hand' }).map((c) => c.id)).toEqual([9, 1]);
-  });
-});
-
-describe('name fields (issue 12)', () => {
-  const field = (error?: string) => ({ value: '', onChange: () => undefined, onBlur: () => undefined, error });
-  it('shows the shared name-required message once, under the pair', () => {
-    const html = renderToStaticMarkup(createElement(NameFields, { first: field(FIELD_MESSAGES.nameRequired), last: field(FIELD_MESSAGES.nameRequired) }));
-    expect(html.split(FIELD_MESSAGES.nameRequired)).toHaveLength(2);
-    expect(html.match(/aria-invalid="true"/g)).toHaveLength(2);
-  });
-  it('keeps a message of one field under that field', () => {
-    const html = renderToStaticMarkup(createElement(NameFields, { first: field(), last: field(FIELD_MESSAGES.nameTooLong) }));
-    expect(html.split(FIELD_MESSAGES.nameTooLong)).toHaveLength(2);
-    expect(html.match(/aria-invalid="true"/g)).toHaveLength(1);
   });
 });

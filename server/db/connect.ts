@@ -98,6 +98,11 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
     // An idle connection the server closes (restart, failover) must not crash the process;
     // the pool replaces it on the next query.
     pool.on('error', (error) => console.warn('PostgreSQL connection lost:', error.message));
+    // A client the pool has lent out (a statement or a transaction in progress) has no listener of
+    // the pool's: a server that goes away then would end the process on an unhandled 'error'
+    // event. The statement fails on its own (answered 503, server/db/errors.ts); this listener
+    // only keeps the event from being unhandled.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     POOLS.set(db, pool);
     return db;

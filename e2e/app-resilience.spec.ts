@@ -1,6 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { registerOwner } from './fresh-organization.ts';
 
+// The app as installed, service worker included: the console must stay clean with it too.
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Issue 12 "installed app": bookmarks opened signed out, document titles, sign-out across tabs,
  * error panels instead of blank pages, and no console errors on the server's expected answers.

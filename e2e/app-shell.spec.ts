@@ -8,6 +8,9 @@ import { MP4_FTYP, pngBytes } from '../tests/support/file-fixtures.ts';
 import { storeSession } from './sign-in.ts';
 import { networkConditions } from './upload-network.ts';
 
+// The service worker and the upload worker's own scope are what this file tests.
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * The installed app (issue 12): lazy portals (a customer never downloads the staff pages), the
  * manifest passing Chromium's installability check, and the update prompt with a second build.

@@ -11,6 +11,9 @@ import { EVERY_SCRIPT, missingScripts } from '../tests/support/pdf-scripts.ts';
 import { ffprobe, generateClip } from '../tests/support/media.ts';
 import { apiCaller } from '../bench/api-call.ts';
 
+// Downloads stream to disk through the app's own service worker (src/shared/media/save-target.ts).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Media and delivery end to end (issue 6), in Chromium against a real server of its own: the
  * server's ffmpeg waits behind a gate, so staff see the "being processed" message, and Send

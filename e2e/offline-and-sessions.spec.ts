@@ -3,6 +3,9 @@ import { E2E_DATA_DIR } from '../playwright.config.ts';
 import { changePasswordLink } from '../tests/support/outbox.ts';
 import { registerOwner } from './fresh-organization.ts';
 
+// Offline start comes from the service worker's precache.
+test.use({ serviceWorkers: 'allow' });
+
 /** The server's data directory (a private run may point elsewhere): the recovery mails are read there. */
 const DATA_DIR = process.env.E2E_DATA_DIR ?? E2E_DATA_DIR;
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

@@ -195,7 +195,13 @@ export function sanitizeFileName(name: string): string {
     .replace(/[^\p{L}\p{M}\p{N} ._-]/gu, '')
     // An accent needs a letter to sit on (after a stripped character it would join the one before).
     .replace(/(^|[^\p{L}\p{M}\p{N}])\p{M}+/gu, '$1')
-    .replace(/ {2,}/g, ' ');
+    .replace(/ {2,}/g, ' ')
+    // Again: a stripped character between a letter and its accent ("A", U+202E, U+0301) lets the
+    // two compose now, and the name must be the same when it is cleaned a second time.
+    .normalize('NFC')
+    // Dots and spaces at the end go before the extension is found: "A .mov." has the extension
+    // ".mov", as it has once the dot is gone (a second cleaning changes nothing).
+    .replace(/[. ]+$/, '');
   const { base, ext } = splitExtension(clean);
   return fitName(trimBase(base), ext);
 }

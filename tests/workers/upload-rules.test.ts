@@ -115,6 +115,18 @@ describe('names', () => {
     expect(nameVariant(cjk, 123).endsWith('-123.mov')).toBe(true);
   });
 
+  it('composes a letter with its accent once a format character between them is gone, so a second cleaning changes nothing', () => {
+    // Found by the property below (seed -785829355): the right-to-left override split "A" from its accent.
+    expect(sanitizeFileName('A\u202E\u0301.mov')).toBe('\u00C1.mov');
+    expect(sanitizeFileName(sanitizeFileName('A\u202E\u0301'))).toBe(sanitizeFileName('A\u202E\u0301'));
+  });
+
+  it('finds the extension after dots and spaces at the end are gone, so a second cleaning changes nothing', () => {
+    // Found by the property below: "A .𠀀" kept the space before its extension, cleaned again it lost it.
+    expect(sanitizeFileName('A\t.\u{20000}.')).toBe('A.\u{20000}');
+    expect(sanitizeFileName('clip .mov. ')).toBe('clip.mov');
+  });
+
   it('never produces a control, format or separator character, an empty, unstable or overlong name, and its key is ASCII', () => {
     fc.assert(
       fc.property(hostileName, (name) => {

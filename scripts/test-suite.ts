@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { clearTimings } from './test-timings/record.ts';
 
 /**
@@ -43,6 +44,7 @@ const SUITES: Record<'full' | 'quick', Part[][]> = {
   ],
 };
 
+const NODE_COMPILE_CACHE = fileURLToPath(new URL('../node_modules/.cache/node-compile-cache', import.meta.url));
 const suite = process.argv[2] === 'quick' ? 'quick' : 'full';
 const STAGES = SUITES[suite];
 
@@ -54,7 +56,14 @@ interface Outcome {
 
 function run({ name, command, env }: Part, width: number): Promise<Outcome> {
   const started = Date.now();
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
+    // Node keeps the code it compiled for each module (TypeScript stripped included) and loads it
+    // again in every later process: the suite starts the server, `npm run backup` and the other
+    // scripts dozens of times (0.63× the CPU of loading the server's modules, docs/testing.md).
+    NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? NODE_COMPILE_CACHE,
+  };
   for (const [key, value] of Object.entries(env ?? {})) {
     if (value === undefined) delete childEnv[key];
     else childEnv[key] = value;

@@ -178,7 +178,9 @@ function unpackedImage(file: string): Buffer {
  */
 export function imageTarball(file: string): Blob | null {
   try {
-    return new Blob([renewImage(Buffer.from(unpackedImage(file)), file).tar], { type: 'application/x-tar' });
+    const tar = Buffer.from(unpackedImage(file));
+    renewImage(tar, file);
+    return new Blob([tar], { type: 'application/x-tar' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${file} was not used (${(error as Error).message}); creating the database.`);
     return null;

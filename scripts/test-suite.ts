@@ -44,7 +44,8 @@ const SUITES: Record<'full' | 'quick', Part[][]> = {
   ],
 };
 
-const NODE_COMPILE_CACHE = fileURLToPath(new URL('../node_modules/.cache/node-compile-cache', import.meta.url));
+/** The cache `npm start` keeps too (scripts/start.ts), so the e2e's server finds the suite's. */
+const NODE_COMPILE_CACHE = fileURLToPath(new URL('../node_modules/.cache/cutdesk/node-compile-cache', import.meta.url));
 const suite = process.argv[2] === 'quick' ? 'quick' : 'full';
 const STAGES = SUITES[suite];
 
@@ -60,8 +61,9 @@ function run({ name, command, env }: Part, width: number): Promise<Outcome> {
     ...process.env,
     FORCE_COLOR: process.env.FORCE_COLOR ?? '0',
     // Node keeps the code it compiled for each module (TypeScript stripped included) and loads it
-    // again in every later process: the suite starts the server, `npm run backup` and the other
-    // scripts dozens of times (0.63× the CPU of loading the server's modules, docs/testing.md).
+    // again in every later process: the suite starts `server/main.ts` (which, unlike `npm start`,
+    // enables no cache itself), `npm run backup` and the other scripts dozens of times (0.63× the
+    // CPU of loading the server's modules, docs/testing.md).
     NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? NODE_COMPILE_CACHE,
   };
   for (const [key, value] of Object.entries(env ?? {})) {

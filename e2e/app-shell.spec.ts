@@ -314,7 +314,9 @@ test.describe('the update prompt', () => {
     const installing = await context.newPage();
     await installing.goto(`${BASE}/login`);
     await installing.evaluate(async () => void (await navigator.serviceWorker.ready));
-    await expect.poll(() => installing.evaluate(async (url) => (await navigator.serviceWorker.getRegistration(url))?.active?.scriptURL ?? null, `/${worker}`)).toMatch(/\/upload-worker-sw\.js$/);
+    // The upload worker's own service worker registers once the page has loaded: on a loaded
+    // machine its activation can outlast the 10 s default.
+    await expect.poll(() => installing.evaluate(async (url) => (await navigator.serviceWorker.getRegistration(url))?.active?.scriptURL ?? null, `/${worker}`), { timeout: 30_000 }).toMatch(/\/upload-worker-sw\.js$/);
     await installing.close();
     // A deploy took this version's files off the server (the page itself still comes from the precache).
     const moved = [];
@@ -335,9 +337,10 @@ test.describe('the update prompt', () => {
       await storeSession(page, token, organizationId);
       await page.goto(`${BASE}/user/project/${id}`);
       await expect(page.getByTestId('asset-section-ASSET')).toBeVisible();
-          await page.getByTestId('upload-input-ASSET').setInputFiles({ name: 'still-works.png', mimeType: 'image/png', buffer: pngBytes() });
+      await page.getByTestId('upload-input-ASSET').setInputFiles({ name: 'still-works.png', mimeType: 'image/png', buffer: pngBytes() });
       const section = page.getByTestId('asset-section-ASSET');
-      await expect(section.getByTestId('asset-tile')).toHaveCount(1);
+      // The upload worker starts again from the precache first (a second worker start, then the upload).
+      await expect(section.getByTestId('asset-tile')).toHaveCount(1, { timeout: 30_000 });
       await expect(section).toContainText('still-works.png');
       expect(warnings).toContain('the upload worker could not start: starting it again through the app’s service worker');
       await page.close();

@@ -27,7 +27,7 @@ export default defineConfig({
     baseURL: `http://localhost:${port}`,
     viewport: { width: 1440, height: 900 },
     // Each new context would install the app's service worker and download its whole precache,
-    // and every request would pass through it: 0.80× the CPU of a run with it blocked (measured,
+    // and every request would pass through it: blocked, 0.80–0.85× the CPU of a run with it (measured,
     // docs/testing.md). The files that test the installed app, offline start, the upload
     // worker's scope and streamed downloads allow it (`test.use({ serviceWorkers: 'allow' })`).
     serviceWorkers: 'block',

@@ -163,8 +163,15 @@ export async function abortMultipartUpload(ctx: S3Context): Promise<FastifyReply
   assertKeyAllowed(ctx, ctx.target.key);
   const upload = await uploadFor(ctx);
   // A completion holding the upload is turning it into an object: removing its parts now
-  // would break that completion, and the upload is as good as gone.
-  if (ctx.uploads.isClaimed(upload.uploadId)) throw new S3Error('NoSuchUpload', undefined, { UploadId: upload.uploadId });
-  await ctx.uploads.remove(upload.uploadId);
+  // would break that completion, and the upload is as good as gone. The abort holds the upload
+  // too while it removes the parts, so a completion arriving meanwhile answers NoSuchUpload
+  // instead of assembling parts that are being deleted (an InternalError).
+  const release = ctx.uploads.claim(upload.uploadId);
+  if (!release) throw new S3Error('NoSuchUpload', undefined, { UploadId: upload.uploadId });
+  try {
+    await ctx.uploads.remove(upload.uploadId);
+  } finally {
+    release();
+  }
   return ctx.reply.code(204).send();
 }

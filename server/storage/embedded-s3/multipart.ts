@@ -63,13 +63,12 @@ export interface MultipartFiles {
   /** True when there was an upload to remove. */
   remove(uploadId: string): Promise<boolean>;
   /**
-   * Takes the upload for one CompleteMultipartUpload: the release function, or null when
-   * another completion holds it. Concurrent completions of one upload would otherwise all
-   * assemble it, and the losers read parts the winner already removed.
+   * Takes the upload for one CompleteMultipartUpload or AbortMultipartUpload: the release
+   * function, or null when another call holds it. Concurrent completions of one upload would
+   * otherwise all assemble it, and the losers read parts the winner already removed; a
+   * completion beside an abort would assemble parts being deleted.
    */
   claim(uploadId: string): (() => void) | null;
-  /** True while a completion holds the upload. */
-  isClaimed(uploadId: string): boolean;
 }
 
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
@@ -234,7 +233,6 @@ export async function openMultipartFiles(uploadsDir: string, tmpDir: string): Pr
       claimed.delete(uploadId);
     };
   };
-  const isClaimed = (uploadId: string): boolean => claimed.has(uploadId);
 
-  return { create, get, putPart, listParts, listUploads, assemble, linkParts, remove, claim, isClaimed };
+  return { create, get, putPart, listParts, listUploads, assemble, linkParts, remove, claim };
 }

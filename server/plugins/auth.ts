@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Access } from '../../src/domain/contract/define.ts';
 import fp from 'fastify-plugin';
 import { isCustomerRole, isManagerRole, isStaffRole } from '../../src/domain/roles.ts';
 import { seesOrganization } from '../../src/domain/organization-rules.ts';
@@ -17,20 +18,12 @@ export interface AuthContext {
 }
 
 /**
- * Who may call a route, declared on the route (`{ config: { access: 'managers' } }`) and checked
- * by this plugin before the body is even parsed. Routes without a declaration need a session:
- * a route is public only when it says so.
- * - `public`: no token (sign-in, registration, plans, signed media links, webhooks);
- * - `signed-in`: any valid session; the route decides the rest from `request.auth`;
- * - `customer`: a member of an organization (OWNER or USER, an impersonating admin included);
- * - `owner`: the OWNER, signed in as themselves (C§6: the owner buys; staff acting through an
- *   impersonation may look but not pay);
- * - `staff`: SUPERADMIN, ADMIN or EDITOR, not through an impersonation (while an admin is signed
- *   in as a customer, the token speaks for the customer only);
- * - `managers`: SUPERADMIN or ADMIN (A§6: what the UI hides from an EDITOR, the server refuses);
- * - `superadmins`: SUPERADMIN only, not through an impersonation (the Log In As trail, issue 36).
+ * Who may call a route: declared by its operation (src/domain/contract/define.ts, where each level
+ * is explained) or on the route (`{ config: { access: 'managers' } }`), and checked by this plugin
+ * before the body is even parsed. Routes without a declaration need a session: a route is public
+ * only when it says so.
  */
-export type Access = 'public' | 'signed-in' | 'customer' | 'owner' | 'staff' | 'managers' | 'superadmins';
+export type { Access };
 
 declare module 'fastify' {
   interface FastifyContextConfig {

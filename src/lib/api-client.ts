@@ -1,5 +1,6 @@
 import { FetchError, ofetch } from 'ofetch';
 import { create, type Struct } from 'superstruct';
+import { operationPath, type AnswerOf, type AnyOperation, type BodyOf, type ParamsOf, type QueryOf } from '@/domain/contract/define.ts';
 import { MESSAGES } from '@/domain/messages.ts';
 import { ApiError } from './api-error.ts';
 import { cacheGeneration, cacheKey, getCached, isCacheableRead, putCached } from './offline-cache.ts';
@@ -98,6 +99,23 @@ export async function api<T, S>(method: Method, path: string, options: { body?: 
   setOffline(false);
   if (key && userId !== null && token === appStore.get(tokenAtom)) void putCached(userId, key, data, generation);
   return options.struct ? create(data, options.struct) : (data as T);
+}
+
+type ParamsInput<O> = keyof ParamsOf<O> extends never ? { params?: undefined } : { params: ParamsOf<O> };
+type BodyInput<O> = BodyOf<O> extends undefined ? { body?: undefined } : { body: BodyOf<O> };
+type QueryInput<O> = QueryOf<O> extends undefined ? { query?: undefined } : { query?: Partial<QueryOf<O>> };
+/** What a call of `O` sends: its path's parameters, its query, its body. */
+export type CallInput<O> = ParamsInput<O> & BodyInput<O> & QueryInput<O>;
+type CallArgs<O> = keyof ParamsOf<O> extends never ? (BodyOf<O> extends undefined ? [input?: CallInput<O>] : [input: CallInput<O>]) : [input: CallInput<O>];
+
+/**
+ * Calls one operation of the contract (src/domain/contract/define.ts) as `api` does: its path
+ * built from the parameters, its answer checked against the operation's answer struct. The one
+ * way a page names a call: no path is written by hand in src/.
+ */
+export function call<O extends AnyOperation>(operation: O, ...[input]: CallArgs<O>): Promise<AnswerOf<O>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown };
+  return api(operation.method, operationPath(operation.path, params), { body, query, struct: operation.answer }) as Promise<AnswerOf<O>>;
 }
 
 export function errorMessage(error: unknown): string {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { ReviewMailPreferencesBodyStruct, UnsubscribeQueryStruct, type ReviewMailPreferencesDto } from '../../../src/domain/contract/review-mail.ts';
+import * as operations from '../../../src/domain/contract/review-mail.ts';
 import { pathTo } from '../../../src/domain/pages.ts';
-import { parse } from '../../http-error.ts';
 import { reviewMailPreferences, unsubscribe, updateReviewMailPreferences } from '../../services/review-mail-preferences.ts';
+import { route } from '../operation-route.ts';
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -14,16 +14,13 @@ const page = (title: string, body: string) =>
 
 /** Issue 13: the signed-in user's review e-mail settings, and the mails' unsubscribe link. */
 export default async function notificationRoutes(app: FastifyInstance) {
-  app.get('/me/review-mail', async (request): Promise<ReviewMailPreferencesDto> => reviewMailPreferences(app.ctx.db, request.auth.user.id));
+  route(app, operations.getReviewMail, async (_, request) => reviewMailPreferences(app.ctx.db, request.auth.user.id));
 
-  app.patch('/me/review-mail', async (request): Promise<ReviewMailPreferencesDto> =>
-    updateReviewMailPreferences(app.ctx.db, request.auth.user.id, parse(ReviewMailPreferencesBodyStruct, request.body)));
+  route(app, operations.updateReviewMail, async ({ body }, request) => updateReviewMailPreferences(app.ctx.db, request.auth.user.id, body));
 
-  // Opened from the mail: the signed token is the credential.
-  app.get('/review-mail/unsubscribe', { config: { access: 'public' } }, async (request, reply) => {
-    const { token } = parse(UnsubscribeQueryStruct, request.query);
+  route(app, operations.unsubscribeFromLink, async ({ query }, _, reply) => {
     try {
-      const what = await unsubscribe(app.ctx.db, app.ctx.config.jwtSecret, token);
+      const what = await unsubscribe(app.ctx.db, app.ctx.config.jwtSecret, query.token);
       return reply.type('text/html; charset=utf-8').send(page('You are unsubscribed', `You will no longer get ${what} from Cutdesk.`));
     } catch (error) {
       if ((error as { statusCode?: number }).statusCode !== 404) throw error;
@@ -31,10 +28,7 @@ export default async function notificationRoutes(app: FastifyInstance) {
     }
   });
 
-  // RFC 8058 one-click unsubscribe (List-Unsubscribe-Post): mail clients POST to the same link.
-  app.post('/review-mail/unsubscribe', { config: { access: 'public' } }, async (request, reply) => {
-    const { token } = parse(UnsubscribeQueryStruct, request.query);
-    await unsubscribe(app.ctx.db, app.ctx.config.jwtSecret, token);
-    return reply.code(204).send();
+  route(app, operations.unsubscribeOneClick, async ({ query }) => {
+    await unsubscribe(app.ctx.db, app.ctx.config.jwtSecret, query.token);
   });
 }

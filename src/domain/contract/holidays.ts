@@ -1,4 +1,5 @@
 import { array, boolean, enums, integer, object, string, type Infer } from 'superstruct';
+import { defineOperation } from './define.ts';
 import { HOLIDAY_EDIT_KINDS } from '../holiday-calendar.ts';
 
 /**
@@ -30,3 +31,8 @@ export type BusinessCalendarAnswer = Infer<typeof BusinessCalendarStruct>;
 /** POST business-calendar/holidays: a date (`YYYY-MM-DD`, a weekday, not a holiday yet) and its name. */
 export const AddHolidayBodyStruct = object({ date: string(), name: string() });
 export type AddHolidayBody = Infer<typeof AddHolidayBodyStruct>;
+
+export const getBusinessCalendar = defineOperation({ method: 'GET', path: '/business-calendar', access: 'signed-in', answer: BusinessCalendarStruct });
+export const addHoliday = defineOperation({ method: 'POST', path: '/business-calendar/holidays', access: 'superadmins', body: AddHolidayBodyStruct, answer: BusinessCalendarStruct, status: 201 });
+export const removeHoliday = defineOperation({ method: 'DELETE', path: '/business-calendar/holidays/{date}', access: 'superadmins', answer: BusinessCalendarStruct });
+export const restoreHoliday = defineOperation({ method: 'POST', path: '/business-calendar/holidays/{date}/restore', access: 'superadmins', answer: BusinessCalendarStruct });

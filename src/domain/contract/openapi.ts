@@ -50,10 +50,7 @@ export function contractNames(): Map<unknown, string> {
   return names;
 }
 
-/** `/organizations/{id}` → `/organizations/:id` (Fastify's spelling). */
-export function fastifyPath(path: string): string {
-  return path.replace(/\{([^}]+)\}/g, ':$1');
-}
+export { fastifyPath } from './define.ts';
 
 export interface OpenApiOptions {
   title?: string;

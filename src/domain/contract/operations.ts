@@ -32,11 +32,12 @@ import {
 } from './customers.ts';
 import { EventStreamQueryStruct, EventTicketStruct } from './events.ts';
 import { ImpersonationListQueryStruct, ImpersonationListStruct } from './impersonations.ts';
-import { AddHolidayBodyStruct, BusinessCalendarStruct } from './holidays.ts';
+import * as holidays from './holidays.ts';
 import { Id } from './fields.ts';
+import { ID_PARAM_NAMES, type AnyOperation, type HttpMethod } from './define.ts';
 import type { AnyStruct } from './json-schema.ts';
 import { MeStruct } from './me.ts';
-import { ReviewMailPreferencesBodyStruct, ReviewMailPreferencesStruct, UnsubscribeQueryStruct } from './review-mail.ts';
+import * as reviewMail from './review-mail.ts';
 import { DeliverableBodyStruct, LinkBodyStruct, LinkStruct, MediaJobListStruct } from './media.ts';
 import { CreateOrganizationBodyStruct, IdResponseStruct, OrganizationStruct } from './organizations.ts';
 import {
@@ -75,7 +76,7 @@ import {
  * organization, C = any member of it, V = anyone who may see the project; "anyone" needs no token.
  */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { HttpMethod };
 
 /** An answer: its meaning, and its body (a struct, or alternatives) when it has a JSON one. */
 export interface Answer {
@@ -128,6 +129,29 @@ export const TAGS: { name: string; description: string }[] = [
 ];
 
 const ok = (description: string, body?: AnyStruct | readonly AnyStruct[]): Answer => ({ description, ...(body ? { body } : {}) });
+
+/** What the reference says of an operation beyond its definition: its tag, summary, who may call it in docs/api.md's roles, each answer's meaning. */
+type Prose = Omit<Operation, 'method' | 'path' | 'query' | 'auth'> & { auth?: Operation['auth'] };
+
+/**
+ * The reference entry of an operation defined once (define.ts): method, path, query, body and
+ * the success answer's struct come from the definition; `prose` says the rest. `auth` follows
+ * the access (public: no token) unless the entry names the credential (a signed link).
+ */
+function documented(definition: AnyOperation, prose: Prose): Operation {
+  const success = definition.status ?? 200;
+  const described = prose.responses[success];
+  const responses = typeof described === 'object' && !described.body && definition.answer ? { ...prose.responses, [success]: { ...described, body: definition.answer } } : prose.responses;
+  return {
+    method: definition.method,
+    path: definition.path,
+    auth: prose.auth ?? (definition.access === 'public' ? 'none' : 'bearer'),
+    ...(definition.query && { query: definition.query }),
+    ...(definition.body && { body: definition.body }),
+    ...prose,
+    responses,
+  };
+}
 const NOT_FOUND = 'Missing, or another organization’s.';
 const FORBIDDEN = 'The role may not (an impersonation token counts as the owner and is refused on M/S calls).';
 const STATUS_CONFLICT = 'Not allowed in the project’s status (the message says why).';
@@ -175,19 +199,16 @@ export const OPERATIONS: readonly Operation[] = [
     notes: 'The sign-in time is kept: never past 30 days after sign-in, then 401 and a new sign-in.',
     responses: { 200: ok('The new token.', TokenStruct) },
   },
-  { method: 'GET', path: '/me/review-mail', tag: 'Session', summary: 'Which review e-mails the signed-in user gets (issue 13).', who: 'any signed-in user', auth: 'bearer', responses: { 200: ok('One flag per kind.', ReviewMailPreferencesStruct) } },
-  {
-    method: 'PATCH', path: '/me/review-mail', tag: 'Session', summary: 'Switch review e-mail kinds on or off.', who: 'any signed-in user', auth: 'bearer', body: ReviewMailPreferencesBodyStruct,
-    responses: { 200: ok('The settings now.', ReviewMailPreferencesStruct), 400: 'Not a flag.' },
-  },
-  {
-    method: 'GET', path: '/review-mail/unsubscribe', tag: 'Session', summary: 'The unsubscribe link of a review e-mail: turns its kind off; answers an HTML page.', who: 'the link’s holder', auth: 'link', query: UnsubscribeQueryStruct,
+  documented(reviewMail.getReviewMail, { tag: 'Session', summary: 'Which review e-mails the signed-in user gets (issue 13).', who: 'any signed-in user', responses: { 200: ok('One flag per kind.') } }),
+  documented(reviewMail.updateReviewMail, { tag: 'Session', summary: 'Switch review e-mail kinds on or off.', who: 'any signed-in user', responses: { 200: ok('The settings now.'), 400: 'Not a flag.' } }),
+  documented(reviewMail.unsubscribeFromLink, {
+    tag: 'Session', summary: 'The unsubscribe link of a review e-mail: turns its kind off; answers an HTML page.', who: 'the link’s holder', auth: 'link',
     responses: { 200: ok('Unsubscribed (an HTML page).'), 400: 'No token.', 404: 'A forged or malformed token (an HTML page).' },
-  },
-  {
-    method: 'POST', path: '/review-mail/unsubscribe', tag: 'Session', summary: 'One-click unsubscribe (RFC 8058, `List-Unsubscribe-Post`).', who: 'the link’s holder', auth: 'link', query: UnsubscribeQueryStruct,
+  }),
+  documented(reviewMail.unsubscribeOneClick, {
+    tag: 'Session', summary: 'One-click unsubscribe (RFC 8058, `List-Unsubscribe-Post`).', who: 'the link’s holder', auth: 'link',
     responses: { 204: ok('Unsubscribed.'), 400: 'No token.', 404: 'A forged or malformed token.' },
-  },
+  }),
   {
     method: 'POST', path: '/register', tag: 'Session', summary: 'Register an owner.', who: 'anyone', auth: 'none', body: RegisterBodyStruct, rateLimited: true,
     responses: { 201: ok('Signed in, no organization yet (organizationId null).', SessionStruct), 409: 'The e-mail is used (`fields.email`).' },
@@ -574,24 +595,24 @@ export const OPERATIONS: readonly Operation[] = [
   },
 
   // Business calendar (issue 36 item 11)
-  {
-    method: 'GET', path: '/business-calendar', tag: 'Business calendar', summary: 'The holiday calendar: the edits relative to the US federal holidays (observed dates), and this year’s and next year’s holidays.', who: 'any signed-in user', auth: 'bearer',
+  documented(holidays.getBusinessCalendar, {
+    tag: 'Business calendar', summary: 'The holiday calendar: the edits relative to the US federal holidays (observed dates), and this year’s and next year’s holidays.', who: 'any signed-in user',
     notes: 'A business day is a Monday–Friday date in `timeZone` that is no holiday. Clients build the calendar from `edits` with src/domain/holiday-calendar.ts, as the server does.',
-    responses: { 200: ok('The calendar.', BusinessCalendarStruct) },
-  },
-  {
-    method: 'POST', path: '/business-calendar/holidays', tag: 'Business calendar', summary: 'Add a holiday: a weekday that is no holiday yet, with its name.', who: 'SUPERADMIN', auth: 'bearer', body: AddHolidayBodyStruct,
+    responses: { 200: ok('The calendar.') },
+  }),
+  documented(holidays.addHoliday, {
+    tag: 'Business calendar', summary: 'Add a holiday: a weekday that is no holiday yet, with its name.', who: 'SUPERADMIN',
     notes: 'Every project’s stored SLA deadline is counted again in the same transaction; open boards and pages hear `{ type: project, projectId: null }`.',
-    responses: { 201: ok('The calendar after the edit.', BusinessCalendarStruct), 400: 'Not a date, out of 2000–2100, a Saturday or Sunday, or no name (`fields` says which).', 403: FORBIDDEN, 409: 'Already a holiday, or a removed default holiday (restore it instead).' },
-  },
-  {
-    method: 'DELETE', path: '/business-calendar/holidays/{date}', tag: 'Business calendar', summary: 'Remove the holiday on a date: an added one is deleted, a default one is marked removed (a business day again).', who: 'SUPERADMIN', auth: 'bearer', params: { date: text },
-    responses: { 200: ok('The calendar after the edit.', BusinessCalendarStruct), 403: FORBIDDEN, 404: 'No holiday on that date.' },
-  },
-  {
-    method: 'POST', path: '/business-calendar/holidays/{date}/restore', tag: 'Business calendar', summary: 'Restore a removed default holiday.', who: 'SUPERADMIN', auth: 'bearer', params: { date: text },
-    responses: { 200: ok('The calendar after the edit.', BusinessCalendarStruct), 403: FORBIDDEN, 404: 'Not a removed default holiday.' },
-  },
+    responses: { 201: ok('The calendar after the edit.'), 400: 'Not a date, out of 2000–2100, a Saturday or Sunday, or no name (`fields` says which).', 403: FORBIDDEN, 409: 'Already a holiday, or a removed default holiday (restore it instead).' },
+  }),
+  documented(holidays.removeHoliday, {
+    tag: 'Business calendar', summary: 'Remove the holiday on a date: an added one is deleted, a default one is marked removed (a business day again).', who: 'SUPERADMIN', params: { date: text },
+    responses: { 200: ok('The calendar after the edit.'), 403: FORBIDDEN, 404: 'No holiday on that date.' },
+  }),
+  documented(holidays.restoreHoliday, {
+    tag: 'Business calendar', summary: 'Restore a removed default holiday.', who: 'SUPERADMIN', params: { date: text },
+    responses: { 200: ok('The calendar after the edit.'), 403: FORBIDDEN, 404: 'Not a removed default holiday.' },
+  }),
 
   // Reference
   { method: 'GET', path: '/openapi.json', tag: 'Reference', summary: 'This API as an OpenAPI 3.1 document.', who: 'anyone', auth: 'none', responses: { 200: ok('The document.') } },
@@ -599,4 +620,4 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /** Path parameters that are row ids. */
-export const ID_PARAMS: Record<string, AnyStruct> = { id: Id, assetId: Id, commentId: Id, linkId: Id };
+export const ID_PARAMS: Record<string, AnyStruct> = Object.fromEntries(ID_PARAM_NAMES.map((name) => [name, Id]));

@@ -1,6 +1,6 @@
-import { ReviewMailPreferencesStruct } from '@/domain/contract/review-mail.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/review-mail.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function getReviewMail() {
-  return api('GET', '/me/review-mail', { struct: ReviewMailPreferencesStruct });
+  return call(operations.getReviewMail);
 }

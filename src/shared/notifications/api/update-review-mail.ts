@@ -1,6 +1,7 @@
-import { ReviewMailPreferencesStruct, type ReviewMailPreferencesDto } from '@/domain/contract/review-mail.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/review-mail.ts';
+import type { ReviewMailPreferencesDto } from '@/domain/contract/review-mail.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function updateReviewMail(changes: Partial<ReviewMailPreferencesDto>) {
-  return api('PATCH', '/me/review-mail', { body: changes, struct: ReviewMailPreferencesStruct });
+  return call(operations.updateReviewMail, { body: changes });
 }

@@ -1,0 +1,63 @@
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { fastifyPath, ID_PARAM_NAMES, type AnswerOf, type AnyOperation, type BodyOf, type ParamsOf, type QueryOf } from '../../src/domain/contract/define.ts';
+import { notFound, parse } from '../http-error.ts';
+import { idParam } from './params.ts';
+
+/** What a route's handler gets of a call, parsed by its operation's structs. */
+export interface OperationInput<O> {
+  params: ParamsOf<O>;
+  query: QueryOf<O>;
+  body: BodyOf<O>;
+}
+
+/** A handler answers the operation's answer (sent with its success status), or sends the reply itself. */
+export type OperationHandler<O> = (input: OperationInput<O>, request: FastifyRequest, reply: FastifyReply) => Promise<AnswerOf<O> | FastifyReply>;
+
+const ID_PARAMS: ReadonlySet<string> = new Set(ID_PARAM_NAMES);
+
+/** A path's parameters: ids as numbers (404 when not a plain positive integer), the others as sent (404 when empty). */
+function pathParams(path: string, raw: unknown): Record<string, string | number> {
+  const params: Record<string, string | number> = {};
+  for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+    if (ID_PARAMS.has(name!)) params[name!] = idParam(raw, name);
+    else {
+      const value = (raw as Record<string, string | undefined>)[name!];
+      if (!value) throw notFound();
+      params[name!] = value;
+    }
+  }
+  return params;
+}
+
+/**
+ * Registers the route of one operation (src/domain/contract/define.ts): its method and path, its
+ * access (checked by server/plugins/auth.ts before anything is parsed), then its path parameters,
+ * query and body parsed by its structs (400 naming each failing field, 404 for an id that cannot
+ * name a row) before the handler runs. What the handler answers goes out with the operation's
+ * success status; `options` adds what only this server needs (a response schema, rate limits).
+ */
+export function route<O extends AnyOperation>(
+  app: FastifyInstance,
+  operation: O,
+  handler: OperationHandler<O>,
+  options: { config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>; schema?: FastifySchema; bodyLimit?: number } = {},
+): void {
+  app.route({
+    method: operation.method,
+    url: fastifyPath(operation.path),
+    config: { access: operation.access, ...(operation.organizationParam && { organizationParam: operation.organizationParam }), ...options.config },
+    ...(options.schema && { schema: options.schema }),
+    ...(options.bodyLimit && { bodyLimit: options.bodyLimit }),
+    handler: async (request, reply) => {
+      const input = {
+        params: pathParams(operation.path, request.params),
+        query: operation.query ? parse(operation.query, request.query) : undefined,
+        body: operation.body ? parse(operation.body, request.body) : undefined,
+      } as OperationInput<O>;
+      const answer = await handler(input, request, reply);
+      if (answer === reply) return reply;
+      if (answer === undefined) return reply.code(operation.status ?? 204).send();
+      return reply.code(operation.status ?? 200).send(answer);
+    },
+  });
+}

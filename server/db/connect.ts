@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect, type PGlite as KyselyPglite } from 'kysely';
 import { SortKeysPlugin } from './sort-keys.ts';
 import type { Database } from './schema.ts';
 import { startupMark } from '../startup-trace.ts';
@@ -79,7 +79,6 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
     });
     return db;
   }
-  const plugins = dbPlugins();
   if (options.databaseUrl) {
     const pg = await import('pg');
     const types = pg.default.types;
@@ -103,7 +102,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
     // event. The statement fails on its own (answered 503, server/db/errors.ts); this listener
     // only keeps the event from being unhandled.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: dbPlugins() });
     POOLS.set(db, pool);
     return db;
   }
@@ -125,9 +124,19 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
   if (image && !imageToMake) startupMark('image');
   const pglite = await PGlite.create(options.inMemory ? 'memory://' : dir, { parsers: PGLITE_PARSERS, loadDataDir });
   startupMark('database');
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins });
-  EMBEDDED.set(db, pglite);
+  const db = databaseOnPglite(pglite, pglite);
   if (imageToMake) await makeImage(db, pglite, imageToMake);
+  return db;
+}
+
+/**
+ * A `Db` on an embedded database already open in this thread. `embedded` is what `embeddedPglite`
+ * answers for it: the instance itself, or a handle a caller lends out in its place (the tests'
+ * pool of open databases, tests/server/pglite-pool.ts).
+ */
+export function databaseOnPglite(pglite: KyselyPglite, embedded: EmbeddedPglite): Db {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins: dbPlugins() });
+  EMBEDDED.set(db, embedded);
   return db;
 }
 

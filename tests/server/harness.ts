@@ -12,6 +12,7 @@ import { migrationsHash } from '../../server/db/image.ts';
 import { MIGRATIONS, migrateToLatest } from '../../server/migrations/index.ts';
 import { seedDemo } from '../../server/seed/demo.ts';
 import { connectStorage } from '../../server/storage/setup.ts';
+import { pooledDatabase } from './pglite-pool.ts';
 
 /** PGlite always; the PostgreSQL server too when TEST_DATABASE_URL is set (CI sets it). */
 export const DATABASES: { name: string; url: string | null }[] = [
@@ -105,7 +106,10 @@ export async function startTestServer(databaseUrl: string | null, options: { see
     ...options.env,
   });
   // TEST_PGLITE_THREAD=1: embedded PGlite on its own thread, as `npm start` runs it (server/db/pglite-thread.ts).
-  const db = await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway, migrated: true, thread: process.env.TEST_PGLITE_THREAD === '1' });
+  const thread = process.env.TEST_PGLITE_THREAD === '1';
+  // PGlite in this thread: one of the worker's open databases, put back as the image left it (tests/server/pglite-pool.ts).
+  const pooled = config.databaseUrl || thread ? null : await pooledDatabase();
+  const db = pooled?.db ?? (await connectDatabase({ databaseUrl: config.databaseUrl, dataDir, inMemory: !throwaway, migrated: true, thread }));
   await migrateToLatest(db);
   if (options.seed !== false) await seedDemo(db, DEMO_PASSWORD);
   const app = await buildApp({ config, db });
@@ -126,6 +130,7 @@ export async function startTestServer(databaseUrl: string | null, options: { see
     async close() {
       await app.close();
       await db.destroy();
+      await pooled?.release();
       await throwaway?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

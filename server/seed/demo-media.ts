@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import { mediaTools, probe, run, toolsAvailable, type MediaTools } from '../media/ffmpeg.ts';
 import { enqueueEarlierVersionMedia, enqueueFinalVideoMedia } from '../media/pipeline.ts';
+import { demoSeedRepo } from '../repositories/demo-seed.ts';
 import { versionMeasure } from '../review/measure.ts';
 import { DEMO_ORGANIZATION } from './demo.ts';
 
@@ -212,23 +213,13 @@ async function hasDrawtext(tools: MediaTools): Promise<boolean> {
 
 /** The demo projects still without any version, with their ids. */
 async function pendingProjects(db: Db): Promise<{ id: number; plan: DemoProject }[]> {
-  const rows = await db
-    .selectFrom('projects as p')
-    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
-    .select(['p.id', 'p.name', 'p.status'])
-    .where('o.name', '=', DEMO_ORGANIZATION)
-    .where('p.name', 'in', DEMO_PROJECTS.map((project) => project.name))
-    .where('p.status', 'in', SEEDED_STATUSES)
-    .where('p.deletedAt', 'is', null)
-    .where('p.finalVideoPath', 'is', null)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('projectVersions as v').select('v.id').whereRef('v.projectId', '=', 'p.id'))))
-    .execute();
+  const rows = await demoSeedRepo(db).projectsWithoutVersions(DEMO_ORGANIZATION, DEMO_PROJECTS.map((project) => project.name), SEEDED_STATUSES);
   return rows.map((row) => ({ id: row.id, plan: DEMO_PROJECTS.find((project) => project.name === row.name)! }));
 }
 
 async function demoAuthors(db: Db): Promise<Record<Author, { id: number; name: string; role: RoleName }>> {
   const emails: Record<Author, string> = { OWNER: 'owner@demo.cutdesk.test', USER: 'user@demo.cutdesk.test', EDITOR: 'editor@demo.cutdesk.test', ADMIN: 'admin@demo.cutdesk.test' };
-  const rows = await db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName', 'role']).where('email', 'in', Object.values(emails)).execute();
+  const rows = await demoSeedRepo(db).usersByEmail(Object.values(emails));
   const out = {} as Record<Author, { id: number; name: string; role: RoleName }>;
   for (const [author, email] of Object.entries(emails) as [Author, string][]) {
     const row = rows.find((r) => r.email === email);
@@ -246,31 +237,26 @@ interface MadeClip {
 
 /** One comment as a reviewer wrote it `at` (inserted directly: the repository stamps "now"). Answers its id. */
 async function insertComment(
-  tx: Db,
+  rows: ReturnType<typeof demoSeedRepo>,
   comment: { projectId: number; versionId: number; parentId: number | null; author: { id: number; name: string; role: RoleName }; frame: number; endFrame: number | null; text: string; drawing: Drawing | null; at: Date; resolved: { at: Date; by: number } | null },
 ): Promise<number> {
-  const row = await tx
-    .insertInto('reviewComments')
-    .values({
-      projectId: comment.projectId,
-      versionId: comment.versionId,
-      parentId: comment.parentId,
-      authorUserId: comment.author.id,
-      authorName: comment.author.name,
-      authorRole: comment.author.role,
-      frame: comment.frame,
-      endFrame: comment.endFrame,
-      text: comment.text,
-      drawing: comment.drawing === null ? null : JSON.stringify(comment.drawing),
-      resolvedAt: comment.resolved?.at ?? null,
-      resolvedBy: comment.resolved?.by ?? null,
-      createdAt: comment.at,
-      updatedAt: comment.resolved?.at ?? comment.at,
-      deletedAt: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return rows.insertComment({
+    projectId: comment.projectId,
+    versionId: comment.versionId,
+    parentId: comment.parentId,
+    authorUserId: comment.author.id,
+    authorName: comment.author.name,
+    authorRole: comment.author.role,
+    frame: comment.frame,
+    endFrame: comment.endFrame,
+    text: comment.text,
+    drawing: comment.drawing === null ? null : JSON.stringify(comment.drawing),
+    resolvedAt: comment.resolved?.at ?? null,
+    resolvedBy: comment.resolved?.by ?? null,
+    createdAt: comment.at,
+    updatedAt: comment.resolved?.at ?? comment.at,
+    deletedAt: null,
+  });
 }
 
 /** Versions, comments and the project's final video, in one transaction; false when another start got there first. */
@@ -278,32 +264,27 @@ async function recordProject(db: Db, projectId: number, plan: DemoProject, clips
   const authors = await demoAuthors(db);
   return db.transaction().execute(async (tx) => {
     // Someone may have used the project while the clips were made (requested changes, delivered a cut).
-    const project = await tx.selectFrom('projects').select(['status', 'finalVideoPath']).where('id', '=', projectId).forUpdate().executeTakeFirst();
-    if (!project || !SEEDED_STATUSES.includes(project.status) || project.finalVideoPath !== null) return false;
-    const existing = await tx.selectFrom('projectVersions').select('id').where('projectId', '=', projectId).limit(1).executeTakeFirst();
-    if (existing) return false;
+    const rows = demoSeedRepo(tx);
+    const project = await rows.lockProjectForVersions(projectId);
+    if (!project || !SEEDED_STATUSES.includes(project.status) || project.finalVideoPath !== null || project.hasVersion) return false;
     for (const [index, version] of plan.versions.entries()) {
       const clip = clips[index]!;
       const released = new Date(now - version.releasedAgo);
-      const row = await tx
-        .insertInto('projectVersions')
-        .values({
-          projectId,
-          number: index + 1,
-          videoPath: clip.key,
-          videoSize: clip.size,
-          previewPath: derivedKey(clip.key, 'proxy'),
-          frameRateNum: clip.measure.frameRate?.num ?? null,
-          frameRateDen: clip.measure.frameRate?.den ?? null,
-          durationFrames: clip.measure.durationFrames,
-          width: clip.measure.width,
-          height: clip.measure.height,
-          releasedAt: released,
-          createdAt: new Date(released.getTime() - 2 * HOUR),
-          updatedAt: released,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const versionId = await rows.insertVersion({
+        projectId,
+        number: index + 1,
+        videoPath: clip.key,
+        videoSize: clip.size,
+        previewPath: derivedKey(clip.key, 'proxy'),
+        frameRateNum: clip.measure.frameRate?.num ?? null,
+        frameRateDen: clip.measure.frameRate?.den ?? null,
+        durationFrames: clip.measure.durationFrames,
+        width: clip.measure.width,
+        height: clip.measure.height,
+        releasedAt: released,
+        createdAt: new Date(released.getTime() - 2 * HOUR),
+        updatedAt: released,
+      });
       const rate = clip.measure.frameRate ?? version.rate;
       const frameAt = (seconds: number) => Math.round((seconds * rate.num) / rate.den);
       for (const [n, comment] of version.comments.entries()) {
@@ -313,9 +294,9 @@ async function recordProject(db: Db, projectId: number, plan: DemoProject, clips
         if (drawing && !drawing.ok) throw new Error(`demo drawing refused: ${drawing.message}`);
         const frame = frameAt(comment.at);
         const resolvedAt = comment.resolved ? new Date(written.getTime() + 3 * HOUR) : null;
-        const thread = await insertComment(tx, {
+        const thread = await insertComment(rows, {
           projectId,
-          versionId: row.id,
+          versionId,
           parentId: null,
           author,
           frame,
@@ -327,16 +308,12 @@ async function recordProject(db: Db, projectId: number, plan: DemoProject, clips
         });
         for (const [r, reply] of (comment.replies ?? []).entries()) {
           const at = new Date(written.getTime() + (r + 1) * 25 * 60_000);
-          await insertComment(tx, { projectId, versionId: row.id, parentId: thread, author: authors[reply.author], frame, endFrame: null, text: reply.text, drawing: null, at, resolved: null });
+          await insertComment(rows, { projectId, versionId, parentId: thread, author: authors[reply.author], frame, endFrame: null, text: reply.text, drawing: null, at, resolved: null });
         }
       }
     }
     const current = clips[clips.length - 1]!;
-    await tx
-      .updateTable('projects')
-      .set({ finalVideoPath: current.key, finalVideoSize: current.size, finalVideoPreview: derivedKey(current.key, 'proxy'), finalVideoThumbnail: null, hdUrl: null, lowResUrl: null, versionReleased: true, noReviews: plan.reviews })
-      .where('id', '=', projectId)
-      .execute();
+    await rows.setFinalVideo(projectId, { path: current.key, size: current.size, preview: derivedKey(current.key, 'proxy'), reviews: plan.reviews });
     return true;
   });
 }

@@ -3,10 +3,11 @@ import { businessDate } from '../../src/domain/business-calendar.ts';
 import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import type { RoleName } from '../../src/domain/roles.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
-import { sql, type Insertable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { OrganizationsTable } from '../db/schema.ts';
 import { hashSecret } from '../services/passwords.ts';
+import { demoSeedRepo } from '../repositories/demo-seed.ts';
 import { projectsRepo } from '../repositories/projects.ts';
 import { seedBillingDemo } from '../billing/seed.ts';
 
@@ -41,8 +42,7 @@ const PROJECTS: { name: string; status: ProjectStatus; brief: string }[] = [
 
 /** True when the database has no users yet (a first start). */
 export async function isEmpty(db: Db): Promise<boolean> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return Number(row.count) === 0;
+  return demoSeedRepo(db).hasNoUsers();
 }
 
 /**
@@ -56,87 +56,73 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
   const demoPassword = password ?? randomBytes(9).toString('base64url');
   const passwordHash = await hashSecret(demoPassword);
   const seeded = await db.transaction().execute(async (tx) => {
-    await sql`select pg_advisory_xact_lock(hashtext('cutdesk.demo-seed'))`.execute(tx);
-    if (!(await isEmpty(tx))) return false;
-    const organization = await tx
-      .insertInto('organizations')
-      .values({
-        name: DEMO_ORGANIZATION,
-        storageTb: 2,
-        usedSpace: 0,
-        statusId: 2,
-        state: 'APPROVED',
-        renewableAt: new Date(now + 300 * DAY),
-        projectReviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
-        kitOrdered: true,
-        kitType: 'Studio kit',
-        kitOrderedAt: isoDate(now - 60 * DAY),
-        assetsLink: 'https://drive.example.com/demo-studio',
-        trackingCode: '1Z999AA10123456784',
-        createdAt: new Date(now - 70 * DAY),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await tx
-      .insertInto('credits')
-      .values({
-        organizationId: organization.id,
-        startDate: isoDate(now - 65 * DAY),
-        endDate: isoDate(now + 300 * DAY),
-        activeCredits: 10,
-        usedCredits: 6,
-        creditsPerInterval: 10,
-        intervalMonths: 1,
-        renewable: true,
-        // The product's own rule (a whole number of months after the start), never a fixed offset
-        // that drifts a day from it (issue 12: start Sep 18, renew Dec 17).
-        renewDate: nextRenewDate({ startDate: isoDate(now - 65 * DAY), endDate: isoDate(now + 300 * DAY), intervalMonths: 1, renewable: true }, isoDate(now)),
-      })
-      .execute();
+    const rows = demoSeedRepo(tx);
+    await rows.lockSeeding();
+    if (!(await rows.hasNoUsers())) return false;
+    const organizationId = await rows.insertOrganization({
+      name: DEMO_ORGANIZATION,
+      storageTb: 2,
+      usedSpace: 0,
+      statusId: 2,
+      state: 'APPROVED',
+      renewableAt: new Date(now + 300 * DAY),
+      projectReviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
+      kitOrdered: true,
+      kitType: 'Studio kit',
+      kitOrderedAt: isoDate(now - 60 * DAY),
+      assetsLink: 'https://drive.example.com/demo-studio',
+      trackingCode: '1Z999AA10123456784',
+      createdAt: new Date(now - 70 * DAY),
+    });
+    await rows.insertCredits({
+      organizationId,
+      startDate: isoDate(now - 65 * DAY),
+      endDate: isoDate(now + 300 * DAY),
+      activeCredits: 10,
+      usedCredits: 6,
+      creditsPerInterval: 10,
+      intervalMonths: 1,
+      renewable: true,
+      // The product's own rule (a whole number of months after the start), never a fixed offset
+      // that drifts a day from it (issue 12: start Sep 18, renew Dec 17).
+      renewDate: nextRenewDate({ startDate: isoDate(now - 65 * DAY), endDate: isoDate(now + 300 * DAY), intervalMonths: 1, renewable: true }, isoDate(now)),
+    });
     const ids: Partial<Record<RoleName, number>> = {};
     for (const account of DEMO_ACCOUNTS) {
       const customer = account.role === 'OWNER' || account.role === 'USER';
-      const user = await tx
-        .insertInto('users')
-        .values({ ...account, passwordHash, phone: '5550100', organizationId: customer ? organization.id : null, profilePictureUrl: null, assetsPath: null, deletedAt: null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      ids[account.role] = user.id;
+      ids[account.role] = await rows.insertUser({ ...account, passwordHash, phone: '5550100', organizationId: customer ? organizationId : null, profilePictureUrl: null, assetsPath: null, deletedAt: null });
     }
     for (const [index, project] of PROJECTS.entries()) {
       const submitted = project.status === 'OPENED' ? null : new Date(now - (index + 1) * 5 * 3_600_000);
       const running = project.status === 'IN_EDITING' || project.status === 'WAITING_FOR_EDITOR';
       const inReview = project.status === 'IN_REVIEW';
-      await tx
-        .insertInto('projects')
-        .values({
-          organizationId: organization.id,
-          userId: ids.OWNER!,
-          editorId: project.status === 'OPENED' || project.status === 'WAITING_FOR_EDITOR' ? null : ids.EDITOR!,
-          name: project.name,
-          brief: project.brief,
-          audience: 'Customers and partners',
-          goal: 'Awareness',
-          finalVideoLength: '1-2 minutes',
-          status: project.status,
-          latestSubmittedAt: submitted,
-          pausedAt: submitted && !running ? new Date(submitted.getTime() + 2 * 3_600_000) : null,
-          reviewStartedAt: inReview ? new Date(now - DAY) : null,
-          // Every project takes its organization's review period when it is created (as the
-          // product does); a 0 would mean "never auto-complete" once it reaches review.
-          reviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
-          noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
-          versionReleased: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status),
-          reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,
-          collaborationLink: null,
-          assetsLink: null,
-          editorAssetsLink: null,
-          createdAt: new Date(now - (index + 2) * DAY),
-          deletedAt: null,
-        })
-        .execute();
+      await rows.insertProject({
+        organizationId,
+        userId: ids.OWNER!,
+        editorId: project.status === 'OPENED' || project.status === 'WAITING_FOR_EDITOR' ? null : ids.EDITOR!,
+        name: project.name,
+        brief: project.brief,
+        audience: 'Customers and partners',
+        goal: 'Awareness',
+        finalVideoLength: '1-2 minutes',
+        status: project.status,
+        latestSubmittedAt: submitted,
+        pausedAt: submitted && !running ? new Date(submitted.getTime() + 2 * 3_600_000) : null,
+        reviewStartedAt: inReview ? new Date(now - DAY) : null,
+        // Every project takes its organization's review period when it is created (as the
+        // product does); a 0 would mean "never auto-complete" once it reaches review.
+        reviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
+        noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
+        versionReleased: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status),
+        reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,
+        collaborationLink: null,
+        assetsLink: null,
+        editorAssetsLink: null,
+        createdAt: new Date(now - (index + 2) * DAY),
+        deletedAt: null,
+      });
     }
-    await seedCustomersAndTeam(tx, passwordHash, organization.id, now);
+    await seedCustomersAndTeam(rows, passwordHash, organizationId, now);
     return true;
   });
   if (!seeded) return null;
@@ -150,7 +136,7 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
  * subscription, so its tracking code can be set), a trial organization (no subscription
  * yet), a second editor and an invited Demo Studio user who has not set a password yet.
  */
-async function seedCustomersAndTeam(tx: Db, passwordHash: string, demoStudioId: number, now: number): Promise<void> {
+async function seedCustomersAndTeam(rows: ReturnType<typeof demoSeedRepo>, passwordHash: string, demoStudioId: number, now: number): Promise<void> {
   const customers: {
     organization: Insertable<OrganizationsTable>;
     credits: { startDate: string | null; endDate: string | null; activeCredits: number; creditsPerInterval: number; intervalMonths: number; renewable: boolean };
@@ -174,20 +160,12 @@ async function seedCustomersAndTeam(tx: Db, passwordHash: string, demoStudioId: 
     },
   ];
   for (const customer of customers) {
-    const { id } = await tx.insertInto('organizations').values(customer.organization).returning('id').executeTakeFirstOrThrow();
+    const id = await rows.insertOrganization(customer.organization);
     const createdAt = customer.organization.createdAt ?? new Date(now);
     const renewDate = nextRenewDate(customer.credits, isoDate(now));
-    await tx.insertInto('credits').values({ organizationId: id, ...customer.credits, usedCredits: 0, renewDate }).execute();
-    await tx
-      .insertInto('users')
-      .values({ ...customer.owner, passwordHash, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null, createdAt })
-      .execute();
+    await rows.insertCredits({ organizationId: id, ...customer.credits, usedCredits: 0, renewDate });
+    await rows.insertUser({ ...customer.owner, passwordHash, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null, createdAt });
   }
-  await tx
-    .insertInto('users')
-    .values([
-      { email: 'priya@demo.cutdesk.test', firstName: 'Priya', lastName: 'Frames', phone: '15550123456', role: 'EDITOR', passwordHash, organizationId: null, profilePictureUrl: null, assetsPath: 'https://drive.example.com/priya', deletedAt: null },
-      { email: 'ivy@demo.cutdesk.test', firstName: 'Ivy', lastName: 'Invited', phone: '5550166', role: 'USER', passwordHash: null, organizationId: demoStudioId, profilePictureUrl: null, assetsPath: null, deletedAt: null },
-    ])
-    .execute();
+  await rows.insertUser({ email: 'priya@demo.cutdesk.test', firstName: 'Priya', lastName: 'Frames', phone: '15550123456', role: 'EDITOR', passwordHash, organizationId: null, profilePictureUrl: null, assetsPath: 'https://drive.example.com/priya', deletedAt: null });
+  await rows.insertUser({ email: 'ivy@demo.cutdesk.test', firstName: 'Ivy', lastName: 'Invited', phone: '5550166', role: 'USER', passwordHash: null, organizationId: demoStudioId, profilePictureUrl: null, assetsPath: null, deletedAt: null });
 }

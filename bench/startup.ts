@@ -1,9 +1,11 @@
 /**
  * bench/startup (issue 14 "Start-up"): how long `npm start` takes to answer GET /api/v1/health
  * with 200, from the spawn of the process, on (a) a fresh data directory and (b) one a previous
- * start left, five runs each (min / median / max), against a same-run baseline: a bare Node HTTP
- * server (`node -e "require('http').createServer(…).listen(PORT)"`) spawned and polled the same
- * way, so the ratios say what Cutdesk adds to Node's own start.
+ * start left, five runs each (min / median / max), against two same-run baselines spawned and
+ * polled the same way: a bare Fastify server answering the same path (issue 34: the ratios say
+ * what Cutdesk adds to the framework it is built on, and are the figures its goals are set in),
+ * and a bare Node HTTP server (what Node's own start costs). Each round runs every kind once,
+ * so each ratio is also given per round (min / median / max of the rounds' ratios).
  *
  * The server is spawned as `npm start` runs it (`node scripts/start.ts`, with the project's
  * Node) but with a built web app already there: `STARTUP_WEB_DIR`, else `dist/` when it is
@@ -37,6 +39,8 @@ const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
 /** How long one start may take before the run fails (a machine shared with test suites can be slow). */
 const TIMEOUT_MS = Number(process.env.STARTUP_TIMEOUT_MS ?? 180_000);
 const PASSWORD = 'demo-password';
+/** The framework's own start: Fastify (the version Cutdesk runs) answering the path the bench polls. */
+const BARE_FASTIFY = "const app = require('fastify')(); app.get('/api/v1/health', async () => ({ status: 'ok' })); app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });";
 
 /** Where the bench's data directories and web build go: `.tmp/` of the checkout by default. */
 function scratchParent(): string {
@@ -186,6 +190,7 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     if (web.ours || process.env.STARTUP_WEB_DIR) utimesSync(join(web.dir, 'index.html'), new Date(), new Date());
   };
   const baseline: Run[] = [];
+  const fastify: Run[] = [];
   const kinds = ['existing', 'fresh', 'freshNoImage'] as const;
   const runs = trees().map((tree) => ({ ...tree, existing: [] as Run[], fresh: [] as Run[], freshNoImage: [] as Run[] }));
   try {
@@ -198,6 +203,7 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so a busy moment of the shared machine touches every kind alike.
       baseline.push(progress('baseline', await timeStart(['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(process.env.PORT)"], {})));
+      fastify.push(progress('bare Fastify', await timeStart(['-e', BARE_FASTIFY], {})));
       for (const tree of runs) {
         touch();
         tree.fresh.push(progress(`${tree.name} fresh`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-fresh-${i}`)), tree.dir)));
@@ -215,15 +221,22 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     if (web.ours) await rm(web.dir, { recursive: true, force: true });
   }
   const b = stats(baseline);
-  const ratio = (s: { median: number }) => Math.round((s.median / b.median) * 10) / 10;
-  const cpuRatio = (s: { mainThreadCpuMs: { median: number } | null }) => (s.mainThreadCpuMs && b.mainThreadCpuMs ? Math.round((s.mainThreadCpuMs.median / b.mainThreadCpuMs.median) * 10) / 10 : null);
-  const figures: Record<string, unknown> = { runs: RUNS, webDir: web.dir, baselineBareNodeMs: b };
+  const f = stats(fastify);
+  const round1 = (value: number) => Math.round(value * 10) / 10;
+  const ratio = (s: { median: number }) => round1(s.median / b.median);
+  const cpuRatio = (s: { mainThreadCpuMs: { median: number } | null }) => (s.mainThreadCpuMs && b.mainThreadCpuMs ? round1(s.mainThreadCpuMs.median / b.mainThreadCpuMs.median) : null);
+  /** Each round's time over the same round's bare Fastify start: min / median / max. */
+  const vsFastify = (kindRuns: Run[]) => {
+    const ratios = kindRuns.map((run, i) => run.ms / fastify[i]!.ms).sort((x, y) => x - y);
+    return { min: round1(ratios[0]!), median: round1(ratios[Math.floor(ratios.length / 2)]!), max: round1(ratios.at(-1)!) };
+  };
+  const figures: Record<string, unknown> = { runs: RUNS, webDir: web.dir, baselineBareFastifyMs: f, baselineBareNodeMs: b };
   for (const tree of runs) {
     const treeFigures: Record<string, unknown> = {};
     for (const kind of kinds) {
       if (!tree[kind].length) continue;
       const s = stats(tree[kind]);
-      treeFigures[kind] = { ...s, medianVsBaseline: ratio(s), mainThreadCpuVsBaseline: cpuRatio(s) };
+      treeFigures[kind] = { ...s, vsBareFastify: vsFastify(tree[kind]), medianVsBareNode: ratio(s), mainThreadCpuVsBareNode: cpuRatio(s) };
     }
     if (runs.length === 1) Object.assign(figures, treeFigures);
     else figures[tree.name] = { dir: tree.dir, ...treeFigures };

@@ -1,5 +1,8 @@
 import { create, number, type, type Struct } from 'superstruct';
-import { AssetStruct, CheckNameStruct, UploadCredentialsStruct, type Asset, type CheckName, type UploadCredentials } from '@/domain/contract/uploads.ts';
+import { getOrganization } from '@/domain/contract/customers.ts';
+import { operationPath } from '@/domain/contract/define.ts';
+import * as uploads from '@/domain/contract/uploads.ts';
+import type { Asset, CheckName, UploadCredentials } from '@/domain/contract/uploads.ts';
 import { QUERY_OF_TYPE, type AssetType, type StorageFigures, type UploadType } from '@/domain/uploads.ts';
 
 /** The server calls an upload makes (C§7), checked against the shared contract. */
@@ -55,14 +58,15 @@ export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: Server
   }
   return {
     async storage(organizationId) {
-      const organization = await call('GET', `/organizations/${organizationId}`, StorageFiguresStruct);
+      const organization = await call(getOrganization.method, operationPath(getOrganization.path, { id: organizationId }), StorageFiguresStruct);
       return { storageTb: organization.storage, usedSpace: organization.usedSpace };
     },
-    checkName: (projectId, type, name) => call('GET', `/projects/${projectId}/assets/check-name?type=${QUERY_OF_TYPE[type]}&name=${encodeURIComponent(name)}`, CheckNameStruct),
-    credentials: (projectId, uploadType) => call('POST', '/uploads/credentials', UploadCredentialsStruct, { projectId, uploadType }),
-    registerAsset: (projectId, body) => call('POST', `/projects/${projectId}/assets`, AssetStruct, { ...body, type: QUERY_OF_TYPE[body.type] }),
+    checkName: (projectId, type, name) =>
+      call(uploads.checkAssetName.method, `${operationPath(uploads.checkAssetName.path, { id: projectId })}?type=${QUERY_OF_TYPE[type]}&name=${encodeURIComponent(name)}`, uploads.CheckNameStruct),
+    credentials: (projectId, uploadType) => call(uploads.requestUploadCredentials.method, operationPath(uploads.requestUploadCredentials.path), uploads.UploadCredentialsStruct, { projectId, uploadType }),
+    registerAsset: (projectId, body) => call(uploads.registerAsset.method, operationPath(uploads.registerAsset.path, { id: projectId }), uploads.AssetStruct, { ...body, type: QUERY_OF_TYPE[body.type] }),
     async reportProxyRefusal(projectId, bytes) {
-      const response = await send('POST', '/uploads/refusals', { projectId, status: 413, bytes });
+      const response = await send(uploads.reportUploadRefusal.method, operationPath(uploads.reportUploadRefusal.path), { projectId, status: 413, bytes });
       if (!response.ok) throw new ApiFailure(response.status, `HTTP ${response.status}`);
     },
   };

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { API_BASE_PATH, buildOpenApiDocument } from '../../src/domain/contract/openapi.ts';
+import * as operations from '../../src/domain/contract/service.ts';
 import { PreparedJson } from '../prepared-answer.ts';
+import { route } from './operation-route.ts';
 
 /**
  * The API reference, generated from the contract (src/domain/contract/operations.ts and the
@@ -20,12 +22,12 @@ function reference(): { json: PreparedJson; html: string } {
 }
 
 export default async function apiReferenceRoutes(app: FastifyInstance) {
-  app.get('/openapi.json', { config: { access: 'public' } }, async (request, reply) => {
+  route(app, operations.getOpenApiDocument, async (_, request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300');
     return reference().json.send(request, reply);
   });
 
-  app.get('/reference', { config: { access: 'public' } }, async (_request, reply) => {
+  route(app, operations.getReference, async (_, _request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300').type('text/html; charset=utf-8');
     return reply.send(reference().html);
   });

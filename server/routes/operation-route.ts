@@ -1,4 +1,4 @@
-import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, LogLevel } from 'fastify';
 import { fastifyPath, ID_PARAM_NAMES, type AnswerOf, type AnyOperation, type BodyOf, type ParamsOf, type QueryOf } from '../../src/domain/contract/define.ts';
 import { notFound, parse } from '../http-error.ts';
 import { idParam } from './params.ts';
@@ -34,13 +34,14 @@ function pathParams(path: string, raw: unknown): Record<string, string | number>
  * access (checked by server/plugins/auth.ts before anything is parsed), then its path parameters,
  * query and body parsed by its structs (400 naming each failing field, 404 for an id that cannot
  * name a row) before the handler runs. What the handler answers goes out with the operation's
- * success status; `options` adds what only this server needs (a response schema, rate limits).
+ * success status; `options` adds what only this server needs (a response schema, rate limits, a
+ * quieter log).
  */
 export function route<O extends AnyOperation>(
   app: FastifyInstance,
   operation: O,
   handler: OperationHandler<O>,
-  options: { config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>; schema?: FastifySchema; bodyLimit?: number } = {},
+  options: { config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>; schema?: FastifySchema; bodyLimit?: number; logLevel?: LogLevel } = {},
 ): void {
   app.route({
     method: operation.method,
@@ -48,6 +49,7 @@ export function route<O extends AnyOperation>(
     config: { access: operation.access, ...(operation.organizationParam && { organizationParam: operation.organizationParam }), ...options.config },
     ...(options.schema && { schema: options.schema }),
     ...(options.bodyLimit && { bodyLimit: options.bodyLimit }),
+    ...(options.logLevel && { logLevel: options.logLevel }),
     handler: async (request, reply) => {
       const input = {
         params: pathParams(operation.path, request.params),

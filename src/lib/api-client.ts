@@ -46,7 +46,7 @@ function answerError(error: FetchError): ApiError {
  * no session token, so a 401 here (a protected link's pass missing) never ends the session of
  * someone signed in in the same browser, and nothing is kept for offline use.
  */
-export async function callAsGuest<T, S>(method: Method, path: string, options: { body?: unknown; headers?: Record<string, string>; struct?: Struct<T, S> } = {}): Promise<T> {
+async function sendAsGuest<T, S>(method: Method, path: string, options: { body?: unknown; headers?: Record<string, string>; struct?: Struct<T, S> } = {}): Promise<T> {
   let data: unknown;
   try {
     data = await http(path, { method, body: options.body as Record<string, unknown>, headers: options.headers });
@@ -58,14 +58,15 @@ export async function callAsGuest<T, S>(method: Method, path: string, options: {
 }
 
 /**
- * The one way the app calls the server. The answer is checked against the shared contract
- * struct, so a server that drifts from the contract fails loudly here, not deep in the UI.
+ * Every call of the session goes through here (pages name operations: `call` below). The answer
+ * is checked against the shared contract struct, so a server that drifts from the contract
+ * fails loudly here, not deep in the UI.
  *
  * A 401 to a call made with the session's token ends the session (the handler sends the user to
  * sign in with a return path); a network failure keeps it, marks the app offline and, for the
  * reads the offline pages make, answers the last copy kept for this user (the offline banner says the page is read-only).
  */
-export async function api<T, S>(method: Method, path: string, options: { body?: unknown; query?: Record<string, unknown>; struct?: Struct<T, S> } = {}): Promise<T> {
+async function send<T, S>(method: Method, path: string, options: { body?: unknown; query?: Record<string, unknown>; struct?: Struct<T, S> } = {}): Promise<T> {
   const token = appStore.get(tokenAtom);
   // An answer is kept only as the copy of the user the token belongs to: while a session switches
   // (Admin logout, Log In As) the stored user and the token can name two people for a moment.
@@ -115,7 +116,17 @@ type CallArgs<O> = keyof ParamsOf<O> extends never ? (BodyOf<O> extends undefine
  */
 export function call<O extends AnyOperation>(operation: O, ...[input]: CallArgs<O>): Promise<AnswerOf<O>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown };
-  return api(operation.method, operationPath(operation.path, params), { body, query, struct: operation.answer }) as Promise<AnswerOf<O>>;
+  return send(operation.method, operationPath(operation.path, params), { body, query, struct: operation.answer }) as Promise<AnswerOf<O>>;
+}
+
+/**
+ * `call` outside the session (`sendAsGuest`: no session token, a 401 never ends the session,
+ * nothing kept offline): a guest under a share link's token, whose `headers` carry a protected
+ * link's pass, or a call made with a token of its own. These calls take no query.
+ */
+export function callAsGuest<O extends AnyOperation>(operation: O, input: CallInput<O>, headers: Record<string, string> = {}): Promise<AnswerOf<O>> {
+  const { params, body } = input as { params?: Record<string, string | number>; body?: unknown };
+  return sendAsGuest(operation.method, operationPath(operation.path, params), { body, headers, struct: operation.answer }) as Promise<AnswerOf<O>>;
 }
 
 export function errorMessage(error: unknown): string {

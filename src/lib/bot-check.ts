@@ -1,5 +1,5 @@
-import { ScoreStruct } from '@/domain/contract/auth.ts';
-import { api } from './api-client.ts';
+import * as operations from '@/domain/contract/auth.ts';
+import { call } from './api-client.ts';
 import { getClientConfig } from './client-config.ts';
 
 /**
@@ -62,6 +62,6 @@ export async function botCheckToken(action: BotCheckAction): Promise<string> {
 
 /** C§2: a score must be requested and be greater than 0 before signing in or registering. */
 export async function passesBotCheck(): Promise<boolean> {
-  const { score } = await api('GET', '/score', { query: { token: await botCheckToken('score') }, struct: ScoreStruct });
+  const { score } = await call(operations.score, { query: { token: await botCheckToken('score') } });
   return score > 0;
 }

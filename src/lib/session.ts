@@ -1,10 +1,13 @@
-import { MeStruct, type Me } from '@/domain/contract/me.ts';
-import { AdminLoginStruct } from '@/domain/contract/customers.ts';
-import { SessionStruct, TokenStruct, type Session } from '@/domain/contract/auth.ts';
+import * as auth from '@/domain/contract/auth.ts';
+import type { Session } from '@/domain/contract/auth.ts';
+import * as customers from '@/domain/contract/customers.ts';
+import * as impersonations from '@/domain/contract/impersonations.ts';
+import * as meOperations from '@/domain/contract/me.ts';
+import type { Me } from '@/domain/contract/me.ts';
 import { homeFor } from '@/domain/route-guard.ts';
 import { shouldRefreshToken, tokenExpiryMs } from '@/domain/session.ts';
 import { navigate } from 'wouter/use-browser-location';
-import { ApiError, api, callAsGuest, onUnauthorized } from './api-client.ts';
+import { ApiError, call, callAsGuest, onUnauthorized } from './api-client.ts';
 import { portalOfPath, portalOfRole, signInUrl } from './return-path.ts';
 import { adminTokenAtom, appStore, clearCustomerData, clearSession, meAtom, offlineAtom, orgIdAtom, tokenAtom } from './session-state.ts';
 import { clearOfflineCache } from './offline-cache.ts';
@@ -13,7 +16,7 @@ import { refreshDelayMs, refreshExtends, refreshIsDue } from './token-schedule.t
 import { pathTo } from '@/domain/pages.ts';
 
 export async function loadMe(): Promise<Me> {
-  const me = await api('GET', '/me', { struct: MeStruct });
+  const me = await call(meOperations.getMe);
   appStore.set(meAtom, me);
   appStore.set(orgIdAtom, me.organizationId);
   return me;
@@ -62,7 +65,7 @@ function refreshToken(): Promise<void> {
     const before = appStore.get(tokenAtom);
     if (!before) return;
     try {
-      const { token: fresh } = await api('PUT', '/me/refresh-token', { struct: TokenStruct });
+      const { token: fresh } = await call(auth.refreshToken);
       // Signed out, or switched to another session, while the refresh was under way.
       if (appStore.get(tokenAtom) !== before) return;
       if (!refreshExtends(before, fresh)) cappedToken = fresh;
@@ -177,7 +180,7 @@ export function logout(): void {
 async function endOnTrail(): Promise<void> {
   const token = appStore.get(tokenAtom);
   if (!token) return;
-  await callAsGuest('POST', '/impersonations/end', { headers: { Authorization: `Bearer ${token}` } }).catch(() => undefined);
+  await callAsGuest(impersonations.endImpersonation, {}, { Authorization: `Bearer ${token}` }).catch(() => undefined);
 }
 
 /**
@@ -187,7 +190,7 @@ async function endOnTrail(): Promise<void> {
  */
 export async function startImpersonation(organizationId: number): Promise<Me> {
   const adminToken = appStore.get(tokenAtom);
-  const session = await api('GET', `/organizations/${organizationId}/admin/login`, { struct: AdminLoginStruct });
+  const session = await call(customers.adminLogin, { params: { id: organizationId } });
   // Nothing read as staff is shown as the customer, nor the other way round.
   clearCustomerData();
   appStore.set(adminTokenAtom, adminToken);
@@ -232,6 +235,6 @@ export async function endImpersonation(): Promise<Me | null> {
 }
 
 export async function signIn(email: string, password: string, code: string): Promise<Me> {
-  const session = await api('POST', '/login', { body: { email: email.trim(), password, code }, struct: SessionStruct });
+  const session = await call(auth.login, { body: { email: email.trim(), password, code } });
   return startSession(session);
 }

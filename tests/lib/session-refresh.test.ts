@@ -19,8 +19,8 @@ vi.mock('../../src/lib/api-client.ts', () => ({
     status = 0;
   },
   onUnauthorized: () => undefined,
-  api: (method: string, path: string) => {
-    calls.push(`${method} ${path}`);
+  call: (operation: { method: string; path: string }) => {
+    calls.push(`${operation.method} ${operation.path}`);
     return answer();
   },
 }));

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import * as operations from '../../../src/domain/contract/billing.ts';
 import { billingCatalog } from '../../billing/catalog.ts';
-import { idParam } from '../params.ts';
+import { route } from '../operation-route.ts';
 
 /**
  * Staff's plans and coupons (docs/api.md "Subscriptions and billing"): SUPERADMIN and ADMIN
@@ -9,25 +10,16 @@ import { idParam } from '../params.ts';
  */
 export default async function staffBillingRoutes(app: FastifyInstance) {
   const catalog = billingCatalog(app.ctx.db);
-  const managers = { config: { access: 'managers' as const } };
 
-  app.get('/admin/payment-plans', managers, async () => catalog.plans());
+  route(app, operations.listStaffPlans, async () => catalog.plans());
 
-  app.post('/admin/payment-plans', managers, async (request, reply) => {
-    const plan = await catalog.createPlan(request.body);
-    reply.code(201);
-    return plan;
-  });
+  route(app, operations.createPlan, async ({ body }) => catalog.createPlan(body));
 
-  app.put('/admin/payment-plans/:id', managers, async (request) => catalog.updatePlan(idParam(request.params), request.body));
+  route(app, operations.updatePlan, async ({ params, body }) => catalog.updatePlan(params.id, body));
 
-  app.get('/admin/coupons', managers, async () => catalog.coupons());
+  route(app, operations.listCoupons, async () => catalog.coupons());
 
-  app.post('/admin/coupons', managers, async (request, reply) => {
-    const coupon = await catalog.createCoupon(request.body);
-    reply.code(201);
-    return coupon;
-  });
+  route(app, operations.createCoupon, async ({ body }) => catalog.createCoupon(body));
 
-  app.put('/admin/coupons/:code', managers, async (request) => catalog.updateCoupon((request.params as { code?: string }).code ?? '', request.body));
+  route(app, operations.updateCoupon, async ({ params, body }) => catalog.updateCoupon(params.code, body));
 }

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import * as operations from '../../../src/domain/contract/billing.ts';
 import type { PaymentProvider } from '../../billing/payment-provider.ts';
 import { handleStripeEvent } from '../../billing/webhooks.ts';
 import { badRequest } from '../../http-error.ts';
+import { route } from '../operation-route.ts';
 
 export interface StripeWebhookOptions {
   /** This instance's Stripe gateway (it verifies the signature). */
@@ -20,7 +22,7 @@ export default async function stripeWebhookRoute(app: FastifyInstance, { provide
   // The signature covers the exact bytes Stripe sent: keep them instead of parsed JSON.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  app.post('/billing/stripe-webhook', { config: { access: 'public' } }, async (request) => {
+  route(app, operations.stripeWebhook, async (_, request) => {
     const signature = request.headers['stripe-signature'];
     if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw badRequest('Missing Stripe signature.');
     let event;
@@ -30,6 +32,6 @@ export default async function stripeWebhookRoute(app: FastifyInstance, { provide
       throw badRequest('Invalid Stripe signature.');
     }
     await handleStripeEvent(app.ctx.db, event, request.log);
-    return { received: true };
+    return { received: true as const };
   });
 }

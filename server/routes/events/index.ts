@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { EVENT_TICKET_SECONDS, EventStreamQueryStruct, type EventTicket, type LiveEvent } from '../../../src/domain/contract/events.ts';
+import * as operations from '../../../src/domain/contract/events.ts';
+import { EVENT_TICKET_SECONDS, type LiveEvent } from '../../../src/domain/contract/events.ts';
 import { isStaffRole } from '../../../src/domain/roles.ts';
-import { forbidden, parse } from '../../http-error.ts';
+import { forbidden } from '../../http-error.ts';
 import { openEventStream } from '../../events/sse.ts';
 import { projectScope, sessionCaller, signTicket, ticketCaller } from '../../events/tickets.ts';
 import { hasAccess } from '../../plugins/auth.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { idParam } from '../params.ts';
+import { route } from '../operation-route.ts';
 
 /**
  * Live updates through Server-Sent Events (docs/api.md, "Live updates"). A signed-in caller asks
@@ -21,15 +22,12 @@ const withoutVersion = ({ version: _version, released: _released, ...event }: Li
 const customerHears = (event: LiveEvent) => event.type !== 'comment' || event.released !== false;
 
 export default async function eventRoutes(app: FastifyInstance) {
-  app.post('/projects/:id/events/ticket', async (request): Promise<EventTicket> => {
-    const id = idParam(request.params);
+  route(app, operations.projectEventsTicket, async ({ params: { id } }, request) => {
     await visibleProject(app.ctx, request.auth, id);
     return { ticket: await signTicket(app.ctx.config.jwtSecret, request.auth.user.id, request.session, projectScope(id)), expiresIn: EVENT_TICKET_SECONDS };
   });
 
-  app.get('/projects/:id/events', { config: { access: 'public' } }, async (request, reply) => {
-    const id = idParam(request.params);
-    const { ticket } = parse(EventStreamQueryStruct, request.query);
+  route(app, operations.projectEvents, async ({ params: { id }, query: { ticket } }, _request, reply) => {
     const { auth, claims } = await ticketCaller(app.ctx, ticket, projectScope(id));
     const project = await visibleProject(app.ctx, auth, id);
     const staff = isStaffRole(auth.user.role);
@@ -46,12 +44,12 @@ export default async function eventRoutes(app: FastifyInstance) {
     return reply;
   });
 
-  app.post('/dashboard/events/ticket', { config: { access: 'staff' } }, async (request): Promise<EventTicket> => {
-    return { ticket: await signTicket(app.ctx.config.jwtSecret, request.auth.user.id, request.session, 'dashboard'), expiresIn: EVENT_TICKET_SECONDS };
-  });
+  route(app, operations.dashboardEventsTicket, async (_, request) => ({
+    ticket: await signTicket(app.ctx.config.jwtSecret, request.auth.user.id, request.session, 'dashboard'),
+    expiresIn: EVENT_TICKET_SECONDS,
+  }));
 
-  app.get('/dashboard/events', { config: { access: 'public' } }, async (request, reply) => {
-    const { ticket } = parse(EventStreamQueryStruct, request.query);
+  route(app, operations.dashboardEvents, async ({ query: { ticket } }, _request, reply) => {
     const { auth, claims } = await ticketCaller(app.ctx, ticket, 'dashboard');
     // A staff member who lost the role since the ticket was handed out.
     if (!hasAccess('staff', auth)) throw forbidden();

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { DashboardPageStruct, DashboardQueryStruct } from '../../../src/domain/contract/projects.ts';
+import * as operations from '../../../src/domain/contract/projects.ts';
 import { toJsonSchema } from '../../../src/domain/contract/json-schema.ts';
-import { parse } from '../../http-error.ts';
 import { PreparedJson } from '../../prepared-answer.ts';
 import { boardPages } from '../../services/board-pages.ts';
+import { route } from '../operation-route.ts';
 
 /**
  * The 200 answer's JSON Schema, read off the contract struct: Fastify compiles it into a
@@ -12,7 +12,7 @@ import { boardPages } from '../../services/board-pages.ts';
  * adds must be added to DashboardRowStruct too (tests/server/dashboard.test.ts checks the answer
  * against the struct with `create`, and against JSON.stringify of the same page).
  */
-const DASHBOARD_RESPONSE_SCHEMA = toJsonSchema(DashboardPageStruct);
+const DASHBOARD_RESPONSE_SCHEMA = toJsonSchema(operations.DashboardPageStruct);
 
 export default async function dashboardRoute(app: FastifyInstance) {
   // This instance's pages of the board, answered again while the board is unchanged (issue 14).
@@ -23,9 +23,13 @@ export default async function dashboardRoute(app: FastifyInstance) {
   // compressed once per encoding. Sent as text, so the API's preSerialization hooks do not run:
   // a board row carries no media field (media links are signed per session and could not be
   // shared from memory; tests/server/board-pages.test.ts checks the row has none).
-  app.get('/projects', { config: { access: 'staff' }, schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } } }, async (request, reply) => {
-    const query = parse(DashboardQueryStruct, request.query);
-    const { answer } = await pages.page(app.ctx.db, query, (page) => new PreparedJson(reply.serialize({ data: page }) as string));
-    return answer.send(request, reply);
-  });
+  route(
+    app,
+    operations.listDashboard,
+    async ({ query }, request, reply) => {
+      const { answer } = await pages.page(app.ctx.db, query, (page) => new PreparedJson(reply.serialize({ data: page }) as string));
+      return answer.send(request, reply);
+    },
+    { schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } } },
+  );
 }

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CommentsExportQueryStruct, CommentsQueryStruct, CreateCommentBodyStruct, UpdateCommentBodyStruct } from '../../../src/domain/contract/review.ts';
+import * as operations from '../../../src/domain/contract/review.ts';
 import { mediaUrl, signMediaToken } from '../../media/media-links.ts';
-import { parse } from '../../http-error.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { createComment, deleteComment, exportComments, listComments, listVersions, memberCaller, threadOf, updateComment } from '../../services/review.ts';
-import { idParam } from '../params.ts';
+import { route } from '../operation-route.ts';
 
 /**
  * Frame-accurate review: a project's versions and the time-coded comments on them. Anyone who
@@ -28,9 +27,9 @@ const perAccountWrites = {
 };
 
 export default async function reviewRoutes(app: FastifyInstance) {
-  app.get('/projects/:id/versions', { config: { access: 'signed-in' } }, async (request) => {
+  route(app, operations.listVersions, async ({ params }, request) => {
     const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
+    const project = await visibleProject(app.ctx, auth, params.id);
     // Media links signed for this session: the project's own (version null) or one version's.
     const links = (version: number | null) => {
       const token = signMediaToken(app.ctx.config.jwtSecret, project.id, request.session, Date.now(), version);
@@ -39,49 +38,40 @@ export default async function reviewRoutes(app: FastifyInstance) {
     return listVersions(app.ctx, auth, project, links);
   });
 
-  app.get('/projects/:id/comments', { config: { access: 'signed-in' } }, async (request) => {
+  route(app, operations.listComments, async ({ params, query }, request) => {
     const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    const { version } = parse(CommentsQueryStruct, request.query);
-    return listComments(app.ctx, memberCaller(auth), project, version);
+    const project = await visibleProject(app.ctx, auth, params.id);
+    return listComments(app.ctx, memberCaller(auth), project, query.version);
   });
 
-  // The thread of one comment: what a page reads when the event stream names a changed comment.
-  app.get('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request) => {
+  route(app, operations.getThread, async ({ params }, request) => {
     const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    return threadOf(app.ctx, memberCaller(auth), project, idParam(request.params, 'commentId'));
+    const project = await visibleProject(app.ctx, auth, params.id);
+    return threadOf(app.ctx, memberCaller(auth), project, params.commentId);
   });
 
-  app.post('/projects/:id/comments', { config: { access: 'signed-in', ...perAccountWrites } }, async (request, reply) => {
+  route(app, operations.createComment, async ({ params, body }, request) => {
     const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    const body = parse(CreateCommentBodyStruct, request.body);
-    const comment = await createComment(app.ctx, memberCaller(auth), project, body);
-    reply.code(201);
-    return comment;
+    const project = await visibleProject(app.ctx, auth, params.id);
+    return createComment(app.ctx, memberCaller(auth), project, body);
+  }, { config: perAccountWrites });
+
+  route(app, operations.updateComment, async ({ params, body }, request) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, params.id);
+    return updateComment(app.ctx, memberCaller(auth), project, params.commentId, body);
+  }, { config: perAccountWrites });
+
+  route(app, operations.deleteComment, async ({ params }, request) => {
+    const { auth } = request;
+    const project = await visibleProject(app.ctx, auth, params.id);
+    await deleteComment(app.ctx, memberCaller(auth), project, params.commentId);
   });
 
-  app.patch('/projects/:id/comments/:commentId', { config: { access: 'signed-in', ...perAccountWrites } }, async (request) => {
+  route(app, operations.exportComments, async ({ params, query }, request, reply) => {
     const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    const commentId = idParam(request.params, 'commentId');
-    return updateComment(app.ctx, memberCaller(auth), project, commentId, parse(UpdateCommentBodyStruct, request.body));
-  });
-
-  app.delete('/projects/:id/comments/:commentId', { config: { access: 'signed-in' } }, async (request, reply) => {
-    const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    await deleteComment(app.ctx, memberCaller(auth), project, idParam(request.params, 'commentId'));
-    reply.code(204);
-  });
-
-  // Staff import the markers into their editing application.
-  app.get('/projects/:id/comments/export', { config: { access: 'staff' } }, async (request, reply) => {
-    const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, idParam(request.params));
-    const { version, format } = parse(CommentsExportQueryStruct, request.query);
-    const file = await exportComments(app.ctx, auth, project, version, format);
+    const project = await visibleProject(app.ctx, auth, params.id);
+    const file = await exportComments(app.ctx, auth, project, query.version, query.format);
     return reply
       .header('Content-Type', file.contentType)
       .header('Content-Disposition', `attachment; filename="${file.fileName}"`)

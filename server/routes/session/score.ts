@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { object, optional, string } from 'superstruct';
-import { parse } from '../../http-error.ts';
+import * as operations from '../../../src/domain/contract/auth.ts';
 import { perIpRouteLimit } from '../../services/abuse-guard.ts';
-
-const ScoreQueryStruct = object({ token: optional(string()) });
+import { route } from '../operation-route.ts';
 
 export default async function scoreRoute(app: FastifyInstance) {
-  app.get('/score', { config: { ...perIpRouteLimit(app.ctx.config), access: 'public' } }, async (request) => {
-    const { token } = parse(ScoreQueryStruct, request.query);
-    return { score: await app.ctx.botCheck.score(token ?? '') };
-  });
+  route(app, operations.score, async ({ query }) => ({ score: await app.ctx.botCheck.score(query.token) }), { config: perIpRouteLimit(app.ctx.config) });
 }

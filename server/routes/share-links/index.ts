@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CreateShareLinkBodyStruct, GuestCommentBodyStruct, GuestStreamQueryStruct, SHARE_PASS_HEADER, ShareAccessBodyStruct } from '../../../src/domain/contract/share-links.ts';
-import { parse } from '../../http-error.ts';
+import * as operations from '../../../src/domain/contract/share-links.ts';
+import { SHARE_PASS_HEADER } from '../../../src/domain/contract/share-links.ts';
 import { openEventStream } from '../../events/sse.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { createShareLink, guestComment, guestComments, guestReview, listShareLinks, openShare, revokeShareLink, unlockShare } from '../../services/share-links.ts';
-import { idParam } from '../params.ts';
+import { route } from '../operation-route.ts';
 
 /**
  * Guest review links (issue 13, docs/api.md "Guest review"): the owner's calls under the project,
@@ -32,48 +32,38 @@ const GUEST_STREAM_USER = (linkId: number) => -linkId;
 export default async function shareLinkRoutes(app: FastifyInstance) {
   const { ctx } = app;
 
-  app.get('/projects/:id/share-links', { config: { access: 'customer' } }, async (request) => {
-    const project = await visibleProject(ctx, request.auth, idParam(request.params));
+  route(app, operations.listShareLinks, async ({ params }, request) => {
+    const project = await visibleProject(ctx, request.auth, params.id);
     return listShareLinks(ctx, request.auth, project);
   });
 
-  app.post('/projects/:id/share-links', { config: { access: 'owner' } }, async (request, reply) => {
-    const project = await visibleProject(ctx, request.auth, idParam(request.params));
-    const link = await createShareLink(ctx, request.auth, project, parse(CreateShareLinkBodyStruct, request.body));
-    reply.code(201);
-    return link;
+  route(app, operations.createShareLink, async ({ params, body }, request) => {
+    const project = await visibleProject(ctx, request.auth, params.id);
+    return createShareLink(ctx, request.auth, project, body);
   });
 
-  app.delete('/projects/:id/share-links/:linkId', { config: { access: 'owner' } }, async (request, reply) => {
-    const project = await visibleProject(ctx, request.auth, idParam(request.params));
-    await revokeShareLink(ctx, request.auth, project, idParam(request.params, 'linkId'));
-    reply.code(204);
+  route(app, operations.revokeShareLink, async ({ params }, request) => {
+    const project = await visibleProject(ctx, request.auth, params.id);
+    await revokeShareLink(ctx, request.auth, project, params.linkId);
   });
 
-  app.get('/share/:token', { config: { access: 'public' } }, async (request, reply) => {
+  route(app, operations.getGuestReview, async ({ params }, request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return guestReview(ctx, tokenOf(request), passOf(request), app.prefix);
+    return guestReview(ctx, params.token, passOf(request), app.prefix);
   });
 
-  app.post('/share/:token/access', { config: { access: 'public', ...perLink('access', PASSWORD_ATTEMPTS_PER_MINUTE) } }, async (request) => {
-    const { password } = parse(ShareAccessBodyStruct, request.body);
-    return unlockShare(ctx, tokenOf(request), password);
-  });
+  route(app, operations.unlockShare, async ({ params, body }) => unlockShare(ctx, params.token, body.password), { config: perLink('access', PASSWORD_ATTEMPTS_PER_MINUTE) });
 
-  app.get('/share/:token/comments', { config: { access: 'public' } }, async (request) => {
-    return guestComments(ctx, await openShare(ctx, tokenOf(request), passOf(request)));
-  });
+  route(app, operations.listGuestComments, async ({ params }, request) => guestComments(ctx, await openShare(ctx, params.token, passOf(request))));
 
-  app.post('/share/:token/comments', { config: { access: 'public', ...perLink('comments', GUEST_WRITES_PER_MINUTE) } }, async (request, reply) => {
-    const share = await openShare(ctx, tokenOf(request), passOf(request));
-    const comment = await guestComment(ctx, share, parse(GuestCommentBodyStruct, request.body));
-    reply.code(201);
-    return comment;
-  });
+  route(app, operations.createGuestComment, async ({ params, body }, request) => {
+    const share = await openShare(ctx, params.token, passOf(request));
+    return guestComment(ctx, share, body);
+  }, { config: perLink('comments', GUEST_WRITES_PER_MINUTE) });
 
-  app.get('/share/:token/events', { config: { access: 'public' } }, async (request, reply) => {
-    const { pass } = parse(GuestStreamQueryStruct, request.query);
-    const token = tokenOf(request);
+  route(app, operations.guestEvents, async ({ params, query }, _, reply) => {
+    const { pass } = query;
+    const { token } = params;
     const { row, project } = await openShare(ctx, token, pass);
     openEventStream(app.events, reply, {
       userId: GUEST_STREAM_USER(row.id),

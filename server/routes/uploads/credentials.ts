@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import { UploadCredentialsBodyStruct, UploadRefusalBodyStruct } from '../../../src/domain/contract/uploads.ts';
-import { parse } from '../../http-error.ts';
+import * as operations from '../../../src/domain/contract/uploads.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { issueUploadCredentials } from '../../services/uploads.ts';
 import { browserUploadEndpoint } from '../../storage/setup.ts';
+import { route } from '../operation-route.ts';
 
 export default async function uploadCredentialRoutes(app: FastifyInstance) {
   // ARCHITECTURE §4: short-lived credentials limited to the project's upload prefix.
-  app.post('/uploads/credentials', async (request) => {
+  route(app, operations.requestUploadCredentials, async ({ body }, request) => {
     // The claims too: the credentials are bound to this session and end with it (issue 9).
     const { auth, session: claims } = request;
-    const { projectId, uploadType = 'asset' } = parse(UploadCredentialsBodyStruct, request.body);
+    const { projectId, uploadType = 'asset' } = body;
     const project = await visibleProject(app.ctx, auth, projectId);
     return issueUploadCredentials(app.ctx, browserUploadEndpoint(app, request), auth, claims, project, uploadType);
   });
@@ -18,11 +18,10 @@ export default async function uploadCredentialRoutes(app: FastifyInstance) {
   // Issue 32: a proxy in front refused an upload request as too large (nginx's default body limit
   // is 1 MB; parts are 20 MiB). The server never saw that request: the browser tells it, so the
   // operator's log says what to change. One line per refused upload; nothing is stored.
-  app.post('/uploads/refusals', async (request, reply) => {
-    const { projectId, status, bytes } = parse(UploadRefusalBodyStruct, request.body);
+  route(app, operations.reportUploadRefusal, async ({ body }, request) => {
+    const { projectId, status, bytes } = body;
     await visibleProject(app.ctx, request.auth, projectId);
     app.log.warn({ reqId: request.id, userId: request.auth.user.id, projectId, status, bytes, client: request.ip }, proxyRefusalMessage(bytes));
-    return reply.code(204).send();
   });
 }
 

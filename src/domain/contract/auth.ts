@@ -1,4 +1,5 @@
 import { enums, literal, nullable, number, object, optional, string, union, type Infer } from 'superstruct';
+import { defineOperation } from './define.ts';
 import { FIELD_MESSAGES, emailRule, passwordRule, registerNameRule, registerPhoneRule } from '../validation.ts';
 import { ruleField } from './fields.ts';
 
@@ -51,3 +52,18 @@ export const ClientConfigStruct = object({
   payments: object({ provider: enums(['embedded', 'stripe']), publishableKey: nullable(string()) }),
 });
 export type ClientConfig = Infer<typeof ClientConfigStruct>;
+
+/** GET score's query: the bot-check token to score. */
+export const ScoreQueryStruct = object({ token: string() });
+
+export const getClientConfig = defineOperation({ method: 'GET', path: '/client-config', access: 'public', answer: ClientConfigStruct });
+export const login = defineOperation({ method: 'POST', path: '/login', access: 'public', body: LoginBodyStruct, answer: SessionStruct });
+/** A new expiry for the same session, never past its absolute end (30 days after sign-in). */
+export const refreshToken = defineOperation({ method: 'PUT', path: '/me/refresh-token', access: 'signed-in', answer: TokenStruct });
+/** Signed in as an owner without an organization yet (organizationId null). */
+export const register = defineOperation({ method: 'POST', path: '/register', access: 'public', body: RegisterBodyStruct, answer: SessionStruct, status: 201 });
+export const score = defineOperation({ method: 'GET', path: '/score', access: 'public', query: ScoreQueryStruct, answer: ScoreStruct });
+/** 204 whether or not the e-mail has an account. */
+export const recoverPassword = defineOperation({ method: 'PUT', path: '/password-recover', access: 'public', body: RecoverBodyStruct });
+/** Completes a recovery or an invitation: both links lead to /change-password. */
+export const completeRecovery = defineOperation({ method: 'PUT', path: '/password-recover-complete', access: 'public', body: RecoverCompleteBodyStruct, answer: SessionStruct });

@@ -1,5 +1,6 @@
-import { array, assign, boolean, define, enums, nullable, number, object, optional, record, string, type, union, type Infer } from 'superstruct';
+import { array, assign, boolean, coerce, define, enums, literal, nullable, number, object, optional, record, string, type, union, unknown, type Infer } from 'superstruct';
 import { BILLING_FIELDS, BILLING_MESSAGES, BILLING_RULES, CATALOG_MESSAGES, SHIPPING_FIELDS, isKnownCurrency, type BillingField } from '../billing.ts';
+import { defineOperation } from './define.ts';
 import { Id, ruleField } from './fields.ts';
 
 /** Request bodies of the billing calls (docs/api.md "Subscriptions and billing"). */
@@ -134,3 +135,45 @@ export const StaffCouponStruct = object({
 });
 export type StaffCoupon = Infer<typeof StaffCouponStruct>;
 export const StaffCouponListStruct = array(StaffCouponStruct);
+
+// ---- Operations ----------------------------------------------------------------------------
+
+/**
+ * A body the route hands on as sent, for its service to check: the card form reports every
+ * field's problem at once, and a coupon's rules depend on the stored coupon (a code is required
+ * only to create one, a maximum may not go below its redemptions). It only types what the client sends.
+ */
+const checkedByService = <T>(name: string) => define<T>(name, () => true);
+
+/** Public (C§7: payment-plans is one of the calls without a token); retired plans are not sold. */
+export const listPlans = defineOperation({ method: 'GET', path: '/payment-plans', access: 'public', answer: PaymentPlanListStruct });
+/** The discount when the caller's organization may use the code; 404 with fields.coupon otherwise. */
+export const checkCoupon = defineOperation({ method: 'GET', path: '/payment-plans/coupons/{code}', access: 'customer', answer: CouponCheckStruct });
+/** The embedded gateway's card form; with Stripe, Stripe.js tokenizes and this call does not exist. */
+export const addCard = defineOperation({ method: 'POST', path: '/payment-methods', access: 'owner', body: checkedByService<Infer<typeof AddCardBodyStruct>>('card'), answer: PaymentMethodStruct, status: 201 });
+export const listSubscriptions = defineOperation({ method: 'GET', path: '/organizations/{id}/subscriptions', access: 'signed-in', organizationParam: 'id', answer: SubscriptionListStruct });
+/** 201, or 200 when an idempotency key replays an earlier purchase. */
+export const createSubscription = defineOperation({
+  method: 'POST',
+  path: '/organizations/{id}/subscriptions',
+  access: 'owner',
+  organizationParam: 'id',
+  // Missing blocks are checked as empty ones, so every field gets its own message.
+  body: coerce(CreateSubscriptionBodyStruct, unknown(), (value) => {
+    const body = (value ?? {}) as Record<string, unknown>;
+    return { ...body, billing: body.billing ?? {}, shipping: body.shipping ?? {} };
+  }),
+  answer: SubscriptionStruct,
+  status: 201,
+});
+export const cancelSubscription = defineOperation({ method: 'DELETE', path: '/organizations/{id}/subscriptions', access: 'owner', organizationParam: 'id' });
+/** Stripe's webhook: public, the signature over the raw body is the authentication. */
+export const stripeWebhook = defineOperation({ method: 'POST', path: '/billing/stripe-webhook', access: 'public', answer: object({ received: literal(true) }) });
+
+/** Staff's plans and coupons: SUPERADMIN and ADMIN, not through an impersonation. */
+export const listStaffPlans = defineOperation({ method: 'GET', path: '/admin/payment-plans', access: 'managers', answer: StaffPlanListStruct });
+export const createPlan = defineOperation({ method: 'POST', path: '/admin/payment-plans', access: 'managers', body: PlanBodyStruct, answer: StaffPlanStruct, status: 201 });
+export const updatePlan = defineOperation({ method: 'PUT', path: '/admin/payment-plans/{id}', access: 'managers', body: PlanBodyStruct, answer: StaffPlanStruct });
+export const listCoupons = defineOperation({ method: 'GET', path: '/admin/coupons', access: 'managers', answer: StaffCouponListStruct });
+export const createCoupon = defineOperation({ method: 'POST', path: '/admin/coupons', access: 'managers', body: checkedByService<CouponBody>('coupon'), answer: StaffCouponStruct, status: 201 });
+export const updateCoupon = defineOperation({ method: 'PUT', path: '/admin/coupons/{code}', access: 'managers', body: checkedByService<CouponBody>('coupon'), answer: StaffCouponStruct });

@@ -1,4 +1,4 @@
-import { array, assign, boolean, define, enums, nullable, number, object, optional, string, type, type Infer, type Struct } from 'superstruct';
+import { array, assign, boolean, define, enums, nullable, number, object, optional, string, type, union, type Infer, type Struct } from 'superstruct';
 import {
   CREDITS_MAX,
   INTERVAL_MAX_MONTHS,
@@ -11,6 +11,7 @@ import {
   trackingCodeRule,
 } from '../organization-rules.ts';
 import { isIsoDate } from '../subscription.ts';
+import { defineOperation } from './define.ts';
 import { fromText } from './fields.ts';
 import { OrganizationStruct } from './organizations.ts';
 import { optionalText, pageQuery, queryNumber } from './users.ts';
@@ -166,5 +167,17 @@ export const CreditDetailStruct = object({
 export type CreditDetail = Infer<typeof CreditDetailStruct>;
 export const CreditsAnswerStruct = object({ data: object({ credits: CreditDetailStruct }) });
 
+/** A§7 customers list and onboarding tabs: a page of rows, sorted, searched and filtered by the server. */
+export const listOrganizations = defineOperation({ method: 'GET', path: '/organizations', access: 'managers', query: OrganizationListQueryStruct, answer: OrganizationRowListStruct });
+/** A member reads the customer answer, staff the staff one: the caller checks the one it expects. */
+export const getOrganization = defineOperation({ method: 'GET', path: '/organizations/{id}', access: 'signed-in', organizationParam: 'id', answer: union([OrganizationStruct, StaffOrganizationStruct]) });
+export const updateOrganization = defineOperation({ method: 'PATCH', path: '/organizations/{id}', access: 'managers', body: UpdateOrganizationBodyStruct, answer: OrganizationFieldsStruct });
+export const deleteOrganization = defineOperation({ method: 'DELETE', path: '/organizations/{id}', access: 'managers' });
+export const getCredits = defineOperation({ method: 'GET', path: '/organizations/{id}/credits', access: 'signed-in', organizationParam: 'id', answer: CreditsAnswerStruct });
+export const updateCredits = defineOperation({ method: 'PUT', path: '/organizations/{id}/credits', access: 'managers', body: UpdateCreditsBodyStruct, answer: CreditsAnswerStruct });
+
 /** A§7 GET organizations/{id}/admin/login. */
 export const AdminLoginStruct = object({ token: string(), organizationId: number() });
+
+/** A§2 Log In As: a token for the organization's owner that names the admin as impersonator (recorded on the trail, issue 36). */
+export const adminLogin = defineOperation({ method: 'GET', path: '/organizations/{id}/admin/login', access: 'managers', answer: AdminLoginStruct });

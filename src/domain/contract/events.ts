@@ -1,4 +1,5 @@
 import { boolean, enums, integer, min, nullable, object, optional, string, type Infer } from 'superstruct';
+import { defineOperation } from './define.ts';
 import { Id } from './fields.ts';
 
 /**
@@ -39,3 +40,10 @@ export type EventTicket = Infer<typeof EventTicketStruct>;
 
 /** The stream's own query: the ticket. */
 export const EventStreamQueryStruct = object({ ticket: optional(string()) });
+
+export const projectEventsTicket = defineOperation({ method: 'POST', path: '/projects/{id}/events/ticket', access: 'signed-in', answer: EventTicketStruct });
+/** Public to the auth plugin (EventSource sends no header): the ticket in the query is the credential, checked by the route. */
+export const projectEvents = defineOperation({ method: 'GET', path: '/projects/{id}/events', access: 'public', query: EventStreamQueryStruct });
+export const dashboardEventsTicket = defineOperation({ method: 'POST', path: '/dashboard/events/ticket', access: 'staff', answer: EventTicketStruct });
+/** Public to the auth plugin, as the project's stream. */
+export const dashboardEvents = defineOperation({ method: 'GET', path: '/dashboard/events', access: 'public', query: EventStreamQueryStruct });

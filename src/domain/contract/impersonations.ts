@@ -1,4 +1,5 @@
 import { array, enums, nullable, object, string, type, type Infer } from 'superstruct';
+import { defineOperation } from './define.ts';
 import { Id } from './fields.ts';
 import { pageQuery } from './users.ts';
 
@@ -32,6 +33,10 @@ export const ImpersonationStruct = object({
 });
 export type Impersonation = Infer<typeof ImpersonationStruct>;
 export const ImpersonationListStruct = array(ImpersonationStruct);
+
+export const listImpersonations = defineOperation({ method: 'GET', path: '/impersonations', access: 'superadmins', query: ImpersonationListQueryStruct, answer: ImpersonationListStruct });
+/** Admin logout (or a sign-out) while signed in as a customer: the session's end, on the trail; 403 for any other token. */
+export const endImpersonation = defineOperation({ method: 'POST', path: '/impersonations/end', access: 'signed-in' });
 
 /** Whole seconds a session lasted (or has lasted by `now`); null when its end is unknown. */
 export function impersonationSeconds(row: Pick<Impersonation, 'startedAt' | 'endedAt' | 'endedBy'>, now: number): number | null {

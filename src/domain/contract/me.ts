@@ -1,5 +1,6 @@
 import { enums, nullable, number, object, string, type Infer } from 'superstruct';
 import { ROLES } from '../roles.ts';
+import { defineOperation } from './define.ts';
 
 export const MeStruct = object({
   id: number(),
@@ -15,3 +16,5 @@ export const MeStruct = object({
   impersonatedBy: nullable(number()),
 });
 export type Me = Infer<typeof MeStruct>;
+
+export const getMe = defineOperation({ method: 'GET', path: '/me', access: 'signed-in', answer: MeStruct });

@@ -1,5 +1,7 @@
 import { Id } from './fields.ts';
 import { array, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { defineOperation } from './define.ts';
+import { ProjectStruct } from './projects.ts';
 import { AssetTypeParam } from './uploads.ts';
 
 const KeyText = (name: string, message: string) => define<string>(name, (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || message);
@@ -54,3 +56,12 @@ export const MediaJobStruct = object({
 });
 export type MediaJob = Infer<typeof MediaJobStruct>;
 export const MediaJobListStruct = object({ data: object({ jobs: array(MediaJobStruct), ffmpeg: enums(['available', 'missing']) }) });
+
+/** A§7: staff (not editors, not through an impersonation) register the final video they uploaded; answers the project. */
+export const registerDeliverable = defineOperation({ method: 'POST', path: '/projects/{id}/deliverable', access: 'signed-in', body: DeliverableBodyStruct, answer: ProjectStruct });
+export const requestDownloadLink = defineOperation({ method: 'POST', path: '/projects/{id}/links', access: 'signed-in', body: LinkBodyStruct, answer: LinkStruct });
+export const listMediaJobs = defineOperation({ method: 'GET', path: '/projects/{id}/media-jobs', access: 'staff', answer: MediaJobListStruct });
+/** A media link of the final video: the signed token is the credential. Answers a playlist, a redirect, or 404/503. */
+export const getMediaFile = defineOperation({ method: 'GET', path: '/media/{token}/{file}', access: 'public' });
+/** A variant playlist of the HLS rendition, its segments presigned for the browser. */
+export const getStreamVariant = defineOperation({ method: 'GET', path: '/media/{token}/stream/{variant}/playlist.m3u8', access: 'public' });

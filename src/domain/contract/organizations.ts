@@ -1,10 +1,14 @@
 import { boolean, nullable, number, object, string, type Infer } from 'superstruct';
 import { organizationNameRule } from '../validation.ts';
+import { defineOperation } from './define.ts';
 import { ruleField } from './fields.ts';
 
 export const CreateOrganizationBodyStruct = object({ name: ruleField('name', organizationNameRule) });
 
 export const IdResponseStruct = object({ id: number() });
+
+/** Step 1 of registration: the new owner names the organization. */
+export const createOrganization = defineOperation({ method: 'POST', path: '/organizations', access: 'signed-in', body: CreateOrganizationBodyStruct, answer: IdResponseStruct, status: 201 });
 
 export const CreditsStruct = object({
   startDate: nullable(string()),

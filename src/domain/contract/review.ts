@@ -2,6 +2,7 @@ import { array, boolean, define, enums, nullable, number, object, optional, stri
 import { validateDrawing } from '../drawing.ts';
 import { REVIEW_MESSAGES, validateCommentText } from '../review-rules.ts';
 import { COMMENT_AUTHOR_ROLES } from '../share-links.ts';
+import { defineOperation } from './define.ts';
 import { Id, MAX_ID, queryInt } from './fields.ts';
 
 /**
@@ -110,3 +111,13 @@ export const CommentListStruct = object({
   comments: array(ThreadStruct),
 });
 export type CommentList = Infer<typeof CommentListStruct>;
+
+export const listVersions = defineOperation({ method: 'GET', path: '/projects/{id}/versions', access: 'signed-in', answer: VersionListStruct });
+export const listComments = defineOperation({ method: 'GET', path: '/projects/{id}/comments', access: 'signed-in', query: CommentsQueryStruct, answer: CommentListStruct });
+/** The thread of one comment: what a page reads when the event stream names a changed comment. */
+export const getThread = defineOperation({ method: 'GET', path: '/projects/{id}/comments/{commentId}', access: 'signed-in', answer: ThreadStruct });
+export const createComment = defineOperation({ method: 'POST', path: '/projects/{id}/comments', access: 'signed-in', body: CreateCommentBodyStruct, answer: CommentStruct, status: 201 });
+export const updateComment = defineOperation({ method: 'PATCH', path: '/projects/{id}/comments/{commentId}', access: 'signed-in', body: UpdateCommentBodyStruct, answer: CommentStruct });
+export const deleteComment = defineOperation({ method: 'DELETE', path: '/projects/{id}/comments/{commentId}', access: 'signed-in' });
+/** Staff import the markers into their editing application. Answers the file (text or PDF), not JSON. */
+export const exportComments = defineOperation({ method: 'GET', path: '/projects/{id}/comments/export', access: 'staff', query: CommentsExportQueryStruct, status: 200 });

@@ -1,7 +1,8 @@
 import { array, boolean, define, enums, nullable, number, object, omit, optional, string, type Infer } from 'superstruct';
 import { REVIEW_MESSAGES } from '../review-rules.ts';
 import { SHARE_MESSAGES, isShareLinkExpiry, validateSharePassword, type ShareLinkExpiryDays } from '../share-links.ts';
-import { CreateCommentBodyStruct, VersionStruct } from './review.ts';
+import { CommentListStruct, CommentStruct, CreateCommentBodyStruct, VersionStruct } from './review.ts';
+import { defineOperation } from './define.ts';
 import { MAX_ID } from './fields.ts';
 
 /** Guest review links (issue 13): the owner's calls under the project, the guest's under the link's token. */
@@ -72,3 +73,16 @@ export const GuestCommentBodyStruct = object({
 export type GuestCommentBody = Infer<typeof GuestCommentBodyStruct>;
 
 export const GuestStreamQueryStruct = object({ pass: optional(string()) });
+
+/** The owner's calls, under the project. */
+export const listShareLinks = defineOperation({ method: 'GET', path: '/projects/{id}/share-links', access: 'customer', answer: ShareLinkListStruct });
+export const createShareLink = defineOperation({ method: 'POST', path: '/projects/{id}/share-links', access: 'owner', body: CreateShareLinkBodyStruct, answer: ShareLinkStruct, status: 201 });
+export const revokeShareLink = defineOperation({ method: 'DELETE', path: '/projects/{id}/share-links/{linkId}', access: 'owner' });
+
+/** The guest's calls: public to the auth plugin, the token (and a protected link's pass) is the credential, checked by the service. */
+export const getGuestReview = defineOperation({ method: 'GET', path: '/share/{token}', access: 'public', answer: GuestReviewStruct });
+export const unlockShare = defineOperation({ method: 'POST', path: '/share/{token}/access', access: 'public', body: ShareAccessBodyStruct, answer: SharePassStruct });
+export const listGuestComments = defineOperation({ method: 'GET', path: '/share/{token}/comments', access: 'public', answer: CommentListStruct });
+export const createGuestComment = defineOperation({ method: 'POST', path: '/share/{token}/comments', access: 'public', body: GuestCommentBodyStruct, answer: CommentStruct, status: 201 });
+/** Server-Sent Events, opened by EventSource (no header: a pass goes as `?pass=`). */
+export const guestEvents = defineOperation({ method: 'GET', path: '/share/{token}/events', access: 'public', query: GuestStreamQueryStruct, status: 200 });

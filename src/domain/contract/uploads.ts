@@ -1,5 +1,6 @@
 import { array, boolean, define, enums, nullable, number, object, optional, string, type Infer, type Struct } from 'superstruct';
 import { ASSET_TYPES, UPLOAD_TYPES, parseAssetType, type AssetType } from '../uploads.ts';
+import { defineOperation } from './define.ts';
 import { fromText, Id } from './fields.ts';
 
 /** An asset type in any spelling the specs use (Asset, InterviewClip, BRollClip, ASSET, BROLL_CLIP, B_ROLL_CLIP). */
@@ -102,3 +103,12 @@ export const AssetStruct = object({
 });
 export type Asset = Infer<typeof AssetStruct>;
 export const AssetListStruct = array(AssetStruct);
+
+export const requestUploadCredentials = defineOperation({ method: 'POST', path: '/uploads/credentials', access: 'signed-in', body: UploadCredentialsBodyStruct, answer: UploadCredentialsStruct });
+export const reportUploadRefusal = defineOperation({ method: 'POST', path: '/uploads/refusals', access: 'signed-in', body: UploadRefusalBodyStruct });
+export const listAssets = defineOperation({ method: 'GET', path: '/projects/{id}/assets', access: 'signed-in', query: AssetListQueryStruct, answer: AssetListStruct });
+export const checkAssetName = defineOperation({ method: 'GET', path: '/projects/{id}/assets/check-name', access: 'signed-in', query: CheckNameQueryStruct, answer: CheckNameStruct });
+/** 201 with the new asset; an object registered already answers its asset with 200. */
+export const registerAsset = defineOperation({ method: 'POST', path: '/projects/{id}/assets', access: 'signed-in', body: RegisterAssetBodyStruct, answer: AssetStruct, status: 201 });
+export const deleteAllAssets = defineOperation({ method: 'DELETE', path: '/projects/{id}/assets', access: 'signed-in', query: AssetDeleteAllQueryStruct });
+export const deleteAsset = defineOperation({ method: 'DELETE', path: '/projects/{id}/assets/{assetId}', access: 'signed-in' });

@@ -3,6 +3,7 @@ import { ROLES } from '../roles.ts';
 import { USER_MESSAGES, editorPhoneRule, pictureRule } from '../user-management.ts';
 import { optionalLinkRule } from '../organization-rules.ts';
 import { emailRule, settingsNameRule, settingsPhoneRule } from '../validation.ts';
+import { defineOperation } from './define.ts';
 import { fromText, ruleField } from './fields.ts';
 
 /** A whole number read from a query string, with a default when absent. */
@@ -117,3 +118,29 @@ export const TrialUserListStruct = array(TrialUserStruct);
 export const TRIAL_USERS_LIMIT = 20;
 export const TrialUsersQueryStruct = type(pageQuery(TRIAL_USERS_LIMIT));
 export const OrganizationUsersQueryStruct = type(pageQuery(100));
+
+/**
+ * POST users and PATCH users/{id} take one of the bodies above, and the role (for PATCH also
+ * `isEnabled`) decides which: the route parses the body itself, so its 400 names the fields of the
+ * one that applies. These only type what a client sends; every body passes them.
+ */
+const NewUserBodyStruct = define<CustomerUserBody | StaffUserBody>('body', () => true);
+const UserChangeBodyStruct = define<Infer<typeof SetEnabledBodyStruct> | CustomerUserBody | StaffUserBody>('body', () => true);
+
+/** A§7 users by role: the editors page (role=editor) and staff settings (role=staff); an EDITOR reads editors only. */
+export const listUsers = defineOperation({ method: 'GET', path: '/users', access: 'staff', query: UsersQueryStruct, answer: UserListStruct });
+/** A§2 trial users: owners whose organization has no subscription yet. */
+export const listTrialUsers = defineOperation({ method: 'GET', path: '/users/trial', access: 'managers', query: TrialUsersQueryStruct, answer: TrialUserListStruct });
+/** C§7 settings users and A§2 organization page users (deleted users never). */
+export const listOrganizationUsers = defineOperation({ method: 'GET', path: '/organizations/{id}/users', access: 'signed-in', organizationParam: 'id', query: OrganizationUsersQueryStruct, answer: UserListStruct });
+/** C§7: the owner adds a User; A§7: staff add an Editor (a superadmin also an Admin). Who may add whom, the route decides from the caller. */
+export const createUser = defineOperation({ method: 'POST', path: '/users', access: 'signed-in', body: NewUserBodyStruct, answer: UserStruct, status: 201 });
+/** Enable or disable (`{ isEnabled }`), or edit the details; who may, the route decides from the caller and the user. */
+export const updateUser = defineOperation({ method: 'PATCH', path: '/users/{id}', access: 'signed-in', body: UserChangeBodyStruct, answer: UserStruct });
+/** Soft delete: the row stays for history, the user leaves every list and lookup. */
+export const deleteUser = defineOperation({ method: 'DELETE', path: '/users/{id}', access: 'signed-in' });
+export const deleteEditor = defineOperation({ method: 'DELETE', path: '/users/{id}/editor', access: 'managers' });
+/** A new single-use invitation link; the previous unused one stops working. */
+export const resendInvite = defineOperation({ method: 'PATCH', path: '/users/{id}/invite-link', access: 'signed-in' });
+/** A§7 the editor drive link (empty or null clears it). */
+export const setEditorAssetPath = defineOperation({ method: 'PATCH', path: '/users/{id}/asset-path', access: 'managers', body: AssetPathBodyStruct, answer: UserStruct });

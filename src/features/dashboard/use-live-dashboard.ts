@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { operationPath } from '@/domain/contract/define.ts';
+import { dashboardEvents } from '@/domain/contract/events.ts';
 import { openLiveStream } from '@/lib/live-stream.ts';
 import { useQueryClient } from '@/lib/query.ts';
 import { businessCalendarKey } from '@/shared/business-calendar/api/business-calendar.ts';
@@ -36,7 +38,7 @@ export function useLiveDashboard(): void {
     };
     const stop = openLiveStream({
       ticket: getDashboardEventsTicket,
-      url: (ticket) => `/api/v1/dashboard/events?ticket=${encodeURIComponent(ticket)}`,
+      url: (ticket) => `/api/v1${operationPath(dashboardEvents.path)}?ticket=${encodeURIComponent(ticket)}`,
       onEvent: (event) => refresh(event.projectId === null),
       onCatchUp: () => refresh(true),
     });

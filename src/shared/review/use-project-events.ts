@@ -1,4 +1,6 @@
 import { useEffect } from 'react';
+import { operationPath } from '@/domain/contract/define.ts';
+import { projectEvents } from '@/domain/contract/events.ts';
 import type { CommentList } from '@/domain/contract/review.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { openLiveStream } from '@/lib/live-stream.ts';
@@ -54,7 +56,7 @@ export function useProjectEvents(projectId: number): void {
     };
     const stop = openLiveStream({
       ticket: () => getProjectEventsTicket(projectId),
-      url: (ticket) => `/api/v1/projects/${projectId}/events?ticket=${encodeURIComponent(ticket)}`,
+      url: (ticket) => `/api/v1${operationPath(projectEvents.path, { id: projectId })}?ticket=${encodeURIComponent(ticket)}`,
       onEvent: (event) => (event.type === 'comment' && event.commentId !== undefined ? readThread(event.commentId) : refresh(event.type === 'project')),
       onCatchUp: () => refresh(true),
     });

@@ -1,6 +1,6 @@
-import { ProjectStruct } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/projects.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function setReviewPeriod(id: number, reviewPeriod: number) {
-  return api('PUT', `/projects/${id}/review_period`, { body: { reviewPeriod }, struct: ProjectStruct });
+  return call(operations.setReviewPeriod, { params: { id }, body: { reviewPeriod } });
 }

@@ -1,6 +1,6 @@
-import { SessionStruct } from '@/domain/contract/auth.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/auth.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function completeRecovery(email: string, recoveryCode: string, newPassword: string) {
-  return api('PUT', '/password-recover-complete', { body: { email, recoveryCode, newPassword }, struct: SessionStruct });
+  return call(operations.completeRecovery, { body: { email, recoveryCode, newPassword } });
 }

@@ -1,6 +1,6 @@
-import { IdResponseStruct } from '@/domain/contract/organizations.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/organizations.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function createOrganization(name: string) {
-  return api('POST', '/organizations', { body: { name: name.trim() }, struct: IdResponseStruct });
+  return call(operations.createOrganization, { body: { name: name.trim() } });
 }

@@ -1,6 +1,7 @@
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/auth.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** Asks for a recovery e-mail; the server answers 204 whether or not the account exists. */
 export async function recoverPassword(email: string): Promise<void> {
-  await api('PUT', '/password-recover', { body: { email: email.trim() } });
+  await call(operations.recoverPassword, { body: { email: email.trim() } });
 }

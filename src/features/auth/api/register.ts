@@ -1,6 +1,7 @@
-import { SessionStruct, type RegisterBody } from '@/domain/contract/auth.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/auth.ts';
+import type { RegisterBody } from '@/domain/contract/auth.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function register(body: RegisterBody) {
-  return api('POST', '/register', { body, struct: SessionStruct });
+  return call(operations.register, { body });
 }

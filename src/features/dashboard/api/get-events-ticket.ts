@@ -1,7 +1,7 @@
-import { EventTicketStruct } from '@/domain/contract/events.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/events.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** A 60-second ticket that opens the staff dashboard's event stream (POST dashboard/events/ticket). */
 export async function getDashboardEventsTicket(): Promise<string> {
-  return (await api('POST', '/dashboard/events/ticket', { struct: EventTicketStruct })).ticket;
+  return (await call(operations.dashboardEventsTicket)).ticket;
 }

@@ -1,7 +1,8 @@
-import { CreditsAnswerStruct, type UpdateCreditsBody } from '@/domain/contract/customers.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/customers.ts';
+import type { UpdateCreditsBody } from '@/domain/contract/customers.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** A§7 PUT organizations/{id}/credits. */
 export async function updateCredits(organizationId: number, body: UpdateCreditsBody) {
-  return (await api('PUT', `/organizations/${organizationId}/credits`, { body, struct: CreditsAnswerStruct })).data.credits;
+  return (await call(operations.updateCredits, { params: { id: organizationId }, body })).data.credits;
 }

@@ -1,14 +1,15 @@
-import { ShareLinkListStruct, ShareLinkStruct, type CreateShareLinkBody } from '@/domain/contract/share-links.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/share-links.ts';
+import type { CreateShareLinkBody } from '@/domain/contract/share-links.ts';
+import { call } from '@/lib/api-client.ts';
 
 export async function listShareLinks(projectId: number) {
-  return (await api('GET', `/projects/${projectId}/share-links`, { struct: ShareLinkListStruct })).links;
+  return (await call(operations.listShareLinks, { params: { id: projectId } })).links;
 }
 
 export function createShareLink(projectId: number, body: CreateShareLinkBody) {
-  return api('POST', `/projects/${projectId}/share-links`, { body, struct: ShareLinkStruct });
+  return call(operations.createShareLink, { params: { id: projectId }, body });
 }
 
 export async function revokeShareLink(projectId: number, linkId: number): Promise<void> {
-  await api('DELETE', `/projects/${projectId}/share-links/${linkId}`);
+  await call(operations.revokeShareLink, { params: { id: projectId, linkId } });
 }

@@ -1,5 +1,6 @@
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/projects.ts';
+import { call } from '@/lib/api-client.ts';
 
 export async function deleteProject(id: number): Promise<void> {
-  await api('DELETE', `/projects/${id}`);
+  await call(operations.deleteProject, { params: { id } });
 }

@@ -1,5 +1,5 @@
-import { PaymentMethodStruct } from '@/domain/contract/billing.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/billing.ts';
+import { call } from '@/lib/api-client.ts';
 
 export interface CardInput {
   number: string;
@@ -11,5 +11,5 @@ export interface CardInput {
 
 /** POST payment-methods: the embedded gateway tokenizes the card (with Stripe, Stripe.js does). */
 export function addCard(card: CardInput) {
-  return api('POST', '/payment-methods', { body: card, struct: PaymentMethodStruct });
+  return call(operations.addCard, { body: card });
 }

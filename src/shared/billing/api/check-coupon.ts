@@ -1,7 +1,7 @@
-import { CouponCheckStruct } from '@/domain/contract/billing.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/billing.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** GET payment-plans/coupons/{code}: the discount when this organization may use the code; 404 with fields.coupon otherwise. */
 export function checkCoupon(code: string) {
-  return api('GET', `/payment-plans/coupons/${encodeURIComponent(code.trim())}`, { struct: CouponCheckStruct });
+  return call(operations.checkCoupon, { params: { code: code.trim() } });
 }

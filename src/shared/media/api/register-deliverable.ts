@@ -1,5 +1,6 @@
-import { ProjectStruct, type Project } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/media.ts';
+import type { Project } from '@/domain/contract/projects.ts';
+import { call } from '@/lib/api-client.ts';
 
 /**
  * A§7 POST projects/{id}/deliverable: registers the final video the upload engine stored
@@ -7,6 +8,6 @@ import { api } from '@/lib/api-client.ts';
  * folder, then `name` completes it). Answers the project, its `finalVideoPreview` set.
  */
 export function registerDeliverable(projectId: number, path: string, name: string): Promise<Project> {
-  return api('POST', `/projects/${projectId}/deliverable`, { body: { path, name }, struct: ProjectStruct });
+  return call(operations.registerDeliverable, { params: { id: projectId }, body: { path, name } });
 }
 

@@ -1,8 +1,8 @@
-import { CreditsAnswerStruct } from '@/domain/contract/customers.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/customers.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** C§7 GET organizations/{id}/credits → data.credits. */
 export async function getCredits(organizationId: number) {
-  const answer = await api('GET', `/organizations/${organizationId}/credits`, { struct: CreditsAnswerStruct });
+  const answer = await call(operations.getCredits, { params: { id: organizationId } });
   return answer.data.credits;
 }

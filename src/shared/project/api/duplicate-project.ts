@@ -1,6 +1,6 @@
-import { IdResponseStruct } from '@/domain/contract/organizations.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/projects.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function duplicateProject(id: number) {
-  return api('POST', `/projects/${id}/duplicate`, { struct: IdResponseStruct });
+  return call(operations.duplicateProject, { params: { id } });
 }

@@ -1,6 +1,6 @@
-import { ProjectStruct } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/projects.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function getProject(id: number) {
-  return api('GET', `/projects/${id}`, { struct: ProjectStruct });
+  return call(operations.getProject, { params: { id } });
 }

@@ -1,9 +1,13 @@
-import { PROJECT_PAGE_MAX, ProjectListStruct, type Project } from '@/domain/contract/projects.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/projects.ts';
+import { PROJECT_PAGE_MAX, type Project } from '@/domain/contract/projects.ts';
+import type { QueryOf } from '@/domain/contract/define.ts';
+import { call } from '@/lib/api-client.ts';
+
+type ProjectListQuery = QueryOf<typeof operations.listOrganizationProjects>;
 
 /** GET organizations/{id}/projects: one page (`start`, `limit` and the filters in `query`), with the total. The one client call. */
-export async function listOrganizationProjects(organizationId: number, query: Record<string, string | number>) {
-  const { data } = await api('GET', `/organizations/${organizationId}/projects`, { query, struct: ProjectListStruct });
+export async function listOrganizationProjects(organizationId: number, query: ProjectListQuery) {
+  const { data } = await call(operations.listOrganizationProjects, { params: { id: organizationId }, query });
   return data;
 }
 
@@ -12,7 +16,7 @@ export async function listOrganizationProjects(organizationId: number, query: Re
  * `GET organizations/{id}/projects` (at most PROJECT_PAGE_MAX a call), so screens that show
  * the whole list (content library, staff organization page) follow `total` to the end.
  */
-export async function listAllOrganizationProjects(organizationId: number, query: Record<string, string> = {}): Promise<Project[]> {
+export async function listAllOrganizationProjects(organizationId: number, query: Pick<ProjectListQuery, 'type' | 'section'> = {}): Promise<Project[]> {
   const projects: Project[] = [];
   for (;;) {
     const page = await listOrganizationProjects(organizationId, { ...query, start: projects.length, limit: PROJECT_PAGE_MAX });

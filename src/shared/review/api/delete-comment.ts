@@ -1,5 +1,6 @@
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/review.ts';
+import { call } from '@/lib/api-client.ts';
 
 export async function deleteComment(projectId: number, commentId: number): Promise<void> {
-  await api('DELETE', `/projects/${projectId}/comments/${commentId}`);
+  await call(operations.deleteComment, { params: { id: projectId, commentId } });
 }

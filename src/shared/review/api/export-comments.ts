@@ -1,5 +1,6 @@
+import * as operations from '@/domain/contract/review.ts';
 import type { ExportFormat } from '@/domain/contract/review.ts';
-import { api } from '@/lib/api-client.ts';
+import { call } from '@/lib/api-client.ts';
 
 /**
  * The version's comments as the file's content: the markers' text (CSV, EDL or FCPXML), or the
@@ -7,7 +8,7 @@ import { api } from '@/lib/api-client.ts';
  * carries the session's Authorization header; a plain link could not.
  */
 export async function exportComments(projectId: number, version: number, format: ExportFormat): Promise<string | Blob> {
-  const body: unknown = await api('GET', `/projects/${projectId}/comments/export`, { query: { version, format } });
+  const body: unknown = await call(operations.exportComments, { params: { id: projectId }, query: { version, format } });
   if (typeof body === 'string' || body instanceof Blob) return body;
   return JSON.stringify(body);
 }

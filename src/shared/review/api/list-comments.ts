@@ -1,6 +1,6 @@
-import { CommentListStruct } from '@/domain/contract/review.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/review.ts';
+import { call } from '@/lib/api-client.ts';
 
 export function listComments(projectId: number, version: number) {
-  return api('GET', `/projects/${projectId}/comments`, { query: { version }, struct: CommentListStruct });
+  return call(operations.listComments, { params: { id: projectId }, query: { version } });
 }

@@ -1,6 +1,6 @@
-import { VersionListStruct } from '@/domain/contract/review.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/review.ts';
+import { call } from '@/lib/api-client.ts';
 
 export async function listVersions(projectId: number) {
-  return (await api('GET', `/projects/${projectId}/versions`, { struct: VersionListStruct })).versions;
+  return (await call(operations.listVersions, { params: { id: projectId } })).versions;
 }

@@ -1,7 +1,8 @@
-import { CommentStruct, type UpdateCommentBody } from '@/domain/contract/review.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/review.ts';
+import type { UpdateCommentBody } from '@/domain/contract/review.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** New text (author) or resolve / reopen (thread). */
 export function updateComment(projectId: number, commentId: number, body: UpdateCommentBody) {
-  return api('PATCH', `/projects/${projectId}/comments/${commentId}`, { body, struct: CommentStruct });
+  return call(operations.updateComment, { params: { id: projectId, commentId }, body });
 }

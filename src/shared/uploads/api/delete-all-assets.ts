@@ -1,7 +1,8 @@
-import { QUERY_OF_TYPE, type AssetType } from '@/domain/uploads.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/uploads.ts';
+import type { AssetType } from '@/domain/uploads.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** Delete-all of a section (C§4: approved, opened or archived projects only). */
 export async function deleteAllAssets(projectId: number, type?: AssetType): Promise<void> {
-  await api('DELETE', `/projects/${projectId}/assets`, type ? { query: { type: QUERY_OF_TYPE[type] } } : {});
+  await call(operations.deleteAllAssets, { params: { id: projectId }, ...(type && { query: { type } }) });
 }

@@ -1,6 +1,7 @@
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/uploads.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** C§7 DELETE projects/{id}/assets/{assetId}. */
 export async function deleteAsset(projectId: number, assetId: number): Promise<void> {
-  await api('DELETE', `/projects/${projectId}/assets/${assetId}`);
+  await call(operations.deleteAsset, { params: { id: projectId, assetId } });
 }

@@ -1,5 +1,5 @@
-import { UserStruct } from '@/domain/contract/users.ts';
-import { api } from '@/lib/api-client.ts';
+import * as operations from '@/domain/contract/users.ts';
+import { call } from '@/lib/api-client.ts';
 
 /** What POST users takes: an owner's User (with the organization) or staff's Editor/Admin. */
 export interface NewUser {
@@ -15,5 +15,5 @@ export interface NewUser {
 
 /** C§7/A§7 POST users: the one client call for every portal; the person is e-mailed an invitation. */
 export function createUser(user: NewUser) {
-  return api('POST', '/users', { body: user, struct: UserStruct });
+  return call(operations.createUser, { body: user });
 }

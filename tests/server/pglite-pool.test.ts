@@ -29,6 +29,9 @@ describe('the pool of open PGlite databases', () => {
   let image: Record<string, unknown>;
 
   beforeAll(async () => {
+    // Opened twice: on a machine without the image yet, the first open makes it from its own
+    // database, and the pool's databases (like every later one) are loaded from the image.
+    await (await connectDatabase({ databaseUrl: null, dataDir: '', inMemory: true, migrated: true })).destroy();
     fresh = await connectDatabase({ databaseUrl: null, dataDir: '', inMemory: true, migrated: true });
     image = await contents(embeddedPglite(fresh)!);
   });
@@ -50,7 +53,9 @@ describe('the pool of open PGlite databases', () => {
     try {
       expect(await contents(embeddedPglite(second.db)!)).toEqual(image);
       expect((await sql<{ statementTimeout: string }>`show statement_timeout`.execute(second.db)).rows[0]?.statementTimeout).toBe('0');
-      expect((await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements where name = 'probe'`.execute(second.db)).rows[0]?.count).toBe(0);
+      expect(
+        (await sql<{ count: number }>`select count(*)::int as count from pg_prepared_statements where name = 'probe'`.execute(second.db)).rows[0]?.count,
+      ).toBe(0);
     } finally {
       await second.db.destroy();
       await second.release();
@@ -74,7 +79,9 @@ describe('the pool of open PGlite databases', () => {
 
     const next = await pooledDatabase();
     try {
-      const { rows } = await sql<{ count: number }>`select count(*)::int as count from information_schema.columns where column_name = 'pool_probe'`.execute(next.db);
+      const { rows } = await sql<{ count: number }>`select count(*)::int as count from information_schema.columns where column_name = 'pool_probe'`.execute(
+        next.db,
+      );
       expect(rows[0]?.count).toBe(0);
     } finally {
       await next.db.destroy();

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import type { PGlite as KyselyPglite } from 'kysely';
 import { connectDatabase, databaseOnPglite, embeddedPglite, type Db, type EmbeddedPglite } from '../../server/db/connect.ts';
+import { currentImageFile } from '../../server/db/image.ts';
 import { migrateToLatest } from '../../server/migrations/index.ts';
 
 /**
@@ -44,9 +46,17 @@ export async function pooledDatabase(): Promise<{ db: Db; release: () => Promise
 }
 
 async function openPooled(): Promise<Pooled> {
-  const opened = await connectDatabase({ databaseUrl: null, dataDir: '', inMemory: true, migrated: true });
-  // The image is made by the first open on a new machine; the migrations are then already applied.
+  const fromImage = () => connectDatabase({ databaseUrl: null, dataDir: '', inMemory: true, migrated: true });
+  const imageExisted = existsSync(await currentImageFile());
+  let opened = await fromImage();
   await migrateToLatest(opened);
+  // The first open on a new machine makes the image from its own database. That database is not
+  // quite one loaded from the image (a sequence loaded from a dump resumes 32 values on, as after
+  // a crash): it is closed, and every pooled database starts from the image alike.
+  if (!imageExisted) {
+    await opened.destroy();
+    opened = await fromImage();
+  }
   const pglite = embeddedPglite(opened) as PGlite;
   return { pglite, baseline: await readBaseline(pglite) };
 }
@@ -159,7 +169,9 @@ async function readBaseline(pglite: PGlite): Promise<Baseline> {
   }
   const sequences: Baseline['sequences'] = [];
   for (const relation of relations.filter((relation) => relation.kind === 'S')) {
-    const { rows: state } = await pglite.query<{ lastValue: string; isCalled: boolean }>(`select last_value::text as "lastValue", is_called as "isCalled" from ${relation.name}`);
+    const { rows: state } = await pglite.query<{ lastValue: string; isCalled: boolean }>(
+      `select last_value::text as "lastValue", is_called as "isCalled" from ${relation.name}`,
+    );
     sequences.push({ name: relation.name, lastValue: state[0]!.lastValue, isCalled: state[0]!.isCalled });
   }
   return { schema: await schemaDigest(pglite), tables, rows, sequences };

@@ -8,7 +8,9 @@ import tseslint from 'typescript-eslint';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 /** Every folder of src/features is a feature: a new one is fenced off from the others without editing this file. */
-const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /**
  * docs/architecture.md's borders, as lint rules. They work on resolved paths (the `@/` alias and
@@ -122,7 +124,10 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['react', 'react-dom', 'jotai', 'node:*'], message: 'src/domain is plain TypeScript: no React, no state library, no Node.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['react', 'react-dom', 'jotai', 'node:*'], message: 'src/domain is plain TypeScript: no React, no state library, no Node.' }] },
+      ],
     },
   },
   {
@@ -140,7 +145,13 @@ export default tseslint.config(
         'error',
         {
           patterns: [{ group: ['@/*'], message: 'Node resolves no alias: import src/domain by a relative path.' }],
-          paths: [{ name: 'fastify', importNames: ['FastifyInstance', 'FastifyRequest', 'FastifyReply'], message: 'Services and repositories take plain arguments, not Fastify objects: the route unpacks the request.' }],
+          paths: [
+            {
+              name: 'fastify',
+              importNames: ['FastifyInstance', 'FastifyRequest', 'FastifyReply'],
+              message: 'Services and repositories take plain arguments, not Fastify objects: the route unpacks the request.',
+            },
+          ],
         },
       ],
     },
@@ -156,7 +167,10 @@ export default tseslint.config(
           selector: 'CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom|transaction)$/]',
           message: 'No queries in routes: move them to server/repositories and call them through a service.',
         },
-        { selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']", message: 'No SQL in routes: move it to server/repositories.' },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']",
+          message: 'No SQL in routes: move it to server/repositories.',
+        },
         // Issue 33: access is declared, not hand-checked: a route names its `access` and its
         // `organizationParam`, and server/plugins/auth.ts decides (seesOrganization, hasAccess).
         {
@@ -164,7 +178,8 @@ export default tseslint.config(
           message: "No access checks by hand in routes: declare it in the route's config (`access`, `organizationParam`).",
         },
         {
-          selector: "IfStatement[consequent.type='ThrowStatement'] BinaryExpression[operator=/^[!=]==$/]:not([right.type='Literal']) > MemberExpression[property.name='organizationId']",
+          selector:
+            "IfStatement[consequent.type='ThrowStatement'] BinaryExpression[operator=/^[!=]==$/]:not([right.type='Literal']) > MemberExpression[property.name='organizationId']",
           message: "No organization checks by hand in routes: declare `organizationParam` in the route's config (seesOrganization decides).",
         },
       ],
@@ -175,7 +190,14 @@ export default tseslint.config(
     // server/repositories (issue 33): billing's SQL lives in server/repositories/billing-*.ts and
     // embedded-gateway.ts. A service may still open a transaction and hand it to repositories.
     // The demo seeds write their fixtures through server/repositories/demo-seed.ts.
-    files: ['server/billing/**/*.ts', 'server/services/**/*.ts', 'server/events/**/*.ts', 'server/storage/**/*.ts', 'server/media/**/*.ts', 'server/seed/**/*.ts'],
+    files: [
+      'server/billing/**/*.ts',
+      'server/services/**/*.ts',
+      'server/events/**/*.ts',
+      'server/storage/**/*.ts',
+      'server/media/**/*.ts',
+      'server/seed/**/*.ts',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',

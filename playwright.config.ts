@@ -45,6 +45,16 @@ export default defineConfig({
     // load shedding, which a busy CI machine could otherwise trigger (a 503 is not what a spec tests).
     // S3_PORT: the store's own listener (issue 14) is off unless E2E_S3_PORT names one: the upload
     // specs watch the parts under /s3 (their filters move to the store's port with the upload engine's work).
-    env: { PORT: String(port), S3_PORT: process.env.E2E_S3_PORT ?? 'off', DATA_DIR: E2E_DATA_DIR, DEMO_PASSWORD: 'demo-password', DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000' },
+    env: {
+      PORT: String(port),
+      S3_PORT: process.env.E2E_S3_PORT ?? 'off',
+      DATA_DIR: E2E_DATA_DIR,
+      DEMO_PASSWORD: 'demo-password',
+      DEMO_VIDEOS: 'off',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_EMAIL: '1000',
+      RATE_LIMIT_PER_IP: '100000',
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+    },
   },
 });

@@ -37,7 +37,11 @@ export default defineConfig({
     manifest: true,
     // What every page needs at start (React, the router, the session, the sign-in pages) is one
     // chunk instead of a dozen small shared ones; the portals and heavy screens stay lazy chunks.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'app', tags: ['$initial'], test: (id) => !id.endsWith('/src/app/main.tsx') && !id.includes('index.html') }] } } },
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: [{ name: 'app', tags: ['$initial'], test: (id) => !id.endsWith('/src/app/main.tsx') && !id.includes('index.html') }] },
+      },
+    },
   },
   server: { proxy: { '/api': 'http://localhost:8080' } },
   plugins: [
@@ -61,7 +65,9 @@ export default defineConfig({
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
-        screenshots: [{ src: '/screenshots/projects-wide.png', sizes: '1440x900', type: 'image/png', form_factor: 'wide', label: 'Your video projects in Cutdesk' }],
+        screenshots: [
+          { src: '/screenshots/projects-wide.png', sizes: '1440x900', type: 'image/png', form_factor: 'wide', label: 'Your video projects in Cutdesk' },
+        ],
       },
       workbox: {
         // The app shell: what every page and offline start need (the manifest's icons are added

@@ -51,9 +51,24 @@ export async function seedProjects(db: Db, count = PROJECTS): Promise<void> {
       const pausedAt = status === 'IN_EDITING' || status === 'WAITING_FOR_EDITOR' ? null : new Date(latestSubmittedAt.getTime() + 3_600_000);
       const totalPausedMinutes = i % 90;
       const key = slaSortKey({ status, latestSubmittedAt, pausedAt, totalPausedMinutes }, new Date(now), US_FEDERAL_CALENDAR);
-      rows.push({ organizationId: organization.id, userId: owner.id, name: `Bench project ${i}`, status, latestSubmittedAt, pausedAt, totalPausedMinutes, slaDeadline: key.deadline, slaFrozen: key.frozen, editorId: null, deletedAt: null });
+      rows.push({
+        organizationId: organization.id,
+        userId: owner.id,
+        name: `Bench project ${i}`,
+        status,
+        latestSubmittedAt,
+        pausedAt,
+        totalPausedMinutes,
+        slaDeadline: key.deadline,
+        slaFrozen: key.frozen,
+        editorId: null,
+        deletedAt: null,
+      });
     }
-    await db.insertInto('projects').values(rows as never).execute();
+    await db
+      .insertInto('projects')
+      .values(rows as never)
+      .execute();
   }
   await sql`analyze projects`.execute(db);
 }
@@ -214,11 +229,20 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     const app = await buildApp({ config, db });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
-    const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.cutdesk.test', password: 'bench-password' }) });
+    const login = await fetch(`${base}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.cutdesk.test', password: 'bench-password' }),
+    });
     const { token } = (await login.json()) as { token: string };
     const headers = { authorization: `Bearer ${token}` };
     const pool = postgresPool(db);
-    const results: Record<string, unknown> = { database: databaseUrl ? 'PostgreSQL' : 'PGlite', projects: PROJECTS, seconds: DURATION_S, 'pool size': pool?.options.max ?? 1 };
+    const results: Record<string, unknown> = {
+      database: databaseUrl ? 'PostgreSQL' : 'PGlite',
+      projects: PROJECTS,
+      seconds: DURATION_S,
+      'pool size': pool?.options.max ?? 1,
+    };
     const firstUrl = `${base}/projects?active=true&sort=timer&order=asc&start=0&limit=30`;
     // Warm-up: the first requests compile the route's code and fill the pool.
     await load(firstUrl, headers).catch(() => undefined);
@@ -238,7 +262,10 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     // The board's pages are answered from memory while it is unchanged (server/services/board-pages.ts):
     // the same first page while staff change a project every 100 ms, and while writes never stop
     // (each request then reads the page again: the cost without memory, plus the version read).
-    for (const [label, pauseMs] of [['a project changed every 100 ms', 100], ['a project changed without pause', 0]] as const) {
+    for (const [label, pauseMs] of [
+      ['a project changed every 100 ms', 100],
+      ['a project changed without pause', 0],
+    ] as const) {
       const changing = await whileWriting(db, pauseMs, () => load(firstUrl, headers));
       results[`first page (start=0), ${CONNECTIONS} connections, ${label}`] = {
         ...figures(changing.load),
@@ -249,7 +276,11 @@ export async function benchApi(): Promise<Record<string, unknown>> {
     const deep = Math.floor(PROJECTS / 2);
     const deepService = await serviceMs(db, deep, 10);
     const offsetDeep = await load(`${base}/projects?active=true&sort=timer&order=asc&start=${deep}&limit=30`, headers);
-    results[`deep page (start=${deep}), ${CONNECTIONS} connections`] = { 'service p50 ms': deepService.p50.toFixed(1), 'service p99 ms': deepService.p99.toFixed(1), ...figures(offsetDeep) };
+    results[`deep page (start=${deep}), ${CONNECTIONS} connections`] = {
+      'service p50 ms': deepService.p50.toFixed(1),
+      'service p99 ms': deepService.p99.toFixed(1),
+      ...figures(offsetDeep),
+    };
     // Issue 14, keyset paging: the same deep page reached with the cursor of the page before it.
     const before = await fetch(`${base}/projects?active=true&sort=timer&order=asc&start=${deep - 30}&limit=30`, { headers });
     const { nextCursor } = ((await before.json()) as { data: { nextCursor: string } }).data;

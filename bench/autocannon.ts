@@ -23,6 +23,8 @@ export function autocannon(url: string, options: { connections: number; seconds:
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
     proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').pop()!) as AutocannonResult) : reject(new Error(`autocannon exited ${code}: ${stderr}`))));
+    proc.on('close', (code) =>
+      code === 0 ? resolve(JSON.parse(stdout.trim().split('\n').pop()!) as AutocannonResult) : reject(new Error(`autocannon exited ${code}: ${stderr}`)),
+    );
   });
 }

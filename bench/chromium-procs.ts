@@ -5,7 +5,11 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 
-export interface Proc { pid: number; type: string; cmdline: string }
+export interface Proc {
+  pid: number;
+  type: string;
+  cmdline: string;
+}
 
 export async function descendants(rootPid: number): Promise<Proc[]> {
   const parents = new Map<number, number>();
@@ -92,7 +96,9 @@ export async function rendererIdleBytes(browserPid: number): Promise<{ rss: numb
 
 /** The browser process Playwright started (a child of this process, the one without --type). */
 export async function chromiumBrowserPid(): Promise<number> {
-  const pid = (await descendants(process.pid)).find((proc) => proc.type === 'browser' && /chrom/.test(proc.cmdline) && proc.cmdline.includes('--remote-debugging-pipe'))?.pid;
+  const pid = (await descendants(process.pid)).find(
+    (proc) => proc.type === 'browser' && /chrom/.test(proc.cmdline) && proc.cmdline.includes('--remote-debugging-pipe'),
+  )?.pid;
   if (!pid) throw new Error('no browser process');
   return pid;
 }

@@ -30,16 +30,33 @@ const KEYS = { accessKeyId: 'AKIABENCHCOMPLETE', secretAccessKey: 'bench-complet
 const spread = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
-  return { min: fmt(sorted[0]!), median: fmt(sorted[Math.floor(sorted.length / 2)]!), max: fmt(sorted.at(-1)!), medianMs: sorted[Math.floor(sorted.length / 2)]! };
+  return {
+    min: fmt(sorted[0]!),
+    median: fmt(sorted[Math.floor(sorted.length / 2)]!),
+    max: fmt(sorted.at(-1)!),
+    medianMs: sorted[Math.floor(sorted.length / 2)]!,
+  };
 };
 
 export async function benchComplete(): Promise<Record<string, unknown>> {
   const root = await mkdtemp(join(tmpdir(), 'cutdesk-bench-complete-'));
   const app = Fastify({ logger: false });
-  await app.register(embeddedS3Plugin, { prefix: '/s3', root, bucket: BUCKET, region: 'us-east-1', credentials: { lookup: async (id) => (id === KEYS.accessKeyId ? { secretAccessKey: KEYS.secretAccessKey } : null) } });
+  await app.register(embeddedS3Plugin, {
+    prefix: '/s3',
+    root,
+    bucket: BUCKET,
+    region: 'us-east-1',
+    credentials: { lookup: async (id) => (id === KEYS.accessKeyId ? { secretAccessKey: KEYS.secretAccessKey } : null) },
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as { port: number }).port;
-  const client = new S3Client({ endpoint: `http://127.0.0.1:${port}/s3`, region: 'us-east-1', forcePathStyle: true, credentials: KEYS, requestChecksumCalculation: 'WHEN_REQUIRED' });
+  const client = new S3Client({
+    endpoint: `http://127.0.0.1:${port}/s3`,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: KEYS,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
   // The plugin's own directories, opened a second time to write parts and time the storage step.
   const tmp = join(root, '.tmp');
   const uploads = await openMultipartFiles(join(root, BUCKET, 'uploads'), tmp);
@@ -56,7 +73,13 @@ export async function benchComplete(): Promise<Record<string, unknown>> {
         for (let number = 1; number <= count; number++) {
           const temp = join(tmp, `bench-part-${number}`);
           await writeFile(temp, chunk);
-          parts.push(await uploads.putPart(UploadId!, number, temp, { etag: `"${number.toString(16).padStart(32, '0')}"`, size: PART, lastModified: new Date().toISOString() }));
+          parts.push(
+            await uploads.putPart(UploadId!, number, temp, {
+              etag: `"${number.toString(16).padStart(32, '0')}"`,
+              size: PART,
+              lastModified: new Date().toISOString(),
+            }),
+          );
         }
         return { uploadId: UploadId!, parts };
       };
@@ -66,17 +89,36 @@ export async function benchComplete(): Promise<Record<string, unknown>> {
       for (let run = 0; run < RUNS; run++) {
         const key = `bench/${gib}gib-${run}.mp4`;
         const { uploadId, parts } = await upload(key);
-        for (const [label, times] of [['copy', copy], ['link', link]] as const) {
+        for (const [label, times] of [
+          ['copy', copy],
+          ['link', link],
+        ] as const) {
           const temp = join(tmp, `bench-object-${label}`);
           const started = performance.now();
           const linked = label === 'link' && (await uploads.linkParts(uploadId, parts, temp));
           if (!linked) await uploads.assemble(uploadId, parts, temp);
-          await objects.commit(`bench/${label}.mp4`, temp, { size: count * PART, etag: '"bench"', lastModified: new Date().toISOString(), contentType: 'video/mp4', headers: {}, userMetadata: {}, partsCount: count, ...(linked && { segments: parts.map((part) => part.size) }) });
+          await objects.commit(`bench/${label}.mp4`, temp, {
+            size: count * PART,
+            etag: '"bench"',
+            lastModified: new Date().toISOString(),
+            contentType: 'video/mp4',
+            headers: {},
+            userMetadata: {},
+            partsCount: count,
+            ...(linked && { segments: parts.map((part) => part.size) }),
+          });
           times.push(performance.now() - started);
           await objects.remove(`bench/${label}.mp4`);
         }
         const started = performance.now();
-        await client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) } }));
+        await client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: BUCKET,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.partNumber, ETag: part.etag })) },
+          }),
+        );
         http.push(performance.now() - started);
         await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: key }));
       }

@@ -64,7 +64,11 @@ function bytesServer(): Promise<Server> {
     if (url === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
     if (url === '/sw.js') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(SERVICE_WORKER);
     if (!url.startsWith('/bytes')) return response.writeHead(404).end();
-    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': SIZE, ...(url.includes('attach') && { 'content-disposition': 'attachment; filename="bytes.bin"' }) });
+    response.writeHead(200, {
+      'content-type': 'application/octet-stream',
+      'content-length': SIZE,
+      ...(url.includes('attach') && { 'content-disposition': 'attachment; filename="bytes.bin"' }),
+    });
     let left = SIZE;
     const write = () => {
       while (left > 0) {
@@ -119,7 +123,10 @@ async function measure(page: Page, way: Way): Promise<number> {
   }
   const href = way === 'native' ? '/bytes?attach' : way === 'swBody' ? '/dl/body' : '/dl/js';
   const started = Date.now();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate(`(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(href)}; a.click(); })()`)]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.evaluate(`(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(href)}; a.click(); })()`),
+  ]);
   await download.path();
   const seconds = (Date.now() - started) / 1000;
   await download.delete();

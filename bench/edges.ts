@@ -31,7 +31,13 @@ if (process.argv.includes('--help')) {
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const BODY = JSON.stringify({ name: 'A project', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film about the product.' });
+const BODY = JSON.stringify({
+  name: 'A project',
+  audience: 'Investors',
+  goal: 'Raise the round',
+  finalVideoLength: '1-2 minutes',
+  brief: 'A short film about the product.',
+});
 
 async function server(withEdges: boolean, dataDir: string): Promise<{ app: FastifyInstance; url: string }> {
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_IP: '1000000000' });
@@ -124,7 +130,9 @@ for (let round = 0; round < ROUNDS; round++) {
   withMetrics.push(await rps(metered.url, '/api/v1/projects/42', false));
 }
 const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-console.log(`${'GET, no work: metrics hook + request id'.padEnd(46)} bare ${middle(without).toFixed(0).padStart(7)} req/s   with metrics ${middle(withMetrics).toFixed(0).padStart(7)} req/s   ratio ${(middle(withMetrics) / middle(without)).toFixed(3)}`);
+console.log(
+  `${'GET, no work: metrics hook + request id'.padEnd(46)} bare ${middle(without).toFixed(0).padStart(7)} req/s   with metrics ${middle(withMetrics).toFixed(0).padStart(7)} req/s   ratio ${(middle(withMetrics) / middle(without)).toFixed(3)}`,
+);
 await unmeasured.app.close();
 await metered.app.close();
 await rm(dataDir, { recursive: true, force: true });

@@ -55,13 +55,24 @@ export async function startServer(webDir: string): Promise<{ base: string; stop:
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-bench-first-load-'));
   const child: ChildProcess = spawn(process.execPath, ['server/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: webDir, DEMO_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIR: webDir,
+      DEMO_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_EMAIL: '1000',
+      RATE_LIMIT_PER_IP: '100000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://localhost:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const ok = await fetch(`${base}/api/v1/health`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${base}/api/v1/health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) break;
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server for ${webDir} did not start`);
     await new Promise((done) => setTimeout(done, 250));
@@ -94,11 +105,19 @@ async function coldLoad(browser: Browser, base: string, path: string, storageSta
     const url = new URL(response.url());
     if (url.origin !== base) return;
     const sizes = response.request().sizes();
-    sent.push(sizes.then((s) => s.responseBodySize + s.responseHeadersSize, () => 0));
+    sent.push(
+      sizes.then(
+        (s) => s.responseBodySize + s.responseHeadersSize,
+        () => 0,
+      ),
+    );
     const kind = url.pathname.endsWith('.js') ? 'js' : url.pathname.endsWith('.css') ? 'css' : null;
     if (!kind || response.status() !== 200) return;
     pending.push(
-      Promise.all([response.body(), sizes]).then(([body, s]) => ({ path: url.pathname, kind, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length, wire: s.responseBodySize }), () => null),
+      Promise.all([response.body(), sizes]).then(
+        ([body, s]) => ({ path: url.pathname, kind, bytes: body.length, gzip: gzipSync(body, { level: 9 }).length, wire: s.responseBodySize }),
+        () => null,
+      ),
     );
   });
   const page = await context.newPage();
@@ -175,7 +194,8 @@ function figures(build: BuildFigures) {
 export async function benchFirstLoad(): Promise<Record<string, unknown>> {
   const current = resolve(process.env.FIRST_LOAD_DIR ?? 'dist');
   const baseline = process.env.FIRST_LOAD_BASELINE ? resolve(process.env.FIRST_LOAD_BASELINE) : null;
-  for (const dir of [current, baseline]) if (dir && !existsSync(join(dir, 'index.html'))) throw new Error(`no built app in ${dir}: run npm run build (this bench builds nothing)`);
+  for (const dir of [current, baseline])
+    if (dir && !existsSync(join(dir, 'index.html'))) throw new Error(`no built app in ${dir}: run npm run build (this bench builds nothing)`);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const now = await measure(browser, current);

@@ -25,8 +25,14 @@ const MINIMAL_BUILD = resolve('.tmp/bench-minimal-react');
 export async function buildMinimalReactPage(): Promise<string> {
   await rm(MINIMAL_SOURCE, { recursive: true, force: true });
   await mkdir(MINIMAL_SOURCE, { recursive: true });
-  await writeFile(join(MINIMAL_SOURCE, 'index.html'), '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Minimal</title></head><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>');
-  await writeFile(join(MINIMAL_SOURCE, 'main.js'), "import { createElement } from 'react';\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')).render(createElement('button', null, 'Sign in'));\n");
+  await writeFile(
+    join(MINIMAL_SOURCE, 'index.html'),
+    '<!doctype html><html lang="en"><head><meta charset="UTF-8" /><title>Minimal</title></head><body><div id="root"></div><script type="module" src="/main.js"></script></body></html>',
+  );
+  await writeFile(
+    join(MINIMAL_SOURCE, 'main.js'),
+    "import { createElement } from 'react';\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')).render(createElement('button', null, 'Sign in'));\n",
+  );
   await build({ root: MINIMAL_SOURCE, logLevel: 'warn', configFile: false, resolve: { alias: {} }, build: { outDir: MINIMAL_BUILD, emptyOutDir: true } });
   await compressBuild(MINIMAL_BUILD);
   return MINIMAL_BUILD;
@@ -42,7 +48,7 @@ async function firstPaint(browser: Browser, url: string, link: Link, ready: stri
     if (link === 'broadband') {
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: (20_000_000 / 8), uploadThroughput: (5_000_000 / 8) });
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 40, downloadThroughput: 20_000_000 / 8, uploadThroughput: 5_000_000 / 8 });
     }
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForSelector(ready, { state: 'visible' });

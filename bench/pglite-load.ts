@@ -35,13 +35,25 @@ interface Figures {
 async function measure(base: string, thread: boolean): Promise<Record<number, Figures>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-bench-pglite-run-'));
   await cp(base, dataDir, { recursive: true });
-  const config = loadConfig({ DATA_DIR: dataDir, SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: join(dataDir, 'none'), MAX_EVENT_LOOP_DELAY_MS: '60000', RATE_LIMIT_PER_EMAIL: '100000', RATE_LIMIT_PER_IP: '1000000' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SEED: 'none',
+    LOG_LEVEL: 'silent',
+    WEB_DIR: join(dataDir, 'none'),
+    MAX_EVENT_LOOP_DELAY_MS: '60000',
+    RATE_LIMIT_PER_EMAIL: '100000',
+    RATE_LIMIT_PER_IP: '1000000',
+  });
   const db = await connectDatabase({ databaseUrl: null, dataDir, thread });
   const app = await buildApp({ config, db });
   try {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const api = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`;
-    const login = await fetch(`${api}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@demo.cutdesk.test', password: 'bench-password' }) });
+    const login = await fetch(`${api}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@demo.cutdesk.test', password: 'bench-password' }),
+    });
     const { token } = (await login.json()) as { token: string };
     const url = `${api}/projects?active=true&sort=timer&order=asc&start=0&limit=30`;
     const headers = { authorization: `Bearer ${token}` };
@@ -49,7 +61,12 @@ async function measure(base: string, thread: boolean): Promise<Record<number, Fi
     const figures: Record<number, Figures> = {};
     for (const connections of CONNECTIONS) {
       const result = await autocannon(url, { connections, seconds: SECONDS, headers });
-      figures[connections] = { rps: (result.requests.total - result.non2xx) / SECONDS, p50: result.latency.p50, p99: result.latency.p99, refused: result.non2xx };
+      figures[connections] = {
+        rps: (result.requests.total - result.non2xx) / SECONDS,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        refused: result.non2xx,
+      };
     }
     return figures;
   } finally {
@@ -78,7 +95,8 @@ export async function benchPgliteLoad(): Promise<Record<string, unknown>> {
       const of = (mode: Mode, key: keyof Figures) => median(runs[mode].map((run) => run[connections]![key]));
       const row: Record<string, unknown> = {};
       for (const mode of Object.keys(MODES) as Mode[]) {
-        row[mode] = `${Math.round(of(mode, 'rps'))} pages/s, p50 ${of(mode, 'p50')} ms, p99 ${of(mode, 'p99')} ms (all answers), refused ${of(mode, 'refused')}`;
+        row[mode] =
+          `${Math.round(of(mode, 'rps'))} pages/s, p50 ${of(mode, 'p50')} ms, p99 ${of(mode, 'p99')} ms (all answers), refused ${of(mode, 'refused')}`;
       }
       row['pages/s, own ÷ server thread'] = (of('own thread', 'rps') / Math.max(of('server thread', 'rps'), 1)).toFixed(2);
       row['p99, own ÷ server thread'] = (of('own thread', 'p99') / Math.max(of('server thread', 'p99'), 1)).toFixed(2);

@@ -38,7 +38,8 @@ if (flags.has('sw')) navigator.serviceWorker.register('/idle-sw.js');
 </script>`;
 const IDLE_WORKER = 'onconnect = (event) => event.ports[0].start();';
 // A fetch handler that answers nothing: the page's requests go to the network as without one.
-const IDLE_SERVICE_WORKER = "self.addEventListener('install', () => self.skipWaiting());\nself.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));\nself.addEventListener('fetch', () => {});";
+const IDLE_SERVICE_WORKER =
+  "self.addEventListener('install', () => self.skipWaiting());\nself.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));\nself.addEventListener('fetch', () => {});";
 
 /** Serves the input pages and the minimal React build (/react.html). */
 async function staticPages(reactDir: string): Promise<{ base: string; close(): Promise<void> }> {
@@ -53,7 +54,8 @@ async function staticPages(reactDir: string): Promise<{ base: string; close(): P
       // The minimal React build asks for its script at /assets/….
       const file = resolve(reactDir, path === '/react.html' ? 'index.html' : path.slice(1));
       if (path.startsWith('/assets/') || path === '/react.html') {
-        if (file.startsWith(reactDir) && existsSync(file)) return response.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(await readFile(file));
+        if (file.startsWith(reactDir) && existsSync(file))
+          return response.writeHead(200, { 'content-type': types[file.slice(file.lastIndexOf('.'))] ?? 'application/octet-stream' }).end(await readFile(file));
       }
       response.writeHead(404).end();
     })().catch(() => response.writeHead(500).end());
@@ -75,7 +77,8 @@ interface Variant {
   ready: (page: Page) => Promise<unknown>;
 }
 
-const workerThreadsOf = async (pid: number) => [...(await threadSeconds(pid)).keys()].filter((name) => /Worker/.test(name)).map((name) => name.replace(/#\d+$/, '').trim());
+const workerThreadsOf = async (pid: number) =>
+  [...(await threadSeconds(pid)).keys()].filter((name) => /Worker/.test(name)).map((name) => name.replace(/#\d+$/, '').trim());
 
 interface Figures {
   /** The page's renderer (its workers too, when Chromium puts them there). */
@@ -100,11 +103,18 @@ async function renderersAtRest(page: Page, browserPid: number): Promise<Figures>
   let elsewhereBytes = 0;
   for (let sample = 0; sample < 10; sample += 1) {
     pageBytes = Math.max(pageBytes, (await memoryOf(pagePid)).private);
-    elsewhereBytes = Math.max(elsewhereBytes, (await Promise.all(others.map(async (other) => (await memoryOf(other.pid)).private))).reduce((sum, bytes) => sum + bytes, 0));
+    elsewhereBytes = Math.max(
+      elsewhereBytes,
+      (await Promise.all(others.map(async (other) => (await memoryOf(other.pid)).private))).reduce((sum, bytes) => sum + bytes, 0),
+    );
     await new Promise((done) => setTimeout(done, 100));
   }
   const inMiB = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
-  return { pageMiB: inMiB(pageBytes), workersElsewhereMiB: inMiB(elsewhereBytes), workers: { inPage: await workerThreadsOf(pagePid), elsewhere: others.flatMap((other) => other.workers) } };
+  return {
+    pageMiB: inMiB(pageBytes),
+    workersElsewhereMiB: inMiB(elsewhereBytes),
+    workers: { inPage: await workerThreadsOf(pagePid), elsewhere: others.flatMap((other) => other.workers) },
+  };
 }
 
 /** One page in a fresh browser, at rest: its renderer's private memory and its workers' renderers'. */
@@ -123,7 +133,11 @@ async function measure(variant: Variant): Promise<Figures> {
       await installing.close();
     }
     const page = await context.newPage();
-    if (variant.storage) await page.addInitScript((entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, JSON.stringify(value))), variant.storage);
+    if (variant.storage)
+      await page.addInitScript(
+        (entries) => Object.entries(entries).forEach(([key, value]) => localStorage.setItem(key, JSON.stringify(value))),
+        variant.storage,
+      );
     await page.goto(variant.url);
     if (variant.serviceWorker) await page.waitForFunction('navigator.serviceWorker.controller !== null');
     await variant.ready(page);
@@ -139,9 +153,19 @@ export async function benchRendererFloor(): Promise<Record<string, unknown>> {
   const [reactDir, cutdesk] = await Promise.all([buildMinimalReactPage(), startServer(webDir)]);
   const pages = await staticPages(reactDir);
   try {
-    const login = (await (await fetch(`${cutdesk.base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }) })).json()) as { token: string; organizationId: number };
+    const login = (await (
+      await fetch(`${cutdesk.base}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }),
+      })
+    ).json()) as { token: string; organizationId: number };
     // A new project, as the upload bench opens one: the page the upload starts from.
-    const created = await fetch(`${cutdesk.base}/api/v1/organizations/${login.organizationId}/projects`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify({ name: 'Renderer floor', audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Renderer floor bench.' }) });
+    const created = await fetch(`${cutdesk.base}/api/v1/organizations/${login.organizationId}/projects`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
+      body: JSON.stringify({ name: 'Renderer floor', audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Renderer floor bench.' }),
+    });
     const projectId = ((await created.json()) as { id?: number }).id;
     if (!projectId) throw new Error(`the project was not created (${created.status})`);
     const session = { 'cutdesk.token': login.token, 'cutdesk.orgId': login.organizationId };
@@ -153,8 +177,21 @@ export async function benchRendererFloor(): Promise<Record<string, unknown>> {
       { name: 'file input + both', url: `${pages.base}/input.html?worker&sw`, serviceWorker: true, ready: input },
       { name: 'minimal React page', url: `${pages.base}/react.html`, serviceWorker: false, ready: (page) => page.getByRole('button').waitFor() },
       { name: 'Cutdesk /login', url: `${cutdesk.base}/login`, serviceWorker: true, ready: (page) => page.getByRole('heading').first().waitFor() },
-      { name: 'Cutdesk project page', url: `${cutdesk.base}/user/project/${projectId}`, serviceWorker: true, installUrl: `${cutdesk.base}/login`, storage: session, ready: (page) => page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor() },
-      { name: 'Cutdesk project page, service worker blocked', url: `${cutdesk.base}/user/project/${projectId}`, serviceWorker: false, storage: session, ready: (page) => page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor() },
+      {
+        name: 'Cutdesk project page',
+        url: `${cutdesk.base}/user/project/${projectId}`,
+        serviceWorker: true,
+        installUrl: `${cutdesk.base}/login`,
+        storage: session,
+        ready: (page) => page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor(),
+      },
+      {
+        name: 'Cutdesk project page, service worker blocked',
+        url: `${cutdesk.base}/user/project/${projectId}`,
+        serviceWorker: false,
+        storage: session,
+        ready: (page) => page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor(),
+      },
     ];
     const runs = new Map<string, Figures[]>();
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -171,7 +208,15 @@ export async function benchRendererFloor(): Promise<Record<string, unknown>> {
         variants.map(({ name }) => {
           const each = runs.get(name)!;
           const pageMiB = spread(each.map((run) => run.pageMiB));
-          return [name, { pageMiB, pageOverFileInputMiB: Math.round((pageMiB[1]! - inputMedian) * 10) / 10, workersElsewhereMiB: spread(each.map((run) => run.workersElsewhereMiB)), workers: each[0]!.workers }];
+          return [
+            name,
+            {
+              pageMiB,
+              pageOverFileInputMiB: Math.round((pageMiB[1]! - inputMedian) * 10) / 10,
+              workersElsewhereMiB: spread(each.map((run) => run.workersElsewhereMiB)),
+              workers: each[0]!.workers,
+            },
+          ];
         }),
       ),
     };

@@ -131,7 +131,18 @@ async function serve(): Promise<void> {
     const email = `reviewer${i}@bench.cutdesk.test`;
     const user = await db
       .insertInto('users')
-      .values({ email, firstName: 'Reviewer', lastName: String(i), role: 'USER', passwordHash, phone: '5550100', organizationId: project.organizationId, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+      .values({
+        email,
+        firstName: 'Reviewer',
+        lastName: String(i),
+        role: 'USER',
+        passwordHash,
+        phone: '5550100',
+        organizationId: project.organizationId,
+        profilePictureUrl: null,
+        assetsPath: null,
+        deletedAt: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     emails.push(email);
@@ -152,7 +163,12 @@ async function serve(): Promise<void> {
   await bulkComments(db, project.id, versionIds[1]!, CURRENT_VERSION_SEEDED, authors);
   const app = await buildApp({ config, db });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const ready: Ready = { base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`, projectId: project.id, database: databaseUrl ? 'PostgreSQL' : 'PGlite', emails };
+  const ready: Ready = {
+    base: `http://127.0.0.1:${(app.server.address() as { port: number }).port}/api/v1`,
+    projectId: project.id,
+    database: databaseUrl ? 'PostgreSQL' : 'PGlite',
+    emails,
+  };
   console.log(JSON.stringify(ready));
   // The parent closes stdin when it is done (or dies): then clean up.
   process.stdin.resume();
@@ -194,7 +210,11 @@ async function startServer(): Promise<{ ready: Ready; child: ChildProcess }> {
 }
 
 async function signIn(base: string, email: string): Promise<string> {
-  const response = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const response = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   if (!response.ok) throw new Error(`login of ${email}: ${response.status}`);
   return ((await response.json()) as { token: string }).token;
 }
@@ -259,7 +279,10 @@ async function openClient(base: string, projectId: number, token: string, versio
     async next(read) {
       const event = heard.shift() ?? (await new Promise<Heard>((resolve) => (pending.waiter = resolve)));
       if (read === 'thread' && event.commentId === null) throw new Error('a comment event without its comment');
-      await timedGet(read === 'list' ? `${base}/projects/${projectId}/comments?version=${version}` : `${base}/projects/${projectId}/comments/${event.commentId}`, token);
+      await timedGet(
+        read === 'list' ? `${base}/projects/${projectId}/comments?version=${version}` : `${base}/projects/${projectId}/comments/${event.commentId}`,
+        token,
+      );
       return { event: event.at, reread: performance.now() };
     },
     close: () => abort.abort(),
@@ -325,8 +348,16 @@ export async function benchReview(): Promise<Record<string, unknown>> {
       posts: POSTS,
       'GET versions (baseline) ms': baseline,
       'GET health ms': health,
-      'GET comments, 1,000 ms': { ...thousand, bytes: await sizeOf(`/projects/${projectId}/comments?version=1`), 'p50 / baseline p50': Number((thousand.p50 / baseline.p50).toFixed(1)) },
-      [`GET comments, ${CURRENT_VERSION_SEEDED} ms`]: { ...full, bytes: await sizeOf(`/projects/${projectId}/comments?version=2`), 'p50 / baseline p50': Number((full.p50 / baseline.p50).toFixed(1)) },
+      'GET comments, 1,000 ms': {
+        ...thousand,
+        bytes: await sizeOf(`/projects/${projectId}/comments?version=1`),
+        'p50 / baseline p50': Number((thousand.p50 / baseline.p50).toFixed(1)),
+      },
+      [`GET comments, ${CURRENT_VERSION_SEEDED} ms`]: {
+        ...full,
+        bytes: await sizeOf(`/projects/${projectId}/comments?version=2`),
+        'p50 / baseline p50': Number((full.p50 / baseline.p50).toFixed(1)),
+      },
       'POST comment ms': stats(postOnly),
       'post → event, every client ms': stats(toEvent),
       'post → event at the last client ms': stats(lastEvent),

@@ -31,14 +31,31 @@ function statusKiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 async function measure(dataDir: string, env: Record<string, string>, nodeFlags: string[]) {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, resolve('server/main.ts')], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), S3_PORT: '0', WEB_DIR: join(dataDir, 'no-web'), SEED: 'demo', DEMO_PASSWORD: 'bench-password', DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      S3_PORT: '0',
+      WEB_DIR: join(dataDir, 'no-web'),
+      SEED: 'demo',
+      DEMO_PASSWORD: 'bench-password',
+      DEMO_VIDEOS: 'off',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: 'ignore',
   });
   const started = performance.now();
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode})`);
-      if (await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((answer) => answer.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+          (answer) => answer.ok,
+          () => false,
+        )
+      )
+        break;
       if (performance.now() - started > 120_000) throw new Error('the server did not start in 2 minutes');
       await new Promise((done) => setTimeout(done, 20));
     }
@@ -62,7 +79,9 @@ export async function benchServerMemory(): Promise<Record<string, unknown>> {
   const databaseUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString();
   const dirs = { postgresql: await mkdtemp(join(tmpdir(), 'cutdesk-bench-memory-pg-')), pglite: await mkdtemp(join(tmpdir(), 'cutdesk-bench-memory-pglite-')) };
   const setUp = (kind: Kind): { dir: string; env: Record<string, string>; flags: string[] } =>
-    kind === 'postgresql' ? { dir: dirs.postgresql, env: { DATABASE_URL: databaseUrl }, flags: [] } : { dir: dirs.pglite, env: {}, flags: kind === 'pglite' ? [] : ['--liftoff-only'] };
+    kind === 'postgresql'
+      ? { dir: dirs.postgresql, env: { DATABASE_URL: databaseUrl }, flags: [] }
+      : { dir: dirs.pglite, env: {}, flags: kind === 'pglite' ? [] : ['--liftoff-only'] };
   try {
     // First starts: migrations and demo data, so every measured start opens existing data.
     for (const kind of ['postgresql', 'pglite'] as const) await measure(setUp(kind).dir, setUp(kind).env, []);

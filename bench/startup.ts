@@ -40,7 +40,8 @@ const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
 const TIMEOUT_MS = Number(process.env.STARTUP_TIMEOUT_MS ?? 180_000);
 const PASSWORD = 'demo-password';
 /** The framework's own start: Fastify (the version Cutdesk runs) answering the path the bench polls. */
-const BARE_FASTIFY = "const app = require('fastify')(); app.get('/api/v1/health', async () => ({ status: 'ok' })); app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });";
+const BARE_FASTIFY =
+  "const app = require('fastify')(); app.get('/api/v1/health', async () => ({ status: 'ok' })); app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });";
 
 /** Where the bench's data directories and web build go: `.tmp/` of the checkout by default. */
 function scratchParent(): string {
@@ -57,7 +58,9 @@ function scratchParent(): string {
 function cpuMsOf(pid: number | undefined, mainThread = false): number | null {
   try {
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')
+      .split(') ')[1]!
+      .split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
     return null;
@@ -208,7 +211,9 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
         touch();
         tree.fresh.push(progress(`${tree.name} fresh`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-fresh-${i}`)), tree.dir)));
         touch();
-        tree.existing.push(progress(`${tree.name} existing`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-existing`)), tree.dir)));
+        tree.existing.push(
+          progress(`${tree.name} existing`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-existing`)), tree.dir)),
+        );
         if (process.env.STARTUP_NO_IMAGE !== 'off') {
           touch();
           const env = serverEnv(join(scratch, `${tree.name}-fresh-no-image-${i}`), { CUTDESK_CACHE_DIR: join(scratch, `${tree.name}-cache-${i}`) });
@@ -224,7 +229,8 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
   const f = stats(fastify);
   const round1 = (value: number) => Math.round(value * 10) / 10;
   const ratio = (s: { median: number }) => round1(s.median / b.median);
-  const cpuRatio = (s: { mainThreadCpuMs: { median: number } | null }) => (s.mainThreadCpuMs && b.mainThreadCpuMs ? round1(s.mainThreadCpuMs.median / b.mainThreadCpuMs.median) : null);
+  const cpuRatio = (s: { mainThreadCpuMs: { median: number } | null }) =>
+    s.mainThreadCpuMs && b.mainThreadCpuMs ? round1(s.mainThreadCpuMs.median / b.mainThreadCpuMs.median) : null;
   /** Each round's time over the same round's bare Fastify start: min / median / max. */
   const vsFastify = (kindRuns: Run[]) => {
     const ratios = kindRuns.map((run, i) => run.ms / fastify[i]!.ms).sort((x, y) => x - y);

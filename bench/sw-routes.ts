@@ -32,14 +32,18 @@ async function buildWithoutRoutes(webDir: string): Promise<string> {
   await cp(webDir, copy, { recursive: true });
   const sw = await readFile(`${copy}/sw.js`, 'utf8');
   const without = sw.replace(/importScripts\("sw-routes\.js"\)[,;]?/, '');
-  if (without === sw) throw new Error('the build\'s sw.js does not import sw-routes.js');
+  if (without === sw) throw new Error("the build's sw.js does not import sw-routes.js");
   await writeFile(`${copy}/sw.js`, without);
   // The server prefers the precompressed copies: without them it sends the edited file.
   await Promise.all(['sw.js.br', 'sw.js.gz'].map((name) => rm(`${copy}/${name}`, { force: true })));
   return copy;
 }
 
-interface Run { medianMs: number; p90Ms: number; serviceWorkerCpuMs: number }
+interface Run {
+  medianMs: number;
+  p90Ms: number;
+  serviceWorkerCpuMs: number;
+}
 
 /**
  * One round: a fresh Chromium with a signed-in page per variant (a context each), the calls made
@@ -52,7 +56,13 @@ async function round(bases: Record<Variant, string>): Promise<Record<Variant, Ru
     for (const variant of VARIANTS) {
       const base = bases[variant];
       const context = await browser.newContext({ serviceWorkers: variant === 'no service worker' ? 'block' : 'allow' });
-      const login = (await (await fetch(`${base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }) })).json()) as { token: string };
+      const login = (await (
+        await fetch(`${base}/api/v1/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }),
+        })
+      ).json()) as { token: string };
       const page = await context.newPage();
       await page.goto(`${base}/login`);
       let serviceWorkerPid: number | null = null;
@@ -89,7 +99,11 @@ async function round(bases: Record<Variant, string>): Promise<Record<Variant, Ru
     for (const variant of VARIANTS) {
       const { times, serviceWorkerPid } = pages.get(variant)!;
       const sorted = [...times].sort((a, b) => a - b);
-      out[variant] = { medianMs: sorted[Math.floor(sorted.length / 2)]!, p90Ms: sorted[Math.floor(sorted.length * 0.9)]!, serviceWorkerCpuMs: Math.round(((await cpuOf(serviceWorkerPid)) - cpuBefore.get(variant)!) * 1000) };
+      out[variant] = {
+        medianMs: sorted[Math.floor(sorted.length / 2)]!,
+        p90Ms: sorted[Math.floor(sorted.length * 0.9)]!,
+        serviceWorkerCpuMs: Math.round(((await cpuOf(serviceWorkerPid)) - cpuBefore.get(variant)!) * 1000),
+      };
     }
     return out;
   } finally {
@@ -114,7 +128,16 @@ export async function benchSwRoutes(): Promise<Record<string, unknown>> {
     const ratio = (a: Variant, b: Variant) => spread(runs.get(a)!.map((run, i) => run.medianMs / runs.get(b)![i]!.medianMs));
     return {
       note: `${CALLS} GET /api/v1/me one after another from a signed-in page in batches of ${BATCH} taking turns; min / median / max of ${ROUNDS} rounds (a fresh Chromium each); ratios per round`,
-      variants: Object.fromEntries(VARIANTS.map((variant) => [variant, { medianMs: spread(runs.get(variant)!.map((run) => run.medianMs)), p90Ms: spread(runs.get(variant)!.map((run) => run.p90Ms)), serviceWorkerCpuMs: spread(runs.get(variant)!.map((run) => run.serviceWorkerCpuMs)) }])),
+      variants: Object.fromEntries(
+        VARIANTS.map((variant) => [
+          variant,
+          {
+            medianMs: spread(runs.get(variant)!.map((run) => run.medianMs)),
+            p90Ms: spread(runs.get(variant)!.map((run) => run.p90Ms)),
+            serviceWorkerCpuMs: spread(runs.get(variant)!.map((run) => run.serviceWorkerCpuMs)),
+          },
+        ]),
+      ),
       callTimeRoutesOverNoRoutes: ratio('routes', 'no routes'),
       callTimeRoutesOverNoServiceWorker: ratio('routes', 'no service worker'),
       callTimeNoRoutesOverNoServiceWorker: ratio('no routes', 'no service worker'),

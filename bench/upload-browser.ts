@@ -46,7 +46,14 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, ListPartsCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  ListPartsCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { build } from 'vite';
@@ -75,7 +82,15 @@ const RUN_TIMEOUT_MS = Math.max(120_000, (SIZE / (3 * MiB)) * 1000);
 
 type Peer = 'uppy5' | 'uppy5-dashboard' | 'uppy6' | 'sdk' | 'bare' | 'bare-worker' | 'bare-worker-xhr';
 type Kind = 'cutdesk-s3-path' | 'cutdesk' | 'cutdesk-app-sw' | 'cutdesk-base' | Peer;
-const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? ['cutdesk-s3-path', 'cutdesk', 'uppy5', 'uppy6', 'sdk', 'bare', 'bare-worker-xhr'];
+const KINDS: Kind[] = (process.env.BENCH_KINDS?.split(',') as Kind[] | undefined) ?? [
+  'cutdesk-s3-path',
+  'cutdesk',
+  'uppy5',
+  'uppy6',
+  'sdk',
+  'bare',
+  'bare-worker-xhr',
+];
 
 /** A clip: an MP4 `ftyp` box (the server registers video by its bytes), then random bytes. */
 async function makeClip(path: string, size: number): Promise<void> {
@@ -108,7 +123,17 @@ async function buildPages(outDir: string): Promise<void> {
     build: {
       outDir,
       emptyOutDir: true,
-      rollupOptions: { input: { uppy5: join(pages, 'uppy5.js'), 'uppy5-dashboard': join(pages, 'uppy5-dashboard.js'), uppy6: join(pages, 'uppy6.js'), sdk: join(pages, 'sdk.js'), bare: join(pages, 'bare.js'), 'bare-worker': join(pages, 'bare-worker.js') }, output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' } },
+      rollupOptions: {
+        input: {
+          uppy5: join(pages, 'uppy5.js'),
+          'uppy5-dashboard': join(pages, 'uppy5-dashboard.js'),
+          uppy6: join(pages, 'uppy6.js'),
+          sdk: join(pages, 'sdk.js'),
+          bare: join(pages, 'bare.js'),
+          'bare-worker': join(pages, 'bare-worker.js'),
+        },
+        output: { entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
+      },
     },
   });
 }
@@ -117,13 +142,29 @@ async function startServer(dataDir: string, webDir: string, port: number, storeP
   const server = spawn(process.execPath, [join(root, 'server/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), S3_PORT: storePort, HOST, DATA_DIR: dataDir, WEB_DIR: webDir, DEMO_PASSWORD: PASSWORD, DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', SEED: 'demo', MAX_EVENT_LOOP_DELAY_MS: '60000', RATE_LIMIT_PER_EMAIL: '1000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      S3_PORT: storePort,
+      HOST,
+      DATA_DIR: dataDir,
+      WEB_DIR: webDir,
+      DEMO_PASSWORD: PASSWORD,
+      DEMO_VIDEOS: 'off',
+      LOG_LEVEL: 'warn',
+      SEED: 'demo',
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+      RATE_LIMIT_PER_EMAIL: '1000',
+    },
   });
   let output = '';
   server.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   server.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   for (let i = 0; i < 600; i += 1) {
-    const healthy = await fetch(`http://${HOST}:${port}/api/v1/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://${HOST}:${port}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) return server;
     if (server.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -139,12 +180,30 @@ interface Api {
   project(name: string): Promise<number>;
   credentials(projectId: number): Promise<Credentials>;
 }
-interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string }
+interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  prefix: string;
+}
 
 async function api(base: string): Promise<Api> {
-  const login = (await (await fetch(`${base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }) })).json()) as { token: string; organizationId: number };
+  const login = (await (
+    await fetch(`${base}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }),
+    })
+  ).json()) as { token: string; organizationId: number };
   const call = async (path: string, body: unknown) => {
-    const response = await fetch(`${base}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}/api/v1${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
     return response.json() as Promise<unknown>;
   };
@@ -152,7 +211,16 @@ async function api(base: string): Promise<Api> {
     base,
     token: login.token,
     organizationId: login.organizationId,
-    project: async (name) => ((await call(`/organizations/${login.organizationId}/projects`, { name, audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Upload bench.' })) as { id: number }).id,
+    project: async (name) =>
+      (
+        (await call(`/organizations/${login.organizationId}/projects`, {
+          name,
+          audience: 'Bench',
+          goal: 'Bench',
+          finalVideoLength: '1-2 minutes',
+          brief: 'Upload bench.',
+        })) as { id: number }
+      ).id,
     credentials: async (projectId) => (await call('/uploads/credentials', { projectId })) as Credentials,
   };
 }
@@ -176,14 +244,20 @@ function pageServer(pagesDir: string, s3: S3Client, bucket: string): { server: S
     for await (const chunk of request) text += (chunk as Buffer).toString();
     return JSON.parse(text) as T;
   };
-  const presign = (key: string, uploadId: string, partNumber: number) => getSignedUrl(s3, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: 3600 });
-  const create = async (key: string, type: string | undefined) => (await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }))).UploadId!;
+  const presign = (key: string, uploadId: string, partNumber: number) =>
+    getSignedUrl(s3, new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: 3600 });
+  const create = async (key: string, type: string | undefined) =>
+    (await s3.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key, ContentType: type }))).UploadId!;
   const server = createServer((request, response) => {
     void (async () => {
       const path = new URL(request.url ?? '/', 'http://x').pathname;
       if (path.endsWith('.html')) {
         const name = path.slice(1, -'.html'.length);
-        response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><meta charset="utf-8"><title>${name}</title><input type="file" id="file"><script>window.BENCH=${JSON.stringify(config)}</script><script type="module" src="/${name}.js"></script>`);
+        response
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><meta charset="utf-8"><title>${name}</title><input type="file" id="file"><script>window.BENCH=${JSON.stringify(config)}</script><script type="module" src="/${name}.js"></script>`,
+          );
       } else if (path === '/uppy/create') {
         const { key, type } = await body(request);
         json(response, { uploadId: await create(key, type), key });
@@ -198,10 +272,20 @@ function pageServer(pagesDir: string, s3: S3Client, bucket: string): { server: S
       } else if (path === '/uppy/list-parts') {
         const { key, uploadId } = await body(request);
         const answer = await s3.send(new ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId }));
-        json(response, (answer.Parts ?? []).map((part) => ({ PartNumber: part.PartNumber, Size: part.Size, ETag: part.ETag })));
+        json(
+          response,
+          (answer.Parts ?? []).map((part) => ({ PartNumber: part.PartNumber, Size: part.Size, ETag: part.ETag })),
+        );
       } else if (path === '/uppy/complete') {
         const { key, uploadId, parts } = await body(request);
-        await s3.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.PartNumber, ETag: part.ETag })) } }));
+        await s3.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: parts.map((part) => ({ PartNumber: part.PartNumber, ETag: part.ETag })) },
+          }),
+        );
         json(response, { location: key });
       } else if (path === '/uppy/abort') {
         const { key, uploadId } = await body(request);
@@ -293,7 +377,8 @@ function sampleBrowser(cdp: CDPSession) {
       await sample();
       // The page's renderer is not known yet: every renderer's threads are read, the busiest kept.
       rendererThreadsStart = new Map();
-      for (const [pid, type] of processes) if (type === 'renderer') for (const [name, ticks] of await threadTicks(pid)) rendererThreadsStart.set(`${pid}/${name}`, ticks);
+      for (const [pid, type] of processes)
+        if (type === 'renderer') for (const [name, ticks] of await threadTicks(pid)) rendererThreadsStart.set(`${pid}/${name}`, ticks);
     },
     async end() {
       await sample();
@@ -313,7 +398,16 @@ function sampleBrowser(cdp: CDPSession) {
         const used = (ticks - (rendererThreadsStart.get(`${renderer.pid}/${name}`) ?? 0)) / CLOCK_TICKS;
         if (used >= 0.05) threads[name] = Math.round(((threads[name] ?? 0) + used) * 100) / 100;
       }
-      return { rendererPeakBytes: peak.get(renderer.pid) ?? 0, rendererIdleBytes: startRss.get(renderer.pid) ?? 0, rendererPrivatePeakBytes: privatePeak.get(renderer.pid) ?? 0, rendererPrivateIdleBytes: startPrivate.get(renderer.pid) ?? 0, browserPeakBytes: totalPeak, rendererCpuSeconds: renderer.ticks / CLOCK_TICKS, browserCpuSeconds: browserTicks / CLOCK_TICKS, rendererThreads: threads };
+      return {
+        rendererPeakBytes: peak.get(renderer.pid) ?? 0,
+        rendererIdleBytes: startRss.get(renderer.pid) ?? 0,
+        rendererPrivatePeakBytes: privatePeak.get(renderer.pid) ?? 0,
+        rendererPrivateIdleBytes: startPrivate.get(renderer.pid) ?? 0,
+        browserPeakBytes: totalPeak,
+        rendererCpuSeconds: renderer.ticks / CLOCK_TICKS,
+        browserCpuSeconds: browserTicks / CLOCK_TICKS,
+        rendererThreads: threads,
+      };
     },
   };
 }
@@ -363,7 +457,9 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
   await withTimeout(installing.evaluate('navigator.serviceWorker.ready.then(() => true)'), 60_000, 'the service worker did not become ready');
   // The scope the upload worker starts under: its own service worker's, or (kept from registering) the app's.
   const workerScope = async () =>
-    (await installing.evaluate("navigator.serviceWorker.getRegistration('/assets/upload.worker-0.js').then((registration) => (registration && registration.active ? new URL(registration.scope).pathname : null))")) as string | null;
+    (await installing.evaluate(
+      "navigator.serviceWorker.getRegistration('/assets/upload.worker-0.js').then((registration) => (registration && registration.active ? new URL(registration.scope).pathname : null))",
+    )) as string | null;
   const expected = appServiceWorkerOnly ? '/' : '/assets/upload.worker';
   for (let tries = 0; (await workerScope()) !== expected; tries += 1) {
     if (tries > 100) throw new Error(`the upload worker's scope is ${await workerScope()}, not ${expected}`);
@@ -389,16 +485,21 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
     watching = true;
     await stored;
     while (watching) {
-      const answer = await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${target.token}` } });
+      const answer = await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, {
+        headers: { authorization: `Bearer ${target.token}` },
+      });
       if (!answer.ok) return fail(new Error(`assets ${answer.status}`));
       if (((await answer.json()) as unknown[]).length > 0) return finish();
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
-  await page.addInitScript(([token, organizationId]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(token));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
-  }, [target.token, target.organizationId] as const);
+  await page.addInitScript(
+    ([token, organizationId]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(token));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
+    },
+    [target.token, target.organizationId] as const,
+  );
   await page.goto(`${target.base}/user/project/${projectId}`);
   await page.waitForFunction('navigator.serviceWorker.controller !== null');
   await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
@@ -473,7 +574,11 @@ async function setUpPeer(file: string, kind: Peer, pages: ReturnType<typeof page
 
 /** Chromium on a profile of its own, which a crash leaves behind as a user's would (IndexedDB, the service worker). */
 async function launchProfile(profile: string): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1440, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
   return { context, page: context.pages()[0] ?? (await context.newPage()) };
 }
 
@@ -490,7 +595,13 @@ async function killChromium(profile: string): Promise<void> {
  * MiB the store received beyond the file. Cutdesk resumes from IndexedDB and ListParts; Uppy 6
  * from Golden Retriever's IndexedDB state (the files themselves are not kept by either).
  */
-async function killAt50Percent(kind: 'cutdesk' | 'uppy6-golden-retriever', file: string, target: Api, pages: ReturnType<typeof pageServer>, round: number): Promise<number> {
+async function killAt50Percent(
+  kind: 'cutdesk' | 'uppy6-golden-retriever',
+  file: string,
+  target: Api,
+  pages: ReturnType<typeof pageServer>,
+  round: number,
+): Promise<number> {
   const profile = join(work, `profile-${kind}-${round}`);
   await rm(profile, { recursive: true, force: true });
   let { context, page } = await launchProfile(profile);
@@ -500,16 +611,21 @@ async function killAt50Percent(kind: 'cutdesk' | 'uppy6-golden-retriever', file:
     let done: Promise<void> = Promise.resolve();
     const open = async () => {
       if (kind === 'cutdesk') {
-        await context.addInitScript(([token, organizationId]) => {
-          localStorage.setItem('cutdesk.token', JSON.stringify(token));
-          localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
-        }, [target.token, target.organizationId] as const);
+        await context.addInitScript(
+          ([token, organizationId]) => {
+            localStorage.setItem('cutdesk.token', JSON.stringify(token));
+            localStorage.setItem('cutdesk.orgId', JSON.stringify(organizationId));
+          },
+          [target.token, target.organizationId] as const,
+        );
         await page.goto(projectUrl);
         await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
         return page.getByTestId('upload-input-INTERVIEW_CLIP');
       }
       done = new Promise<void>((resolve, reject) => {
-        void context.exposeBinding('benchEvent', (_source, event: { type: string; message?: string }) => (event.type === 'done' ? resolve() : event.type === 'error' ? reject(new Error(event.message)) : undefined));
+        void context.exposeBinding('benchEvent', (_source, event: { type: string; message?: string }) =>
+          event.type === 'done' ? resolve() : event.type === 'error' ? reject(new Error(event.message)) : undefined,
+        );
       });
       await page.goto(`http://${HOST}:${PAGE_PORT}/uppy6.html`);
       return page.locator('#file');
@@ -542,7 +658,12 @@ async function killAt50Percent(kind: 'cutdesk' | 'uppy6-golden-retriever', file:
     else await page.waitForFunction('window.benchRestored === true', undefined, { timeout: 30_000 });
     await input.setInputFiles(file);
     if (kind === 'cutdesk') {
-      const registered = async () => ((await (await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${target.token}` } })).json()) as unknown[]).length > 0;
+      const registered = async () =>
+        (
+          (await (
+            await fetch(`${target.base}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${target.token}` } })
+          ).json()) as unknown[]
+        ).length > 0;
       while (!(await registered())) {
         if (Date.now() > deadline) throw new Error('the upload did not finish in time');
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -557,7 +678,9 @@ async function killAt50Percent(kind: 'cutdesk' | 'uppy6-golden-retriever', file:
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }
 
 /**
@@ -565,7 +688,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
  * the most, and the mean over the time from the first part's start to the last part's answer.
  */
 function partsInFlight(parts: Setup['parts']): { max: number; mean: number } {
-  const edges = parts.flatMap((part) => [[part.started, 1], [part.answered, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = parts
+    .flatMap(
+      (part) =>
+        [
+          [part.started, 1],
+          [part.answered, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let max = 0;
   let area = 0;
@@ -640,7 +771,11 @@ async function profilePage(page: Page, browserSession: CDPSession, name: string)
   await session.send('Profiler.enable');
   await session.send('Profiler.start');
   const { targetInfos } = await browserSession.send('Target.getTargets');
-  const workers = await Promise.all(targetInfos.filter((target) => target.type === 'shared_worker').map((target) => browserSession.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })));
+  const workers = await Promise.all(
+    targetInfos
+      .filter((target) => target.type === 'shared_worker')
+      .map((target) => browserSession.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })),
+  );
   const answers = new Map<number, (result: unknown) => void>();
   let nextId = 1;
   browserSession.on('Target.receivedMessageFromTarget', ({ message }) => {
@@ -680,7 +815,17 @@ async function traceBrowser(browserSession: CDPSession, name: string): Promise<(
   const events: unknown[] = [];
   const collect = ({ value }: { value: unknown[] }) => void events.push(...value);
   browserSession.on('Tracing.dataCollected', collect);
-  const categories = ['toplevel', 'v8', 'v8.execute', 'disabled-by-default-v8.gc', 'disabled-by-default-v8.compile', 'blink', 'loading', 'disabled-by-default-devtools.timeline', '__metadata'];
+  const categories = [
+    'toplevel',
+    'v8',
+    'v8.execute',
+    'disabled-by-default-v8.gc',
+    'disabled-by-default-v8.compile',
+    'blink',
+    'loading',
+    'disabled-by-default-devtools.timeline',
+    '__metadata',
+  ];
   await browserSession.send('Tracing.start', { traceConfig: { includedCategories: categories, excludedCategories: ['*'] }, transferMode: 'ReportEvents' });
   return async () => {
     const complete = new Promise((resolve) => browserSession.once('Tracing.tracingComplete', resolve));
@@ -699,7 +844,7 @@ async function traceBrowser(browserSession: CDPSession, name: string): Promise<(
  */
 async function serverSettled(serverPid: number): Promise<void> {
   const started = Date.now();
-  for (let before = await serverTicks(serverPid); Date.now() < started + 120_000; ) {
+  for (let before = await serverTicks(serverPid); Date.now() < started + 120_000;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const now = await serverTicks(serverPid);
     if ((now.all - before.all) / CLOCK_TICKS / 0.5 < 0.05) break;
@@ -799,7 +944,9 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
     await Promise.all([
       makeClip(file, SIZE),
       buildPages(pagesDir),
-      process.env.BENCH_WEB_DIR ? Promise.resolve() : run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir', '--logLevel', 'warn']),
+      process.env.BENCH_WEB_DIR
+        ? Promise.resolve()
+        : run(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', webDir, '--emptyOutDir', '--logLevel', 'warn']),
     ]);
     const dataBefore = join(root, '.tmp', 'upload-bench-before');
     const dataAfter = join(root, '.tmp', 'upload-bench-after');
@@ -819,13 +966,22 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
       base = await api(`http://${HOST}:${PORT_BASE}`);
     }
     /** The server a kind uploads to: its process and API. */
-    const serverOf = (kind: Kind): [ChildProcess, Api] => (kind === 'cutdesk-s3-path' ? [servers[0]!, before] : kind === 'cutdesk-base' ? [servers[2]!, base!] : [servers[1]!, after]);
+    const serverOf = (kind: Kind): [ChildProcess, Api] =>
+      kind === 'cutdesk-s3-path' ? [servers[0]!, before] : kind === 'cutdesk-base' ? [servers[2]!, base!] : [servers[1]!, after];
     const keys = JSON.parse(await readFile(join(dataAfter, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
-    const s3 = new S3Client({ endpoint: `http://${HOST}:${STORE_PORT}`, region: 'us-east-1', forcePathStyle: true, credentials: keys, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const s3 = new S3Client({
+      endpoint: `http://${HOST}:${STORE_PORT}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: keys,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
     pages = pageServer(pagesDir, s3, 'cutdesk-media');
     await new Promise<void>((resolve) => pages!.server.listen(PAGE_PORT, HOST, () => resolve()));
 
-    const setUp = (kind: Kind, round: number) => (kind.startsWith('cutdesk') ? setUpCutdesk(file, serverOf(kind)[1], round, kind) : setUpPeer(file, kind as Peer, pages!, after, round));
+    const setUp = (kind: Kind, round: number) =>
+      kind.startsWith('cutdesk') ? setUpCutdesk(file, serverOf(kind)[1], round, kind) : setUpPeer(file, kind as Peer, pages!, after, round);
 
     const runs: Record<string, Awaited<ReturnType<typeof timedRun>>[]> = {};
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -851,10 +1007,11 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
     if (!process.env.BENCH_SKIP_RELOAD) {
       for (let round = 1; round <= ROUNDS; round += 1) {
         for (const kind of ['cutdesk', 'uppy6-golden-retriever'] as const) {
-          const setup = kind === 'cutdesk' ? await setUpCutdesk(file, after, 10 + round, 'reload') : await setUpPeer(file, 'uppy6', pages, after, 10 + round, true);
+          const setup =
+            kind === 'cutdesk' ? await setUpCutdesk(file, after, 10 + round, 'reload') : await setUpPeer(file, 'uppy6', pages, after, 10 + round, true);
           try {
             const receivedBefore = await storeReceivedBytes(after.base);
-            if (!Number.isFinite(receivedBefore)) throw new Error('the store listener\'s byte counter is not in /metrics');
+            if (!Number.isFinite(receivedBefore)) throw new Error("the store listener's byte counter is not in /metrics");
             const uploading = setup.start();
             uploading.catch(() => undefined);
             const deadline = Date.now() + RUN_TIMEOUT_MS;

@@ -39,14 +39,25 @@ const WORK = resolve(ROOT, '.tmp/upload-engine-bench');
 const ROUNDS = Number(process.argv[2] ?? 3);
 // The web app before the SharedWorker change: main's (a dedicated upload worker, each part's IndexedDB write awaited in its slot).
 const BEFORE_REF = process.env.BEFORE_REF ?? 'main';
-const BEFORE_COMMIT = execFileSync('git', ['rev-parse', '--short', BEFORE_REF], { cwd: import.meta.dirname }).toString().trim();
+const BEFORE_COMMIT = execFileSync('git', ['rev-parse', '--short', BEFORE_REF], { cwd: import.meta.dirname })
+  .toString()
+  .trim();
 const RELOAD_BYTES = 10 * PART_SIZE + 12_345;
 const CPU_BYTES = 512 * 2 ** 20;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 /** An ISO-BMFF `ftyp` box: the server registers a clip only when its bytes start like a video (as tests/support/file-fixtures.ts). */
 const MP4_FTYP = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 interface Variant {
   name: 'before' | 'after';
@@ -103,32 +114,61 @@ async function startServer(variant: Variant): Promise<void> {
   variant.proxy = await startCountingProxy({ target: `http://localhost:${variant.port}`, port: variant.proxyPort });
   const child = spawn(process.execPath, ['server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(variant.port), S3_PORT: String(variant.s3Port), S3_PUBLIC_ENDPOINT: `${variant.proxy.origin}/s3`, DATA_DIR: dataDir, WEB_DIR: variant.dist, DEMO_PASSWORD: 'demo-password', DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000', MEDIA_CONCURRENCY: '0' },
+    env: {
+      ...process.env,
+      PORT: String(variant.port),
+      S3_PORT: String(variant.s3Port),
+      S3_PUBLIC_ENDPOINT: `${variant.proxy.origin}/s3`,
+      DATA_DIR: dataDir,
+      WEB_DIR: variant.dist,
+      DEMO_PASSWORD: 'demo-password',
+      DEMO_VIDEOS: 'off',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_EMAIL: '1000',
+      RATE_LIMIT_PER_IP: '100000',
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+      MEDIA_CONCURRENCY: '0',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   variant.server = child;
   for (let i = 0; i < 600; i += 1) {
-    const ok = await fetch(`http://localhost:${variant.port}/api/v1/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://localhost:${variant.port}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((done) => setTimeout(done, 250));
   }
 }
 
 async function api<T>(variant: Variant, path: string, body: object, token?: string): Promise<T> {
-  const response = await fetch(`http://localhost:${variant.port}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+  const response = await fetch(`http://localhost:${variant.port}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+    body: JSON.stringify(body),
+  });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 async function openProject(browser: Browser, variant: Variant): Promise<{ page: Page; projectId: number; token: string }> {
   const owner = await api<{ token: string; organizationId: number }>(variant, '/login', { email: 'owner@demo.cutdesk.test', password: 'demo-password' });
-  const { id: projectId } = await api<{ id: number }>(variant, `/organizations/${owner.organizationId}/projects`, { name: `Bench ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Upload benchmark.' }, owner.token);
+  const { id: projectId } = await api<{ id: number }>(
+    variant,
+    `/organizations/${owner.organizationId}/projects`,
+    { name: `Bench ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Upload benchmark.' },
+    owner.token,
+  );
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await page.addInitScript(([t, o]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(t));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-  }, [owner.token, owner.organizationId] as const);
+  await page.addInitScript(
+    ([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    },
+    [owner.token, owner.organizationId] as const,
+  );
   await page.goto(`http://localhost:${variant.port}/user/project/${projectId}`);
   await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
   return { page, projectId, token: owner.token };
@@ -143,14 +183,20 @@ async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs: num
 }
 
 async function storedSha(variant: Variant, projectId: number, token: string): Promise<string> {
-  const assets = (await (await fetch(`http://localhost:${variant.port}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${token}` } })).json()) as { url: string }[];
+  const assets = (await (
+    await fetch(`http://localhost:${variant.port}/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { url: string }[];
   const hash = createHash('sha256');
   const body = (await fetch(assets[0]!.url)).body!;
   for await (const chunk of body) hash.update(chunk);
   return hash.digest('hex');
 }
 
-const assetShown = (page: Page) => page.getByTestId('asset-tile').count().then((n) => n === 1);
+const assetShown = (page: Page) =>
+  page
+    .getByTestId('asset-tile')
+    .count()
+    .then((n) => n === 1);
 
 /**
  * Where the reload lands, as a share of the file's bytes received, per round (the same for both
@@ -184,25 +230,34 @@ async function reloadRound(variant: Variant, clip: { path: string; sha: string }
 const rendererRss = (pids: number[]) =>
   pids.reduce((sum, pid) => {
     try {
-      const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('VmRSS:'));
       return sum + Number(line?.split(/\s+/)[1] ?? 0) * 1024;
     } catch {
       return sum;
     }
   }, 0);
 
-async function cpuRound(variant: Variant, clip: { path: string; sha: string }): Promise<{ rendererCpuPerGiB: number; browserCpuPerGiB: number; rendererPeakMiB: number }> {
+async function cpuRound(
+  variant: Variant,
+  clip: { path: string; sha: string },
+): Promise<{ rendererCpuPerGiB: number; browserCpuPerGiB: number; rendererPeakMiB: number }> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   try {
     variant.proxy!.setRate(undefined);
     const { page, projectId, token } = await openProject(browser, variant);
     const session = await browser.newBrowserCDPSession();
     const processes = async () => (await session.send('SystemInfo.getProcessInfo')).processInfo as { type: string; id: number; cpuTime: number }[];
-    const cpu = (list: { type: string; cpuTime: number }[], type?: string) => list.filter((p) => !type || p.type === type).reduce((sum, p) => sum + p.cpuTime, 0);
+    const cpu = (list: { type: string; cpuTime: number }[], type?: string) =>
+      list.filter((p) => !type || p.type === type).reduce((sum, p) => sum + p.cpuTime, 0);
     const before = await processes();
     let peak = 0;
     const sampler = setInterval(() => {
-      void processes().then((list) => (peak = Math.max(peak, rendererRss(list.filter((p) => p.type === 'renderer').map((p) => p.id)))), () => undefined);
+      void processes().then(
+        (list) => (peak = Math.max(peak, rendererRss(list.filter((p) => p.type === 'renderer').map((p) => p.id)))),
+        () => undefined,
+      );
     }, 200);
     await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles(clip.path);
     await waitUntil(() => assetShown(page), 600_000, 'the asset');
@@ -238,7 +293,10 @@ const reloadClip = await makeClip(RELOAD_BYTES);
 const cpuClip = await makeClip(CPU_BYTES);
 try {
   for (const variant of variants) await startServer(variant);
-  const results: Record<string, { resent: number[]; rendererCpu: number[]; browserCpu: number[]; peak: number[] }> = { before: { resent: [], rendererCpu: [], browserCpu: [], peak: [] }, after: { resent: [], rendererCpu: [], browserCpu: [], peak: [] } };
+  const results: Record<string, { resent: number[]; rendererCpu: number[]; browserCpu: number[]; peak: number[] }> = {
+    before: { resent: [], rendererCpu: [], browserCpu: [], peak: [] },
+    after: { resent: [], rendererCpu: [], browserCpu: [], peak: [] },
+  };
   for (let round = 1; round <= ROUNDS; round += 1) {
     for (const variant of round % 2 ? variants : [...variants].reverse()) {
       const { resent, inFlight, cut } = await reloadRound(variant, reloadClip, RELOAD_AT[(round - 1) % RELOAD_AT.length]!);
@@ -248,7 +306,9 @@ try {
       r.rendererCpu.push(cpu.rendererCpuPerGiB);
       r.browserCpu.push(cpu.browserCpuPerGiB);
       r.peak.push(cpu.rendererPeakMiB);
-      console.log(`round ${round} ${variant.name}: re-sent ${resent.toFixed(1)} MiB (${inFlight} parts in flight at the reload, ${cut} cut); renderer CPU ${cpu.rendererCpuPerGiB.toFixed(2)} s/GiB, browser CPU ${cpu.browserCpuPerGiB.toFixed(2)} s/GiB, renderer peak RSS ${cpu.rendererPeakMiB.toFixed(0)} MiB`);
+      console.log(
+        `round ${round} ${variant.name}: re-sent ${resent.toFixed(1)} MiB (${inFlight} parts in flight at the reload, ${cut} cut); renderer CPU ${cpu.rendererCpuPerGiB.toFixed(2)} s/GiB, browser CPU ${cpu.browserCpuPerGiB.toFixed(2)} s/GiB, renderer peak RSS ${cpu.rendererPeakMiB.toFixed(0)} MiB`,
+      );
     }
   }
   const ratio = (key: 'rendererCpu' | 'browserCpu' | 'peak') => spread(results.after![key].map((value, i) => value / results.before![key][i]!));
@@ -258,8 +318,16 @@ try {
         rounds: ROUNDS,
         before: `${BEFORE_REF} (${BEFORE_COMMIT})`,
         'MiB re-sent after a reload at 50 % (min / median / max)': { before: spread(results.before!.resent), after: spread(results.after!.resent) },
-        'renderer CPU s per GiB': { before: spread(results.before!.rendererCpu), after: spread(results.after!.rendererCpu), 'after ÷ before': ratio('rendererCpu') },
-        'whole browser CPU s per GiB': { before: spread(results.before!.browserCpu), after: spread(results.after!.browserCpu), 'after ÷ before': ratio('browserCpu') },
+        'renderer CPU s per GiB': {
+          before: spread(results.before!.rendererCpu),
+          after: spread(results.after!.rendererCpu),
+          'after ÷ before': ratio('rendererCpu'),
+        },
+        'whole browser CPU s per GiB': {
+          before: spread(results.before!.browserCpu),
+          after: spread(results.after!.browserCpu),
+          'after ÷ before': ratio('browserCpu'),
+        },
         'renderer peak RSS MiB': { before: spread(results.before!.peak), after: spread(results.after!.peak), 'after ÷ before': ratio('peak') },
       },
       null,

@@ -40,7 +40,10 @@ async function makeFile(path: string, size: number): Promise<string> {
 
 function child(script: string, arg: unknown, timeoutMs: number): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), JSON.stringify(arg)], { stdio: ['ignore', 'pipe', 'pipe'], cwd: root });
+    const proc = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), JSON.stringify(arg)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: root,
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -77,13 +80,25 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   const server = spawn(process.execPath, [join(root, 'server/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIR: join(dataDir, 'no-web'), DEMO_PASSWORD: PASSWORD, LOG_LEVEL: 'warn', SEED: 'demo' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIR: join(dataDir, 'no-web'),
+      DEMO_PASSWORD: PASSWORD,
+      LOG_LEVEL: 'warn',
+      SEED: 'demo',
+    },
   });
   let output = '';
   server.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   server.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   for (let i = 0; i < 300; i += 1) {
-    const healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) return server;
     if (server.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -119,17 +134,36 @@ export async function benchUpload(): Promise<Record<string, unknown>> {
     const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
     server = await startServer(dataDir, port);
     const base = `http://127.0.0.1:${port}`;
-    const login = (await (await fetch(`${base}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }) })).json()) as { token: string; organizationId: number };
+    const login = (await (
+      await fetch(`${base}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: PASSWORD }),
+      })
+    ).json()) as { token: string; organizationId: number };
     const me = (await (await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${login.token}` } })).json()) as { id: number };
     const project = async (name: string) =>
-      ((await (await fetch(`${base}/api/v1/organizations/${login.organizationId}/projects`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
-        body: JSON.stringify({ name, audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Upload bench.' }),
-      })).json()) as { id: number }).id;
+      (
+        (await (
+          await fetch(`${base}/api/v1/organizations/${login.organizationId}/projects`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${login.token}` },
+            body: JSON.stringify({ name, audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Upload bench.' }),
+          })
+        ).json()) as { id: number }
+      ).id;
     const keys = JSON.parse(await readFile(join(dataDir, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
     const storeJob = { file, size: SIZE, endpoint: `${base}/s3`, region: 'us-east-1', bucket: 'cutdesk-media', key: 'bench/baseline.bin', ...keys };
-    const workerJob = (mode: 'full' | 'interrupt', projectId: number) => ({ mode, file, size: SIZE, baseUrl: base, token: login.token, userId: me.id, organizationId: login.organizationId, projectId });
+    const workerJob = (mode: 'full' | 'interrupt', projectId: number) => ({
+      mode,
+      file,
+      size: SIZE,
+      baseUrl: base,
+      token: login.token,
+      userId: me.id,
+      organizationId: login.organizationId,
+      projectId,
+    });
 
     // Warm-up: both paths once on a small file, so neither pays for first-use costs.
     const small = join(work, 'warm.bin');
@@ -142,18 +176,29 @@ export async function benchUpload(): Promise<Record<string, unknown>> {
     const interruptedProject = await project('Bench interrupted');
     // The baseline does the worker path's work: 20 MiB parts 6 at a time and the join (CompleteMultipartUpload).
     const sdk = await serverPeakDuring(server, () => child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'multipart' }, 30 * 60_000));
-    const single = await serverPeakDuring(server, () => child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'single', key: 'bench/single.bin' }, 30 * 60_000));
+    const single = await serverPeakDuring(server, () =>
+      child('./upload/sdk-baseline.ts', { ...storeJob, mode: 'single', key: 'bench/single.bin' }, 30 * 60_000),
+    );
     const engine = await serverPeakDuring(server, () => child('./upload/worker-path.ts', workerJob('full', fullProject), 30 * 60_000));
     const interrupted = await serverPeakDuring(server, () => child('./upload/worker-path.ts', workerJob('interrupt', interruptedProject), 30 * 60_000));
 
     // Both objects are the source, byte for byte.
     const presign = async (projectId: number) => {
-      const assets = (await (await fetch(`${base}/api/v1/projects/${projectId}/assets`, { headers: { authorization: `Bearer ${login.token}` } })).json()) as { url: string }[];
+      const assets = (await (await fetch(`${base}/api/v1/projects/${projectId}/assets`, { headers: { authorization: `Bearer ${login.token}` } })).json()) as {
+        url: string;
+      }[];
       return assets[0]!.url;
     };
     const engineSha = await sha256Url(await presign(fullProject));
     const resumedSha = await sha256Url(await presign(interruptedProject));
-    const s3 = new S3Client({ endpoint: storeJob.endpoint, region: storeJob.region, forcePathStyle: true, credentials: keys, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+    const s3 = new S3Client({
+      endpoint: storeJob.endpoint,
+      region: storeJob.region,
+      forcePathStyle: true,
+      credentials: keys,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
     const baselineObject = await s3.send(new GetObjectCommand({ Bucket: storeJob.bucket, Key: storeJob.key }));
     const baselineHash = createHash('sha256');
     for await (const chunk of baselineObject.Body as AsyncIterable<Uint8Array>) baselineHash.update(chunk);
@@ -166,8 +211,18 @@ export async function benchUpload(): Promise<Record<string, unknown>> {
     const resent = (interrupted.result.putBytes as number) - SIZE;
     return {
       file: `${mib(SIZE)} MiB of random bytes, on local disk; server and clients on one 2-core machine over loopback`,
-      sdkMultipart: { seconds: Math.round(sdkSeconds * 10) / 10, mbPerSecond: rate(SIZE, sdkSeconds), clientPeakRssMiB: mib(sdk.result.peakRssBytes as number), serverPeakRssMiB: mib(sdk.peakRssBytes), sha256MatchesSource: baselineSha === sourceSha },
-      sdkSingleStreamPut: { seconds: Math.round((single.result.seconds as number) * 10) / 10, mbPerSecond: rate(SIZE, single.result.seconds as number), clientPeakRssMiB: mib(single.result.peakRssBytes as number) },
+      sdkMultipart: {
+        seconds: Math.round(sdkSeconds * 10) / 10,
+        mbPerSecond: rate(SIZE, sdkSeconds),
+        clientPeakRssMiB: mib(sdk.result.peakRssBytes as number),
+        serverPeakRssMiB: mib(sdk.peakRssBytes),
+        sha256MatchesSource: baselineSha === sourceSha,
+      },
+      sdkSingleStreamPut: {
+        seconds: Math.round((single.result.seconds as number) * 10) / 10,
+        mbPerSecond: rate(SIZE, single.result.seconds as number),
+        clientPeakRssMiB: mib(single.result.peakRssBytes as number),
+      },
       workerPath: {
         seconds: Math.round(engineSeconds * 10) / 10,
         mbPerSecond: rate(SIZE, engineSeconds),

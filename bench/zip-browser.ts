@@ -67,14 +67,32 @@ async function startServer(webDir: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, [join(root, 'server/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR, WEB_DIR: webDir, DEMO_PASSWORD: PASSWORD, DEMO_VIDEOS: 'off', LOG_LEVEL: 'warn', RATE_LIMIT_PER_EMAIL: '100000', RATE_LIMIT_PER_IP: '1000000', MAX_EVENT_LOOP_DELAY_MS: '60000' },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      WEB_DIR: webDir,
+      DEMO_PASSWORD: PASSWORD,
+      DEMO_VIDEOS: 'off',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_EMAIL: '100000',
+      RATE_LIMIT_PER_IP: '1000000',
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+    },
   });
   let output = '';
   server.stdout!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   server.stderr!.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
   const deadline = Date.now() + 180_000;
   for (;;) {
-    if (await fetch(`${BASE}/api/v1/health`).then((r) => r.ok, () => false)) return server;
+    if (
+      await fetch(`${BASE}/api/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return server;
     if (server.exitCode !== null || Date.now() > deadline) break;
     await new Promise((done) => setTimeout(done, 200));
   }
@@ -109,17 +127,42 @@ function clipBytes(size: number, seed: number): { stream: Readable; crc: () => n
   return { stream: generatedClip(size, seed, FTYP).pipe(counting), crc: () => crc };
 }
 
-interface Creds { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string }
+interface Creds {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+}
 
-interface Clip { name: string; size: number; crc: number; assetId: number }
+interface Clip {
+  name: string;
+  size: number;
+  crc: number;
+  assetId: number;
+}
 
 /** Puts a generated clip with the project's upload credentials (as the upload worker would) and registers it. */
 async function uploadClip(token: string, projectId: number, type: 'InterviewClip' | 'BRollClip', name: string, size: number, seed: number): Promise<Clip> {
-  const checked = await call<{ name: string; location: string }>('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, token);
+  const checked = await call<{ name: string; location: string }>(
+    'GET',
+    `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`,
+    token,
+  );
   const creds = await call<Creds>('POST', '/uploads/credentials', token, { projectId, uploadType: 'asset' });
-  const s3 = new S3Client({ endpoint: creds.endpoint, region: creds.region, forcePathStyle: true, credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const s3 = new S3Client({
+    endpoint: creds.endpoint,
+    region: creds.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   const bytes = clipBytes(size, seed);
-  await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: checked.location, Body: bytes.stream, ContentLength: size, ContentType: 'video/mp4', IfNoneMatch: '*' }));
+  await s3.send(
+    new PutObjectCommand({ Bucket: creds.bucket, Key: checked.location, Body: bytes.stream, ContentLength: size, ContentType: 'video/mp4', IfNoneMatch: '*' }),
+  );
   s3.destroy();
   const asset = await call<{ id: number }>('POST', `/projects/${projectId}/assets`, token, { name: checked.name, path: checked.location, type, size });
   return { name: checked.name, size, crc: bytes.crc(), assetId: asset.id };
@@ -140,7 +183,16 @@ async function fixture(): Promise<Fixture> {
     if (saved.total === TOTAL) return saved;
   }
   const owner = await login('owner@demo.cutdesk.test');
-  const project = async (name: string) => (await call<{ id: number }>('POST', `/organizations/${owner.organizationId}/projects`, owner.token, { name, audience: 'Bench', goal: 'Bench', finalVideoLength: '1-2 minutes', brief: 'Zip download bench.' })).id;
+  const project = async (name: string) =>
+    (
+      await call<{ id: number }>('POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
+        name,
+        audience: 'Bench',
+        goal: 'Bench',
+        finalVideoLength: '1-2 minutes',
+        brief: 'Zip download bench.',
+      })
+    ).id;
   const zipProject = await project('Zip bench: clips');
   const zipClips: Fixture['zipClips'] = [];
   for (let i = 0, left = TOTAL; left > 0; i += 1) {
@@ -163,7 +215,8 @@ async function checksumsKnown(token: string, projectId: number): Promise<void> {
   for (;;) {
     const assets = await call<{ crc32: number | null }[]>('GET', `/projects/${projectId}/assets`, token);
     if (assets.every((asset) => typeof asset.crc32 === 'number')) return;
-    if (Date.now() > deadline) throw new Error(`project ${projectId}: the clips' CRC-32 were not computed within 10 minutes (is ffmpeg installed? the media worker waits for it)`);
+    if (Date.now() > deadline)
+      throw new Error(`project ${projectId}: the clips' CRC-32 were not computed within 10 minutes (is ffmpeg installed? the media worker waits for it)`);
     await new Promise((done) => setTimeout(done, 500));
   }
 }
@@ -171,7 +224,18 @@ async function checksumsKnown(token: string, projectId: number): Promise<void> {
 // ——— Chromium's processes (bench/chromium-procs.ts) ———
 
 /** Samples the renderers' summed RSS every 100 ms while `work` runs; CPU per process type from start to end. */
-async function watch<T>(browserPid: number, serverPid: number, work: () => Promise<T>): Promise<{ result: T; seconds: number; rendererPeakBytes: number; rendererPrivatePeakBytes: number; cpu: Record<string, number>; threads: Record<string, number> }> {
+async function watch<T>(
+  browserPid: number,
+  serverPid: number,
+  work: () => Promise<T>,
+): Promise<{
+  result: T;
+  seconds: number;
+  rendererPeakBytes: number;
+  rendererPrivatePeakBytes: number;
+  cpu: Record<string, number>;
+  threads: Record<string, number>;
+}> {
   const cpuOf = async () => {
     const out = new Map<number, { type: string; seconds: number }>();
     for (const proc of await descendants(browserPid)) out.set(proc.pid, { type: proc.type, seconds: await cpuSeconds(proc.pid) });
@@ -212,7 +276,12 @@ async function watch<T>(browserPid: number, serverPid: number, work: () => Promi
       const name = key.replace(/#\d+$/, '');
       threads[name] = (threads[name] ?? 0) + end - (threadsBefore.get(key) ?? 0);
     }
-    const top = Object.fromEntries(Object.entries(threads).filter(([, seconds]) => seconds >= 0.1).sort((a, b) => b[1] - a[1]).map(([name, seconds]) => [name, Math.round(seconds * 10) / 10]));
+    const top = Object.fromEntries(
+      Object.entries(threads)
+        .filter(([, seconds]) => seconds >= 0.1)
+        .sort((a, b) => b[1] - a[1])
+        .map(([name, seconds]) => [name, Math.round(seconds * 10) / 10]),
+    );
     return { result, seconds, rendererPeakBytes: peak, rendererPrivatePeakBytes: privatePeak, cpu, threads: top };
   } finally {
     sampling = false;
@@ -256,7 +325,8 @@ with zipfile.ZipFile(sys.argv[1]) as z:
   for (const clip of clips) {
     const entry = files.find(([name]) => name === clip.path);
     if (!entry) return `${clip.path} missing`;
-    if (entry[1] !== clip.size || entry[2] !== clip.crc || entry[3] !== 0) return `${clip.path}: size ${entry[1]}, CRC ${entry[2]}, method ${entry[3]} instead of ${clip.size}, ${clip.crc}, stored`;
+    if (entry[1] !== clip.size || entry[2] !== clip.crc || entry[3] !== 0)
+      return `${clip.path}: size ${entry[1]}, CRC ${entry[2]}, method ${entry[3]} instead of ${clip.size}, ${clip.crc}, stored`;
   }
   return 'ok';
 }
@@ -289,17 +359,31 @@ async function measurePhase(build: Build, round: number, fx: Fixture, adminToken
   // memory under a small quota): the save-picker path writes a real file, as for a user.
   const userDataDir = join(WORK, 'profile');
   await rm(userDataDir, { recursive: true, force: true });
-  const browser = await chromium.launchPersistentContext(userDataDir, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  const browser = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    acceptDownloads: true,
+    viewport: { width: 1440, height: 900 },
+  });
   const browserPid = await chromiumBrowserPid();
   try {
     const page = await staffPage(browser, fx.zipProject);
     const run = async (kind: Kind): Promise<Run> => {
       const idle = await rendererIdleBytes(browserPid);
       let link = '';
-      if (kind === 'native') link = (await call<{ link: string }>('POST', `/projects/${fx.nativeProject}/links`, await adminToken(), { operationName: 'download', assetId: fx.nativeAsset, variant: 'original' })).link;
+      if (kind === 'native')
+        link = (
+          await call<{ link: string }>('POST', `/projects/${fx.nativeProject}/links`, await adminToken(), {
+            operationName: 'download',
+            assetId: fx.nativeAsset,
+            variant: 'original',
+          })
+        ).link;
       if (kind === 'file') {
         // The save picker's file, here one in the origin's private file system (as e2e/media.spec.ts does).
-        await page.evaluate(`window.showSaveFilePicker = async ({ suggestedName }) => (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });`);
+        await page.evaluate(
+          `window.showSaveFilePicker = async ({ suggestedName }) => (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });`,
+        );
       }
       const message = page.getByTestId('zip-download-message');
       const measured = await watch(browserPid, serverPid, async () => {
@@ -313,7 +397,9 @@ async function measurePhase(build: Build, round: number, fx: Fixture, adminToken
         const [download] = await Promise.all([
           page.waitForEvent('download', { timeout: 120_000 }),
           kind === 'native'
-            ? page.evaluate(`(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(link)}; a.download = ''; document.body.append(a); a.click(); a.remove(); })()`)
+            ? page.evaluate(
+                `(() => { const a = document.createElement('a'); a.href = ${JSON.stringify(link)}; a.download = ''; document.body.append(a); a.click(); a.remove(); })()`,
+              )
             : page.getByRole('button', { name: 'Download raw zip' }).click(),
         ]);
         const path = await download.path();
@@ -330,7 +416,9 @@ async function measurePhase(build: Build, round: number, fx: Fixture, adminToken
         if (!/files/.test(text)) check = `${check}; page says "${text}"`;
       }
       if (kind === 'file') {
-        await page.evaluate(`(async () => { for await (const name of (await navigator.storage.getDirectory()).keys()) await (await navigator.storage.getDirectory()).removeEntry(name); delete window.showSaveFilePicker; })()`);
+        await page.evaluate(
+          `(async () => { for await (const name of (await navigator.storage.getDirectory()).keys()) await (await navigator.storage.getDirectory()).removeEntry(name); delete window.showSaveFilePicker; })()`,
+        );
       } else await measured.result.download!.delete();
       return {
         build: build.label,
@@ -339,7 +427,11 @@ async function measurePhase(build: Build, round: number, fx: Fixture, adminToken
         MBps: round1(bytes / 1e6 / measured.seconds),
         rendererOverIdleMiB: Math.round((measured.rendererPeakBytes - idle.rss) / MiB),
         rendererPrivateOverIdleMiB: Math.round((measured.rendererPrivatePeakBytes - idle.private) / MiB),
-        cpuSeconds: Object.fromEntries(Object.entries(measured.cpu).filter(([, seconds]) => seconds >= 0.05).map(([type, seconds]) => [type, round1(seconds)])),
+        cpuSeconds: Object.fromEntries(
+          Object.entries(measured.cpu)
+            .filter(([, seconds]) => seconds >= 0.05)
+            .map(([type, seconds]) => [type, round1(seconds)]),
+        ),
         threadCpuSeconds: measured.threads,
         ...(check && { check }),
       };
@@ -409,7 +501,11 @@ export async function benchZipBrowser(): Promise<Record<string, unknown>> {
     const summary: Record<string, unknown> = {};
     for (const build of list) {
       const mine = runs.filter((r) => r.native.build === build.label);
-      const figures: Record<string, unknown> = { nativeMBps: stats(mine.map((r) => r.native.MBps)), nativeRendererOverIdleMiB: stats(mine.map((r) => r.native.rendererOverIdleMiB)), nativeRendererPrivateOverIdleMiB: stats(mine.map((r) => r.native.rendererPrivateOverIdleMiB)) };
+      const figures: Record<string, unknown> = {
+        nativeMBps: stats(mine.map((r) => r.native.MBps)),
+        nativeRendererOverIdleMiB: stats(mine.map((r) => r.native.rendererOverIdleMiB)),
+        nativeRendererPrivateOverIdleMiB: stats(mine.map((r) => r.native.rendererPrivateOverIdleMiB)),
+      };
       for (const kind of ['zip', 'file'] as const) {
         if (!KINDS.includes(kind)) continue;
         figures[`${kind}MBps`] = stats(mine.map((r) => r[kind].MBps));

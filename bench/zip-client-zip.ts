@@ -65,7 +65,14 @@ interface Result {
 }
 
 /** UTF-8 names from several scripts, in A§2's folders. */
-const NAMES = ['interviews/интервью-01.mp4', 'b_roll/東京の夜景.mov', 'interviews/café-crème_été.mp4', 'b_roll/🎬-take-2.mp4', 'assets/λόγος-Ω.mp4', 'b_roll/שלום-עולם.mp4'];
+const NAMES = [
+  'interviews/интервью-01.mp4',
+  'b_roll/東京の夜景.mov',
+  'interviews/café-crème_été.mp4',
+  'b_roll/🎬-take-2.mp4',
+  'assets/λόγος-Ω.mp4',
+  'b_roll/שלום-עולם.mp4',
+];
 
 function setEntries(total: number): Spec[] {
   const entries: Spec[] = [{ name: 'assets/' }, { name: 'interviews/' }, { name: 'b_roll/' }];
@@ -126,13 +133,18 @@ async function runChild(job: Job): Promise<void> {
   const lastModified = new Date('2026-11-02T10:20:30Z');
   let archive: ReadableStream<Uint8Array>;
   if (job.writer === 'ours') {
-    const entries: ZipEntry[] = job.entries.map((spec) => (spec.size === undefined ? { name: spec.name, directory: true as const, lastModified } : { name: spec.name, size: spec.size, lastModified, open: () => generated(spec) }));
+    const entries: ZipEntry[] = job.entries.map((spec) =>
+      spec.size === undefined
+        ? { name: spec.name, directory: true as const, lastModified }
+        : { name: spec.name, size: spec.size, lastModified, open: () => generated(spec) },
+    );
     archive = zipStream(entries);
   } else {
     // Entries are handed over lazily, as ours opens them when it reaches them.
     archive = makeZip(
       (function* () {
-        for (const spec of job.entries) yield spec.size === undefined ? { name: spec.name, lastModified } : { name: spec.name, size: spec.size, lastModified, input: generated(spec) };
+        for (const spec of job.entries)
+          yield spec.size === undefined ? { name: spec.name, lastModified } : { name: spec.name, size: spec.size, lastModified, input: generated(spec) };
       })(),
     );
   }
@@ -169,7 +181,15 @@ with zipfile.ZipFile(sys.argv[1]) as z:
 print(json.dumps(out))
 `;
 
-interface PyEntry { name: string; size: number; read: number; crc: number; offset: number; dir: boolean; utf8: boolean }
+interface PyEntry {
+  name: string;
+  size: number;
+  read: number;
+  crc: number;
+  offset: number;
+  dir: boolean;
+  utf8: boolean;
+}
 
 /** Python's zipfile and Info-ZIP's `unzip -t` on one archive, against what was generated. */
 async function check(file: string, entries: Spec[], crcs: Record<string, number>): Promise<Record<string, unknown>> {
@@ -187,7 +207,8 @@ async function check(file: string, entries: Spec[], crcs: Record<string, number>
     for (const spec of entries) {
       const found = pyEntries.find((e) => e.name === spec.name);
       if (!found) problems.push(`python: no entry named ${spec.name}`);
-      else if (spec.size === undefined ? !found.dir : found.size !== spec.size || found.read !== spec.size || found.crc !== crcs[spec.name]) problems.push(`python: ${spec.name} is ${JSON.stringify(found)}`);
+      else if (spec.size === undefined ? !found.dir : found.size !== spec.size || found.read !== spec.size || found.crc !== crcs[spec.name])
+        problems.push(`python: ${spec.name} is ${JSON.stringify(found)}`);
       else if (!found.utf8 && /[^\x20-\x7e]/.test(spec.name)) problems.push(`python: ${spec.name} not flagged UTF-8`);
     }
     if (pyEntries.length !== entries.length) problems.push(`python: ${pyEntries.length} entries instead of ${entries.length}`);
@@ -249,7 +270,11 @@ export async function benchZipClientZip(): Promise<Record<string, unknown>> {
       for (const writer of WRITERS) {
         const out = join(work, `${writer}-${label}.zip`);
         const written = await child({ writer, out, entries }, 20 * 60_000);
-        correctness[`${writer} ${label}`] = { archiveMiB: mb(written.bytes), writeSeconds: round(written.seconds, 1), ...(await check(out, entries, written.crcs)) };
+        correctness[`${writer} ${label}`] = {
+          archiveMiB: mb(written.bytes),
+          writeSeconds: round(written.seconds, 1),
+          ...(await check(out, entries, written.crcs)),
+        };
         await rm(out, { force: true });
       }
     }

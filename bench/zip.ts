@@ -43,7 +43,12 @@ export async function benchZip(): Promise<Record<string, unknown>> {
     // The worker path zips the first TOTAL bytes of clips (3 GiB by default).
     let budget = TOTAL;
     const ourClips = clips.filter((clip) => (budget -= clip.size) >= 0);
-    const entries = [{ name: 'assets/' }, { name: 'interviews/' }, { name: 'b_roll/' }, ...ourClips.map((clip, i) => ({ name: clip.name, size: clip.size, url: urls[i] }))];
+    const entries = [
+      { name: 'assets/' },
+      { name: 'interviews/' },
+      { name: 'b_roll/' },
+      ...ourClips.map((clip, i) => ({ name: clip.name, size: clip.size, url: urls[i] })),
+    ];
     const streamed = await child('./zip/worker-path.ts', { out: join(work, 'streamed.zip'), entries }, 30 * 60_000);
     if (streamed.code !== 0) throw new Error(`worker path failed: ${streamed.stderr}`);
     const ours = JSON.parse(streamed.line) as { seconds: number; bytes: number; peakRssBytes: number };
@@ -59,8 +64,16 @@ export async function benchZip(): Promise<Record<string, unknown>> {
         left -= clips[i]!.size;
       }
       const run = await child('./zip/jszip-memory.ts', { entries: set }, 10 * 60_000);
-      const result = run.line ? (JSON.parse(run.line) as { ok: boolean; seconds?: number; bytes?: number; peakRssBytes: number; error?: string }) : { ok: false, error: `killed (exit ${run.code}): ${run.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}`, peakRssBytes: 0 };
-      baseline.push({ setMiB, ok: result.ok, ...(result.seconds !== undefined && { MBps: Math.round(setMiB / result.seconds), seconds: Math.round(result.seconds * 10) / 10 }), ...(!result.ok && { error: result.error }), peakRssMiB: mb(result.peakRssBytes) });
+      const result = run.line
+        ? (JSON.parse(run.line) as { ok: boolean; seconds?: number; bytes?: number; peakRssBytes: number; error?: string })
+        : { ok: false, error: `killed (exit ${run.code}): ${run.stderr.split('\n').filter(Boolean).slice(-2).join(' ')}`, peakRssBytes: 0 };
+      baseline.push({
+        setMiB,
+        ok: result.ok,
+        ...(result.seconds !== undefined && { MBps: Math.round(setMiB / result.seconds), seconds: Math.round(result.seconds * 10) / 10 }),
+        ...(!result.ok && { error: result.error }),
+        peakRssMiB: mb(result.peakRssBytes),
+      });
       if (!result.ok) break;
       largest = { setMiB, seconds: result.seconds!, peakRssBytes: result.peakRssBytes };
     }
@@ -79,7 +92,10 @@ export async function benchZip(): Promise<Record<string, unknown>> {
       comparison: largest
         ? {
             speedRatio: Math.round((mb(TOTAL) / ours.seconds / (largest.setMiB / largest.seconds)) * 100) / 100,
-            memoryPerGiB: { workerPathMiB: Math.round(mb(ours.peakRssBytes) / (TOTAL / GiB)), jszipMiB: Math.round(mb(largest.peakRssBytes) / (largest.setMiB / 1024)) },
+            memoryPerGiB: {
+              workerPathMiB: Math.round(mb(ours.peakRssBytes) / (TOTAL / GiB)),
+              jszipMiB: Math.round(mb(largest.peakRssBytes) / (largest.setMiB / 1024)),
+            },
           }
         : null,
     };

@@ -13,7 +13,8 @@ export async function api<T = unknown>(request: APIRequestContext, method: 'GET'
 }
 
 /** Signs a demo user in through the API (password demo-password). */
-export const login = (request: APIRequestContext, email: string) => api<{ token: string; organizationId: number | null }>(request, 'POST', '/login', undefined, { email, password: 'demo-password' });
+export const login = (request: APIRequestContext, email: string) =>
+  api<{ token: string; organizationId: number | null }>(request, 'POST', '/login', undefined, { email, password: 'demo-password' });
 
 /** A fresh Assembly project of `email`'s organization, so tests do not share one. */
 export async function newProject(request: APIRequestContext, email: string, name = `Project ${unique()}`): Promise<{ id: number; name: string }> {
@@ -32,10 +33,22 @@ export async function newProject(request: APIRequestContext, email: string, name
  */
 export async function projectInProgress(request: APIRequestContext, name: string) {
   const stamp = unique();
-  const owner = await registerOwner(request, { email: `in-progress-${stamp}@example.com`, password: 'progress-pass-1', firstName: 'Ines', lastName: 'Progress', organizationName: `In Progress ${stamp}` });
+  const owner = await registerOwner(request, {
+    email: `in-progress-${stamp}@example.com`,
+    password: 'progress-pass-1',
+    firstName: 'Ines',
+    lastName: 'Progress',
+    organizationName: `In Progress ${stamp}`,
+  });
   await grantCredits(request, owner.organizationId);
   const admin = await login(request, 'admin@demo.cutdesk.test');
-  const { id } = await api<{ id: number }>(request, 'POST', `/organizations/${owner.organizationId}/projects`, owner.token, { name, audience: 'Staff', goal: 'Check the staff pages', finalVideoLength: '1-2 minutes', brief: 'A short film in progress.' });
+  const { id } = await api<{ id: number }>(request, 'POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
+    name,
+    audience: 'Staff',
+    goal: 'Check the staff pages',
+    finalVideoLength: '1-2 minutes',
+    brief: 'A short film in progress.',
+  });
   await api(request, 'POST', `/projects/${id}/submit`, owner.token);
   const editors = await api<{ id: number; email: string }[]>(request, 'GET', '/users?role=editor&start=0&limit=200', admin.token);
   await api(request, 'POST', `/projects/${id}/assign-editor`, admin.token, { editorId: editors.find((e) => e.email === 'editor@demo.cutdesk.test')!.id });

@@ -19,7 +19,13 @@ async function newOwnerWithProject(request: APIRequestContext, projectName = 'Br
   const id = unique();
   const email = `resilience-${id}@example.com`;
   const password = 'first-pass-1';
-  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Robin', lastName: `Resilience ${id}`, organizationName: `Resilience ${id}` });
+  const { headers, organizationId } = await registerOwner(request, {
+    email,
+    password,
+    firstName: 'Robin',
+    lastName: `Resilience ${id}`,
+    organizationName: `Resilience ${id}`,
+  });
   const project = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
     data: { name: projectName, audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Short and bright.' },
     headers,
@@ -116,7 +122,20 @@ test('signing out clears the upload queue of that user, and only theirs', async 
           open.onsuccess = () => {
             const db = open.result;
             const store = db.transaction('uploads', 'readwrite').objectStore('uploads');
-            if (add) store.put({ uid: `e2e-${owner}-${Math.random()}`, userId: owner, organizationId: 1, projectId: 1, fileName: 'clip.mp4', size: 1, lastModified: 0, parts: [], status: 'incomplete', createdAt: 0, updatedAt: 0 });
+            if (add)
+              store.put({
+                uid: `e2e-${owner}-${Math.random()}`,
+                userId: owner,
+                organizationId: 1,
+                projectId: 1,
+                fileName: 'clip.mp4',
+                size: 1,
+                lastModified: 0,
+                parts: [],
+                status: 'incomplete',
+                createdAt: 0,
+                updatedAt: 0,
+              });
             const count = store.index('byUser').count(owner);
             count.onsuccess = () => {
               db.close();

@@ -151,7 +151,10 @@ test('the first visit precaches the app shell only: the player, the media worker
   expect(wire).toBeLessThanOrEqual(400 * 1024);
 });
 
-test('the service worker stays out of what it never answers: API calls and uploads go straight to the network, built files come from its cache', async ({ page, context }) => {
+test('the service worker stays out of what it never answers: API calls and uploads go straight to the network, built files come from its cache', async ({
+  page,
+  context,
+}) => {
   await page.goto('/login');
   await page.evaluate(async () => void (await navigator.serviceWorker.ready));
   await page.reload();
@@ -163,7 +166,9 @@ test('the service worker stays out of what it never answers: API calls and uploa
   const seen = new Map<string, Routed>();
   cdp.on('Network.requestWillBeSent', ({ requestId, request }) => methods.set(requestId, request.method));
   cdp.on('Network.responseReceived', ({ requestId, response }) => seen.set(`${methods.get(requestId)} ${new URL(response.url).pathname}`, response as Routed));
-  const chunk = (await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))).find((path) => /^\/assets\/.*\.js$/.test(path))!;
+  const chunk = (await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname))).find((path) =>
+    /^\/assets\/.*\.js$/.test(path),
+  )!;
   await page.evaluate(async (asset) => {
     await fetch('/api/v1/health');
     await fetch('/api/v1/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -177,11 +182,24 @@ test('the service worker stays out of what it never answers: API calls and uploa
   expect(seen.get(`GET ${chunk}`)).toMatchObject({ fromServiceWorker: true });
 });
 
-test('an upload goes straight to the store: the upload worker runs under a service worker of its own, and the app\'s sees none of its requests', async ({ page, context, request }) => {
-  const signIn = (await (await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } })).json()) as { token: string; organizationId: number };
+test("an upload goes straight to the store: the upload worker runs under a service worker of its own, and the app's sees none of its requests", async ({
+  page,
+  context,
+  request,
+}) => {
+  const signIn = (await (await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } })).json()) as {
+    token: string;
+    organizationId: number;
+  };
   const created = await request.post(`/api/v1/organizations/${signIn.organizationId}/projects`, {
     headers: { authorization: `Bearer ${signIn.token}` },
-    data: { name: `Worker scope ${Date.now()}`, audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Upload past the service worker.' },
+    data: {
+      name: `Worker scope ${Date.now()}`,
+      audience: 'Everyone',
+      goal: 'Sign-ups',
+      finalVideoLength: '0-60 seconds',
+      brief: 'Upload past the service worker.',
+    },
   });
   const projectId = ((await created.json()) as { id: number }).id;
   // Both service workers installed from the sign-in page, which starts no upload worker.
@@ -190,10 +208,12 @@ test('an upload goes straight to the store: the upload worker runs under a servi
   const worker = await uploadWorkerFile();
   expect(worker).toBeTruthy();
   await expect
-    .poll(() => page.evaluate(async (url) => {
-      const registration = await navigator.serviceWorker.getRegistration(url);
-      return registration?.active ? `${new URL(registration.scope).pathname} ${new URL(registration.active.scriptURL).pathname}` : null;
-    }, `/${worker}`))
+    .poll(() =>
+      page.evaluate(async (url) => {
+        const registration = await navigator.serviceWorker.getRegistration(url);
+        return registration?.active ? `${new URL(registration.scope).pathname} ${new URL(registration.active.scriptURL).pathname}` : null;
+      }, `/${worker}`),
+    )
     .toBe('/assets/upload.worker /upload-worker-sw.js');
   const appWorker = context.serviceWorkers().find((sw) => sw.url().endsWith('/sw.js'))!;
   // Counts what reaches the app's service worker from here on (its own listener answers nothing).
@@ -217,11 +237,15 @@ test('an upload goes straight to the store: the upload worker runs under a servi
   expect(seen.filter((request) => request.includes('/upload.worker-') || request.includes('/s3/'))).toEqual([]);
 });
 
-test('the manifest passes Chromium\'s installability check on /login', async ({ baseURL }) => {
+test("the manifest passes Chromium's installability check on /login", async ({ baseURL }) => {
   // Installability is never granted in an incognito context (Playwright's default): a persistent profile.
   const profile = resolve(`.tmp/e2e-app-shell-profile-${process.env.E2E_PORT ?? 8181}`);
   await rm(profile, { recursive: true, force: true });
-  const context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: { width: 1440, height: 900 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1440, height: 900 },
+  });
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     const cdp = await context.newCDPSession(page);
@@ -231,9 +255,12 @@ test('the manifest passes Chromium\'s installability check on /login', async ({ 
     expect(url).toMatch(/\/manifest\.webmanifest$/);
     expect(errors).toEqual([]);
     const manifest = JSON.parse(data ?? '{}') as { icons: { sizes: string; purpose?: string }[]; screenshots: { form_factor?: string }[] };
-    expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
+    expect(manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual(
+      expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']),
+    );
     expect(manifest.screenshots.some((shot) => shot.form_factor === 'wide')).toBe(true);
-    const installabilityErrors = async () => ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] }).installabilityErrors.map((error) => error.errorId);
+    const installabilityErrors = async () =>
+      ((await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] }).installabilityErrors.map((error) => error.errorId);
     await expect.poll(installabilityErrors, { timeout: 15_000 }).toEqual([]);
   } finally {
     await context.close();
@@ -270,7 +297,12 @@ test.describe('the update prompt', () => {
     const probe = `e2e-probe-${process.pid}-${Date.now()}.txt`;
     await writeFile(`${WORK}/web/${probe}`, probe);
     const deadline = Date.now() + 120_000;
-    while ((await fetch(`${BASE}/${probe}`).then((response) => (response.ok ? response.text() : null), () => null)) !== probe) {
+    while (
+      (await fetch(`${BASE}/${probe}`).then(
+        (response) => (response.ok ? response.text() : null),
+        () => null,
+      )) !== probe
+    ) {
       if (server.exitCode !== null) throw new Error(`the update-prompt server on port ${PORT} exited (is the port in use?)`);
       if (Date.now() > deadline) throw new Error(`port ${PORT} does not answer with this test's server`);
       await new Promise((done) => setTimeout(done, 250));
@@ -299,13 +331,22 @@ test.describe('the update prompt', () => {
     for (const file of ['index.html', 'sw.js']) for (const suffix of ['.br', '.gz']) await rm(`${WORK}/web/${file}${suffix}`, { force: true });
   }
 
-  test('a page whose upload worker the server no longer has starts it again through the app\'s service worker, from its precache, and uploads', async ({ context, request }) => {
+  test("a page whose upload worker the server no longer has starts it again through the app's service worker, from its precache, and uploads", async ({
+    context,
+    request,
+  }) => {
     test.setTimeout(60_000);
     const signIn = await request.post(`${BASE}/api/v1/login`, { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
     const { token, organizationId } = (await signIn.json()) as { token: string; organizationId: number };
     const created = await request.post(`${BASE}/api/v1/organizations/${organizationId}/projects`, {
       headers: { authorization: `Bearer ${token}` },
-      data: { name: 'Worker gone', audience: 'Everyone', goal: 'Upload anyway', finalVideoLength: '1-2 minutes', brief: 'The upload worker of this version is gone from the server.' },
+      data: {
+        name: 'Worker gone',
+        audience: 'Everyone',
+        goal: 'Upload anyway',
+        finalVideoLength: '1-2 minutes',
+        brief: 'The upload worker of this version is gone from the server.',
+      },
     });
     const { id } = (await created.json()) as { id: number };
     const worker = await uploadWorkerFile();
@@ -316,7 +357,11 @@ test.describe('the update prompt', () => {
     await installing.evaluate(async () => void (await navigator.serviceWorker.ready));
     // The upload worker's own service worker registers once the page has loaded: on a loaded
     // machine its activation can outlast the 10 s default.
-    await expect.poll(() => installing.evaluate(async (url) => (await navigator.serviceWorker.getRegistration(url))?.active?.scriptURL ?? null, `/${worker}`), { timeout: 30_000 }).toMatch(/\/upload-worker-sw\.js$/);
+    await expect
+      .poll(() => installing.evaluate(async (url) => (await navigator.serviceWorker.getRegistration(url))?.active?.scriptURL ?? null, `/${worker}`), {
+        timeout: 30_000,
+      })
+      .toMatch(/\/upload-worker-sw\.js$/);
     await installing.close();
     // A deploy took this version's files off the server (the page itself still comes from the precache).
     const moved = [];
@@ -351,13 +396,23 @@ test.describe('the update prompt', () => {
 
   test('a waiting version shows the banner, never reloads by itself, asks first while an upload runs, and Reload brings it', async ({ page, request }) => {
     test.setTimeout(120_000);
-    const marker = () => page.locator('meta[name="cutdesk-build"]').getAttribute('content', { timeout: 1_000 }).catch(() => null);
+    const marker = () =>
+      page
+        .locator('meta[name="cutdesk-build"]')
+        .getAttribute('content', { timeout: 1_000 })
+        .catch(() => null);
     // Signed in on the project page of a new project, where files can be uploaded.
     const signIn = await request.post(`${BASE}/api/v1/login`, { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
     const { token, organizationId } = (await signIn.json()) as { token: string; organizationId: number };
     const created = await request.post(`${BASE}/api/v1/organizations/${organizationId}/projects`, {
       headers: { authorization: `Bearer ${token}` },
-      data: { name: 'Update prompt', audience: 'Everyone', goal: 'Test the update prompt', finalVideoLength: '1-2 minutes', brief: 'An upload runs while a new version waits.' },
+      data: {
+        name: 'Update prompt',
+        audience: 'Everyone',
+        goal: 'Test the update prompt',
+        finalVideoLength: '1-2 minutes',
+        brief: 'An upload runs while a new version waits.',
+      },
     });
     expect(created.status()).toBe(201);
     const { id } = (await created.json()) as { id: number };

@@ -10,7 +10,14 @@ test('a board section with more projects than a page shows the total and loads t
   const stamp = Date.now().toString(36);
   const email = `pager-${stamp}@example.com`;
   const password = 'pager-password';
-  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Page', lastName: 'Turner', phone: '5551234', organizationName: `Pager ${stamp}` });
+  const { headers, organizationId } = await registerOwner(request, {
+    email,
+    password,
+    firstName: 'Page',
+    lastName: 'Turner',
+    phone: '5551234',
+    organizationName: `Pager ${stamp}`,
+  });
   const brief = { audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Fast cuts.' };
   for (let index = 1; index <= 26; index += 1) {
     const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, { headers, data: { name: `Paged project ${index}`, ...brief } });

@@ -57,7 +57,9 @@ test('the top bar keeps one line with a long project title, also while it is edi
   expect(await title.evaluate((el) => el.scrollWidth > el.clientWidth && getComputedStyle(el).textOverflow === 'ellipsis')).toBe(true);
   // On the menu's line: the same vertical centre (±2 px).
   const centre = (box: { y: number; height: number } | null) => box!.y + box!.height / 2;
-  expect(Math.abs(centre(await title.boundingBox()) - centre(await topbar.getByRole('link', { name: 'Projects', exact: true }).boundingBox()))).toBeLessThanOrEqual(2);
+  expect(
+    Math.abs(centre(await title.boundingBox()) - centre(await topbar.getByRole('link', { name: 'Projects', exact: true }).boundingBox())),
+  ).toBeLessThanOrEqual(2);
 
   await title.click();
   await expect(page.getByLabel('Project title')).toBeVisible();

@@ -92,7 +92,12 @@ test('an approved video lands in the content library and can be duplicated', asy
   await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
   await page.getByRole('menuitem', { name: 'Duplicate' }).click();
   await expect(page).toHaveURL(/\/user\/projects$/);
-  await expect(page.getByRole('region', { name: 'Assembly' }).getByRole('link', { name: /^Brand anthem \(copy\)/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'Assembly' })
+      .getByRole('link', { name: /^Brand anthem \(copy\)/ })
+      .first(),
+  ).toBeVisible();
 });
 
 test('only Assembly projects can be deleted from the board, after confirmation', async ({ page }) => {

@@ -19,21 +19,28 @@ test('a finished upload refreshes the top bar figures and the file list without 
   const login = await request.post('/api/v1/login', { data: { email: 'owner@demo.cutdesk.test', password: 'demo-password' } });
   expect(login.ok()).toBe(true);
   const { token, organizationId } = (await login.json()) as { token: string; organizationId: number };
-  const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, { headers: { authorization: `Bearer ${token}` }, data: { name: `Query layer ${unique()}`, ...brief } });
+  const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: `Query layer ${unique()}`, ...brief },
+  });
   expect(created.status()).toBe(201);
   const projectId = ((await created.json()) as { id: number }).id;
 
   // Every answer of GET organizations/{id}: only the top bar reads it on a project page.
   const organizationAnswers: Response[] = [];
   page.on('response', (response) => {
-    if (response.request().method() === 'GET' && new URL(response.url()).pathname === `/api/v1/organizations/${organizationId}`) organizationAnswers.push(response);
+    if (response.request().method() === 'GET' && new URL(response.url()).pathname === `/api/v1/organizations/${organizationId}`)
+      organizationAnswers.push(response);
   });
   const usedSpaceOf = async (response: Response) => ((await response.json()) as { usedSpace: number }).usedSpace;
 
-  await page.addInitScript(([t, o]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(t));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-  }, [token, organizationId] as const);
+  await page.addInitScript(
+    ([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    },
+    [token, organizationId] as const,
+  );
   await page.goto(`/user/project/${projectId}`);
   const section = page.getByTestId('asset-section-ASSET');
   await expect(section).toContainText('No files yet');
@@ -69,7 +76,14 @@ test('a duplicate and a delete on the board refresh it in place, keep the cards 
   const stamp = unique();
   const email = `queries-${stamp}@example.com`;
   const password = 'queries-password';
-  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Query', lastName: 'Layer', phone: '5551234', organizationName: `Queries ${stamp}` });
+  const { headers, organizationId } = await registerOwner(request, {
+    email,
+    password,
+    firstName: 'Query',
+    lastName: 'Layer',
+    phone: '5551234',
+    organizationName: `Queries ${stamp}`,
+  });
   for (let index = 1; index <= 26; index += 1) {
     const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, { headers, data: { name: `Board project ${index}`, ...brief } });
     expect(created.status()).toBe(201);
@@ -79,7 +93,8 @@ test('a duplicate and a delete on the board refresh it in place, keep the cards 
   const boardReads: string[] = [];
   page.on('request', (sent: Request) => {
     const url = new URL(sent.url());
-    if (sent.method() === 'GET' && url.pathname === `/api/v1/organizations/${organizationId}/projects` && url.searchParams.has('section')) boardReads.push(url.searchParams.get('section')!);
+    if (sent.method() === 'GET' && url.pathname === `/api/v1/organizations/${organizationId}/projects` && url.searchParams.has('section'))
+      boardReads.push(url.searchParams.get('section')!);
   });
   const readsOf = (section: string) => boardReads.filter((s) => s === section).length;
 

@@ -16,7 +16,14 @@ export async function registerOwner(
   owner: { email: string; password: string; firstName: string; lastName: string; organizationName: string; phone?: string },
 ): Promise<FreshOwner> {
   const registered = await request.post('/api/v1/register', {
-    data: { email: owner.email, password: owner.password, firstName: owner.firstName, lastName: owner.lastName, phone: owner.phone ?? '5550123', role: 'Owner' },
+    data: {
+      email: owner.email,
+      password: owner.password,
+      firstName: owner.firstName,
+      lastName: owner.lastName,
+      phone: owner.phone ?? '5550123',
+      role: 'Owner',
+    },
   });
   expect(registered.status(), await registered.text()).toBe(201);
   const { token } = (await registered.json()) as { token: string };
@@ -40,7 +47,15 @@ export async function grantCredits(request: APIRequestContext, organizationId: n
   const isoDay = (date: Date) => businessToday(date);
   const response = await request.put(`/api/v1/organizations/${organizationId}/credits`, {
     headers: { authorization: `Bearer ${token}` },
-    data: { startDate: isoDay(today), endDate: isoDay(new Date(today.getTime() + 365 * 86_400_000)), renewable: true, credits, interval: 1, creditsPerInterval: credits, storage: 2 },
+    data: {
+      startDate: isoDay(today),
+      endDate: isoDay(new Date(today.getTime() + 365 * 86_400_000)),
+      renewable: true,
+      credits,
+      interval: 1,
+      creditsPerInterval: credits,
+      storage: 2,
+    },
   });
   expect(response.ok(), await response.text()).toBe(true);
 }
@@ -56,7 +71,13 @@ export async function projectInEditing(
   const stamp = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const email = `${project.label}-${stamp}@example.com`;
   const password = `${project.label}-pass-1`;
-  const owner = await registerOwner(request, { email, password, firstName: project.firstName, lastName: project.lastName, organizationName: `${project.label} ${stamp}` });
+  const owner = await registerOwner(request, {
+    email,
+    password,
+    firstName: project.firstName,
+    lastName: project.lastName,
+    organizationName: `${project.label} ${stamp}`,
+  });
   await grantCredits(request, owner.organizationId);
   const created = await request.post(`/api/v1/organizations/${owner.organizationId}/projects`, {
     headers: owner.headers,

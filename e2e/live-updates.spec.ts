@@ -46,7 +46,8 @@ test('a change by one person shows on the other’s open project page, and a pag
     await customerSignIn(customer, 'owner@demo.cutdesk.test');
     await staffSignIn(staff, 'admin@demo.cutdesk.test');
     // The stream answered (its headers): from here on the server sends it every change.
-    const streamOpened = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
+    const streamOpened = (page: Page) =>
+      page.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
     const customerStream = streamOpened(customer);
     const staffStream = streamOpened(staff);
     await customer.goto(`/user/project/${projectId}`);
@@ -96,7 +97,13 @@ test('a change by one person shows on the other’s open project page, and a pag
 test('the staff dashboard’s rows update in place when a project changes, or its editor’s name', async ({ browser, request }) => {
   // A fresh organization with credits (Demo Studio's are counted by other specs) sends a project to editing.
   const admin = await apiLogin(request, 'admin@demo.cutdesk.test');
-  const owner = await registerOwner(request, { email: `live-${unique()}@example.com`, password: 'a-long-password-1', firstName: 'Live', lastName: 'Owner', organizationName: `Live org ${unique()}` });
+  const owner = await registerOwner(request, {
+    email: `live-${unique()}@example.com`,
+    password: 'a-long-password-1',
+    firstName: 'Live',
+    lastName: 'Owner',
+    organizationName: `Live org ${unique()}`,
+  });
   await grantCredits(request, owner.organizationId, 5);
   // First by name, so the row is on the first page whatever other specs add.
   const name = `000 Live dashboard ${unique()}`;
@@ -109,7 +116,10 @@ test('the staff dashboard’s rows update in place when a project changes, or it
   expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers: owner.headers })).ok()).toBe(true);
   // An editor of its own, renamed below (the demo editor's name is read by other specs).
   const editorEmail = `live-editor-${unique()}@example.com`;
-  const invited = await request.post('/api/v1/users', { headers: admin.headers, data: { email: editorEmail, firstName: 'Live', lastName: 'Editor', role: 'EDITOR' } });
+  const invited = await request.post('/api/v1/users', {
+    headers: admin.headers,
+    data: { email: editorEmail, firstName: 'Live', lastName: 'Editor', role: 'EDITOR' },
+  });
   expect(invited.status(), await invited.text()).toBe(201);
   const editorId = ((await invited.json()) as { id: number }).id;
 
@@ -136,7 +146,10 @@ test('the staff dashboard’s rows update in place when a project changes, or it
     await expect(row).toContainText('PAUSED');
     // The editor is renamed (no project changes): the row shows the new name by itself (issue 36).
     const renamed = `Renamed ${unique()}`;
-    const edited = await request.patch(`/api/v1/users/${editorId}`, { headers: admin.headers, data: { email: editorEmail, firstName: renamed, lastName: 'Editor' } });
+    const edited = await request.patch(`/api/v1/users/${editorId}`, {
+      headers: admin.headers,
+      data: { email: editorEmail, firstName: renamed, lastName: 'Editor' },
+    });
     expect(edited.status(), await edited.text()).toBe(200);
     await expect(row).toContainText(`${renamed} Editor`);
     expect(loads()).toBe(0);

@@ -60,20 +60,53 @@ const call = apiCaller(BASE);
 
 const login = (email: string) => call<{ token: string; organizationId: number | null }>('POST', '/login', undefined, { email, password: 'demo-password' });
 
-interface Creds { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string }
+interface Creds {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  prefix: string;
+}
 
 /** Puts `bytes` straight into storage with the project's temporary credentials, as the upload worker does. */
-async function putWithCredentials(token: string, projectId: number, uploadType: 'asset' | 'deliverable', key: (creds: Creds) => Promise<string> | string, bytes: Buffer, contentType: string): Promise<string> {
+async function putWithCredentials(
+  token: string,
+  projectId: number,
+  uploadType: 'asset' | 'deliverable',
+  key: (creds: Creds) => Promise<string> | string,
+  bytes: Buffer,
+  contentType: string,
+): Promise<string> {
   const creds = await call<Creds>('POST', '/uploads/credentials', token, { projectId, uploadType });
-  const s3 = new S3Client({ endpoint: creds.endpoint, region: creds.region, forcePathStyle: true, credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  const s3 = new S3Client({
+    endpoint: creds.endpoint,
+    region: creds.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
   const target = await key(creds);
   await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: target, Body: bytes, ContentType: contentType }));
   s3.destroy();
   return target;
 }
 
-async function uploadAsset(token: string, projectId: number, type: 'InterviewClip' | 'BRollClip' | 'Asset', name: string, bytes: Buffer, contentType: string): Promise<string> {
-  const checked = await call<{ name: string; location: string }>('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, token);
+async function uploadAsset(
+  token: string,
+  projectId: number,
+  type: 'InterviewClip' | 'BRollClip' | 'Asset',
+  name: string,
+  bytes: Buffer,
+  contentType: string,
+): Promise<string> {
+  const checked = await call<{ name: string; location: string }>(
+    'GET',
+    `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`,
+    token,
+  );
   await putWithCredentials(token, projectId, 'asset', () => checked.location, bytes, contentType);
   await call('POST', `/projects/${projectId}/assets`, token, { name: checked.name, path: checked.location, type, size: bytes.length });
   return checked.name;
@@ -95,7 +128,8 @@ const snap = async (page: Page, name: string) => {
 
 /** The project page's head (status, timer, Send to review) and the video under it, for a person to look at. */
 const snapHead = async (page: Page, name: string) => {
-  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, `${name}.png`), clip: { x: 0, y: 0, width: 1440, height: 620 } });
+  if (process.env.E2E_SCREENSHOTS)
+    await page.screenshot({ path: join(process.env.E2E_SCREENSHOTS, `${name}.png`), clip: { x: 0, y: 0, width: 1440, height: 620 } });
 };
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -113,11 +147,17 @@ test.afterAll(async () => {
   await rm(WORK, { recursive: true, force: true });
 });
 
-test('final video: staff deliver, Send to review waits while it is processed, the customer plays it through HLS and downloads HD; staff download the raw zip and the brief', async ({ browser }) => {
+test('final video: staff deliver, Send to review waits while it is processed, the customer plays it through HLS and downloads HD; staff download the raw zip and the brief', async ({
+  browser,
+}) => {
   // ——— The customer's project, with footage, sent to editing; an editor assigned. ———
   const owner = await login('owner@demo.cutdesk.test');
   const created = await call<{ id: number }>('POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
-    name: 'Spring collection film', audience: 'Shoppers', goal: `Launch the collection ${EVERY_SCRIPT}`, finalVideoLength: '1-2 minutes', brief: BRIEF_TEXT,
+    name: 'Spring collection film',
+    audience: 'Shoppers',
+    goal: `Launch the collection ${EVERY_SCRIPT}`,
+    finalVideoLength: '1-2 minutes',
+    brief: BRIEF_TEXT,
   });
   const projectId = created.id;
   const footage = {
@@ -219,20 +259,30 @@ test('final video: staff deliver, Send to review waits while it is processed, th
   // ——— Staff: the raw zip, byte-identical entries in the right folders. ———
   // Each original's CRC-32 is known once the media worker's checksum jobs ran: the download's
   // service worker then fetches the files itself, and Python's zipfile below checks every CRC.
-  await expect.poll(async () => (await call<{ crc32: number | null }[]>('GET', `/projects/${projectId}/assets`, admin.token)).map((asset) => typeof asset.crc32), { timeout: 60_000 }).toEqual(['number', 'number', 'number']);
+  await expect
+    .poll(async () => (await call<{ crc32: number | null }[]>('GET', `/projects/${projectId}/assets`, admin.token)).map((asset) => typeof asset.crc32), {
+      timeout: 60_000,
+    })
+    .toEqual(['number', 'number', 'number']);
   await staff.reload();
   const [zip] = await Promise.all([staff.waitForEvent('download', { timeout: 60_000 }), staff.getByRole('button', { name: 'Download raw zip' }).click()]);
   expect(zip.suggestedFilename()).toBe(`project-${projectId}_raw_assets.zip`);
   const zipFile = join(WORK, 'raw.zip');
   await zip.saveAs(zipFile);
   await expect(staff.getByTestId('zip-download-message')).toContainText('3 files');
-  const { stdout } = await exec('python3', ['-c', `
+  const { stdout } = await exec('python3', [
+    '-c',
+    `
 import sys, zipfile, hashlib, json
 with zipfile.ZipFile(sys.argv[1]) as z:
     print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
-`, zipFile]);
+`,
+    zipFile,
+  ]);
   const entries = JSON.parse(stdout) as Record<string, [string, number]>;
-  expect(Object.keys(entries).sort()).toEqual(['assets/', `assets/${names.image}`, 'b_roll/', `b_roll/${names.broll}`, 'interviews/', `interviews/${names.interview}`].sort());
+  expect(Object.keys(entries).sort()).toEqual(
+    ['assets/', `assets/${names.image}`, 'b_roll/', `b_roll/${names.broll}`, 'interviews/', `interviews/${names.interview}`].sort(),
+  );
   expect(entries[`interviews/${names.interview}`]).toEqual([sha(footage.interview), 0]);
   expect(entries[`b_roll/${names.broll}`]).toEqual([sha(footage.broll), 0]);
   expect(entries[`assets/${names.image}`]).toEqual([sha(footage.image), 0]);
@@ -240,7 +290,8 @@ with zipfile.ZipFile(sys.argv[1]) as z:
   // The File System Access path: the save picker's file (here one in the origin's private
   // file system) is written by the worker directly.
   await staff.evaluate(() => {
-    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) => (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });
+    (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
+      (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });
   });
   await staff.getByRole('button', { name: 'Download raw zip' }).click();
   const zipName = `project-${projectId}_raw_assets.zip`;
@@ -255,19 +306,26 @@ with zipfile.ZipFile(sys.argv[1]) as z:
       }
     }, zipName);
   await expect.poll(savedSize, { timeout: 60_000 }).toBeGreaterThan(0);
-  const saved = Buffer.from(await staff.evaluate(async (name) => {
-    const bytes = new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).arrayBuffer());
-    let binary = '';
-    for (const byte of bytes) binary += String.fromCharCode(byte);
-    return btoa(binary);
-  }, zipName), 'base64');
+  const saved = Buffer.from(
+    await staff.evaluate(async (name) => {
+      const bytes = new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).arrayBuffer());
+      let binary = '';
+      for (const byte of bytes) binary += String.fromCharCode(byte);
+      return btoa(binary);
+    }, zipName),
+    'base64',
+  );
   const pickedFile = join(WORK, 'picked.zip');
   await writeFile(pickedFile, saved);
-  const { stdout: picked } = await exec('python3', ['-c', `
+  const { stdout: picked } = await exec('python3', [
+    '-c',
+    `
 import sys, zipfile, hashlib, json
 with zipfile.ZipFile(sys.argv[1]) as z:
     print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
-`, pickedFile]);
+`,
+    pickedFile,
+  ]);
   expect(JSON.parse(picked)).toEqual(entries);
 
   // The staff page plays the final video too.

@@ -58,7 +58,13 @@ async function newOwnerWithProject(request: APIRequestContext) {
   const id = unique();
   const email = `offline-${id}@example.com`;
   const password = 'first-pass-1';
-  const { headers, organizationId } = await registerOwner(request, { email, password, firstName: 'Sasha', lastName: `Session ${id}`, organizationName: `Sessions ${id}` });
+  const { headers, organizationId } = await registerOwner(request, {
+    email,
+    password,
+    firstName: 'Sasha',
+    lastName: `Session ${id}`,
+    organizationName: `Sessions ${id}`,
+  });
   const project = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
     data: { name: 'Session test', audience: 'Everyone', goal: 'Sign-ups', finalVideoLength: '0-60 seconds', brief: 'Short and bright.' },
     headers,
@@ -112,7 +118,9 @@ test('a 401 in the middle of a session sends the customer to sign in and back to
   const other = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
   expect((await other.put('/api/v1/password-recover', { data: { email } })).ok()).toBe(true);
   const link = await changePasswordLink(DATA_DIR, email);
-  const reset = await other.put('/api/v1/password-recover-complete', { data: { email, recoveryCode: link.searchParams.get('code'), newPassword: 'second-pass-2' } });
+  const reset = await other.put('/api/v1/password-recover-complete', {
+    data: { email, recoveryCode: link.searchParams.get('code'), newPassword: 'second-pass-2' },
+  });
   expect(reset.ok()).toBe(true);
   await other.dispose();
 
@@ -127,7 +135,7 @@ test('a 401 in the middle of a session sends the customer to sign in and back to
   await expect(page.getByTestId('status-banner')).toContainText('Assembly');
 });
 
-test("an admin signed in as a customer whose customer token gets a 401 returns to their own session", async ({ page }) => {
+test('an admin signed in as a customer whose customer token gets a 401 returns to their own session', async ({ page }) => {
   await page.goto('/login/user');
   await signIn(page, 'admin@demo.cutdesk.test', 'demo-password', /\/dashboard$/);
   await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Customers' }).click();
@@ -139,7 +147,9 @@ test("an admin signed in as a customer whose customer token gets a 401 returns t
   const customerToken = JSON.parse((await stored(page))['cutdesk.token']!) as string;
   // The server refuses the customer token from now on (as when the owner's sessions are ended).
   await page.route('**/api/v1/**', (route) =>
-    route.request().headers().authorization === `Bearer ${customerToken}` ? route.fulfill({ status: 401, json: { message: 'Sign in again.' } }) : route.fallback(),
+    route.request().headers().authorization === `Bearer ${customerToken}`
+      ? route.fulfill({ status: 401, json: { message: 'Sign in again.' } })
+      : route.fallback(),
   );
   await page.getByRole('link', { name: shown, exact: true }).first().click();
   await expect(page).toHaveURL(/\/dashboard$/);

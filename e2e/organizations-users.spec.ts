@@ -28,7 +28,12 @@ function redPng(width: number, height: number): Buffer {
   header[9] = 2; // truecolour RGB
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, Buffer.from([220, 40, 40]))]);
   const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 async function signIn(page: Page, email: string, landing: RegExp) {
@@ -106,7 +111,13 @@ test('an owner adds a user, who sets a password from the e-mail and sees only th
 
 test('an admin completes an onboarding', async ({ page, request }) => {
   const name = `Onboard ${unique()}`;
-  await registerOwner(request, { email: `onboard-${unique()}@example.com`, password: 'onboard-1', firstName: 'Otto', lastName: 'Board', organizationName: name });
+  await registerOwner(request, {
+    email: `onboard-${unique()}@example.com`,
+    password: 'onboard-1',
+    firstName: 'Otto',
+    lastName: 'Board',
+    organizationName: name,
+  });
 
   await signIn(page, 'admin@demo.cutdesk.test', /\/dashboard$/);
   await page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Onboarding' }).click();
@@ -223,11 +234,17 @@ test('an admin adds an editor with a picture, and a used e-mail is refused', asy
 
   await row.getByRole('button', { name: `Actions for Nova Cut ${id}` }).click();
   await page.getByRole('menuitem', { name: 'Disable' }).click();
-  await page.getByRole('dialog', { name: `Disable Nova Cut ${id}?` }).getByRole('button', { name: 'Disable' }).click();
+  await page
+    .getByRole('dialog', { name: `Disable Nova Cut ${id}?` })
+    .getByRole('button', { name: 'Disable' })
+    .click();
   await expect(row).toContainText('Disabled');
   await row.getByRole('button', { name: `Actions for Nova Cut ${id}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
-  await page.getByRole('dialog', { name: `Delete Nova Cut ${id}?` }).getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: `Delete Nova Cut ${id}?` })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(page.getByRole('row').filter({ hasText: `nova-${id}@example.com` })).toHaveCount(0);
 });
 
@@ -309,7 +326,10 @@ test('staff search the customers list by organization, owner or e-mail, ignoring
   await expect(table.getByRole('link', { name: 'Demo Studio', exact: true })).toBeVisible();
 });
 
-test('staff see the customers list sorted as people read it: accents with their letter, numbers by value, phones by their digits (issue 36)', async ({ page, request }) => {
+test('staff see the customers list sorted as people read it: accents with their letter, numbers by value, phones by their digits (issue 36)', async ({
+  page,
+  request,
+}) => {
   const stamp = unique();
   // Registered out of order, each owner with a phone.
   const customers = [
@@ -320,7 +340,14 @@ test('staff see the customers list sorted as people read it: accents with their 
   ] as const;
   await Promise.all(
     customers.map(([word, phone]) =>
-      registerOwner(request, { email: `sorted-${stamp}-${phone}@example.com`, password: 'sorted-pass-1', firstName: 'Sorted', lastName: 'Owner', organizationName: `${stamp} ${word}`, phone }),
+      registerOwner(request, {
+        email: `sorted-${stamp}-${phone}@example.com`,
+        password: 'sorted-pass-1',
+        firstName: 'Sorted',
+        lastName: 'Owner',
+        organizationName: `${stamp} ${word}`,
+        phone,
+      }),
     ),
   );
   await signIn(page, 'admin@demo.cutdesk.test', /\/dashboard$/);
@@ -340,8 +367,17 @@ test('staff see the customers list sorted as people read it: accents with their 
 test('Admin Settings offers no Edit on a disabled user, only Enable (A§2: edit only when enabled)', async ({ page, request }) => {
   const stamp = unique();
   const email = `disabled-edit-${stamp}@example.com`;
-  const { headers } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Dana', lastName: 'Owner', organizationName: `Disabled Edit ${stamp}` });
-  const invited = await request.post('/api/v1/users', { headers, data: { email: `umar-${stamp}@example.com`, firstName: 'Umar', lastName: 'Offline', phone: '5550177' } });
+  const { headers } = await registerOwner(request, {
+    email,
+    password: 'demo-password',
+    firstName: 'Dana',
+    lastName: 'Owner',
+    organizationName: `Disabled Edit ${stamp}`,
+  });
+  const invited = await request.post('/api/v1/users', {
+    headers,
+    data: { email: `umar-${stamp}@example.com`, firstName: 'Umar', lastName: 'Offline', phone: '5550177' },
+  });
   expect(invited.status()).toBe(201);
   const userId = ((await invited.json()) as { id: number }).id;
   expect((await request.patch(`/api/v1/users/${userId}`, { headers, data: { isEnabled: false } })).status()).toBe(200);
@@ -356,7 +392,10 @@ test('Admin Settings offers no Edit on a disabled user, only Enable (A§2: edit 
 test('the name-required message shows once under the two name fields', async ({ page }) => {
   await staffSignIn(page, 'admin@demo.cutdesk.test');
   await page.goto('/editors');
-  await page.getByRole('button', { name: /Add editor/ }).first().click();
+  await page
+    .getByRole('button', { name: /Add editor/ })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Add editor' });
   await dialog.getByRole('button', { name: 'Add editor' }).click();
   await expect(dialog.getByText(FIELD_MESSAGES.nameRequired)).toHaveCount(1);
@@ -367,7 +406,14 @@ test('the name-required message shows once under the two name fields', async ({ 
 test("each trial user's registration link is their own", async ({ page, request }) => {
   const stamp = unique();
   const email = `trial-${stamp}@example.com`;
-  await registerOwner(request, { email, password: 'trial-password', firstName: 'Tess', lastName: 'Trial', phone: '5551234', organizationName: `Trial Studio ${stamp}` });
+  await registerOwner(request, {
+    email,
+    password: 'trial-password',
+    firstName: 'Tess',
+    lastName: 'Trial',
+    phone: '5551234',
+    organizationName: `Trial Studio ${stamp}`,
+  });
 
   await staffSignIn(page, 'admin@demo.cutdesk.test');
   await page.goto('/onboarding');
@@ -377,6 +423,9 @@ test("each trial user's registration link is their own", async ({ page, request 
   const href = (await link.getAttribute('href'))!;
   expect(new URL(href).searchParams.get('email')).toBe(email);
   expect(href).not.toMatch(/code=/);
-  const others = await page.getByRole('table', { name: 'Trial users' }).getByRole('link', { name: /login\/user/ }).evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  const others = await page
+    .getByRole('table', { name: 'Trial users' })
+    .getByRole('link', { name: /login\/user/ })
+    .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
   expect(new Set(others).size).toBe(others.length);
 });

@@ -10,7 +10,8 @@ interface Plan {
 }
 
 /** "$899" for 89900 usd: whole amounts as the cards show them. */
-const money = (cents: number, currency: string) => new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100).replace(/\.00$/, '');
+const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100).replace(/\.00$/, '');
 
 test('an anonymous visitor sees the three plans with their prices and goes on to create an account', async ({ page, request }) => {
   const plans = (await (await request.get('/api/v1/payment-plans')).json()) as Plan[];

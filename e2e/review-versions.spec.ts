@@ -10,13 +10,23 @@ const FRAME = 1 / 25;
  * `number` and its preview is ready (Send to review stays disabled until the new cut's preview is
  * processed, issue 36).
  */
-async function deliverAndSend(staff: Page, request: APIRequestContext, admin: Record<string, string>, projectId: number, number: number, name: string, clip: Buffer) {
+async function deliverAndSend(
+  staff: Page,
+  request: APIRequestContext,
+  admin: Record<string, string>,
+  projectId: number,
+  number: number,
+  name: string,
+  clip: Buffer,
+) {
   await staff.goto(`/project/${projectId}`);
   await staff.getByTestId('final-video-input').setInputFiles({ name, mimeType: 'video/mp4', buffer: clip });
   await expect
     .poll(
       async () => {
-        const { versions } = (await (await request.get(`/api/v1/projects/${projectId}/versions`, { headers: admin })).json()) as { versions: { number: number; current: boolean; media: { preview: string } | null }[] };
+        const { versions } = (await (await request.get(`/api/v1/projects/${projectId}/versions`, { headers: admin })).json()) as {
+          versions: { number: number; current: boolean; media: { preview: string } | null }[];
+        };
         const current = versions.find((version) => version.current);
         if (current?.number !== number || !current.media) return 'not registered';
         return (await request.get(current.media.preview, { maxRedirects: 0 })).status();
@@ -42,18 +52,31 @@ const loaded = (video: Locator) => expect.poll(() => video.evaluate((v: HTMLVide
  * different v02; the owner plays v01 again, compares both side by side and with the wipe, plays
  * them in sync, and approves.
  */
-test('the owner plays an older version, compares two versions in sync with a wipe, shares it with a guest who comments, and approves', async ({ browser, request }) => {
+test('the owner plays an older version, compares two versions in sync with a wipe, shares it with a guest who comments, and approves', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(240_000);
   const { generateClip } = await import('../tests/support/media.ts');
   const [first, second] = await Promise.all([generateClip({ seconds: 4, width: 640, height: 360 }), generateClip({ seconds: 3, width: 480, height: 360 })]);
-  const { projectId, email, password, headers, admin } = await projectInEditing(request, { label: 'versions', firstName: 'Vera', lastName: 'Versions', name: 'Launch film', audience: 'Customers', goal: 'Sign-ups', brief: 'Show the product.' });
+  const { projectId, email, password, headers, admin } = await projectInEditing(request, {
+    label: 'versions',
+    firstName: 'Vera',
+    lastName: 'Versions',
+    name: 'Launch film',
+    audience: 'Customers',
+    goal: 'Sign-ups',
+    brief: 'Show the product.',
+  });
 
   const staff = await (await browser.newContext()).newPage();
   await staffSignIn(staff, 'admin@demo.cutdesk.test');
   await deliverAndSend(staff, request, admin, projectId, 1, 'launch v1.mp4', first);
 
   // The owner asks for changes on v01 with an open comment (the server requires one).
-  expect((await request.post(`/api/v1/projects/${projectId}/comments`, { headers, data: { version: 1, frame: 10, text: 'Show the logo longer.' } })).status()).toBe(201);
+  expect(
+    (await request.post(`/api/v1/projects/${projectId}/comments`, { headers, data: { version: 1, frame: 10, text: 'Show the logo longer.' } })).status(),
+  ).toBe(201);
   expect((await request.post(`/api/v1/projects/${projectId}/submit`, { headers })).ok()).toBe(true);
 
   await deliverAndSend(staff, request, admin, projectId, 2, 'launch v2.mp4', second);
@@ -99,7 +122,9 @@ test('the owner plays an older version, compares two versions in sync with a wip
   await expect.poll(() => a.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 15_000 }).toBeGreaterThan(1);
   expect(await b.evaluate((v: HTMLVideoElement) => v.paused)).toBe(false);
   await compare.getByRole('button', { name: 'Pause both' }).click();
-  await expect.poll(async () => Math.abs((await a.evaluate((v: HTMLVideoElement) => v.currentTime)) - (await b.evaluate((v: HTMLVideoElement) => v.currentTime)))).toBeLessThanOrEqual(FRAME);
+  await expect
+    .poll(async () => Math.abs((await a.evaluate((v: HTMLVideoElement) => v.currentTime)) - (await b.evaluate((v: HTMLVideoElement) => v.currentTime))))
+    .toBeLessThanOrEqual(FRAME);
   expect(await a.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
   expect(await b.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
   // A frame step moves both.

@@ -10,12 +10,23 @@ import { customerSignIn, staffSignIn } from './sign-in.ts';
  * and exports it as an EDL marker and a printable PDF; the owner requests changes with the
  * comment listed.
  */
-test('a comment with an arrow at an exact frame reaches the editor live, gets a reply, goes into the EDL, the PDF and the change request', async ({ browser, request }) => {
+test('a comment with an arrow at an exact frame reaches the editor live, gets a reply, goes into the EDL, the PDF and the change request', async ({
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   const { generateClip } = await import('../tests/support/media.ts');
   const clip = await generateClip({ seconds: 4, width: 640, height: 360 }); // 25 fps
 
-  const { projectId, email, password } = await projectInEditing(request, { label: 'review', firstName: 'Rhea', lastName: 'Reviewer', name: 'Hiring video', audience: 'Candidates', goal: 'Applications', brief: 'Meet the team.' });
+  const { projectId, email, password } = await projectInEditing(request, {
+    label: 'review',
+    firstName: 'Rhea',
+    lastName: 'Reviewer',
+    name: 'Hiring video',
+    audience: 'Candidates',
+    goal: 'Applications',
+    brief: 'Meet the team.',
+  });
 
   const staff = await (await browser.newContext()).newPage();
   await staffSignIn(staff, 'admin@demo.cutdesk.test');
@@ -28,7 +39,9 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   // The assigned editor has the project open in another browser, its live stream running.
   const editor = await (await browser.newContext()).newPage();
   await staffSignIn(editor, 'editor@demo.cutdesk.test');
-  const editorStream = editor.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
+  const editorStream = editor.waitForResponse(
+    (response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200,
+  );
   await editor.goto(`/project/${projectId}`);
   await editorStream;
 

@@ -21,8 +21,11 @@ export async function customerSignIn(page: Page, email: string, password = 'demo
 
 /** A session signed in through the API, kept where the app keeps it, before the page's scripts run. */
 export async function storeSession(page: Page, token: string, organizationId: number) {
-  await page.addInitScript(([t, o]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(t));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-  }, [token, organizationId] as const);
+  await page.addInitScript(
+    ([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    },
+    [token, organizationId] as const,
+  );
 }

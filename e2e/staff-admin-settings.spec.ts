@@ -9,7 +9,14 @@ import { US_FEDERAL_CALENDAR, dateOfDayNumber, dayNumberOfDate, weekdayOfDayNumb
 test('Admin Settings offers no Edit on a disabled user', async ({ page, request }) => {
   const stamp = unique();
   const superadmin = await login(request, 'superadmin@demo.cutdesk.test');
-  const user = await api<{ id: number }>(request, 'POST', '/users', superadmin.token, { email: `off-${stamp}@example.com`, firstName: 'Off', lastName: `Duty ${stamp}`, role: 'Editor', phone: '', profilePictureUrl: null });
+  const user = await api<{ id: number }>(request, 'POST', '/users', superadmin.token, {
+    email: `off-${stamp}@example.com`,
+    firstName: 'Off',
+    lastName: `Duty ${stamp}`,
+    role: 'Editor',
+    phone: '',
+    profilePictureUrl: null,
+  });
   await api(request, 'PATCH', `/users/${user.id}`, superadmin.token, { isEnabled: 0 });
   await staffSignIn(page, 'superadmin@demo.cutdesk.test');
   await page.goto('/admin-settings');

@@ -87,7 +87,14 @@ test('the organization page shows "No subscription", then the subscription panel
   // A fresh organization: the demo trial organization is bought for by the checkout spec.
   const stamp = unique();
   const name = `Aardvark Billing ${stamp}`;
-  const { headers, organizationId } = await registerOwner(request, { email: `billing-${stamp.toLowerCase()}@example.com`, password: 'billing-password', firstName: 'Ada', lastName: 'Aardvark', phone: '5551234', organizationName: name });
+  const { headers, organizationId } = await registerOwner(request, {
+    email: `billing-${stamp.toLowerCase()}@example.com`,
+    password: 'billing-password',
+    firstName: 'Ada',
+    lastName: 'Aardvark',
+    phone: '5551234',
+    organizationName: name,
+  });
 
   await staffSignIn(page, 'superadmin@demo.cutdesk.test');
   await page.goto(`/organization/${organizationId}`);
@@ -106,7 +113,14 @@ test('the organization page shows "No subscription", then the subscription panel
   const address = { name: 'Ada Aardvark', company: name, phone: '+1 555 0100', address: '1 Burrow Lane', city: 'Austin', code: '73301', country: 'US' };
   const bought = await request.post(`/api/v1/organizations/${organizationId}/subscriptions`, {
     headers,
-    data: { paymentPlanId: plan.id, paymentMethodId, coupon: 'WELCOME10', billing: { ...address, phone2: '+1 555 0101', email: `billing-${stamp.toLowerCase()}@example.com` }, shipping: address, idempotencyKey: `e2e-${stamp}` },
+    data: {
+      paymentPlanId: plan.id,
+      paymentMethodId,
+      coupon: 'WELCOME10',
+      billing: { ...address, phone2: '+1 555 0101', email: `billing-${stamp.toLowerCase()}@example.com` },
+      shipping: address,
+      idempotencyKey: `e2e-${stamp}`,
+    },
   });
   expect(bought.status()).toBe(201);
 

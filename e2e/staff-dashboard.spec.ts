@@ -36,19 +36,22 @@ test('an admin assigns an editor on the dashboard, then pauses and resumes the t
 
 test('the dashboard sorts by timer on the server and toggles the direction', async ({ page }) => {
   await staffSignIn(page, 'superadmin@demo.cutdesk.test');
-  const timers = async () => (await page.getByTestId('sla-timer').allTextContents()).map((t) => {
-    const [h, m] = t.replace('-', '').split(':').map(Number);
-    return (t.startsWith('-') ? -1 : 1) * (h! * 60 + m!);
-  });
+  const timers = async () =>
+    (await page.getByTestId('sla-timer').allTextContents()).map((t) => {
+      const [h, m] = t.replace('-', '').split(':').map(Number);
+      return (t.startsWith('-') ? -1 : 1) * (h! * 60 + m!);
+    });
   await expect(page.getByTestId('dashboard-row').first()).toBeVisible();
   const ascending = await timers();
   expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
   await page.getByRole('button', { name: /^Timer/ }).click();
   await expect(page.getByRole('columnheader', { name: /Timer/ })).toHaveAttribute('aria-sort', 'descending');
-  await expect.poll(async () => {
-    const values = await timers();
-    return values.length > 0 && values.every((v, i) => i === 0 || values[i - 1]! >= v);
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const values = await timers();
+      return values.length > 0 && values.every((v, i) => i === 0 || values[i - 1]! >= v);
+    })
+    .toBe(true);
   await page.getByRole('tab', { name: 'Completed Projects' }).click();
   await expect(page.getByTestId('dashboard-row').first()).toContainText('FINISHED');
 });
@@ -82,7 +85,15 @@ test('the dashboard keeps each row on one line, its header in view, and the edit
   const stamp = unique();
   const superadmin = await login(request, 'superadmin@demo.cutdesk.test');
   // Invited editors who never accepted: with them there are enough editors for the search field.
-  for (let i = 0; i < 8; i++) await api(request, 'POST', '/users', superadmin.token, { email: `pending-${stamp}-${i}@example.com`, firstName: `Pending${i}`, lastName: `Invitee ${stamp}`, role: 'Editor', phone: '', profilePictureUrl: null });
+  for (let i = 0; i < 8; i++)
+    await api(request, 'POST', '/users', superadmin.token, {
+      email: `pending-${stamp}-${i}@example.com`,
+      firstName: `Pending${i}`,
+      lastName: `Invitee ${stamp}`,
+      role: 'Editor',
+      phone: '',
+      profilePictureUrl: null,
+    });
   await projectInProgress(request, `A rather long walkthrough title ${stamp}`.slice(0, 43));
 
   await page.setViewportSize({ width: 1440, height: 600 });
@@ -92,10 +103,15 @@ test('the dashboard keeps each row on one line, its header in view, and the edit
   // The count shows once every page of the board is loaded: scroll to the end as a person would
   // (other specs add projects, so the board may be longer than one page).
   const total = page.getByText(/^\d+ projects?$/);
-  await expect.poll(async () => {
-    await page.mouse.wheel(0, 20_000);
-    return total.isVisible();
-  }, { timeout: 20_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 20_000);
+        return total.isVisible();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
   const count = await rows.count();
   await expect(page.getByText(/^\d+ projects?$/)).toHaveText(count === 1 ? '1 project' : `${count} projects`);
   // One line: every row is as high as its tallest control, never two lines of text.
@@ -112,7 +128,10 @@ test('the dashboard keeps each row on one line, its header in view, and the edit
   await page.mouse.wheel(0, -1000);
 
   // Search among the editors; invitations not accepted are marked and cannot be chosen.
-  const picker = rows.filter({ hasText: 'IN PROGRESS' }).first().getByRole('combobox', { name: /^Editor of / });
+  const picker = rows
+    .filter({ hasText: 'IN PROGRESS' })
+    .first()
+    .getByRole('combobox', { name: /^Editor of / });
   await picker.click();
   const search = page.getByRole('searchbox', { name: 'Search editors' });
   await expect(search).toBeFocused();
@@ -137,10 +156,15 @@ test('Restore returns a deleted paused project to PAUSED, and says so before', a
   await staffSignIn(page, 'admin@demo.cutdesk.test');
   await page.getByRole('tab', { name: 'Deleted Projects' }).click();
   const row = page.getByTestId('dashboard-row').filter({ hasText: name });
-  await expect.poll(async () => {
-    await page.mouse.wheel(0, 20_000);
-    return row.count();
-  }, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 20_000);
+        return row.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
   await row.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Restore' }).click();
   const dialog = page.getByRole('dialog');
@@ -150,10 +174,15 @@ test('Restore returns a deleted paused project to PAUSED, and says so before', a
   await page.getByRole('tab', { name: 'Active Projects' }).click();
   // The board loads page by page as it scrolls; other specs may have made it long.
   const restored = page.getByTestId('dashboard-row').filter({ hasText: name });
-  await expect.poll(async () => {
-    await page.mouse.wheel(0, 20_000);
-    return restored.count();
-  }, { timeout: 20_000 }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 20_000);
+        return restored.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(1);
   await expect(restored).toContainText('PAUSED');
 });
 
@@ -163,8 +192,10 @@ test('sorting by status follows the workflow, not the internal names', async ({ 
   await page.getByRole('button', { name: /^Status/ }).click();
   await expect(page.getByRole('columnheader', { name: /Status/ })).toHaveAttribute('aria-sort', 'ascending');
   const order = ['NOT PUBLISHED', 'NO EDITOR', 'IN PROGRESS', 'PAUSED', 'PENDING REVIEW', 'FINISHED', 'DELETED'];
-  await expect.poll(async () => {
-    const ranks = (await page.getByTestId('dashboard-row').locator('.status-pill').allTextContents()).map((t) => order.indexOf(t.trim()));
-    return ranks.length > 1 && ranks.every((r, i) => r >= 0 && (i === 0 || ranks[i - 1]! <= r));
-  }).toBe(true);
+  await expect
+    .poll(async () => {
+      const ranks = (await page.getByTestId('dashboard-row').locator('.status-pill').allTextContents()).map((t) => order.indexOf(t.trim()));
+      return ranks.length > 1 && ranks.every((r, i) => r >= 0 && (i === 0 || ranks[i - 1]! <= r));
+    })
+    .toBe(true);
 });

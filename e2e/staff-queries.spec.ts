@@ -17,15 +17,27 @@ async function api<T = unknown>(request: APIRequestContext, method: 'GET' | 'POS
  * editor. Its name starts with a digit, so sorting by name puts it on the first page.
  */
 async function projectWaitingForEditor(request: APIRequestContext, name: string) {
-  const owner = await api<{ token: string; organizationId: number }>(request, 'POST', '/login', undefined, { email: 'hal@harborlights.demo.cutdesk.test', password: 'demo-password' });
-  const { id } = await api<{ id: number }>(request, 'POST', `/organizations/${owner.organizationId}/projects`, owner.token, { name, audience: 'Staff', goal: 'Check the cache', finalVideoLength: '1-2 minutes', brief: 'A short film.' });
+  const owner = await api<{ token: string; organizationId: number }>(request, 'POST', '/login', undefined, {
+    email: 'hal@harborlights.demo.cutdesk.test',
+    password: 'demo-password',
+  });
+  const { id } = await api<{ id: number }>(request, 'POST', `/organizations/${owner.organizationId}/projects`, owner.token, {
+    name,
+    audience: 'Staff',
+    goal: 'Check the cache',
+    finalVideoLength: '1-2 minutes',
+    brief: 'A short film.',
+  });
   await api(request, 'POST', `/projects/${id}/submit`, owner.token);
   return id;
 }
 
 const GET = (request: Request, path: RegExp) => request.method() === 'GET' && path.test(new URL(request.url()).pathname + new URL(request.url()).search);
 
-test('an assignment made on the dashboard shows at once after opening the project, and a new editor reaches the picker without a reload', async ({ page, request }) => {
+test('an assignment made on the dashboard shows at once after opening the project, and a new editor reaches the picker without a reload', async ({
+  page,
+  request,
+}) => {
   const stamp = unique();
   const name = `0 Cache check ${stamp}`;
   const id = await projectWaitingForEditor(request, name);
@@ -78,7 +90,10 @@ test('an assignment made on the dashboard shows at once after opening the projec
   page.on('load', () => loads.push(page.url()));
   await page.getByRole('link', { name: 'Editors', exact: true }).click();
   await expect(page).toHaveURL(/\/editors$/);
-  await page.getByRole('button', { name: /Add editor/ }).first().click();
+  await page
+    .getByRole('button', { name: /Add editor/ })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Add editor' });
   await dialog.getByLabel('First name').fill('Quinn');
   await dialog.getByLabel('Last name').fill(`Query ${stamp}`);

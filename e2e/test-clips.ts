@@ -39,8 +39,14 @@ export async function makeClip(path: string, bytes: number): Promise<string> {
  * What the project holds as interview clips, as its owner lists them, and for the first one its
  * size, the answer of its download link and the SHA-256 of the bytes served.
  */
-export async function storedInterviewClip(request: APIRequestContext, projectId: number, token: string): Promise<{ clips: number; size: number; status: number; sha256: string }> {
-  const assets = (await (await request.get(`/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${token}` } })).json()) as { size: number; url: string }[];
+export async function storedInterviewClip(
+  request: APIRequestContext,
+  projectId: number,
+  token: string,
+): Promise<{ clips: number; size: number; status: number; sha256: string }> {
+  const assets = (await (
+    await request.get(`/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as { size: number; url: string }[];
   const download = await fetch(assets[0]!.url);
   const hash = createHash('sha256');
   for await (const chunk of Readable.fromWeb(download.body as import('node:stream/web').ReadableStream)) hash.update(chunk as Buffer);

@@ -87,7 +87,10 @@ async function waitHealthy(url: string, child: ChildProcess, log: () => string):
   const until = Date.now() + 120_000;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log()}`);
-    const ready = await fetch(`${url}/api/v1/ready`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${url}/api/v1/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) return;
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -105,7 +108,18 @@ async function startInstance(port: number, env: Record<string, string>): Promise
   const dataDir = await mkdtemp(join(tmpdir(), `cutdesk-instance-${port}-`));
   let log = '';
   const child = spawn(process.execPath, [resolve('server/main.ts')], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: webDir, LOG_LEVEL: 'warn', DEMO_VIDEOS: 'off', RATE_LIMIT_PER_EMAIL: '1000', RATE_LIMIT_PER_IP: '100000', MAX_EVENT_LOOP_DELAY_MS: '60000', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      WEB_DIR: webDir,
+      LOG_LEVEL: 'warn',
+      DEMO_VIDEOS: 'off',
+      RATE_LIMIT_PER_EMAIL: '1000',
+      RATE_LIMIT_PER_IP: '100000',
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -155,7 +169,13 @@ test.beforeAll(async () => {
   await cp(resolve('dist'), webDir, { recursive: true });
   // The minute jobs run every 2 s here (JOB_PERIOD_MS), so the last test waits on what they did
   // (the instances' /metrics), not on minutes of the clock.
-  const shared = { DATABASE_URL: databaseUrl, JWT_SECRET: randomBytes(32).toString('base64url'), DEMO_PASSWORD: PASSWORD, JOB_PERIOD_MS: '2000', TRUST_PROXY: '127.0.0.1' };
+  const shared = {
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: randomBytes(32).toString('base64url'),
+    DEMO_PASSWORD: PASSWORD,
+    JOB_PERIOD_MS: '2000',
+    TRUST_PROXY: '127.0.0.1',
+  };
   // The first instance: the object store (on its port, /s3, and on its own, PORT + 1). Each
   // instance runs one media job at a time.
   const firstPort = await freePort();
@@ -216,7 +236,13 @@ test('two instances on one database and one store work as one', async ({ browser
   const { organizationId } = (await me.json()) as { organizationId: number };
   const created = await request.post(`${b}/api/v1/organizations/${organizationId}/projects`, {
     headers,
-    data: { name: `Two instances ${Date.now()}`, audience: 'Everyone', goal: 'Prove it', finalVideoLength: '0-60 seconds', brief: 'One product, two processes.' },
+    data: {
+      name: `Two instances ${Date.now()}`,
+      audience: 'Everyone',
+      goal: 'Prove it',
+      finalVideoLength: '0-60 seconds',
+      brief: 'One product, two processes.',
+    },
   });
   expect(created.status()).toBe(201);
   const projectId = ((await created.json()) as { id: number }).id;
@@ -226,7 +252,8 @@ test('two instances on one database and one store work as one', async ({ browser
   const onB = await (await browser.newContext()).newPage();
   await signInOn(onA, a, 'owner@demo.cutdesk.test');
   await signInOn(onB, b, 'owner@demo.cutdesk.test');
-  const streamOn = (page: Page) => page.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
+  const streamOn = (page: Page) =>
+    page.waitForResponse((response) => new URL(response.url()).pathname === `/api/v1/projects/${projectId}/events` && response.status() === 200);
   const streamA = streamOn(onA);
   await onA.goto(`${a}/user/project/${projectId}`);
   await streamA;
@@ -241,7 +268,9 @@ test('two instances on one database and one store work as one', async ({ browser
     expect(read.headers()['x-request-id']).toBe(`rr-${run}-${n}`);
   }
   const ports = (url: string) => `127.0.0.1:${new URL(url).port}`;
-  await expect.poll(async () => [...new Set((await nginx!.accessLog()).filter((line) => line.id.startsWith(`rr-${run}-`)).map((line) => line.upstreams.at(-1)))].sort()).toEqual([ports(a), ports(b)].sort());
+  await expect
+    .poll(async () => [...new Set((await nginx!.accessLog()).filter((line) => line.id.startsWith(`rr-${run}-`)).map((line) => line.upstreams.at(-1)))].sort())
+    .toEqual([ports(a), ports(b)].sort());
 
   // A browser behind nginx, pinned to the second instance: a clip's name, the upload credentials
   // (recorded in the database for the first's store) and the registration come from the second,
@@ -258,7 +287,11 @@ test('two instances on one database and one store work as one', async ({ browser
     expect
       .poll(
         async () => {
-          const jobs = ((await (await request.get(`${b}/api/v1/projects/${projectId}/media-jobs`, { headers: staffHeaders })).json()) as { data: { jobs: { status: string }[] } }).data.jobs;
+          const jobs = (
+            (await (await request.get(`${b}/api/v1/projects/${projectId}/media-jobs`, { headers: staffHeaders })).json()) as {
+              data: { jobs: { status: string }[] };
+            }
+          ).data.jobs;
           return jobs.length > 0 && jobs.every((job) => job.status === 'done') ? 'done' : jobs.map((job) => job.status).join(',');
         },
         { timeout: 120_000, intervals: [1_000] },
@@ -266,7 +299,9 @@ test('two instances on one database and one store work as one', async ({ browser
       .toBe('done');
   const { generateClip } = await import('../tests/support/media.ts');
   const clips = onLb.getByTestId('asset-section-INTERVIEW_CLIP').getByTestId('asset-tile');
-  await onLb.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
+  await onLb
+    .getByTestId('upload-input-INTERVIEW_CLIP')
+    .setInputFiles({ name: 'interview.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
   await expect(clips).toHaveCount(1, { timeout: 60_000 });
   expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'INTERVIEW_CLIP' })).toBe(1);
   await jobsDone();
@@ -288,7 +323,9 @@ test('two instances on one database and one store work as one', async ({ browser
 
   // A second clip, registered on the first: its worker starts on it at once. The media work was
   // spread over both instances' workers, and all of it done once.
-  await onLb.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'second take.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
+  await onLb
+    .getByTestId('upload-input-INTERVIEW_CLIP')
+    .setInputFiles({ name: 'second take.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 2, width: 320, height: 240 }) });
   await expect(clips).toHaveCount(2, { timeout: 60_000 });
   await jobsDone();
   expect(await metric(b, 'cutdesk_upload_registrations_total', { type: 'INTERVIEW_CLIP' })).toBe(1);
@@ -332,7 +369,9 @@ test('the jobs every instance runs do their work once: a closed review is approv
   await client.connect();
   try {
     // Two demo projects in review: one whose window has just closed, one with half a review day left.
-    await client.query(`update projects set review_started_at = now() - review_period * interval '1 day' - interval '1 minute' where name = 'Quarterly highlights'`);
+    await client.query(
+      `update projects set review_started_at = now() - review_period * interval '1 day' - interval '1 minute' where name = 'Quarterly highlights'`,
+    );
     await client.query(`update projects set review_started_at = now() - review_period * interval '1 day' + interval '12 hours' where name = 'Brand anthem'`);
     const statusOf = async (name: string) => (await client.query<{ status: string }>('select status from projects where name = $1', [name])).rows[0]!.status;
     expect(await statusOf('Brand anthem')).toBe('IN_REVIEW');
@@ -356,9 +395,13 @@ test('the jobs every instance runs do their work once: a closed review is approv
     // The billing renewals, after each instance's job has run (its own /metrics say so): the
     // credits that fell due were granted once, and the next grant is a month on.
     for (const instance of [first!, second!]) {
-      await expect.poll(() => metric(instance.url, 'cutdesk_periodic_job_runs_total', { job: 'billing-renewals', outcome: 'ok' }), { timeout: 60_000, intervals: [500] }).toBeGreaterThan(0);
+      await expect
+        .poll(() => metric(instance.url, 'cutdesk_periodic_job_runs_total', { job: 'billing-renewals', outcome: 'ok' }), { timeout: 60_000, intervals: [500] })
+        .toBeGreaterThan(0);
     }
-    const { rows: [credits] } = await client.query<{ active: number; due: boolean }>(
+    const {
+      rows: [credits],
+    } = await client.query<{ active: number; due: boolean }>(
       `select active_credits::int as active, renew_date > current_date as due from credits where organization_id = (select id from organizations where name = 'Demo Studio')`,
     );
     expect(credits!.active).toBe(creditsDue.active + creditsDue.per);

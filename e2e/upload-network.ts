@@ -50,7 +50,11 @@ export async function networkConditions(page: Page, onResponse?: WorkerResponseL
   let latest: NetworkConditions | null = null;
   const methods = new Map<string, string>();
   browserSession.on('Target.receivedMessageFromTarget', (event: { message: string }) => {
-    const message = JSON.parse(event.message) as { id?: number; method?: string; params?: { requestId: string; request?: { method: string }; response?: { url: string; status: number } } };
+    const message = JSON.parse(event.message) as {
+      id?: number;
+      method?: string;
+      params?: { requestId: string; request?: { method: string }; response?: { url: string; status: number } };
+    };
     if (message.id !== undefined) answers.get(message.id)?.();
     if (message.method === 'Network.requestWillBeSent' && message.params?.request) methods.set(message.params.requestId, message.params.request.method);
     if (message.method === 'Network.responseReceived' && message.params?.response) {
@@ -68,7 +72,13 @@ export async function networkConditions(page: Page, onResponse?: WorkerResponseL
   /** Attaching to each upload worker of this context, by target (settles once its conditions are on). */
   const workers = new Map<string, Promise<string | null>>();
   const attach = (target: TargetInfo) => {
-    if (target.type !== 'shared_worker' || !target.url.includes('upload.worker') || target.browserContextId !== pageTarget.browserContextId || workers.has(target.targetId)) return;
+    if (
+      target.type !== 'shared_worker' ||
+      !target.url.includes('upload.worker') ||
+      target.browserContextId !== pageTarget.browserContextId ||
+      workers.has(target.targetId)
+    )
+      return;
     const attaching = (async () => {
       const { sessionId } = (await browserSession.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string };
       // `enable` first: conditions sent before it, or alongside it, are answered but not applied
@@ -106,7 +116,8 @@ export async function networkConditions(page: Page, onResponse?: WorkerResponseL
       // A worker attached here gets the latest conditions before its attach settles.
       const giveUp = Date.now() + 20_000;
       for (let wait = 25; (await applyToWorkers(null)) === 0; wait = Math.min(wait * 2, 250)) {
-        if (Date.now() > giveUp) throw new Error('No upload worker started: the page shows no zone that takes files, or the browser gave it a dedicated worker.');
+        if (Date.now() > giveUp)
+          throw new Error('No upload worker started: the page shows no zone that takes files, or the browser gave it a dedicated worker.');
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     },

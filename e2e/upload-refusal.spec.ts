@@ -27,7 +27,13 @@ async function uncovered(page: Page, name: string): Promise<boolean> {
 test('a refused upload says why, is never shown finished, survives a reload, and is removed without blocking Send to editing', async ({ page, request }) => {
   test.setTimeout(120_000);
   const email = `refused-${unique()}@example.com`;
-  const { headers, organizationId } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Rhea', lastName: 'Refused', organizationName: `Refused Uploads ${unique()}` });
+  const { headers, organizationId } = await registerOwner(request, {
+    email,
+    password: 'demo-password',
+    firstName: 'Rhea',
+    lastName: 'Refused',
+    organizationName: `Refused Uploads ${unique()}`,
+  });
   const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
     headers,
     data: { name: `Refusal ${unique()}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A refused upload.' },
@@ -119,11 +125,18 @@ test('a refused upload says why, is never shown finished, survives a reload, and
 });
 
 /** nginx 1.22's own answer to a body over client_max_body_size (Debian's default: 1 MB). */
-const NGINX_413 = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
+const NGINX_413 =
+  '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
 
 test('an upload a proxy refuses as too large (413) says so and what to ask for, and resumes once it is let through', async ({ page, request }) => {
   const email = `proxy-413-${unique()}@example.com`;
-  const { headers, organizationId } = await registerOwner(request, { email, password: 'demo-password', firstName: 'Pia', lastName: 'Proxy', organizationName: `Proxy Limits ${unique()}` });
+  const { headers, organizationId } = await registerOwner(request, {
+    email,
+    password: 'demo-password',
+    firstName: 'Pia',
+    lastName: 'Proxy',
+    organizationName: `Proxy Limits ${unique()}`,
+  });
   const created = await request.post(`/api/v1/organizations/${organizationId}/projects`, {
     headers,
     data: { name: `Proxy limit ${unique()}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'Behind a proxy.' },
@@ -135,10 +148,14 @@ test('an upload a proxy refuses as too large (413) says so and what to ask for, 
   // worker browsers without SharedWorker get (src/shared/uploads/upload-client.ts).
   await page.addInitScript(() => Reflect.deleteProperty(globalThis, 'SharedWorker'));
   let limited = true;
-  await page.route(/\/s3\//, (route) => (limited && route.request().method() === 'PUT' ? route.fulfill({ status: 413, contentType: 'text/html', body: NGINX_413 }) : route.continue()));
+  await page.route(/\/s3\//, (route) =>
+    limited && route.request().method() === 'PUT' ? route.fulfill({ status: 413, contentType: 'text/html', body: NGINX_413 }) : route.continue(),
+  );
   await customerSignIn(page, email);
   await page.goto(`/user/project/${projectId}`);
-  await page.getByTestId('upload-input-INTERVIEW_CLIP').setInputFiles({ name: 'behind-a-proxy.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 1, width: 160, height: 120 }) });
+  await page
+    .getByTestId('upload-input-INTERVIEW_CLIP')
+    .setInputFiles({ name: 'behind-a-proxy.mp4', mimeType: 'video/mp4', buffer: await generateClip({ seconds: 1, width: 160, height: 120 }) });
   const tile = page.getByTestId('pending-tile');
   await expect(tile).toContainText(UPLOAD_MESSAGES.tooLargeForProxy);
   await expect(tile).not.toHaveAttribute('data-refused', 'true');

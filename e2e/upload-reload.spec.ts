@@ -27,14 +27,21 @@ async function newProjectSignedIn(page: Page, request: APIRequestContext, name: 
     data: { name: `${name} ${Date.now().toString(36)}`, audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief },
   });
   const projectId = ((await created.json()) as { id: number }).id;
-  await page.addInitScript(([t, o]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(t));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-  }, [owner.token, owner.organizationId] as const);
+  await page.addInitScript(
+    ([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    },
+    [owner.token, owner.organizationId] as const,
+  );
   return { owner, projectId };
 }
 
-test('a reload at half way sends at most one part twice: the parts in flight finish in the upload worker, which outlives the page', async ({ page, request, baseURL }) => {
+test('a reload at half way sends at most one part twice: the parts in flight finish in the upload worker, which outlives the page', async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(300_000);
   const sourceSha = await makeClip(CLIP, CLIP_BYTES);
   // 6 MB/s per part request: a 20 MiB part takes a few seconds, so the reload always cuts into parts in flight.
@@ -67,10 +74,16 @@ test('a reload at half way sends at most one part twice: the parts in flight fin
     // The parts in flight at the reload were received whole, once, and none was cut.
     for (const { partNumber } of inFlight) {
       const requests = proxy.parts.filter((part) => part.partNumber === partNumber);
-      expect(requests.filter((part) => part.status === 200 && part.received === part.length), `part ${partNumber}`).toHaveLength(1);
+      expect(
+        requests.filter((part) => part.status === 200 && part.received === part.length),
+        `part ${partNumber}`,
+      ).toHaveLength(1);
     }
     const sentTwice = proxy.partBytes() - CLIP_BYTES;
-    test.info().annotations.push({ type: 're-sent', description: `${(sentTwice / 2 ** 20).toFixed(1)} MiB re-sent; in flight at the reload: ${inFlight.map((part) => `${part.partNumber} (${(part.received / 2 ** 20).toFixed(1)} MiB)`).join(', ')}` });
+    test.info().annotations.push({
+      type: 're-sent',
+      description: `${(sentTwice / 2 ** 20).toFixed(1)} MiB re-sent; in flight at the reload: ${inFlight.map((part) => `${part.partNumber} (${(part.received / 2 ** 20).toFixed(1)} MiB)`).join(', ')}`,
+    });
     expect(sentTwice).toBeLessThanOrEqual(PART_SIZE);
     expect(proxy.parts.filter((part) => part.cut)).toEqual([]);
 

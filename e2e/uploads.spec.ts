@@ -31,11 +31,21 @@ async function createProject(request: APIRequestContext, token: string, organiza
  * The page signed in with `token` (stored the way the app stores it), throttled to
  * `bytesPerSecond` upstream; answers a switch that cuts and restores the network.
  */
-async function openProject(page: Page, token: string, organizationId: number, projectId: number, bytesPerSecond: number, onWorkerResponse?: WorkerResponseListener) {
-  await page.addInitScript(([t, o]) => {
-    localStorage.setItem('cutdesk.token', JSON.stringify(t));
-    localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
-  }, [token, organizationId] as const);
+async function openProject(
+  page: Page,
+  token: string,
+  organizationId: number,
+  projectId: number,
+  bytesPerSecond: number,
+  onWorkerResponse?: WorkerResponseListener,
+) {
+  await page.addInitScript(
+    ([t, o]) => {
+      localStorage.setItem('cutdesk.token', JSON.stringify(t));
+      localStorage.setItem('cutdesk.orgId', JSON.stringify(o));
+    },
+    [token, organizationId] as const,
+  );
   // DevTools network emulation, for the page and for the upload worker (a target of its own).
   const conditions = await networkConditions(page, onWorkerResponse);
   const network = (offline: boolean) => conditions({ offline, latency: 0, downloadThroughput: -1, uploadThroughput: bytesPerSecond });
@@ -118,7 +128,10 @@ test('a 200 MB clip uploads through the project page, survives a reload without 
   expect(sentAfterReload.filter((part) => storedBeforeReload.has(part))).toEqual([]);
   expect(new Set(sentAfterReload).size).toBeLessThanOrEqual(Math.ceil(CLIP_BYTES / PART_SIZE) - storedBeforeReload.size);
 
-  test.info().annotations.push({ type: 'parts', description: `stored before the reload: ${[...storedBeforeReload].sort((a, b) => a - b).join(', ')}; sent after: ${sentAfterReload.sort((a, b) => a - b).join(', ')}` });
+  test.info().annotations.push({
+    type: 'parts',
+    description: `stored before the reload: ${[...storedBeforeReload].sort((a, b) => a - b).join(', ')}; sent after: ${sentAfterReload.sort((a, b) => a - b).join(', ')}`,
+  });
 
   // The stored object is byte for byte the source.
   expect(await storedInterviewClip(request, projectId, owner.token)).toEqual({ clips: 1, size: CLIP_BYTES, status: 200, sha256: sourceSha });
@@ -168,19 +181,44 @@ test("a second organization's credentials are refused for this project's prefix"
   const projectId = await createProject(request, owner.token, owner.organizationId, `Guarded ${unique()}`);
 
   const email = `rival-${unique()}@example.com`;
-  const { token: rival, organizationId: rivalOrganizationId } = await registerOwner(request, { email, password: 'rival-pass-1', firstName: 'Riva', lastName: 'Rival', phone: '5550111', organizationName: `Rival Films ${unique()}` });
+  const { token: rival, organizationId: rivalOrganizationId } = await registerOwner(request, {
+    email,
+    password: 'rival-pass-1',
+    firstName: 'Riva',
+    lastName: 'Rival',
+    phone: '5550111',
+    organizationName: `Rival Films ${unique()}`,
+  });
   const rivalProject = await createProject(request, rival, rivalOrganizationId, 'Rival project');
 
   // Our project does not exist for them.
   expect((await request.post('/api/v1/uploads/credentials', { headers: { authorization: `Bearer ${rival}` }, data: { projectId } })).status()).toBe(404);
   // Their own credentials do not open our prefix at the store.
-  const creds = (await (await request.post('/api/v1/uploads/credentials', { headers: { authorization: `Bearer ${rival}` }, data: { projectId: rivalProject } })).json()) as {
-    accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string;
+  const creds = (await (
+    await request.post('/api/v1/uploads/credentials', { headers: { authorization: `Bearer ${rival}` }, data: { projectId: rivalProject } })
+  ).json()) as {
+    accessKeyId: string;
+    secretAccessKey: string;
+    sessionToken: string;
+    endpoint: string;
+    bucket: string;
+    region: string;
+    prefix: string;
   };
   expect(creds.endpoint).toBe(`${baseURL}/s3`);
-  const s3 = new S3Client({ endpoint: creds.endpoint, region: creds.region, forcePathStyle: true, credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken }, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED', maxAttempts: 1 });
+  const s3 = new S3Client({
+    endpoint: creds.endpoint,
+    region: creds.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, sessionToken: creds.sessionToken },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 1,
+  });
   try {
-    await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `projects/${projectId}/raw/interviews/intruder.mp4`, Body: 'nope' }))).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+    await expect(
+      s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `projects/${projectId}/raw/interviews/intruder.mp4`, Body: 'nope' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
     await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}interviews/own.mp4`, Body: 'fine' }));
   } finally {
     s3.destroy();

@@ -68,13 +68,17 @@ try {
     }
   } else {
     const base = url ?? `http://127.0.0.1:${config.port}`;
-    const response = await fetch(`${base}/api/v1/ops/backup`, { headers: { authorization: `Bearer ${backupToken(config.jwtSecret)}` } }).catch((error: unknown) => {
-      if (noRoomForLock) throw new DiskFullError('taking the data directory\'s lock (and no server answered)', config.dataDir, noRoomForLock);
-      // Issue 32: "fetch failed" said nothing of where it knocked or what to do.
-      throw new Error(unreachable(base, server, error));
-    });
+    const response = await fetch(`${base}/api/v1/ops/backup`, { headers: { authorization: `Bearer ${backupToken(config.jwtSecret)}` } }).catch(
+      (error: unknown) => {
+        if (noRoomForLock) throw new DiskFullError("taking the data directory's lock (and no server answered)", config.dataDir, noRoomForLock);
+        // Issue 32: "fetch failed" said nothing of where it knocked or what to do.
+        throw new Error(unreachable(base, server, error));
+      },
+    );
     if (!response.ok || !response.body) throw new Error(await refusal(base, response));
-    await pipeline(Readable.fromWeb(response.body), createWriteStream(partial, { mode: 0o600 })).catch((error: unknown) => rethrowDiskFull(error, `writing the archive ${target}`, dirname(target)));
+    await pipeline(Readable.fromWeb(response.body), createWriteStream(partial, { mode: 0o600 })).catch((error: unknown) =>
+      rethrowDiskFull(error, `writing the archive ${target}`, dirname(target)),
+    );
     console.log(`Backed up ${config.dataDir} through the running server at ${base}.`);
   }
   await rename(partial, target);
@@ -98,14 +102,15 @@ function unreachable(base: string, holder: DataDirLockedError | null, error: unk
   return [
     `Could not reach ${who} at ${base} (${why}).`,
     url
-      ? 'Check the address given with --url: the server\'s own port (PORT) on this machine.'
+      ? "Check the address given with --url: the server's own port (PORT) on this machine."
       : `This command asks the port in PORT (${process.env.PORT ? `set to ${process.env.PORT}` : 'not set: 8080'}). If the server listens on another port, give the command the server's PORT (PORT=<its port> npm run backup -- ${file}) or its address (npm run backup -- ${file} --url http://127.0.0.1:<its port>).`,
   ].join('\n');
 }
 
 /** What the server answered instead of an archive. */
 async function refusal(base: string, response: Response): Promise<string> {
-  if (response.status === 404) return `The server at ${base} is not the one using ${config.dataDir}, or does not know this installation's secret (it answered 404). Pass the address of the server started with DATA_DIR=${config.dataDir}: --url http://127.0.0.1:<its port>`;
+  if (response.status === 404)
+    return `The server at ${base} is not the one using ${config.dataDir}, or does not know this installation's secret (it answered 404). Pass the address of the server started with DATA_DIR=${config.dataDir}: --url http://127.0.0.1:<its port>`;
   const text = await response.text();
   let message = text;
   try {

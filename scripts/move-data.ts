@@ -30,7 +30,9 @@ const s3Endpoint = flag('--to-s3-endpoint');
 const s3Bucket = flag('--to-s3-bucket');
 const dataDir = resolve(flag('--data-dir') ?? (process.env.DATA_DIR || './data'));
 if (!toDatabase || !/^postgres(ql)?:\/\//.test(toDatabase) || Boolean(s3Endpoint) !== Boolean(s3Bucket)) {
-  console.error('Usage: npm run move-data -- --to-database postgres://user:password@host/db [--to-s3-endpoint https://… --to-s3-bucket NAME [--to-s3-region us-east-1]] [--data-dir ./data]');
+  console.error(
+    'Usage: npm run move-data -- --to-database postgres://user:password@host/db [--to-s3-endpoint https://… --to-s3-bucket NAME [--to-s3-region us-east-1]] [--data-dir ./data]',
+  );
   process.exit(2);
 }
 // Before loadConfig, which would make a new directory its secrets (and the move an empty database).
@@ -48,7 +50,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stoppedBy) {
       progress.done();
-      console.error(`Stopped at once (${signal} again). Run the same command again to finish the move: it aborts what this run left in the target.\n${resumeCommand(args, dataDir, process.env).join('\n')}`);
+      console.error(
+        `Stopped at once (${signal} again). Run the same command again to finish the move: it aborts what this run left in the target.\n${resumeCommand(args, dataDir, process.env).join('\n')}`,
+      );
       process.exit(EXIT_BY_SIGNAL[signal]);
     }
     stoppedBy = signal;
@@ -62,15 +66,19 @@ try {
   const report = await moveData({
     config,
     toDatabase,
-    toS3: s3Endpoint && s3Bucket
-      ? {
-          endpoint: s3Endpoint,
-          bucket: s3Bucket,
-          region: flag('--to-s3-region') ?? process.env.AWS_REGION ?? 'us-east-1',
-          forcePathStyle: process.env.MOVE_S3_FORCE_PATH_STYLE !== 'false',
-          ...(process.env.MOVE_S3_ACCESS_KEY_ID && { accessKeyId: process.env.MOVE_S3_ACCESS_KEY_ID, secretAccessKey: process.env.MOVE_S3_SECRET_ACCESS_KEY ?? '' }),
-        }
-      : null,
+    toS3:
+      s3Endpoint && s3Bucket
+        ? {
+            endpoint: s3Endpoint,
+            bucket: s3Bucket,
+            region: flag('--to-s3-region') ?? process.env.AWS_REGION ?? 'us-east-1',
+            forcePathStyle: process.env.MOVE_S3_FORCE_PATH_STYLE !== 'false',
+            ...(process.env.MOVE_S3_ACCESS_KEY_ID && {
+              accessKeyId: process.env.MOVE_S3_ACCESS_KEY_ID,
+              secretAccessKey: process.env.MOVE_S3_SECRET_ACCESS_KEY ?? '',
+            }),
+          }
+        : null,
     progress: progress.line,
     signal: interruption.signal,
   });

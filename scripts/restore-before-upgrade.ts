@@ -23,7 +23,9 @@ export async function restoreBeforeUpgrade(dataDir: string): Promise<number> {
       return 2;
     }
     const { snapshot, upgradedKeptAt } = await rollBackUpgrade(dataDir);
-    console.log(`Rolled back ${dataDir}/db to the copy taken ${snapshot.takenAt}, before the migrations ${snapshot.migrationsRun.join(', ') || '(none recorded)'}.`);
+    console.log(
+      `Rolled back ${dataDir}/db to the copy taken ${snapshot.takenAt}, before the migrations ${snapshot.migrationsRun.join(', ') || '(none recorded)'}.`,
+    );
     console.log(`The upgraded database is kept in ${upgradedKeptAt}; delete it once the rollback is confirmed.`);
     console.log('Start the release you upgraded from now (starting this one again would upgrade the database again).');
     console.log('Objects uploaded since the upgrade stay in the object store; the rolled-back database does not list them.');

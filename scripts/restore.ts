@@ -30,8 +30,12 @@ try {
   console.log(`Restored into ${dataDir}:`);
   for (const [table, count] of rows) console.log(`  ${table.padEnd(28)} ${count} rows`);
   // The embedded store keeps each object as two files (its bytes and its metadata): files are counted.
-  if (report.objectsElsewhere) console.log(`  objects: not in this archive; they are in ${report.objectsElsewhere} (start with the same S3_ENDPOINT and S3_BUCKET)`);
-  else console.log(`  object store: ${report.objects} files, objects' data and metadata (${(report.bytes / 1024 / 1024).toFixed(1)} MiB), each checked against its SHA-256`);
+  if (report.objectsElsewhere)
+    console.log(`  objects: not in this archive; they are in ${report.objectsElsewhere} (start with the same S3_ENDPOINT and S3_BUCKET)`);
+  else
+    console.log(
+      `  object store: ${report.objects} files, objects' data and metadata (${(report.bytes / 1024 / 1024).toFixed(1)} MiB), each checked against its SHA-256`,
+    );
   if (report.mismatches.length) {
     console.error(`${report.mismatches.length} files of the object store did not match the archive's manifest:`);
     for (const path of report.mismatches) console.error(`  ${path}`);

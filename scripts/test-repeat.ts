@@ -39,4 +39,6 @@ for (let run = 1; run <= runs; run += 1) {
     console.log(`── ${suite.name}: run ${run} passed in ${seconds} s ──`);
   }
 }
-console.log(`\n${runs} ${runs === 1 ? 'run' : 'runs'} of ${suites.map((s) => s.name).join(' and ')} passed in a row (${((Date.now() - started) / 1000).toFixed(0)} s).`);
+console.log(
+  `\n${runs} ${runs === 1 ? 'run' : 'runs'} of ${suites.map((s) => s.name).join(' and ')} passed in a row (${((Date.now() - started) / 1000).toFixed(0)} s).`,
+);

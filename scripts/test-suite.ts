@@ -88,6 +88,7 @@ for (const stage of STAGES) {
 }
 
 console.log(`\nThe ${suite === 'quick' ? 'quick ' : ''}suite in ${((Date.now() - started) / 1000).toFixed(0)} s:`);
-for (const { name, code, seconds } of outcomes) console.log(`  ${name.padEnd(width)}  ${code === 0 ? 'passed' : `FAILED (exit ${code})`}  ${seconds.toFixed(0)} s`);
+for (const { name, code, seconds } of outcomes)
+  console.log(`  ${name.padEnd(width)}  ${code === 0 ? 'passed' : `FAILED (exit ${code})`}  ${seconds.toFixed(0)} s`);
 await import('./test-timings.ts');
 process.exit(outcomes.find((outcome) => outcome.code !== 0)?.code ?? 0);

@@ -17,7 +17,9 @@ for (const run of runs) {
   passed += run.passed;
   failed += run.failed;
   const busy = run.files.reduce((sum, file) => sum + file.ms, 0);
-  console.log(`\n${run.runner}: ${seconds(run.wallMs)} on ${run.workers} workers, ${run.files.length} files (${seconds(busy)} of file time); ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`);
+  console.log(
+    `\n${run.runner}: ${seconds(run.wallMs)} on ${run.workers} workers, ${run.files.length} files (${seconds(busy)} of file time); ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`,
+  );
   console.log(`  slowest ${Math.min(top, run.files.length)}:`);
   for (const file of run.files.slice(0, top)) console.log(`  ${seconds(file.ms).padStart(9)}  ${String(file.tests).padStart(4)} tests  ${file.file}`);
 }

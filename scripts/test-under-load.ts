@@ -61,5 +61,8 @@ for (let run = 1; run <= runs; run += 1) {
   console.log(`── run ${run} passed in ${took} ──`);
 }
 stopLoops();
-if (!failed) console.log(`\n${runs} ${runs === 1 ? 'run' : 'runs'} of npm test passed in a row under load (${times.join(', ')}; ${((Date.now() - started) / 60_000).toFixed(1)} min in all).`);
+if (!failed)
+  console.log(
+    `\n${runs} ${runs === 1 ? 'run' : 'runs'} of npm test passed in a row under load (${times.join(', ')}; ${((Date.now() - started) / 60_000).toFixed(1)} min in all).`,
+  );
 process.exit(failed ? 1 : 0);

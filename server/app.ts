@@ -103,7 +103,14 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
   const app = Fastify({
     // Request logs carry the URL with its secret query values redacted (server/log-redaction.ts).
     // Each line carries `reqId`: the caller's sane X-Request-Id or a new one, sent back (server/request-id.ts).
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, serializers: { req: requestSerializer }, stream: logStream ?? (config.logFormat === 'pretty' ? prettyLogStream() : undefined) },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: { req: requestSerializer },
+            stream: logStream ?? (config.logFormat === 'pretty' ? prettyLogStream() : undefined),
+          },
     genReqId: requestIdOf,
     // Forwarded headers are believed only from the proxies TRUST_PROXY names (none by default):
     // request.ip feeds the per-address limits and request.host/protocol the links we hand out.
@@ -266,7 +273,8 @@ async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> 
   app.setNotFoundHandler((request, reply) => {
     // A built file that is not there (an old page asking for a chunk a new build replaced) is a
     // 404, not the shell: HTML in place of a script only fails later with a MIME-type error.
-    if (request.method !== 'GET' || request.url.startsWith('/api/') || request.url.startsWith('/assets/')) return reply.code(404).send({ message: MESSAGES.notFound });
+    if (request.method !== 'GET' || request.url.startsWith('/api/') || request.url.startsWith('/assets/'))
+      return reply.code(404).send({ message: MESSAGES.notFound });
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   });
 }

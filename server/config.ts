@@ -145,7 +145,10 @@ function storeListenerOf(env: Env, appPort: number, problems: string[]): Storage
  * any origin (issue 36).
  */
 function corsOriginsOf(env: Env, problems: string[]): string[] {
-  const entries = (env.S3_CORS_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = (env.S3_CORS_ORIGINS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const origins: string[] = [];
   for (const entry of entries) {
     let url: URL | null;
@@ -154,8 +157,18 @@ function corsOriginsOf(env: Env, problems: string[]): string[] {
     } catch {
       url = null;
     }
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || !/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(entry)) {
-      problems.push(`S3_CORS_ORIGINS must be a comma list of origins such as https://app.example.com or http://localhost:5173 (no path, no *); not understood: ${entry}`);
+    if (
+      !url ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      url.username ||
+      url.password ||
+      url.search ||
+      url.hash ||
+      !/^[a-z][a-z0-9+.-]*:\/\/[^/]+\/?$/i.test(entry)
+    ) {
+      problems.push(
+        `S3_CORS_ORIGINS must be a comma list of origins such as https://app.example.com or http://localhost:5173 (no path, no *); not understood: ${entry}`,
+      );
     } else if (!origins.includes(url.origin)) {
       origins.push(url.origin);
     }
@@ -169,20 +182,25 @@ function storageConfig(env: Env, dataDir: string, problems: string[], appPort: n
   if (endpoint && !isUrl(endpoint)) problems.push('S3_ENDPOINT must be an http(s) address');
   if (env.S3_PUBLIC_ENDPOINT && !isUrl(env.S3_PUBLIC_ENDPOINT)) problems.push('S3_PUBLIC_ENDPOINT must be an http(s) address');
   const bucket = env.S3_BUCKET || 'cutdesk-media';
-  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) problems.push('S3_BUCKET must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens)');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket))
+    problems.push('S3_BUCKET must be a valid bucket name (3-63 lowercase letters, digits, dots, hyphens)');
   const region = env.S3_REGION || 'us-east-1';
   if (!/^[a-z0-9-]+$/.test(region)) problems.push('S3_REGION must look like us-east-1');
   const forcePathStyle = env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === 'true' : true;
   if (endpoint) {
     // Without static keys the SDK's default credential chain answers (an instance or task role,
     // web identity, a profile): the way AWS advises to run on its machines. Half a pair is a mistake.
-    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain');
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY))
+      problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the default AWS credential chain');
     const uploadCredentials = env.S3_UPLOAD_CREDENTIALS || 'sts';
     if (uploadCredentials !== 'sts' && uploadCredentials !== 'database') problems.push('S3_UPLOAD_CREDENTIALS must be "sts" or "database"');
     if (uploadCredentials === 'database' && !(env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY && env.DATABASE_URL)) {
-      problems.push('S3_UPLOAD_CREDENTIALS=database needs DATABASE_URL and the embedded store\'s own key pair (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY from its s3-credentials.json): see docs/operations.md, "Several instances"');
+      problems.push(
+        'S3_UPLOAD_CREDENTIALS=database needs DATABASE_URL and the embedded store\'s own key pair (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY from its s3-credentials.json): see docs/operations.md, "Several instances"',
+      );
     }
-    if (uploadCredentials === 'sts' && !env.S3_UPLOAD_ROLE_ARN) problems.push('S3_UPLOAD_ROLE_ARN is required with S3_ENDPOINT: browsers upload with temporary credentials from STS AssumeRole (see docs/operations.md)');
+    if (uploadCredentials === 'sts' && !env.S3_UPLOAD_ROLE_ARN)
+      problems.push('S3_UPLOAD_ROLE_ARN is required with S3_ENDPOINT: browsers upload with temporary credentials from STS AssumeRole (see docs/operations.md)');
     if (env.S3_STS_ENDPOINT && !isUrl(env.S3_STS_ENDPOINT)) problems.push('S3_STS_ENDPOINT must be an http(s) address');
     return {
       mode: 'external',
@@ -200,7 +218,20 @@ function storageConfig(env: Env, dataDir: string, problems: string[], appPort: n
   }
   const keys = env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : null;
   if (keys && keys.secretAccessKey.length < 16) problems.push('S3_SECRET_ACCESS_KEY must be at least 16 characters');
-  if (problems.length) return { mode: 'embedded', endpoint: null, publicEndpoint: null, bucket, region, accessKeyId: '', secretAccessKey: '', forcePathStyle: true, uploadRoleArn: null, stsEndpoint: null, uploadCredentials: 'database' };
+  if (problems.length)
+    return {
+      mode: 'embedded',
+      endpoint: null,
+      publicEndpoint: null,
+      bucket,
+      region,
+      accessKeyId: '',
+      secretAccessKey: '',
+      forcePathStyle: true,
+      uploadRoleArn: null,
+      stsEndpoint: null,
+      uploadCredentials: 'database',
+    };
   const storeListener = storeListenerOf(env, appPort, problems);
   const corsOrigins = corsOriginsOf(env, problems);
   makeDataDir(dataDir);
@@ -240,10 +271,15 @@ function trustProxyOf(env: Env, problems: string[]): TrustProxy {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || raw === 'false' || raw === '0') return false;
   if (/^\d+$/.test(raw)) return Number(raw);
-  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   const invalid = entries.filter((entry) => !isAddressOrCidr(entry));
   if (invalid.length) {
-    problems.push(`TRUST_PROXY must be a hop count (e.g. 1) or a comma list of proxy addresses/CIDRs (e.g. 10.0.0.0/8,127.0.0.1); not understood: ${invalid.join(', ')}`);
+    problems.push(
+      `TRUST_PROXY must be a hop count (e.g. 1) or a comma list of proxy addresses/CIDRs (e.g. 10.0.0.0/8,127.0.0.1); not understood: ${invalid.join(', ')}`,
+    );
     return false;
   }
   return entries;
@@ -304,8 +340,10 @@ export function loadConfig(env: Env = process.env): Config {
   const jobPeriodMs = positiveInt(env, 'JOB_PERIOD_MS', 60_000, problems);
   const billing = readBillingConfig(env, problems);
   // With a secret the server requires real tokens: the web app must be able to get them.
-  if (Boolean(env.RECAPTCHA_SECRET) !== Boolean(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together: set both (reCAPTCHA v3) or neither (embedded bot check)');
-  if (env.RECAPTCHA_SITE_KEY && !/^[\w-]{10,100}$/.test(env.RECAPTCHA_SITE_KEY)) problems.push('RECAPTCHA_SITE_KEY must be a reCAPTCHA v3 site key (letters, digits, - and _)');
+  if (Boolean(env.RECAPTCHA_SECRET) !== Boolean(env.RECAPTCHA_SITE_KEY))
+    problems.push('RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together: set both (reCAPTCHA v3) or neither (embedded bot check)');
+  if (env.RECAPTCHA_SITE_KEY && !/^[\w-]{10,100}$/.test(env.RECAPTCHA_SITE_KEY))
+    problems.push('RECAPTCHA_SITE_KEY must be a reCAPTCHA v3 site key (letters, digits, - and _)');
   if (env.RECAPTCHA_VERIFY_URL && !/^https?:\/\/[^/]/.test(env.RECAPTCHA_VERIFY_URL)) problems.push('RECAPTCHA_VERIFY_URL must be an http(s) address');
   const logFormat = env.LOG_FORMAT || 'json';
   if (logFormat !== 'json' && logFormat !== 'pretty') problems.push('LOG_FORMAT must be "json" or "pretty"');

@@ -43,7 +43,12 @@ export function fieldMessages(error: StructError): Record<string, string> {
  * is not a function (JSON can send `{"toString": 1}`; the fuzz test found it as a 500). Its
  * failures are listed lazily, so `describe` (which reads them) runs inside the guard too.
  */
-export function validateInput<T, S, R>(value: unknown, struct: Struct<T, S>, options: { coerce?: boolean }, describe: (error: StructError) => R): { ok: true; value: T } | { ok: false; problem: R | null } {
+export function validateInput<T, S, R>(
+  value: unknown,
+  struct: Struct<T, S>,
+  options: { coerce?: boolean },
+  describe: (error: StructError) => R,
+): { ok: true; value: T } | { ok: false; problem: R | null } {
   try {
     const [error, result] = validate(value, struct, options);
     return error ? { ok: false, problem: describe(error) } : { ok: true, value: result };
@@ -76,6 +81,9 @@ export class DatabaseUnavailable extends HttpError {
  */
 export class StorageFull extends HttpError {
   constructor() {
-    super(507, 'Cutdesk has run out of disk space and cannot save this right now. Nothing was saved: please try again later (the administrator has been told in the log).');
+    super(
+      507,
+      'Cutdesk has run out of disk space and cannot save this right now. Nothing was saved: please try again later (the administrator has been told in the log).',
+    );
   }
 }

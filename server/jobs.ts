@@ -51,7 +51,8 @@ export function startBackgroundJobs(app: FastifyInstance): () => Promise<void> {
   const sweepUploads = track('upload-sweep', 'abandoned upload sweep failed', async () => {
     try {
       const swept = await abortAbandonedUploads(app.ctx);
-      if (swept.aborted || swept.reservations || swept.credentials) app.log.info(swept, 'abandoned uploads aborted, expired reservations and credentials removed');
+      if (swept.aborted || swept.reservations || swept.credentials)
+        app.log.info(swept, 'abandoned uploads aborted, expired reservations and credentials removed');
     } finally {
       // Orphans are swept even after a failed upload sweep (it logs its own errors).
       // Its S3 client (the AWS SDK) loads with the first sweep, not at start (issue 14).

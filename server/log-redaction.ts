@@ -19,17 +19,20 @@ export function redactUrl(rawUrl: string): string {
   const url = rawUrl.replace(MEDIA_TOKEN, '$1[redacted]').replace(SHARE_TOKEN, '$1[redacted]').replace(COUPON_CODE, '$1[redacted]');
   const questionMark = url.indexOf('?');
   if (questionMark === -1) return url;
-  const pairs = url.slice(questionMark + 1).split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq === -1) return pair;
-    let name = pair.slice(0, eq);
-    try {
-      name = decodeURIComponent(name);
-    } catch {
-      // an undecodable name is logged as sent
-    }
-    return SECRET_PARAMETERS.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair;
-  });
+  const pairs = url
+    .slice(questionMark + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq === -1) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        // an undecodable name is logged as sent
+      }
+      return SECRET_PARAMETERS.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    });
   return `${url.slice(0, questionMark)}?${pairs.join('&')}`;
 }
 

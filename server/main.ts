@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   await refuseIfServedElsewhere(config);
   if (lock) {
     const octal = (mode: number) => `0${mode.toString(8)}`;
-    for (const { dir, from, to } of closeDataDirToOthers(config.dataDir)) console.log(`Closed ${dir} to other accounts of this machine (${octal(from)} → ${octal(to)}).`);
+    for (const { dir, from, to } of closeDataDirToOthers(config.dataDir))
+      console.log(`Closed ${dir} to other accounts of this machine (${octal(from)} → ${octal(to)}).`);
   }
   // Embedded: a copy of the database before this release's migrations change it (rolled back to
   // with `npm run restore -- --before-upgrade`), taken while nothing has its files open.
@@ -60,7 +61,9 @@ async function main(): Promise<void> {
     lock?.release();
     process.exit(1);
   });
-  const opening = import('./db/connect.ts').then(({ openDatabase }) => openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, thread: true, pglite }));
+  const opening = import('./db/connect.ts').then(({ openDatabase }) =>
+    openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, thread: true, pglite }),
+  );
   opening.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
   const [{ buildApp }, { migrateToLatest }, { DEMO_ACCOUNTS, isEmpty, seedDemo }, { seedDemoMedia }, { connectStorage }, { listenStore }] = await Promise.all([
     import('./app.ts'),
@@ -81,9 +84,13 @@ async function main(): Promise<void> {
   const ran = await migrateToLatest(db, (message) => console.log(message));
   if (snapshot) {
     await recordUpgrade(config.dataDir, snapshot, ran);
-    if (ran.length > 0) console.log(`  A copy of the database from before the upgrade is in ${config.dataDir}/before-upgrade (undo: stop the server, then npm run restore -- --before-upgrade).`);
+    if (ran.length > 0)
+      console.log(
+        `  A copy of the database from before the upgrade is in ${config.dataDir}/before-upgrade (undo: stop the server, then npm run restore -- --before-upgrade).`,
+      );
   }
-  if (!config.databaseUrl && (ran.length > 0 || snapshot || !existsSync(`${config.dataDir}/${MIGRATIONS_FILE}`))) await recordMigrations(config.dataDir, migrationNames());
+  if (!config.databaseUrl && (ran.length > 0 || snapshot || !existsSync(`${config.dataDir}/${MIGRATIONS_FILE}`)))
+    await recordMigrations(config.dataDir, migrationNames());
   let demoPassword: string | null = null;
   if (config.seed === 'demo' && (await isEmpty(app.db))) demoPassword = await seedDemo(app.db, config.demoPassword);
   startupMark('seed');
@@ -101,8 +108,12 @@ async function main(): Promise<void> {
       store.port = String(storePort);
       storeAddress = store.origin;
     } catch (error) {
-      if (storeListener.explicit) throw new Error(`S3_PORT ${storeListener.port}: the embedded store cannot listen there (${(error as Error).message})`, { cause: error });
-      app.log.warn({ port: storeListener.port, err: error }, 'the embedded store\'s own port is busy: browsers upload through /s3 (set S3_PORT to choose another port)');
+      if (storeListener.explicit)
+        throw new Error(`S3_PORT ${storeListener.port}: the embedded store cannot listen there (${(error as Error).message})`, { cause: error });
+      app.log.warn(
+        { port: storeListener.port, err: error },
+        "the embedded store's own port is busy: browsers upload through /s3 (set S3_PORT to choose another port)",
+      );
     }
   }
   printStartupTrace();
@@ -115,7 +126,9 @@ async function main(): Promise<void> {
   // so the first start answers at once; the demo projects show "being processed" meanwhile.
   // DEMO_VIDEOS=off keeps the demo without them (the e2e server: its specs check the seeded states).
   if (config.seed === 'demo' && process.env.DEMO_VIDEOS !== 'off') {
-    void seedDemoMedia(app.ctx, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) }).catch((error: unknown) => app.log.error({ err: error }, 'demo videos could not be made'));
+    void seedDemoMedia(app.ctx, { info: (m) => app.log.info(m), warn: (m) => app.log.warn(m) }).catch((error: unknown) =>
+      app.log.error({ err: error }, 'demo videos could not be made'),
+    );
   }
   /**
    * SIGTERM/SIGINT: close the app. Its jobs plugin first (preClose) stops the periodic jobs
@@ -166,11 +179,11 @@ async function main(): Promise<void> {
     lines.push('  Demo accounts:');
     for (const account of DEMO_ACCOUNTS) lines.push(`    ${account.role.padEnd(10)} ${account.email}`);
     // Shown once on the console by design (README): it is the only way to learn a generated one.
-    if (demoPassword) lines.push(`  Demo password: ${demoPassword}${config.demoPassword ? '' : '  (generated now and shown once; set DEMO_PASSWORD to choose it)'}`);
+    if (demoPassword)
+      lines.push(`  Demo password: ${demoPassword}${config.demoPassword ? '' : '  (generated now and shown once; set DEMO_PASSWORD to choose it)'}`);
     else lines.push('  Demo password: the one shown on the first start (or DEMO_PASSWORD then).');
   }
   console.log(lines.join('\n') + '\n');
-
 }
 
 /** Throws ServedElsewhereError naming the processes on the embedded database, or the taken port. */
@@ -194,7 +207,13 @@ async function refuseIfServedElsewhere(config: ReturnType<typeof loadConfig>): P
 }
 
 main().catch(async (error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof MovedDirectoryError || error instanceof ServedElsewhereError || error instanceof SnapshotFailedError || (error instanceof Error && error.name === 'NewerDatabaseError');
+  const known =
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof MovedDirectoryError ||
+    error instanceof ServedElsewhereError ||
+    error instanceof SnapshotFailedError ||
+    (error instanceof Error && error.name === 'NewerDatabaseError');
   console.error(known ? error.message : startFailureMessage(error, dataDir));
   await db?.destroy().catch(() => undefined);
   lock?.release();

@@ -29,8 +29,13 @@ const LABEL_WIDTH = 110;
 
 /** Replaces characters the font cannot draw (control characters) and normalises line ends. */
 function clean(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
-  return text.replace(/\r\n?/g, '\n').replace(/\t/g, '    ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\t/g, '    ')
+      // eslint-disable-next-line no-control-regex -- control characters are exactly what goes
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+  );
 }
 
 /** The PDF's bytes. */

@@ -134,7 +134,11 @@ const api = {
         progress();
       };
       // The chunk messages are copies: the zip may read every entry into one buffer.
-      const parts = zipParts(entriesOf(plan, linkFor, controller.signal), onZip, protocol === 'stream' ? {} : { heldChunks: 0, passthrough: protocol === 'entries' });
+      const parts = zipParts(
+        entriesOf(plan, linkFor, controller.signal),
+        onZip,
+        protocol === 'stream' ? {} : { heldChunks: 0, passthrough: protocol === 'entries' },
+      );
       await sendArchive(port, protocol, parts, controller, onFetched);
     } finally {
       jobs.delete(jobId);

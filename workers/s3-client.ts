@@ -94,7 +94,14 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
     return signer;
   };
 
-  async function send(method: string, key: string, query: Record<string, string>, body: Blob | string | undefined, headers: Record<string, string>, options: SendOptions = {}): Promise<TransportResponse> {
+  async function send(
+    method: string,
+    key: string,
+    query: Record<string, string>,
+    body: Blob | string | undefined,
+    headers: Record<string, string>,
+    options: SendOptions = {},
+  ): Promise<TransportResponse> {
     const s = await session();
     const base = new URL(s.endpoint);
     const basePath = base.pathname.replace(/\/+$/, '');
@@ -113,12 +120,25 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
     const sendHeaders: Record<string, string> = {};
     // The browser sets Host and Content-Length itself (and refuses to be told).
     for (const [name, value] of Object.entries(signed.headers)) if (name !== 'host' && name !== 'content-length') sendHeaders[name] = String(value);
-    const search = Object.entries(query).map(([name, value]) => (value === '' ? encodeSegment(name) : `${encodeSegment(name)}=${encodeSegment(value)}`)).join('&');
+    const search = Object.entries(query)
+      .map(([name, value]) => (value === '' ? encodeSegment(name) : `${encodeSegment(name)}=${encodeSegment(value)}`))
+      .join('&');
     const url = `${base.protocol}//${host}${path}${search ? `?${search}` : ''}`;
-    const response = await transport({ method, url, headers: sendHeaders, ...(body !== undefined && { body }), ...(options.signal && { signal: options.signal }), ...(options.onUploadProgress && { onUploadProgress: options.onUploadProgress }) });
+    const response = await transport({
+      method,
+      url,
+      headers: sendHeaders,
+      ...(body !== undefined && { body }),
+      ...(options.signal && { signal: options.signal }),
+      ...(options.onUploadProgress && { onUploadProgress: options.onUploadProgress }),
+    });
     // CompleteMultipartUpload may answer 200 with an error document.
     if (response.status >= 300 || /<Error>/.test(response.text)) {
-      throw new S3RequestError(response.status >= 300 ? response.status : 500, xmlText(response.text, 'Code'), xmlText(response.text, 'Message') ?? `S3 ${method} answered ${response.status}`);
+      throw new S3RequestError(
+        response.status >= 300 ? response.status : 500,
+        xmlText(response.text, 'Code'),
+        xmlText(response.text, 'Message') ?? `S3 ${method} answered ${response.status}`,
+      );
     }
     return response;
   }

@@ -43,7 +43,11 @@ export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: Server
     try {
       return await fetchImpl(`${baseUrl}${path}`, {
         method,
-        headers: { accept: 'application/json', ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        headers: {
+          accept: 'application/json',
+          ...(token && { authorization: `Bearer ${token}` }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
         ...(body !== undefined && { body: JSON.stringify(body) }),
       });
     } catch (error) {
@@ -62,9 +66,21 @@ export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: Server
       return { storageTb: organization.storage, usedSpace: organization.usedSpace };
     },
     checkName: (projectId, type, name) =>
-      call(uploads.checkAssetName.method, `${operationPath(uploads.checkAssetName.path, { id: projectId })}?type=${QUERY_OF_TYPE[type]}&name=${encodeURIComponent(name)}`, uploads.CheckNameStruct),
-    credentials: (projectId, uploadType) => call(uploads.requestUploadCredentials.method, operationPath(uploads.requestUploadCredentials.path), uploads.UploadCredentialsStruct, { projectId, uploadType }),
-    registerAsset: (projectId, body) => call(uploads.registerAsset.method, operationPath(uploads.registerAsset.path, { id: projectId }), uploads.AssetStruct, { ...body, type: QUERY_OF_TYPE[body.type] }),
+      call(
+        uploads.checkAssetName.method,
+        `${operationPath(uploads.checkAssetName.path, { id: projectId })}?type=${QUERY_OF_TYPE[type]}&name=${encodeURIComponent(name)}`,
+        uploads.CheckNameStruct,
+      ),
+    credentials: (projectId, uploadType) =>
+      call(uploads.requestUploadCredentials.method, operationPath(uploads.requestUploadCredentials.path), uploads.UploadCredentialsStruct, {
+        projectId,
+        uploadType,
+      }),
+    registerAsset: (projectId, body) =>
+      call(uploads.registerAsset.method, operationPath(uploads.registerAsset.path, { id: projectId }), uploads.AssetStruct, {
+        ...body,
+        type: QUERY_OF_TYPE[body.type],
+      }),
     async reportProxyRefusal(projectId, bytes) {
       const response = await send(uploads.reportUploadRefusal.method, operationPath(uploads.reportUploadRefusal.path), { projectId, status: 413, bytes });
       if (!response.ok) throw new ApiFailure(response.status, `HTTP ${response.status}`);

@@ -1,5 +1,18 @@
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
-import { ACCEPT_OF_TYPE, MAX_ATTEMPTS, PARALLEL_PARTS, UPLOAD_MESSAGES, acceptsFile, contentTypeOf, isRetryable, partProgressWanted, planParts, quotaAllows, retryDelay, type PartPlan } from '@/domain/uploads.ts';
+import {
+  ACCEPT_OF_TYPE,
+  MAX_ATTEMPTS,
+  PARALLEL_PARTS,
+  UPLOAD_MESSAGES,
+  acceptsFile,
+  contentTypeOf,
+  isRetryable,
+  partProgressWanted,
+  planParts,
+  quotaAllows,
+  retryDelay,
+  type PartPlan,
+} from '@/domain/uploads.ts';
 import type { ServerApi } from './server-api.ts';
 import type { Transport } from './transport.ts';
 import type { FileSystemFileHandleLike, UploadRecord, UploadStore } from './upload-store.ts';
@@ -115,7 +128,12 @@ export class UploadEngine implements PreviousEngine {
     const { api, transport, now, partsFor } = this.options;
     this.online = this.options.online;
     this.scheduler = new Scheduler({ parallel: this.options.parallel, maxActiveFiles: this.options.maxActiveFiles, autoRetryMs: this.options.autoRetryMs });
-    this.credentials = new CredentialCache({ api, transport, now, ...(partsFor && { onEndpoint: (endpoint: string) => this.scheduler.slots.setSize(Math.max(1, partsFor(endpoint))) }) });
+    this.credentials = new CredentialCache({
+      api,
+      transport,
+      now,
+      ...(partsFor && { onEndpoint: (endpoint: string) => this.scheduler.slots.setSize(Math.max(1, partsFor(endpoint))) }),
+    });
     this.records = new UploadRecords(this.options.store);
     this.previous = this.options.previous ?? null;
     this.unfollow = this.previous?.follow(() => this.emit()) ?? null;
@@ -191,7 +209,16 @@ export class UploadEngine implements PreviousEngine {
         continue;
       }
       // A refused upload is not waiting for its file: the same file again starts a new upload.
-      const waiting = [...this.items.values()].find((upload) => upload.file === null && upload.phase !== 'uploading' && upload.phase !== 'cancelled' && upload.phase !== 'refused' && upload.record.projectId === target.projectId && upload.record.type === target.type && sameFile(upload.record, entry.file));
+      const waiting = [...this.items.values()].find(
+        (upload) =>
+          upload.file === null &&
+          upload.phase !== 'uploading' &&
+          upload.phase !== 'cancelled' &&
+          upload.phase !== 'refused' &&
+          upload.record.projectId === target.projectId &&
+          upload.record.type === target.type &&
+          sameFile(upload.record, entry.file),
+      );
       if (waiting) {
         await this.attach(waiting, entry.file, entry.handle);
         result.resumed.push(waiting.uid);
@@ -424,7 +451,9 @@ export class UploadEngine implements PreviousEngine {
         await this.options.sleep(this.options.retryDelayMs ?? retryDelay(attempt));
       }
     }
-    const pending = [...this.items.values()].filter((upload) => upload.record.uploadType === 'asset' && upload.phase !== 'done' && upload.phase !== 'cancelled' && upload.phase !== 'refused').reduce((sum, upload) => sum + upload.record.size, 0);
+    const pending = [...this.items.values()]
+      .filter((upload) => upload.record.uploadType === 'asset' && upload.phase !== 'done' && upload.phase !== 'cancelled' && upload.phase !== 'refused')
+      .reduce((sum, upload) => sum + upload.record.size, 0);
     return quotaAllows(bytes, figures, pending);
   }
 

@@ -33,7 +33,13 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * with a `DownloadCancelled` error when the download was cancelled in the browser (`controller`
  * then aborts: the zip's reads stop).
  */
-export async function sendArchive(port: MessagePort, protocol: StreamProtocol, chunks: AsyncGenerator<Uint8Array | ZipPassthrough>, controller: AbortController, onFetched?: (bytes: number) => void): Promise<void> {
+export async function sendArchive(
+  port: MessagePort,
+  protocol: StreamProtocol,
+  chunks: AsyncGenerator<Uint8Array | ZipPassthrough>,
+  controller: AbortController,
+  onFetched?: (bytes: number) => void,
+): Promise<void> {
   let settle!: { resolve: () => void; reject: (error: unknown) => void };
   const finished = new Promise<void>((resolve, reject) => {
     settle = { resolve, reject };

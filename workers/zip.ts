@@ -90,7 +90,16 @@ const CRC_TABLES = (() => {
 
 /** Continues a CRC-32 over `data` (start with 0). */
 export function crc32(data: Uint8Array, previous = 0): number {
-  const [t0, t1, t2, t3, t4, t5, t6, t7] = CRC_TABLES as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+  const [t0, t1, t2, t3, t4, t5, t6, t7] = CRC_TABLES as [
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+    Uint32Array,
+  ];
   let crc = ~previous >>> 0;
   let i = 0;
   const n = data.length;
@@ -98,8 +107,14 @@ export function crc32(data: Uint8Array, previous = 0): number {
   while (i < end8) {
     const a = (data[i]! | (data[i + 1]! << 8) | (data[i + 2]! << 16) | (data[i + 3]! << 24)) ^ crc;
     crc =
-      t7[a & 0xff]! ^ t6[(a >>> 8) & 0xff]! ^ t5[(a >>> 16) & 0xff]! ^ t4[a >>> 24]! ^
-      t3[data[i + 4]!]! ^ t2[data[i + 5]!]! ^ t1[data[i + 6]!]! ^ t0[data[i + 7]!]!;
+      t7[a & 0xff]! ^
+      t6[(a >>> 8) & 0xff]! ^
+      t5[(a >>> 16) & 0xff]! ^
+      t4[a >>> 24]! ^
+      t3[data[i + 4]!]! ^
+      t2[data[i + 5]!]! ^
+      t1[data[i + 6]!]! ^
+      t0[data[i + 7]!]!;
     i += 8;
   }
   while (i < n) crc = t0[(crc ^ data[i++]!) & 0xff]! ^ (crc >>> 8);
@@ -257,7 +272,10 @@ function isDirectory(entry: ZipEntry): entry is ZipDirectoryEntry {
 
 /** Zip entry paths: `/`-separated, no leading slash, no `..`. */
 export function safeEntryName(name: string): string {
-  const parts = name.replace(/\\/g, '/').split('/').filter((part) => part !== '' && part !== '.' && part !== '..');
+  const parts = name
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((part) => part !== '' && part !== '.' && part !== '..');
   return parts.join('/') + (name.endsWith('/') ? '/' : '');
 }
 
@@ -352,7 +370,11 @@ const passable = (entry: ZipFileEntry): entry is KnownEntry => knownEntry(entry)
  * The archive's bytes, chunk by chunk, as entries are read: each yielded chunk is either a
  * record of the archive or a chunk of an entry (see entryChunks).
  */
-export function zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, onProgress?: (progress: ZipProgress) => void, options: ZipChunksOptions = {}): AsyncGenerator<Uint8Array> {
+export function zipChunks(
+  entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>,
+  onProgress?: (progress: ZipProgress) => void,
+  options: ZipChunksOptions = {},
+): AsyncGenerator<Uint8Array> {
   // Without `passthrough` no part is a ZipPassthrough.
   return zipParts(entries, onProgress, options) as AsyncGenerator<Uint8Array>;
 }
@@ -361,7 +383,11 @@ export function zipChunks(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>,
  * `zipChunks`, and with `passthrough` an entry of known size and CRC-32 comes out as one
  * `ZipPassthrough` in place of its bytes: the reader puts them in (its progress counts them).
  */
-export async function* zipParts(entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>, onProgress?: (progress: ZipProgress) => void, options: ZipPartsOptions = {}): AsyncGenerator<Uint8Array | ZipPassthrough> {
+export async function* zipParts(
+  entries: Iterable<ZipEntry> | AsyncIterable<ZipEntry>,
+  onProgress?: (progress: ZipProgress) => void,
+  options: ZipPartsOptions = {},
+): AsyncGenerator<Uint8Array | ZipPassthrough> {
   const written: Written[] = [];
   let offset = 0;
   let bytes = 0;
@@ -376,7 +402,16 @@ export async function* zipParts(entries: Iterable<ZipEntry> | AsyncIterable<ZipE
     seen.add(name);
     const { time, date } = dosDateTime(entry.lastModified ?? new Date());
     const declared = directory ? 0 : (entry as ZipFileEntry).size;
-    const record: Written = { name: encoder.encode(name), directory, crc: 0, size: 0, offset, time, date, zip64Local: !directory && (declared === undefined || declared >= MAX32) };
+    const record: Written = {
+      name: encoder.encode(name),
+      directory,
+      crc: 0,
+      size: 0,
+      offset,
+      time,
+      date,
+      zip64Local: !directory && (declared === undefined || declared >= MAX32),
+    };
     const header = localHeader(record);
     offset += header.length;
     yield header;
@@ -401,7 +436,8 @@ export async function* zipParts(entries: Iterable<ZipEntry> | AsyncIterable<ZipE
           yield value;
           report(name);
         }
-        if (declared !== undefined && size !== declared) throw new Error(`"${name}" was ${size} bytes long instead of ${declared}: the download was cut short.`);
+        if (declared !== undefined && size !== declared)
+          throw new Error(`"${name}" was ${size} bytes long instead of ${declared}: the download was cut short.`);
         if (known) crc = file.crc32;
       }
       record.crc = crc;

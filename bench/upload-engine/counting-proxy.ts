@@ -44,29 +44,33 @@ export async function startCountingProxy(options: { target: string; port: number
   const server: Server = createServer((incoming: IncomingMessage, outgoing) => {
     const url = new URL(incoming.url ?? '/', 'http://proxy');
     const partNumber = incoming.method === 'PUT' && url.searchParams.has('uploadId') ? Number(url.searchParams.get('partNumber')) : 0;
-    const part: PartRequest | null = partNumber > 0 ? { partNumber, received: 0, length: Number(incoming.headers['content-length'] ?? 0), status: null, cut: false } : null;
+    const part: PartRequest | null =
+      partNumber > 0 ? { partNumber, received: 0, length: Number(incoming.headers['content-length'] ?? 0), status: null, cut: false } : null;
     if (part) parts.push(part);
     const rewrite = incoming.method === 'POST' && url.pathname.endsWith('/uploads/credentials');
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      if (part) part.status = answer.statusCode ?? 0;
-      if (!rewrite) {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        let body = Buffer.concat(chunks);
-        if (answer.statusCode === 200) {
-          const json = JSON.parse(body.toString('utf8')) as { endpoint: string };
-          json.endpoint = `${origin}/s3`;
-          body = Buffer.from(JSON.stringify(json));
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      (answer) => {
+        if (part) part.status = answer.statusCode ?? 0;
+        if (!rewrite) {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+          return;
         }
-        outgoing.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
-        outgoing.end(body);
-      });
-    });
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks);
+          if (answer.statusCode === 200) {
+            const json = JSON.parse(body.toString('utf8')) as { endpoint: string };
+            json.endpoint = `${origin}/s3`;
+            body = Buffer.from(JSON.stringify(json));
+          }
+          outgoing.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) });
+          outgoing.end(body);
+        });
+      },
+    );
     upstream.on('error', () => outgoing.destroy());
     incoming.on('aborted', () => {
       if (part && part.received < part.length) part.cut = true;

@@ -37,9 +37,16 @@ let peak = 0;
 const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
 const started = performance.now();
 if (job.mode === 'single') {
-  await client.send(new PutObjectCommand({ Bucket: job.bucket, Key: job.key, Body: createReadStream(job.file), ContentLength: job.size, ContentType: 'video/mp4' }));
+  await client.send(
+    new PutObjectCommand({ Bucket: job.bucket, Key: job.key, Body: createReadStream(job.file), ContentLength: job.size, ContentType: 'video/mp4' }),
+  );
 } else {
-  await new Upload({ client, params: { Bucket: job.bucket, Key: job.key, Body: createReadStream(job.file), ContentType: 'video/mp4' }, partSize: PART_SIZE, queueSize: PARALLEL_PARTS }).done();
+  await new Upload({
+    client,
+    params: { Bucket: job.bucket, Key: job.key, Body: createReadStream(job.file), ContentType: 'video/mp4' },
+    partSize: PART_SIZE,
+    queueSize: PARALLEL_PARTS,
+  }).done();
 }
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sample);

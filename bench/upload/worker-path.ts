@@ -136,7 +136,15 @@ if (isMainThread) {
     const last = await finished.promise;
     const item = last.items[0]!;
     if (item.status !== 'done') throw new Error(`upload ended ${item.status}: ${item.error}`);
-    result = { seconds: (performance.now() - started) / 1000, allBytesSentSeconds: (allSentAt - started) / 1000, bytes: job.size, putBytes: first.counters.putBytes, partPuts: first.counters.partPuts, key: item.key, assetId: item.assetId };
+    result = {
+      seconds: (performance.now() - started) / 1000,
+      allBytesSentSeconds: (allSentAt - started) / 1000,
+      bytes: job.size,
+      putBytes: first.counters.putBytes,
+      partPuts: first.counters.partPuts,
+      key: item.key,
+      assetId: item.assetId,
+    };
   } else {
     const half = waitFor((s) => (s.items[0]?.loaded ?? 0) >= job.size / 2);
     const a = engineWith(first.transport, half.onChange);

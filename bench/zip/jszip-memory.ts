@@ -24,10 +24,25 @@ try {
   const end = out.length - 22;
   const valid = view.getUint32(end, true) === 0x06054b50 && view.getUint32(end + 16, true) + view.getUint32(end + 12, true) === end;
   const peakRssBytes = Math.max(peak, process.resourceUsage().maxRSS * 1024);
-  if (!valid) console.log(JSON.stringify({ ok: false, seconds, bytes: out.length, error: 'generated, but the archive is invalid: its 32-bit offsets wrapped (JSZip writes no Zip64)', peakRssBytes }));
+  if (!valid)
+    console.log(
+      JSON.stringify({
+        ok: false,
+        seconds,
+        bytes: out.length,
+        error: 'generated, but the archive is invalid: its 32-bit offsets wrapped (JSZip writes no Zip64)',
+        peakRssBytes,
+      }),
+    );
   else console.log(JSON.stringify({ ok: true, seconds, bytes: out.length, peakRssBytes }));
 } catch (error) {
   clearInterval(sample);
-  console.log(JSON.stringify({ ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), peakRssBytes: Math.max(peak, process.resourceUsage().maxRSS * 1024) }));
+  console.log(
+    JSON.stringify({
+      ok: false,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      peakRssBytes: Math.max(peak, process.resourceUsage().maxRSS * 1024),
+    }),
+  );
   process.exitCode = 1;
 }

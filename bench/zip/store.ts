@@ -12,7 +12,13 @@ const KEY = { accessKeyId: 'AKIABENCHZIP', secretAccessKey: 'bench-zip-secret' }
 export async function startStore(): Promise<{ endpoint: string; store: ObjectStore; close(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'cutdesk-bench-zip-s3-'));
   const app = Fastify({ logger: false });
-  await app.register(embeddedS3Plugin, { prefix: '/s3', root, bucket: 'bench', region: 'us-east-1', credentials: { lookup: async (id) => (id === KEY.accessKeyId ? { secretAccessKey: KEY.secretAccessKey } : null) } });
+  await app.register(embeddedS3Plugin, {
+    prefix: '/s3',
+    root,
+    bucket: 'bench',
+    region: 'us-east-1',
+    credentials: { lookup: async (id) => (id === KEY.accessKeyId ? { secretAccessKey: KEY.secretAccessKey } : null) },
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/s3`;

@@ -255,9 +255,7 @@ self.addEventListener('fetch', (event) => {
   const late = new Promise((resolve) => setTimeout(() => resolve(null), WAIT_MS));
   event.respondWith(
     Promise.race([entry.stream, late]).then((stream) =>
-      stream
-        ? new Response(stream, { headers })
-        : new Response('This download did not start.', { status: 404, headers: { 'Content-Type': 'text/plain' } }),
+      stream ? new Response(stream, { headers }) : new Response('This download did not start.', { status: 404, headers: { 'Content-Type': 'text/plain' } }),
     ),
   );
 });

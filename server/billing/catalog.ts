@@ -1,6 +1,14 @@
 import { define, nullable, object, refine, type Struct } from 'superstruct';
 import { CATALOG_MESSAGES, normalizeCouponCode, planPriceProblem, type Coupon, type PaymentPlan } from '../../src/domain/billing.ts';
-import { CouponBodyStruct, PlanBodyStruct, type CouponBody, type PlanBody, type PaymentPlanView, type StaffCoupon, type StaffPlan } from '../../src/domain/contract/billing.ts';
+import {
+  CouponBodyStruct,
+  PlanBodyStruct,
+  type CouponBody,
+  type PlanBody,
+  type PaymentPlanView,
+  type StaffCoupon,
+  type StaffPlan,
+} from '../../src/domain/contract/billing.ts';
 import { isIsoDate } from '../../src/domain/subscription.ts';
 import type { Db } from '../db/connect.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -61,7 +69,8 @@ function couponStruct(mode: 'create' | 'update', timesRedeemed: number): Struct<
     if ((value.percentOff === null) === (value.amountOff === null)) {
       failures.push({ path: ['percentOff'], message: CATALOG_MESSAGES.oneDiscount }, { path: ['amountOff'], message: CATALOG_MESSAGES.oneDiscount });
     }
-    if (value.maxRedemptions !== null && value.maxRedemptions < timesRedeemed) failures.push({ path: ['maxRedemptions'], message: CATALOG_MESSAGES.maxBelowRedeemed(timesRedeemed) });
+    if (value.maxRedemptions !== null && value.maxRedemptions < timesRedeemed)
+      failures.push({ path: ['maxRedemptions'], message: CATALOG_MESSAGES.maxBelowRedeemed(timesRedeemed) });
     return failures;
   });
 }
@@ -150,7 +159,10 @@ export function billingCatalog(db: Db) {
       if (!current) throw notFound();
       const input = parse(couponStruct('update', current.timesRedeemed), body);
       if (input.code !== undefined && input.code.trim() !== '' && normalizeCouponCode(input.code) !== normalizeCouponCode(current.code)) {
-        parse(refine(couponStruct('update', 0), 'codeFixed', () => ({ path: ['code'], message: CATALOG_MESSAGES.codeFixed })), body);
+        parse(
+          refine(couponStruct('update', 0), 'codeFixed', () => ({ path: ['code'], message: CATALOG_MESSAGES.codeFixed })),
+          body,
+        );
       }
       // A redemption taken since the check above may have made the new maximum too low: checked again.
       if (!(await repo.updateCoupon(current.id, couponValues(input, input.retired ?? current.retired)))) {

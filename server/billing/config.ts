@@ -27,7 +27,8 @@ export function readBillingConfig(env: Record<string, string | undefined>, probl
   const webhookSecret = env.STRIPE_WEBHOOK_SECRET || null;
   const publishableKey = env.STRIPE_PUBLISHABLE_KEY || null;
   if (!secretKey) {
-    if (webhookSecret || env.STRIPE_API_HOST || publishableKey) problems.push('STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY and STRIPE_API_HOST need STRIPE_SECRET_KEY');
+    if (webhookSecret || env.STRIPE_API_HOST || publishableKey)
+      problems.push('STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY and STRIPE_API_HOST need STRIPE_SECRET_KEY');
     return { provider: 'embedded', publishableKey: null, stripe: null };
   }
   const secretMode = /^(?:sk|rk)_(test|live)_\w+$/.exec(secretKey)?.[1];

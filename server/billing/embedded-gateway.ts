@@ -58,7 +58,12 @@ export class EmbeddedGateway implements PaymentProvider {
       failureMessage: declined?.message ?? null,
     });
     if (charge.status === 'succeeded') return { status: 'succeeded', paymentId: charge.id };
-    return { status: 'declined', paymentId: charge.id, code: charge.failureCode ?? 'card_declined', message: charge.failureMessage ?? DECLINE_MESSAGES.card_declined };
+    return {
+      status: 'declined',
+      paymentId: charge.id,
+      code: charge.failureCode ?? 'card_declined',
+      message: charge.failureMessage ?? DECLINE_MESSAGES.card_declined,
+    };
   }
 
   async refund(paymentId: string): Promise<void> {

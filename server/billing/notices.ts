@@ -24,7 +24,15 @@ export interface BillingNotices {
   sendDue(): Promise<number>;
 }
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay' };
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+};
 
 export function billingNotices(deps: { db: Db; mailer: Mailer; publicUrl: string; log: FastifyBaseLogger }): BillingNotices {
   const repo = billingMailRepo(deps.db);
@@ -56,7 +64,11 @@ export function billingNotices(deps: { db: Db; mailer: Mailer; publicUrl: string
     const attempt = await repo.failedAttempt(invoice);
     const to = ownerEmail ?? billingEmail;
     if (!to) return null;
-    return renewalFailedMail(to, { ...details, reason: invoice.failureMessage ?? 'The payment was refused.', nextAttempt: chargeAttemptDate(invoice.periodStart, attempt) });
+    return renewalFailedMail(to, {
+      ...details,
+      reason: invoice.failureMessage ?? 'The payment was refused.',
+      nextAttempt: chargeAttemptDate(invoice.periodStart, attempt),
+    });
   }
 
   async function send(invoiceId: number): Promise<void> {

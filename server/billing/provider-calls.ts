@@ -10,14 +10,21 @@ import { cardUnusable, gatewayDown, paymentRefused } from './refusals.ts';
  */
 
 /** The organization's customer at the gateway: the stored one, or a new one stored once. */
-export async function customerAt(db: Db, provider: PaymentProvider, log: FastifyBaseLogger, organization: { id: number; name: string; email: string }): Promise<string> {
+export async function customerAt(
+  db: Db,
+  provider: PaymentProvider,
+  log: FastifyBaseLogger,
+  organization: { id: number; name: string; email: string },
+): Promise<string> {
   const customers = billingCustomersRepo(db);
   const known = await customers.customerId(organization.id, provider.name);
   if (known) return known;
-  const created = await provider.createCustomer({ organizationId: organization.id, name: organization.name, email: organization.email }).catch((error: unknown) => {
-    log.warn({ err: error, organizationId: organization.id }, 'payment gateway failed creating a customer');
-    throw gatewayDown();
-  });
+  const created = await provider
+    .createCustomer({ organizationId: organization.id, name: organization.name, email: organization.email })
+    .catch((error: unknown) => {
+      log.warn({ err: error, organizationId: organization.id }, 'payment gateway failed creating a customer');
+      throw gatewayDown();
+    });
   return customers.saveCustomerId(organization.id, provider.name, created);
 }
 

@@ -75,7 +75,9 @@ export function purchaseCompletion(deps: BillingDeps) {
         throw gatewayDown();
       });
     if (result.status === 'requires_action') {
-      await provider.cancel(result.paymentId).catch((error: unknown) => log.warn({ err: error, subscriptionId: row.id }, 'could not cancel a payment awaiting authentication'));
+      await provider
+        .cancel(result.paymentId)
+        .catch((error: unknown) => log.warn({ err: error, subscriptionId: row.id }, 'could not cancel a payment awaiting authentication'));
       await markFailed(row, BILLING_MESSAGES.authenticationRequired);
       throw paymentRefused(BILLING_MESSAGES.authenticationRequired);
     }
@@ -94,7 +96,10 @@ export function purchaseCompletion(deps: BillingDeps) {
     const provider = providers.named(row.provider);
     if (!provider) {
       // Reserved through a gateway this instance does not have: left pending for one that has it.
-      log.warn({ subscriptionId: row.id, provider: row.provider }, `pending purchase names payment provider '${row.provider}', not configured on this instance`);
+      log.warn(
+        { subscriptionId: row.id, provider: row.provider },
+        `pending purchase names payment provider '${row.provider}', not configured on this instance`,
+      );
       throw gatewayDown();
     }
     const plan = await billingCatalogRepo(db).plan(row.planId);
@@ -109,7 +114,9 @@ export function purchaseCompletion(deps: BillingDeps) {
       if (paymentId) {
         await provider
           .refund(paymentId, `cutdesk-subscription-${row.id}-refund`)
-          .catch((refundError: unknown) => log.error({ err: refundError, subscriptionId: row.id, paymentId }, 'REFUND FAILED: a person must refund this payment'));
+          .catch((refundError: unknown) =>
+            log.error({ err: refundError, subscriptionId: row.id, paymentId }, 'REFUND FAILED: a person must refund this payment'),
+          );
       }
       await markFailed(row, BILLING_MESSAGES.createFailed);
       throw conflict(BILLING_MESSAGES.createFailed);

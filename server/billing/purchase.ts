@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { BILLING_FIELDS, BILLING_MESSAGES, SHIPPING_FIELDS, couponProblem, discountedPrice, isCouponCodeShape, termDates, type PaymentPlan } from '../../src/domain/billing.ts';
+import {
+  BILLING_FIELDS,
+  BILLING_MESSAGES,
+  SHIPPING_FIELDS,
+  couponProblem,
+  discountedPrice,
+  isCouponCodeShape,
+  termDates,
+  type PaymentPlan,
+} from '../../src/domain/billing.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { conflict, notFound } from '../http-error.ts';
 import { billingCatalogRepo } from '../repositories/billing-catalog.ts';
@@ -26,9 +35,11 @@ export interface PurchaseInput {
 }
 
 /** Only the form's own fields are kept: anything else sent along (a card number?) is dropped. */
-const picked = (values: Record<string, unknown>, fields: readonly string[]) => Object.fromEntries(fields.map((field) => [field, String(values[field] ?? '').trim()]));
+const picked = (values: Record<string, unknown>, fields: readonly string[]) =>
+  Object.fromEntries(fields.map((field) => [field, String(values[field] ?? '').trim()]));
 
-const renewsAfter = (organization: { renewableAt: Date | null } | undefined, today: string) => !!organization?.renewableAt && organization.renewableAt.toISOString().slice(0, 10) > today;
+const renewsAfter = (organization: { renewableAt: Date | null } | undefined, today: string) =>
+  !!organization?.renewableAt && organization.renewableAt.toISOString().slice(0, 10) > today;
 
 /**
  * Subscriptions (issue 11). A purchase is three steps, so that no failure charges twice or
@@ -56,7 +67,14 @@ export function subscriptionPurchase(deps: BillingDeps) {
   }
 
   /** Step 1. Undefined when a request with the same key reserved first (the caller replays it). */
-  async function reserve(input: PurchaseInput, plan: PaymentPlan, couponId: number | null, amount: number, customerId: string, key: string): Promise<SubscriptionRow | undefined> {
+  async function reserve(
+    input: PurchaseInput,
+    plan: PaymentPlan,
+    couponId: number | null,
+    amount: number,
+    customerId: string,
+    key: string,
+  ): Promise<SubscriptionRow | undefined> {
     const dates = termDates(input.today, plan.termMonths);
     try {
       return await db.transaction().execute(async (tx): Promise<SubscriptionRow | undefined> => {

@@ -34,7 +34,16 @@ export interface RenewalOptions {
   notices?: BillingNotices | undefined;
 }
 
-const silentLog = { info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {}, child: () => silentLog, level: 'silent' } as unknown as FastifyBaseLogger;
+const silentLog = {
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child: () => silentLog,
+  level: 'silent',
+} as unknown as FastifyBaseLogger;
 
 /** A purchase still pending after this long was interrupted (its request ended long ago). */
 const STALE_PENDING_MS = 15 * 60_000;
@@ -63,7 +72,10 @@ export async function runBillingRenewals(db: Db, providers: PaymentProviders, no
       if (error instanceof ProviderNotConfigured) {
         // Not the customer's failure: no attempt is counted, the row waits for an instance with that gateway.
         report.skipped += 1;
-        log.warn({ subscriptionId: subscription.id, provider: error.provider }, `subscription renewal skipped: payment provider '${error.provider}' is not configured on this instance`);
+        log.warn(
+          { subscriptionId: subscription.id, provider: error.provider },
+          `subscription renewal skipped: payment provider '${error.provider}' is not configured on this instance`,
+        );
       } else log.error({ err: error, subscriptionId: subscription.id }, 'subscription renewal failed');
     }
   }
@@ -73,14 +85,23 @@ export async function runBillingRenewals(db: Db, providers: PaymentProviders, no
   return report;
 }
 
-async function resumeStalePurchases(db: Db, providers: PaymentProviders, now: Date, log: FastifyBaseLogger, notices: BillingNotices | undefined): Promise<number> {
+async function resumeStalePurchases(
+  db: Db,
+  providers: PaymentProviders,
+  now: Date,
+  log: FastifyBaseLogger,
+  notices: BillingNotices | undefined,
+): Promise<number> {
   const stale = await billingSubscriptionsRepo(db).pendingSince(new Date(now.getTime() - STALE_PENDING_MS));
   const { finish } = purchaseCompletion({ db, providers, log, notices });
   let resumed = 0;
   for (const row of stale) {
     // Another instance's gateway: left pending for it (finish would only answer 503).
     if (!providers.named(row.provider)) {
-      log.warn({ subscriptionId: row.id, provider: row.provider }, `pending purchase left as it is: payment provider '${row.provider}' is not configured on this instance`);
+      log.warn(
+        { subscriptionId: row.id, provider: row.provider },
+        `pending purchase left as it is: payment provider '${row.provider}' is not configured on this instance`,
+      );
       continue;
     }
     // Replays the charge with the purchase's own key: paid once at most, then recorded or failed.

@@ -1,5 +1,13 @@
 import Stripe from 'stripe';
-import { CardDeclined, GatewayUnavailable, PaymentMethodUnusable, type CardDetails, type ChargeRequest, type ChargeResult, type PaymentProvider } from './payment-provider.ts';
+import {
+  CardDeclined,
+  GatewayUnavailable,
+  PaymentMethodUnusable,
+  type CardDetails,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentProvider,
+} from './payment-provider.ts';
 
 export interface StripeOptions {
   secretKey: string;
@@ -71,11 +79,21 @@ export class StripeProvider implements PaymentProvider {
       if (intent.status === 'succeeded') return { status: 'succeeded', paymentId: intent.id };
       if (intent.status === 'requires_action') return { status: 'requires_action', paymentId: intent.id };
       const error = intent.last_payment_error;
-      return { status: 'declined', paymentId: intent.id, code: error?.decline_code ?? error?.code ?? 'card_declined', message: error?.message ?? 'Your card was declined.' };
+      return {
+        status: 'declined',
+        paymentId: intent.id,
+        code: error?.decline_code ?? error?.code ?? 'card_declined',
+        message: error?.message ?? 'Your card was declined.',
+      };
     } catch (error) {
       // A decline is an answer, not a failure: Stripe reports it as a card error (HTTP 402).
       if (error instanceof Stripe.errors.StripeCardError) {
-        return { status: 'declined', paymentId: error.payment_intent?.id ?? null, code: error.decline_code ?? error.code ?? 'card_declined', message: error.message };
+        return {
+          status: 'declined',
+          paymentId: error.payment_intent?.id ?? null,
+          code: error.decline_code ?? error.code ?? 'card_declined',
+          message: error.message,
+        };
       }
       throw mapError(error);
     }
@@ -106,7 +124,8 @@ export class StripeProvider implements PaymentProvider {
 /** Stripe's errors in the service's terms; the message of an unknown one is not shown to customers. */
 function mapError(error: unknown): Error {
   if (error instanceof Stripe.errors.StripeCardError) return new CardDeclined(error.decline_code ?? error.code ?? 'card_declined', error.message);
-  if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.param === 'payment_method' || error.code === 'resource_missing')) return new PaymentMethodUnusable(error.message);
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.param === 'payment_method' || error.code === 'resource_missing'))
+    return new PaymentMethodUnusable(error.message);
   if (error instanceof Stripe.errors.StripeError) return new GatewayUnavailable(`${error.type}: ${error.message}`);
   return error instanceof Error ? error : new Error(String(error));
 }

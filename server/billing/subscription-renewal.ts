@@ -17,7 +17,13 @@ type Renewal = { outcome: 'renewed' | 'failed' | 'ended'; invoiceId: number | nu
  * renewal date, then the retries of CHARGE_RETRY_DAYS) through the gateway its row names.
  * Throws ProviderNotConfigured, before anything changes, when this instance lacks that gateway.
  */
-export async function renewSubscription(db: Db, providers: PaymentProviders, subscription: SubscriptionRow, today: string, log: FastifyBaseLogger): Promise<Renewal> {
+export async function renewSubscription(
+  db: Db,
+  providers: PaymentProviders,
+  subscription: SubscriptionRow,
+  today: string,
+  log: FastifyBaseLogger,
+): Promise<Renewal> {
   // A deleted organization's subscription was cancelled with it (organization-admin softDelete);
   // asked again here so its card is never charged, whatever deleted the organization.
   const organization = await billingSubscriptionsRepo(db).organization(subscription.organizationId);

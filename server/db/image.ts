@@ -115,7 +115,7 @@ function readImage(file: string): { tar: Buffer; entries: ImageEntry[] } {
 /** `tar`, an image's unpacked tarball, given a new system identifier in place; and its entries. */
 function renewImage(tar: Buffer, file: string): { tar: Buffer; entries: ImageEntry[] } {
   const entries: ImageEntry[] = [];
-  for (let at = 0; at + 512 <= tar.length; ) {
+  for (let at = 0; at + 512 <= tar.length;) {
     const name = field(tar, at, 100);
     if (!name) break;
     const prefix = field(tar, at + 345, 155);
@@ -168,7 +168,8 @@ let unpacked: { file: string; mtimeMs: number; size: number; tar: Buffer } | nul
 
 function unpackedImage(file: string): Buffer {
   const { mtimeMs, size } = statSync(file);
-  if (unpacked?.file !== file || unpacked.mtimeMs !== mtimeMs || unpacked.size !== size) unpacked = { file, mtimeMs, size, tar: gunzipSync(readFileSync(file)) };
+  if (unpacked?.file !== file || unpacked.mtimeMs !== mtimeMs || unpacked.size !== size)
+    unpacked = { file, mtimeMs, size, tar: gunzipSync(readFileSync(file)) };
   return unpacked.tar;
 }
 
@@ -182,7 +183,8 @@ export function imageTarball(file: string): Blob | null {
     renewImage(tar, file);
     return new Blob([tar], { type: 'application/x-tar' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${file} was not used (${(error as Error).message}); creating the database.`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      console.warn(`The database image ${file} was not used (${(error as Error).message}); creating the database.`);
     return null;
   }
 }
@@ -217,7 +219,8 @@ export function startFromImage(image: string, dir: string): boolean {
     } catch {
       // PGlite makes it then, and says why it cannot
     }
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`The database image ${image} was not used (${(error as Error).message}); creating the database.`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      console.warn(`The database image ${image} was not used (${(error as Error).message}); creating the database.`);
     return false;
   }
 }

@@ -26,15 +26,11 @@ export interface PgliteErrorFields {
   constraint?: string;
 }
 
-export type PgliteAnswer =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: PgliteErrorFields };
+export type PgliteAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: PgliteErrorFields };
 
 /** A notification heard on a channel the server listens to, or the thread's readiness. */
 export type PgliteEvent =
-  | { event: 'notification'; channel: string; payload: string }
-  | { event: 'ready'; madeFresh: boolean }
-  | { event: 'failed'; error: PgliteErrorFields };
+  { event: 'notification'; channel: string; payload: string } | { event: 'ready'; madeFresh: boolean } | { event: 'failed'; error: PgliteErrorFields };
 
 /** How the thread opens the database. */
 export interface PgliteThreadOptions {
@@ -47,7 +43,17 @@ export interface PgliteThreadOptions {
 const FIELDS = ['code', 'detail', 'hint', 'severity', 'schema', 'table', 'column', 'constraint'] as const;
 
 /** Emscripten's errno numbers (WASI's) that PGlite's file system throws, by name (issue 32). */
-const WASI_ERRNO: Record<number, string> = { 2: 'EACCES', 19: 'EDQUOT', 20: 'EEXIST', 29: 'EIO', 44: 'ENOENT', 51: 'ENOSPC', 54: 'ENOTDIR', 63: 'EPERM', 69: 'EROFS' };
+const WASI_ERRNO: Record<number, string> = {
+  2: 'EACCES',
+  19: 'EDQUOT',
+  20: 'EEXIST',
+  29: 'EIO',
+  44: 'ENOENT',
+  51: 'ENOSPC',
+  54: 'ENOTDIR',
+  63: 'EPERM',
+  69: 'EROFS',
+};
 
 /** An error as plain data (a structured clone keeps only an Error's message and stack). */
 export function errorFields(error: unknown): PgliteErrorFields {
@@ -58,7 +64,11 @@ export function errorFields(error: unknown): PgliteErrorFields {
     const { name, errno } = (error ?? {}) as { name?: unknown; errno?: unknown };
     if (name === 'ErrnoError' && typeof errno === 'number') {
       const code = WASI_ERRNO[errno] ?? `errno ${errno}`;
-      return { name: 'ErrnoError', message: `${code}: the embedded database could not read or write its files (${code === 'ENOSPC' ? 'no space left on device' : `file system error ${errno}`})`, ...(WASI_ERRNO[errno] && { code }) };
+      return {
+        name: 'ErrnoError',
+        message: `${code}: the embedded database could not read or write its files (${code === 'ENOSPC' ? 'no space left on device' : `file system error ${errno}`})`,
+        ...(WASI_ERRNO[errno] && { code }),
+      };
     }
     let message = String(error);
     try {

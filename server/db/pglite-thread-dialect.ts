@@ -6,7 +6,18 @@
  * connection of its own, the statements go to the thread as they come, and PGlite's own lock
  * there keeps a transaction's statements together (a statement from outside waits for it).
  */
-import { AbortedTransactionError, CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult } from 'kysely';
+import {
+  AbortedTransactionError,
+  CompiledQuery,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
 import type { PgliteThread, PgliteTransaction } from './pglite-bridge.ts';
 
 class ThreadConnection implements DatabaseConnection {
@@ -18,7 +29,9 @@ class ThreadConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const parameters = compiled.parameters as unknown[];
-    const { rows, affectedRows } = this.transaction ? await this.transaction.query<R>(compiled.sql, parameters) : await this.#pglite.query<R>(compiled.sql, parameters);
+    const { rows, affectedRows } = this.transaction
+      ? await this.transaction.query<R>(compiled.sql, parameters)
+      : await this.#pglite.query<R>(compiled.sql, parameters);
     return { rows, numAffectedRows: affectedRows === undefined || affectedRows === null ? undefined : BigInt(affectedRows) };
   }
 

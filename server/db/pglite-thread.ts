@@ -86,7 +86,8 @@ async function answer(pglite: PGlite, request: PgliteRequest): Promise<{ value: 
       return { value: null };
     }
     case 'listen': {
-      if (!listening.has(request.channel)) listening.set(request.channel, await pglite.listen(request.channel, (payload) => post({ event: 'notification', channel: request.channel, payload })));
+      if (!listening.has(request.channel))
+        listening.set(request.channel, await pglite.listen(request.channel, (payload) => post({ event: 'notification', channel: request.channel, payload })));
       return { value: null };
     }
     case 'unlisten': {

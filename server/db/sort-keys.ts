@@ -77,7 +77,9 @@ function withInsertKeys(node: InsertQueryNode, table: string, rules: readonly So
   const rows = node.values.values.map((row) => {
     const cells: readonly unknown[] = row.values;
     const keys = applying.map((rule) => rule.make(rule.from.map((name) => plainValue(cells[columns.indexOf(name)], () => failure(table, rule)))));
-    return PrimitiveValueListNode.is(row) ? PrimitiveValueListNode.create([...row.values, ...keys]) : ValueListNode.create([...row.values, ...keys.map((key) => ValueNode.create(key))]);
+    return PrimitiveValueListNode.is(row)
+      ? PrimitiveValueListNode.create([...row.values, ...keys])
+      : ValueListNode.create([...row.values, ...keys.map((key) => ValueNode.create(key))]);
   });
   return InsertQueryNode.cloneWith(node, {
     columns: [...(node.columns ?? []), ...applying.map((rule) => ColumnNode.create(rule.key))],

@@ -17,7 +17,8 @@ export const EVENTS_CHANNEL = 'cutdesk_events';
  * A comment change names the comment, so open pages read that thread alone (`GET projects/{id}/comments/{commentId}`).
  * A project change with `projectId` null concerns every project (a holiday calendar edit: every timer): every stream hears it.
  */
-export type Change = { type: 'comment'; projectId: number; version: number; released: boolean; commentId?: number } | { type: 'project'; projectId: number | null };
+export type Change =
+  { type: 'comment'; projectId: number; version: number; released: boolean; commentId?: number } | { type: 'project'; projectId: number | null };
 
 /**
  * Access that ended, notified by the database itself at commit (migration 0019): a user disabled,

@@ -74,7 +74,10 @@ export function openEventStream(
   };
   const endsIn = options.endsAt ? options.endsAt.getTime() - Date.now() : Infinity;
   // Access that ends by itself ends like revoked access: the page reads again (and learns it), then the stream ends.
-  const maxAge = endsIn < MAX_STREAM_MS ? setTimeout(() => (send({ type: 'resync', projectId: null, at: new Date().toISOString() }), end()), Math.max(0, endsIn)) : setTimeout(end, MAX_STREAM_MS);
+  const maxAge =
+    endsIn < MAX_STREAM_MS
+      ? setTimeout(() => (send({ type: 'resync', projectId: null, at: new Date().toISOString() }), end()), Math.max(0, endsIn))
+      : setTimeout(end, MAX_STREAM_MS);
   const remove = hub.add({
     userId: options.userId,
     impersonatorId: options.impersonatorId,

@@ -55,7 +55,12 @@ async function verifyTicket(secret: string, ticket: string, scope: StreamScope):
     const userId = Number(payload.sub);
     if (!Number.isSafeInteger(userId) || payload.scope !== scope || typeof payload.sv !== 'number') return null;
     const impersonatorId = typeof payload.imp === 'number' ? payload.imp : null;
-    return { userId, sessionVersion: payload.sv, impersonatorId, impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0 };
+    return {
+      userId,
+      sessionVersion: payload.sv,
+      impersonatorId,
+      impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0,
+    };
   } catch {
     return null;
   }

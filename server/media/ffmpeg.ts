@@ -30,10 +30,12 @@ export class ProcessError extends Error {
  * staff's job list.
  */
 export function redactUrls(text: string): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#'"]*)[?#][^\s'":]*/gi, '$1?…')
-    // A URL cut by the stderr window keeps no scheme: its signing parameters go all the same.
-    .replace(/\b(X-Amz-[A-Za-z-]+)=[^&\s'":]*/gi, '$1=…');
+  return (
+    text
+      .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#'"]*)[?#][^\s'":]*/gi, '$1?…')
+      // A URL cut by the stderr window keeps no scheme: its signing parameters go all the same.
+      .replace(/\b(X-Amz-[A-Za-z-]+)=[^&\s'":]*/gi, '$1=…')
+  );
 }
 
 /** Runs `bin args`; resolves with stdout, rejects with the tail of stderr (URLs without their query). */
@@ -94,11 +96,23 @@ export interface ProbeResult {
 
 interface FfprobeJson {
   format?: { duration?: string; format_name?: string };
-  streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number; duration?: string; r_frame_rate?: string; avg_frame_rate?: string; nb_frames?: string }[];
+  streams?: {
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    duration?: string;
+    r_frame_rate?: string;
+    avg_frame_rate?: string;
+    nb_frames?: string;
+  }[];
 }
 
 export async function probe(tools: MediaTools, input: MediaInput, signal?: AbortSignal): Promise<ProbeResult> {
-  const output = await run(tools.ffprobe, ['-v', 'error', ...readArgs(input), '-print_format', 'json', '-show_format', '-show_streams', input.url], { signal, timeoutMs: 120_000 });
+  const output = await run(tools.ffprobe, ['-v', 'error', ...readArgs(input), '-print_format', 'json', '-show_format', '-show_streams', input.url], {
+    signal,
+    timeoutMs: 120_000,
+  });
   const json = JSON.parse(output) as FfprobeJson;
   const video = json.streams?.find((s) => s.codec_type === 'video');
   const audio = json.streams?.find((s) => s.codec_type === 'audio');
@@ -162,7 +176,25 @@ const scaleTo = (max: number) => `scale=w=-2:h=trunc(min(${max}\\,ih)/2)*2`;
 /** One JPEG frame, 960 px wide at most, from a tenth into the video (at most 1 s in). */
 export async function makeThumbnail(tools: MediaTools, input: MediaInput, output: string, durationSeconds: number, signal?: AbortSignal): Promise<void> {
   const at = Math.max(0, Math.min(1, durationSeconds / 10));
-  await run(tools.ffmpeg, [...COMMON, '-ss', at.toFixed(3), ...inputArgs(input), '-frames:v', '1', '-vf', 'scale=w=trunc(min(960\\,iw)/2)*2:h=-2', '-q:v', '3', '-f', 'image2', output], { signal });
+  await run(
+    tools.ffmpeg,
+    [
+      ...COMMON,
+      '-ss',
+      at.toFixed(3),
+      ...inputArgs(input),
+      '-frames:v',
+      '1',
+      '-vf',
+      'scale=w=trunc(min(960\\,iw)/2)*2:h=-2',
+      '-q:v',
+      '3',
+      '-f',
+      'image2',
+      output,
+    ],
+    { signal },
+  );
 }
 
 /**
@@ -170,8 +202,36 @@ export async function makeThumbnail(tools: MediaTools, input: MediaInput, output
  * for the comments PDF. `-ss` before the input seeks accurately when decoding (from the key frame
  * before, dropping frames until the time) without decoding the video up to there.
  */
-export async function makeFrameJpeg(tools: MediaTools, input: MediaInput, output: string, seconds: string, width: number, options: { signal?: AbortSignal; timeoutMs?: number }): Promise<void> {
-  await run(tools.ffmpeg, [...COMMON, '-ss', seconds, ...inputArgs(input), '-frames:v', '1', '-an', '-sn', '-dn', '-vf', `scale=w=${width}:h=-2`, '-q:v', '4', '-f', 'image2', output], options);
+export async function makeFrameJpeg(
+  tools: MediaTools,
+  input: MediaInput,
+  output: string,
+  seconds: string,
+  width: number,
+  options: { signal?: AbortSignal; timeoutMs?: number },
+): Promise<void> {
+  await run(
+    tools.ffmpeg,
+    [
+      ...COMMON,
+      '-ss',
+      seconds,
+      ...inputArgs(input),
+      '-frames:v',
+      '1',
+      '-an',
+      '-sn',
+      '-dn',
+      '-vf',
+      `scale=w=${width}:h=-2`,
+      '-q:v',
+      '4',
+      '-f',
+      'image2',
+      output,
+    ],
+    options,
+  );
 }
 
 export interface Rendition {
@@ -186,12 +246,33 @@ export async function makeMp4(tools: MediaTools, input: MediaInput, output: stri
   await run(
     tools.ffmpeg,
     [
-      ...COMMON, ...inputArgs(input),
-      '-map', '0:v:0', '-map', '0:a:0?',
-      '-vf', scaleTo(rendition.maxHeight),
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', String(rendition.crf), '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', `${rendition.audioKbps}k`, '-ac', '2',
-      '-movflags', '+faststart', '-f', 'mp4', output,
+      ...COMMON,
+      ...inputArgs(input),
+      '-map',
+      '0:v:0',
+      '-map',
+      '0:a:0?',
+      '-vf',
+      scaleTo(rendition.maxHeight),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      String(rendition.crf),
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      `${rendition.audioKbps}k`,
+      '-ac',
+      '2',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      output,
     ],
     { signal },
   );
@@ -199,7 +280,9 @@ export async function makeMp4(tools: MediaTools, input: MediaInput, output: stri
 
 /** The source as it is, in an MP4 with faststart (for H.264 sources already within HD). */
 export async function remuxMp4(tools: MediaTools, input: MediaInput, output: string, signal?: AbortSignal): Promise<void> {
-  await run(tools.ffmpeg, [...COMMON, ...inputArgs(input), '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output], { signal });
+  await run(tools.ffmpeg, [...COMMON, ...inputArgs(input), '-map', '0:v:0', '-map', '0:a:0?', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output], {
+    signal,
+  });
 }
 
 export interface HlsVariant {
@@ -220,16 +303,44 @@ export async function makeHls(tools: MediaTools, input: MediaInput, dir: string,
   const scales = HLS_LADDER.map((v, i) => `[s${i}]${scaleTo(v.height)}[o${i}]`);
   const args = [...COMMON, ...inputArgs(input), '-filter_complex', [split, ...scales].join(';')];
   HLS_LADDER.forEach((v, i) => {
-    args.push('-map', `[o${i}]`, `-c:v:${i}`, 'libx264', `-b:v:${i}`, `${v.videoKbps}k`, `-maxrate:v:${i}`, `${Math.round(v.videoKbps * 1.1)}k`, `-bufsize:v:${i}`, `${v.videoKbps * 2}k`);
+    args.push(
+      '-map',
+      `[o${i}]`,
+      `-c:v:${i}`,
+      'libx264',
+      `-b:v:${i}`,
+      `${v.videoKbps}k`,
+      `-maxrate:v:${i}`,
+      `${Math.round(v.videoKbps * 1.1)}k`,
+      `-bufsize:v:${i}`,
+      `${v.videoKbps * 2}k`,
+    );
   });
   if (hasAudio) HLS_LADDER.forEach(() => args.push('-map', '0:a:0'));
   args.push(
-    '-preset', 'veryfast', '-pix_fmt', 'yuv420p', '-force_key_frames', 'expr:gte(t,n_forced*2)', '-sc_threshold', '0',
+    '-preset',
+    'veryfast',
+    '-pix_fmt',
+    'yuv420p',
+    '-force_key_frames',
+    'expr:gte(t,n_forced*2)',
+    '-sc_threshold',
+    '0',
     ...(hasAudio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : []),
-    '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod', '-hls_flags', 'independent_segments',
-    '-hls_segment_filename', join(dir, 'v%v', 'seg_%04d.ts'),
-    '-master_pl_name', 'index.m3u8',
-    '-var_stream_map', HLS_LADDER.map((_v, i) => (hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' '),
+    '-f',
+    'hls',
+    '-hls_time',
+    '4',
+    '-hls_playlist_type',
+    'vod',
+    '-hls_flags',
+    'independent_segments',
+    '-hls_segment_filename',
+    join(dir, 'v%v', 'seg_%04d.ts'),
+    '-master_pl_name',
+    'index.m3u8',
+    '-var_stream_map',
+    HLS_LADDER.map((_v, i) => (hasAudio ? `v:${i},a:${i}` : `v:${i}`)).join(' '),
     join(dir, 'v%v', 'playlist.m3u8'),
   );
   await run(tools.ffmpeg, args, { signal });

@@ -147,7 +147,10 @@ export function mapProjectsIn(payload: unknown, prefix: string, sign: (projectId
   if (isProjectLike(payload)) return mapProject(payload, prefix, sign);
   const data = (payload as { data?: { projects?: unknown } } | null)?.data;
   if (data && Array.isArray(data.projects)) {
-    return { ...(payload as object), data: { ...data, projects: data.projects.map((item: unknown) => (isProjectLike(item) ? mapProject(item, prefix, sign) : item)) } };
+    return {
+      ...(payload as object),
+      data: { ...data, projects: data.projects.map((item: unknown) => (isProjectLike(item) ? mapProject(item, prefix, sign) : item)) },
+    };
   }
   return payload;
 }
@@ -168,4 +171,3 @@ export function mediaLinksHook(ctx: AppContext, apiPrefix: string) {
     return mapProjectsIn(payload, apiPrefix, (projectId) => signMediaToken(ctx.config.jwtSecret, projectId, claims));
   };
 }
-

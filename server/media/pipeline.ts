@@ -82,7 +82,14 @@ export function registerMediaWaker(ctx: AppContext, wake: () => void): void {
 
 function jobFor(kind: MediaKind, source: string, ids: { projectId: number; assetId?: number }): NewJob {
   const output = OUTPUT[kind];
-  return { kind, projectId: ids.projectId, assetId: ids.assetId ?? null, sourceKey: source, outputKey: output ? derivedKey(source, output) : null, priority: PRIORITY[kind] };
+  return {
+    kind,
+    projectId: ids.projectId,
+    assetId: ids.assetId ?? null,
+    sourceKey: source,
+    outputKey: output ? derivedKey(source, output) : null,
+    priority: PRIORITY[kind],
+  };
 }
 
 /** Queues the final video's work; earlier versions' queued work is cancelled. */
@@ -112,7 +119,10 @@ const EARLIER_VERSION_PRIORITY = 100;
  */
 export async function enqueueEarlierVersionMedia(ctx: AppContext, projectId: number, sourceKey: string): Promise<void> {
   const have = await jobQueue(ctx.db).activeKinds({ projectId, assetId: null }, sourceKey);
-  const jobs = EARLIER_VERSION_KINDS.filter((kind) => !have.has(kind)).map((kind) => ({ ...jobFor(kind, sourceKey, { projectId }), priority: EARLIER_VERSION_PRIORITY + PRIORITY[kind] }));
+  const jobs = EARLIER_VERSION_KINDS.filter((kind) => !have.has(kind)).map((kind) => ({
+    ...jobFor(kind, sourceKey, { projectId }),
+    priority: EARLIER_VERSION_PRIORITY + PRIORITY[kind],
+  }));
   await jobQueue(ctx.db).enqueue(jobs);
   if (jobs.length) wakers.get(ctx)?.();
 }
@@ -148,7 +158,11 @@ export function announceEndedPiece(ctx: AppContext, job: Pick<MediaJobRow, 'kind
 export type PieceState = 'none' | 'processing' | 'ready' | 'failed';
 
 /** State of each piece of the project's current final video, from its jobs. */
-export async function finalVideoState(ctx: AppContext, projectId: number, sourceKey: string | null): Promise<Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>> {
+export async function finalVideoState(
+  ctx: AppContext,
+  projectId: number,
+  sourceKey: string | null,
+): Promise<Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>> {
   const rows = sourceKey ? await jobQueue(ctx.db).finalVideoJobs(projectId, sourceKey) : [];
   const result = {} as Record<(typeof FINAL_KINDS)[number], { state: PieceState; error: string | null }>;
   for (const kind of FINAL_KINDS) {

@@ -101,14 +101,21 @@ export function startRunner(options: RunnerOptions): Runner {
   async function runOne(job: MediaJobRow): Promise<void> {
     const controller = new AbortController();
     running.set(job.id, controller);
-    const beat = setInterval(() => {
-      queue.heartbeat(job.id, id, leaseMs).then(
-        (mine) => {
-          if (!mine) controller.abort(new Error('The lease of this job was lost.'));
-        },
-        (error: unknown) => log.warn(isDatabaseUnavailable(error) ? { ...unavailableFields(error), jobId: job.id } : { err: error, jobId: job.id }, 'media job heartbeat failed'),
-      );
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const beat = setInterval(
+      () => {
+        queue.heartbeat(job.id, id, leaseMs).then(
+          (mine) => {
+            if (!mine) controller.abort(new Error('The lease of this job was lost.'));
+          },
+          (error: unknown) =>
+            log.warn(
+              isDatabaseUnavailable(error) ? { ...unavailableFields(error), jobId: job.id } : { err: error, jobId: job.id },
+              'media job heartbeat failed',
+            ),
+        );
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     const started = Date.now();
     try {
       const handler = options.handlers[job.kind];

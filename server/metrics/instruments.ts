@@ -19,7 +19,12 @@ export interface Metrics {
   /** Adds a counter whose total (it only grows) is read when Prometheus scrapes. */
   counterOnScrape(name: `${string}_total`, help: string, read: () => number): void;
   /** Adds a gauge whose value(s) are read when Prometheus scrapes. */
-  gaugeOnScrape(name: string, help: string, labelNames: readonly string[], read: (set: (labels: Record<string, string>, value: number) => void) => Promise<void> | void): void;
+  gaugeOnScrape(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    read: (set: (labels: Record<string, string>, value: number) => void) => Promise<void> | void,
+  ): void;
 }
 
 /**
@@ -37,15 +42,63 @@ export function createMetrics(): Metrics {
   // stay, and sum to the same figures.
   for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) registry.removeSingleMetric(name);
 
-  const requests = new Counter({ name: 'cutdesk_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status_code'], registers: [registry] });
-  const latency = new Histogram({ name: 'cutdesk_http_request_duration_seconds', help: 'Time to answer HTTP requests, by method, route pattern and status', labelNames: ['method', 'route', 'status_code'], buckets: LATENCY_BUCKETS, registers: [registry] });
-  const jobsRunning = new Gauge({ name: 'cutdesk_periodic_jobs_running', help: 'Periodic jobs of this instance running now, by job', labelNames: ['job'], registers: [registry] });
-  const jobRuns = new Counter({ name: 'cutdesk_periodic_job_runs_total', help: 'Finished runs of periodic jobs on this instance, by job and outcome (ok, failed)', labelNames: ['job', 'outcome'], registers: [registry] });
-  const jobSeconds = new Histogram({ name: 'cutdesk_periodic_job_duration_seconds', help: 'Duration of periodic job runs on this instance, by job', labelNames: ['job'], buckets: [0.01, 0.1, 1, 10, 60, 600], registers: [registry] });
-  const mediaRuns = new Counter({ name: 'cutdesk_media_job_runs_total', help: 'Media jobs run by this instance\'s worker, by kind and outcome (done, retry, failed)', labelNames: ['kind', 'outcome'], registers: [registry] });
-  const mediaSeconds = new Histogram({ name: 'cutdesk_media_job_duration_seconds', help: 'Duration of the media jobs this instance ran, by kind', labelNames: ['kind'], buckets: [0.1, 1, 10, 60, 600, 3600], registers: [registry] });
-  const uploads = new Counter({ name: 'cutdesk_upload_registrations_total', help: 'Uploaded files registered as assets through this instance, by asset type', labelNames: ['type'], registers: [registry] });
-  const uploadBytes = new Counter({ name: 'cutdesk_upload_registered_bytes_total', help: 'Bytes of the uploaded files registered through this instance, by asset type', labelNames: ['type'], registers: [registry] });
+  const requests = new Counter({
+    name: 'cutdesk_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status_code'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'cutdesk_http_request_duration_seconds',
+    help: 'Time to answer HTTP requests, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const jobsRunning = new Gauge({
+    name: 'cutdesk_periodic_jobs_running',
+    help: 'Periodic jobs of this instance running now, by job',
+    labelNames: ['job'],
+    registers: [registry],
+  });
+  const jobRuns = new Counter({
+    name: 'cutdesk_periodic_job_runs_total',
+    help: 'Finished runs of periodic jobs on this instance, by job and outcome (ok, failed)',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+  });
+  const jobSeconds = new Histogram({
+    name: 'cutdesk_periodic_job_duration_seconds',
+    help: 'Duration of periodic job runs on this instance, by job',
+    labelNames: ['job'],
+    buckets: [0.01, 0.1, 1, 10, 60, 600],
+    registers: [registry],
+  });
+  const mediaRuns = new Counter({
+    name: 'cutdesk_media_job_runs_total',
+    help: "Media jobs run by this instance's worker, by kind and outcome (done, retry, failed)",
+    labelNames: ['kind', 'outcome'],
+    registers: [registry],
+  });
+  const mediaSeconds = new Histogram({
+    name: 'cutdesk_media_job_duration_seconds',
+    help: 'Duration of the media jobs this instance ran, by kind',
+    labelNames: ['kind'],
+    buckets: [0.1, 1, 10, 60, 600, 3600],
+    registers: [registry],
+  });
+  const uploads = new Counter({
+    name: 'cutdesk_upload_registrations_total',
+    help: 'Uploaded files registered as assets through this instance, by asset type',
+    labelNames: ['type'],
+    registers: [registry],
+  });
+  const uploadBytes = new Counter({
+    name: 'cutdesk_upload_registered_bytes_total',
+    help: 'Bytes of the uploaded files registered through this instance, by asset type',
+    labelNames: ['type'],
+    registers: [registry],
+  });
 
   // Bounded like the labels themselves: methods × route patterns × statuses.
   const children = new Map<string, { count: { inc(): void }; time: { observe(value: number): void } }>();

@@ -10,12 +10,19 @@ import type { ProjectStatus } from '../../src/domain/project-status.ts';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('projects').addColumn('sla_deadline', 'bigint').execute();
-  await db.schema.alterTable('projects').addColumn('sla_frozen', 'integer', (c) => c.notNull().defaultTo(2880)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('sla_frozen', 'integer', (c) => c.notNull().defaultTo(2880))
+    .execute();
   const rows = await sql<{ id: number; status: ProjectStatus; latest_submitted_at: Date | null; paused_at: Date | null; total_paused_minutes: number }>`
     select id, status, latest_submitted_at, paused_at, total_paused_minutes from projects`.execute(db);
   const now = new Date();
   for (const row of rows.rows) {
-    const key = slaSortKey({ status: row.status, latestSubmittedAt: row.latest_submitted_at, pausedAt: row.paused_at, totalPausedMinutes: row.total_paused_minutes }, now, US_FEDERAL_CALENDAR);
+    const key = slaSortKey(
+      { status: row.status, latestSubmittedAt: row.latest_submitted_at, pausedAt: row.paused_at, totalPausedMinutes: row.total_paused_minutes },
+      now,
+      US_FEDERAL_CALENDAR,
+    );
     await sql`update projects set sla_deadline = ${key.deadline}, sla_frozen = ${key.frozen} where id = ${row.id}`.execute(db);
   }
   await sql`create index projects_status_created on projects (status, created_at desc, id desc)`.execute(db);

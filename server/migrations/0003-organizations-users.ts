@@ -26,7 +26,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const index of ['impersonations_admin', 'users_one_owner', 'users_full_name', 'users_role_created', 'credits_end_date', 'organizations_status_created', 'organizations_live_created']) {
+  for (const index of [
+    'impersonations_admin',
+    'users_one_owner',
+    'users_full_name',
+    'users_role_created',
+    'credits_end_date',
+    'organizations_status_created',
+    'organizations_live_created',
+  ]) {
     await db.schema.dropIndex(index).execute();
   }
   await db.schema.alterTable('organizations').dropColumn('kit_ordered').dropColumn('kit_type').dropColumn('kit_ordered_at').execute();

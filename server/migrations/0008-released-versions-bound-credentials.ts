@@ -9,7 +9,10 @@ import { sql, type Kysely } from 'kysely';
  *   with it (password reset, the impersonating admin's revocation), not an hour later.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('projects').addColumn('version_released', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('projects')
+    .addColumn('version_released', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
   // Projects already past review were released under the old rule (status alone).
   await sql`update projects set version_released = true where status in ('IN_REVIEW', 'APPROVED', 'ARCHIVED')`.execute(db);
   await db.schema
@@ -21,6 +24,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('storage_credentials').dropColumn('session_version').dropColumn('impersonator_id').dropColumn('impersonator_session_version').execute();
+  await db.schema
+    .alterTable('storage_credentials')
+    .dropColumn('session_version')
+    .dropColumn('impersonator_id')
+    .dropColumn('impersonator_session_version')
+    .execute();
   await db.schema.alterTable('projects').dropColumn('version_released').execute();
 }

@@ -15,7 +15,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('price_per_month', 'integer', (c) => c.notNull().check(sql`price_per_month >= 0`))
     .addColumn('price_per_year', 'integer', (c) => c.notNull().check(sql`price_per_year >= 0`))
     .addColumn('currency', 'text', (c) => c.notNull().defaultTo('usd'))
-    .addColumn('term_months', 'integer', (c) => c.notNull().defaultTo(12).check(sql`term_months between 1 and 36`))
+    .addColumn('term_months', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(12)
+        .check(sql`term_months between 1 and 36`),
+    )
     .addColumn('kit_type', 'text')
     .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('retired', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -84,7 +89,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('organization_id', 'integer', (c) => c.notNull().references('organizations.id').onDelete('cascade'))
     .addColumn('plan_id', 'integer', (c) => c.notNull().references('payment_plans.id'))
-    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending').check(sql`status in ('pending','active','past_due','ended','failed')`))
+    .addColumn('status', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('pending')
+        .check(sql`status in ('pending','active','past_due','ended','failed')`),
+    )
     .addColumn('start_date', 'date', (c) => c.notNull())
     .addColumn('renewable_at', 'date', (c) => c.notNull())
     .addColumn('is_cancelled', 'boolean', (c) => c.notNull().defaultTo(false))
@@ -110,7 +120,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // At most one live subscription per organization: a second purchase (or a race of two) fails here.
   await sql`create unique index subscriptions_one_live on subscriptions (organization_id) where status in ('pending','active','past_due')`.execute(db);
   await sql`create index subscriptions_due on subscriptions (renewable_at) where status in ('active','past_due')`.execute(db);
-  await sql`alter table coupon_redemptions add constraint coupon_redemptions_subscription foreign key (subscription_id) references subscriptions (id) on delete cascade`.execute(db);
+  await sql`alter table coupon_redemptions add constraint coupon_redemptions_subscription foreign key (subscription_id) references subscriptions (id) on delete cascade`.execute(
+    db,
+  );
 
   await sql`create sequence invoice_numbers`.execute(db);
   await db.schema
@@ -170,7 +182,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['gateway_charges', 'gateway_cards', 'billing_events', 'invoices', 'coupon_redemptions', 'subscriptions', 'payment_methods', 'billing_customers', 'coupons', 'payment_plans']) {
+  for (const table of [
+    'gateway_charges',
+    'gateway_cards',
+    'billing_events',
+    'invoices',
+    'coupon_redemptions',
+    'subscriptions',
+    'payment_methods',
+    'billing_customers',
+    'coupons',
+    'payment_plans',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
   await sql`drop sequence invoice_numbers`.execute(db);

@@ -9,11 +9,7 @@ import { sql, type Kysely } from 'kysely';
  * charge is never touched again.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .alterTable('invoices')
-    .addColumn('mail_sent_at', 'timestamptz')
-    .addColumn('mail_claimed_at', 'timestamptz')
-    .execute();
+  await db.schema.alterTable('invoices').addColumn('mail_sent_at', 'timestamptz').addColumn('mail_claimed_at', 'timestamptz').execute();
   // Invoices from before this migration are not mailed now, months after the charge.
   await sql`update invoices set mail_sent_at = coalesce(paid_at, created_at)`.execute(db);
   await sql`create index invoices_mail_due on invoices (created_at) where mail_sent_at is null`.execute(db);

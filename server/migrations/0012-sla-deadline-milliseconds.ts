@@ -14,7 +14,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     select id, status, latest_submitted_at, paused_at, total_paused_minutes from projects where sla_deadline is not null`.execute(db);
   const now = new Date();
   for (const row of rows.rows) {
-    const key = slaSortKey({ status: row.status, latestSubmittedAt: row.latest_submitted_at, pausedAt: row.paused_at, totalPausedMinutes: row.total_paused_minutes }, now, US_FEDERAL_CALENDAR);
+    const key = slaSortKey(
+      { status: row.status, latestSubmittedAt: row.latest_submitted_at, pausedAt: row.paused_at, totalPausedMinutes: row.total_paused_minutes },
+      now,
+      US_FEDERAL_CALENDAR,
+    );
     await sql`update projects set sla_deadline = ${key.deadline}, sla_frozen = ${key.frozen} where id = ${row.id}`.execute(db);
   }
 }

@@ -33,7 +33,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addUniqueConstraint('project_versions_project_number', ['project_id', 'number'])
-    .addCheckConstraint('project_versions_rate', sql`(frame_rate_num is null) = (frame_rate_den is null) and (frame_rate_num is null or (frame_rate_num > 0 and frame_rate_den > 0))`)
+    .addCheckConstraint(
+      'project_versions_rate',
+      sql`(frame_rate_num is null) = (frame_rate_den is null) and (frame_rate_num is null or (frame_rate_num > 0 and frame_rate_den > 0))`,
+    )
     .execute();
   // The pipeline finds a version by the object it probed.
   await sql`create index project_versions_video on project_versions (project_id, video_path)`.execute(db);

@@ -33,5 +33,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('review_mail_ledger').execute();
-  await db.schema.alterTable('users').dropColumn('review_mail_ready').dropColumn('review_mail_reminder').dropColumn('review_mail_changes').dropColumn('review_mail_digest').execute();
+  await db.schema
+    .alterTable('users')
+    .dropColumn('review_mail_ready')
+    .dropColumn('review_mail_reminder')
+    .dropColumn('review_mail_changes')
+    .dropColumn('review_mail_digest')
+    .execute();
 }

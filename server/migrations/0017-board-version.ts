@@ -45,7 +45,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
          deferrable initially deferred for each row execute function bump_board_version()`,
       )
       .execute(db);
-    await sql.raw(`create trigger ${table}_board_version_truncate after truncate on ${table} for each statement execute function bump_board_version()`).execute(db);
+    await sql
+      .raw(`create trigger ${table}_board_version_truncate after truncate on ${table} for each statement execute function bump_board_version()`)
+      .execute(db);
   }
 }
 

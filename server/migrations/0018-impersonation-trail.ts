@@ -24,5 +24,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop index impersonations_created`.execute(db);
-  await db.schema.alterTable('impersonations').dropColumn('customer_user_id').dropColumn('client_address').dropColumn('expires_at').dropColumn('ended_at').execute();
+  await db.schema
+    .alterTable('impersonations')
+    .dropColumn('customer_user_id')
+    .dropColumn('client_address')
+    .dropColumn('expires_at')
+    .dropColumn('ended_at')
+    .execute();
 }

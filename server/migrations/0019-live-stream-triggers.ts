@@ -48,12 +48,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create trigger review_share_links_live_access after update of revoked_at, expires_at, project_id, version_id on review_share_links for each row
     when ((old.revoked_at, old.expires_at, old.project_id, old.version_id) is distinct from (new.revoked_at, new.expires_at, new.project_id, new.version_id))
     execute function notify_live_access('shareLinkId')`.execute(db);
-  await sql`create trigger review_share_links_live_access_delete after delete on review_share_links for each row execute function notify_live_access('shareLinkId')`.execute(db);
+  await sql`create trigger review_share_links_live_access_delete after delete on review_share_links for each row execute function notify_live_access('shareLinkId')`.execute(
+    db,
+  );
   await sql`
     create trigger organizations_live_access after update of deleted_at on organizations for each row
     when (old.deleted_at is distinct from new.deleted_at)
     execute function notify_live_access('organizationId')`.execute(db);
-  await sql`create trigger organizations_live_access_delete after delete on organizations for each row execute function notify_live_access('organizationId')`.execute(db);
+  await sql`create trigger organizations_live_access_delete after delete on organizations for each row execute function notify_live_access('organizationId')`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -24,11 +24,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null default now()
     )`.execute(db);
   const calendar = businessCalendar([] satisfies HolidayEdit[]);
-  const rows = await sql<{ id: number; status: ProjectStatus; latest_submitted_at: Date | null; paused_at: Date | null; total_paused_minutes: number; sla_deadline: string | null; sla_frozen: number }>`
-    select id, status, latest_submitted_at, paused_at, total_paused_minutes, sla_deadline::text, sla_frozen from projects where latest_submitted_at is not null`.execute(db);
+  const rows = await sql<{
+    id: number;
+    status: ProjectStatus;
+    latest_submitted_at: Date | null;
+    paused_at: Date | null;
+    total_paused_minutes: number;
+    sla_deadline: string | null;
+    sla_frozen: number;
+  }>`
+    select id, status, latest_submitted_at, paused_at, total_paused_minutes, sla_deadline::text, sla_frozen from projects where latest_submitted_at is not null`.execute(
+    db,
+  );
   const now = new Date();
   for (const row of rows.rows) {
-    const key = slaSortKey({ status: row.status, latestSubmittedAt: row.latest_submitted_at, pausedAt: row.paused_at, totalPausedMinutes: row.total_paused_minutes }, now, calendar);
+    const key = slaSortKey(
+      { status: row.status, latestSubmittedAt: row.latest_submitted_at, pausedAt: row.paused_at, totalPausedMinutes: row.total_paused_minutes },
+      now,
+      calendar,
+    );
     if (String(key.deadline) === String(row.sla_deadline) && key.frozen === row.sla_frozen) continue;
     await sql`update projects set sla_deadline = ${key.deadline}, sla_frozen = ${key.frozen} where id = ${row.id}`.execute(db);
   }

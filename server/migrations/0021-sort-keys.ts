@@ -16,11 +16,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     const { rows } = await sql<{ id: number; name: string }>`select id, name from ${sql.table(table)}`.execute(db);
     for (const row of rows) await sql`update ${sql.table(table)} set name_sort_key = ${collationKey(row.name)} where id = ${row.id}`.execute(db);
   }
-  await sql`alter table users add column name_sort_key text collate "C", add column email_sort_key text collate "C", add column phone_sort_key text collate "C"`.execute(db);
+  await sql`alter table users add column name_sort_key text collate "C", add column email_sort_key text collate "C", add column phone_sort_key text collate "C"`.execute(
+    db,
+  );
   // One-word aliases: the app's connection camelCases the names of result columns.
-  const { rows } = await sql<{ id: number; first: string; last: string; email: string; phone: string | null }>`select id, first_name as first, last_name as last, email, phone from users`.execute(db);
+  const { rows } = await sql<{
+    id: number;
+    first: string;
+    last: string;
+    email: string;
+    phone: string | null;
+  }>`select id, first_name as first, last_name as last, email, phone from users`.execute(db);
   for (const row of rows) {
-    await sql`update users set name_sort_key = ${collationKey(`${row.first} ${row.last}`)}, email_sort_key = ${collationKey(row.email)}, phone_sort_key = ${phoneKey(row.phone)} where id = ${row.id}`.execute(db);
+    await sql`update users set name_sort_key = ${collationKey(`${row.first} ${row.last}`)}, email_sort_key = ${collationKey(row.email)}, phone_sort_key = ${phoneKey(row.phone)} where id = ${row.id}`.execute(
+      db,
+    );
   }
   // The board's version trigger (migration 0017) is deferred: these writes leave its events pending
   // until commit, and the migrator runs every pending migration in one transaction, where a later

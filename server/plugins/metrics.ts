@@ -56,30 +56,45 @@ export const metricsPlugin = fp(
     });
 
     const failedRead = (what: string) => (error: unknown) => app.log.warn({ err: error }, `metrics: ${what} could not be read`);
-    metrics.gaugeOnScrape('cutdesk_media_jobs', 'Media jobs of every instance (one queue in the database) by kind and status: queued (the queue depth), running, failed', ['kind', 'status'], async (set) => {
-      const rows = await mediaJobCounts(app.db).catch(failedRead('media jobs'));
-      if (!rows) return;
-      // Every kind and status is reported, 0 when none: an empty queue is a figure, not a gap.
-      for (const kind of ALL_KINDS) for (const status of MEDIA_JOB_STATES) set({ kind, status }, 0);
-      for (const row of rows) set({ kind: row.kind, status: row.status }, row.count);
-    });
+    metrics.gaugeOnScrape(
+      'cutdesk_media_jobs',
+      'Media jobs of every instance (one queue in the database) by kind and status: queued (the queue depth), running, failed',
+      ['kind', 'status'],
+      async (set) => {
+        const rows = await mediaJobCounts(app.db).catch(failedRead('media jobs'));
+        if (!rows) return;
+        // Every kind and status is reported, 0 when none: an empty queue is a figure, not a gap.
+        for (const kind of ALL_KINDS) for (const status of MEDIA_JOB_STATES) set({ kind, status }, 0);
+        for (const row of rows) set({ kind: row.kind, status: row.status }, row.count);
+      },
+    );
     metrics.gaugeOnScrape('cutdesk_sse_connections', 'Live-update event streams open on this instance', [], (set) => {
       set({}, app.hasDecorator('events') ? app.events.size : 0);
     });
     // PostgreSQL: pg's pool counters. Embedded PGlite is one in-process connection that
     // serializes statements, so only its size (1) is reported: "in use" would say nothing.
-    metrics.gaugeOnScrape('cutdesk_db_connections', 'PostgreSQL connections of this instance by state (in_use, idle); none with embedded PGlite', ['state'], (set) => {
-      const pool = postgresPool(app.db);
-      if (!pool) return;
-      set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
-      set({ state: 'idle' }, pool.idleCount);
-    });
-    metrics.gaugeOnScrape('cutdesk_db_waiting', 'Queries of this instance waiting for a free PostgreSQL connection, or for embedded PGlite on its thread', [], (set) => {
-      const pool = postgresPool(app.db);
-      if (pool) set({}, pool.waitingCount);
-      const waiting = embeddedPglite(app.db)?.waiting;
-      if (waiting !== undefined) set({}, waiting);
-    });
+    metrics.gaugeOnScrape(
+      'cutdesk_db_connections',
+      'PostgreSQL connections of this instance by state (in_use, idle); none with embedded PGlite',
+      ['state'],
+      (set) => {
+        const pool = postgresPool(app.db);
+        if (!pool) return;
+        set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+        set({ state: 'idle' }, pool.idleCount);
+      },
+    );
+    metrics.gaugeOnScrape(
+      'cutdesk_db_waiting',
+      'Queries of this instance waiting for a free PostgreSQL connection, or for embedded PGlite on its thread',
+      [],
+      (set) => {
+        const pool = postgresPool(app.db);
+        if (pool) set({}, pool.waitingCount);
+        const waiting = embeddedPglite(app.db)?.waiting;
+        if (waiting !== undefined) set({}, waiting);
+      },
+    );
     metrics.gaugeOnScrape('cutdesk_db_connections_max', 'Most database connections this instance opens (1: embedded PGlite)', [], (set) => {
       set({}, postgresPool(app.db)?.options.max ?? 1);
     });

@@ -29,8 +29,17 @@ export function assetsRepo(db: Db) {
     },
     /** Copies the live records of one project to another (a duplicate shares the objects). */
     async copyLive(fromProjectId: number, toProjectId: number): Promise<void> {
-      const assets = await db.selectFrom('assets').select(['name', 'size', 'type', 'path', 'previewPath', 'crc32']).where('projectId', '=', fromProjectId).where('deletedAt', 'is', null).execute();
-      if (assets.length) await db.insertInto('assets').values(assets.map((a) => ({ ...a, projectId: toProjectId, deletedAt: null }))).execute();
+      const assets = await db
+        .selectFrom('assets')
+        .select(['name', 'size', 'type', 'path', 'previewPath', 'crc32'])
+        .where('projectId', '=', fromProjectId)
+        .where('deletedAt', 'is', null)
+        .execute();
+      if (assets.length)
+        await db
+          .insertInto('assets')
+          .values(assets.map((a) => ({ ...a, projectId: toProjectId, deletedAt: null })))
+          .execute();
     },
     /** Which of `paths` a live record of any project points at. */
     async livePaths(paths: readonly string[]): Promise<string[]> {
@@ -103,7 +112,12 @@ export function assetsRepo(db: Db) {
       return Number(result.numUpdatedRows) === 1;
     },
     async freeUsedSpace(organizationId: number, bytes: number): Promise<void> {
-      if (bytes > 0) await db.updateTable('organizations').set({ usedSpace: sql`greatest(used_space - ${bytes}::bigint, 0)` }).where('id', '=', organizationId).execute();
+      if (bytes > 0)
+        await db
+          .updateTable('organizations')
+          .set({ usedSpace: sql`greatest(used_space - ${bytes}::bigint, 0)` })
+          .where('id', '=', organizationId)
+          .execute();
     },
   };
 }

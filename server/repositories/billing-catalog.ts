@@ -104,7 +104,11 @@ export function billingCatalogRepo(db: Db) {
 
     /** The coupon of that code, in any case. */
     async coupon(code: string): Promise<(Coupon & { id: number }) | undefined> {
-      const row = await db.selectFrom('coupons').selectAll().where(sql<string>`upper(code)`, '=', normalizeCouponCode(code)).executeTakeFirst();
+      const row = await db
+        .selectFrom('coupons')
+        .selectAll()
+        .where(sql<string>`upper(code)`, '=', normalizeCouponCode(code))
+        .executeTakeFirst();
       return row ? couponFromRow(row) : undefined;
     },
 
@@ -116,7 +120,10 @@ export function billingCatalogRepo(db: Db) {
 
     /** Throws the database's unique violation when the code (in any case) exists. */
     async insertCoupon(code: string, values: CouponValues): Promise<void> {
-      await db.insertInto('coupons').values({ code, ...values }).execute();
+      await db
+        .insertInto('coupons')
+        .values({ code, ...values })
+        .execute();
     },
 
     /**
@@ -134,7 +141,12 @@ export function billingCatalogRepo(db: Db) {
     },
 
     async redeemedBy(couponId: number, organizationId: number): Promise<boolean> {
-      const row = await db.selectFrom('couponRedemptions').select('id').where('couponId', '=', couponId).where('organizationId', '=', organizationId).executeTakeFirst();
+      const row = await db
+        .selectFrom('couponRedemptions')
+        .select('id')
+        .where('couponId', '=', couponId)
+        .where('organizationId', '=', organizationId)
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -155,8 +167,18 @@ export function billingCatalogRepo(db: Db) {
 
     /** Gives back the redemption a failed purchase had taken. In the caller's transaction. */
     async release(couponId: number, subscriptionId: number): Promise<void> {
-      const released = await db.deleteFrom('couponRedemptions').where('couponId', '=', couponId).where('subscriptionId', '=', subscriptionId).returning('id').executeTakeFirst();
-      if (released) await db.updateTable('coupons').set((eb) => ({ timesRedeemed: eb('timesRedeemed', '-', 1) })).where('id', '=', couponId).execute();
+      const released = await db
+        .deleteFrom('couponRedemptions')
+        .where('couponId', '=', couponId)
+        .where('subscriptionId', '=', subscriptionId)
+        .returning('id')
+        .executeTakeFirst();
+      if (released)
+        await db
+          .updateTable('coupons')
+          .set((eb) => ({ timesRedeemed: eb('timesRedeemed', '-', 1) }))
+          .where('id', '=', couponId)
+          .execute();
     },
   };
 }

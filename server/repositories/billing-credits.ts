@@ -26,7 +26,15 @@ export function billingCreditsRepo(db: Db) {
       return db
         .selectFrom('credits')
         .innerJoin('organizations as o', (join) => join.onRef('o.id', '=', 'credits.organizationId').on('o.deletedAt', 'is', null))
-        .select(['credits.organizationId', 'credits.startDate', 'credits.endDate', 'credits.creditsPerInterval', 'credits.intervalMonths', 'credits.renewable', 'credits.renewDate'])
+        .select([
+          'credits.organizationId',
+          'credits.startDate',
+          'credits.endDate',
+          'credits.creditsPerInterval',
+          'credits.intervalMonths',
+          'credits.renewable',
+          'credits.renewDate',
+        ])
         .where('credits.renewable', '=', true)
         .where('credits.renewDate', '<=', today)
         .execute();

@@ -16,12 +16,14 @@ export interface PaidInvoice {
 export function billingInvoicesRepo(db: Db) {
   return {
     async insertPaid(invoice: PaidInvoice): Promise<{ id: number; number: string }> {
-      return db
-        .insertInto('invoices')
-        // CD-000001: numbered without gaps in practice and never reused (a sequence).
-        .values({ ...invoice, number: sql<string>`'CD-' || lpad(nextval('invoice_numbers')::text, 6, '0')`, status: 'paid', paidAt: new Date() })
-        .returning(['id', 'number'])
-        .executeTakeFirstOrThrow();
+      return (
+        db
+          .insertInto('invoices')
+          // CD-000001: numbered without gaps in practice and never reused (a sequence).
+          .values({ ...invoice, number: sql<string>`'CD-' || lpad(nextval('invoice_numbers')::text, 6, '0')`, status: 'paid', paidAt: new Date() })
+          .returning(['id', 'number'])
+          .executeTakeFirstOrThrow()
+      );
     },
 
     /** A failed renewal attempt's invoice (its number names the subscription, the renewal date and the attempt). */

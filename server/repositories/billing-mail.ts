@@ -28,7 +28,11 @@ export function billingMailRepo(db: Db) {
     },
 
     async markSent(invoiceId: number): Promise<void> {
-      await db.updateTable('invoices').set({ mailSentAt: sql<Date>`now()`, mailClaimedAt: null }).where('id', '=', invoiceId).execute();
+      await db
+        .updateTable('invoices')
+        .set({ mailSentAt: sql<Date>`now()`, mailClaimedAt: null })
+        .where('id', '=', invoiceId)
+        .execute();
     },
 
     /** Invoices whose e-mail is still due (not sent, not being sent, under a week old), oldest first. */
@@ -54,14 +58,38 @@ export function billingMailRepo(db: Db) {
         .innerJoin('paymentPlans as p', 'p.id', 's.planId')
         .innerJoin('organizations as o', 'o.id', 'i.organizationId')
         .leftJoin('paymentMethods as m', 'm.providerPaymentMethodId', 's.paymentMethodId')
-        .select(['i.id', 'i.number', 'i.status', 'i.amount', 'i.currency', 'i.periodStart', 'i.periodEnd', 'i.subscriptionId', 'i.organizationId', 'i.providerPaymentId', 's.billing', 's.failureMessage', 'p.name as planName', 'o.name as organizationName', 'm.brand', 'm.last4'])
+        .select([
+          'i.id',
+          'i.number',
+          'i.status',
+          'i.amount',
+          'i.currency',
+          'i.periodStart',
+          'i.periodEnd',
+          'i.subscriptionId',
+          'i.organizationId',
+          'i.providerPaymentId',
+          's.billing',
+          's.failureMessage',
+          'p.name as planName',
+          'o.name as organizationName',
+          'm.brand',
+          'm.last4',
+        ])
         .where('i.id', '=', invoiceId)
         .executeTakeFirst();
     },
 
     /** The organization's owner's address (the first owner, if there were several). */
     async ownerEmail(organizationId: number): Promise<string | undefined> {
-      const row = await db.selectFrom('users').select('email').where('organizationId', '=', organizationId).where('role', '=', 'OWNER').where('deletedAt', 'is', null).orderBy('id').executeTakeFirst();
+      const row = await db
+        .selectFrom('users')
+        .select('email')
+        .where('organizationId', '=', organizationId)
+        .where('role', '=', 'OWNER')
+        .where('deletedAt', 'is', null)
+        .orderBy('id')
+        .executeTakeFirst();
       return row?.email;
     },
 

@@ -27,12 +27,23 @@ export function billingSubscriptionsRepo(db: Db) {
     },
 
     async byKey(organizationId: number, idempotencyKey: string): Promise<SubscriptionRow | undefined> {
-      return db.selectFrom('subscriptions').selectAll().where('organizationId', '=', organizationId).where('idempotencyKey', '=', idempotencyKey).executeTakeFirst();
+      return db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('idempotencyKey', '=', idempotencyKey)
+        .executeTakeFirst();
     },
 
     /** Newest first. */
     async listShown(organizationId: number): Promise<SubscriptionRow[]> {
-      return db.selectFrom('subscriptions').selectAll().where('organizationId', '=', organizationId).where('status', 'in', SHOWN).orderBy('id', 'desc').execute();
+      return db
+        .selectFrom('subscriptions')
+        .selectAll()
+        .where('organizationId', '=', organizationId)
+        .where('status', 'in', SHOWN)
+        .orderBy('id', 'desc')
+        .execute();
     },
 
     async organization(organizationId: number): Promise<SubscribedOrganization | undefined> {
@@ -49,18 +60,34 @@ export function billingSubscriptionsRepo(db: Db) {
 
     /** A reservation: a `pending` row (the unique index subscriptions_one_live refuses a second live one). */
     async insertPending(values: Omit<Insertable<SubscriptionsTable>, 'status'>): Promise<SubscriptionRow> {
-      return db.insertInto('subscriptions').values({ ...values, status: 'pending' }).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('subscriptions')
+        .values({ ...values, status: 'pending' })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
 
     /** pending → active; false when another request got there first. */
     async activate(id: number): Promise<boolean> {
-      const row = await db.updateTable('subscriptions').set({ status: 'active', updatedAt: new Date() }).where('id', '=', id).where('status', '=', 'pending').returning('id').executeTakeFirst();
+      const row = await db
+        .updateTable('subscriptions')
+        .set({ status: 'active', updatedAt: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .returning('id')
+        .executeTakeFirst();
       return row !== undefined;
     },
 
     /** pending → failed with the message the purchase answered; false when it was no longer pending. */
     async markFailed(id: number, failureMessage: string): Promise<boolean> {
-      const row = await db.updateTable('subscriptions').set({ status: 'failed', failureMessage, updatedAt: new Date() }).where('id', '=', id).where('status', '=', 'pending').returning('id').executeTakeFirst();
+      const row = await db
+        .updateTable('subscriptions')
+        .set({ status: 'failed', failureMessage, updatedAt: new Date() })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .returning('id')
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -81,7 +108,15 @@ export function billingSubscriptionsRepo(db: Db) {
     async claimRenewed(seen: RenewalView, term: { startDate: string; renewableAt: string; amount: number }): Promise<boolean> {
       const row = await db
         .updateTable('subscriptions')
-        .set({ status: 'active', startDate: term.startDate, renewableAt: term.renewableAt, renewalFailures: 0, amount: term.amount, failureMessage: null, updatedAt: new Date() })
+        .set({
+          status: 'active',
+          startDate: term.startDate,
+          renewableAt: term.renewableAt,
+          renewalFailures: 0,
+          amount: term.amount,
+          failureMessage: null,
+          updatedAt: new Date(),
+        })
         .where('id', '=', seen.id)
         .where('status', 'in', LIVE)
         .where('renewableAt', '=', seen.renewableAt)
@@ -113,7 +148,13 @@ export function billingSubscriptionsRepo(db: Db) {
 
     /** Live → ended; false when it was not live. */
     async end(id: number, failureMessage: string | null): Promise<boolean> {
-      const row = await db.updateTable('subscriptions').set({ status: 'ended', failureMessage, updatedAt: new Date() }).where('id', '=', id).where('status', 'in', LIVE).returning('id').executeTakeFirst();
+      const row = await db
+        .updateTable('subscriptions')
+        .set({ status: 'ended', failureMessage, updatedAt: new Date() })
+        .where('id', '=', id)
+        .where('status', 'in', LIVE)
+        .returning('id')
+        .executeTakeFirst();
       return row !== undefined;
     },
 
@@ -145,7 +186,12 @@ export function billingSubscriptionsRepo(db: Db) {
 
     /** A§2 onboarding: the first purchase orders the plan's kit; a later one does not send another. */
     async orderKitOnce(organizationId: number, kitType: string | null, orderedAt: string): Promise<void> {
-      await db.updateTable('organizations').set({ kitOrdered: true, kitType, kitOrderedAt: orderedAt }).where('id', '=', organizationId).where('kitOrdered', '=', false).execute();
+      await db
+        .updateTable('organizations')
+        .set({ kitOrdered: true, kitType, kitOrderedAt: orderedAt })
+        .where('id', '=', organizationId)
+        .where('kitOrdered', '=', false)
+        .execute();
     },
   };
 }

@@ -72,7 +72,10 @@ function sortExpression(sort: Exclude<DashboardSort, 'timer'>) {
       return sql`coalesce(o.name_sort_key, '') collate "C"`;
     case 'status':
       // Workflow order, not the internal names (issue 12; src/domain/project-status.ts).
-      return sql`case p.status ${sql.join(STATUS_WORKFLOW_ORDER.map((status, rank) => sql`when ${sql.lit(status)} then ${sql.lit(rank)}`), sql` `)} else ${sql.lit(STATUS_WORKFLOW_ORDER.length)} end`;
+      return sql`case p.status ${sql.join(
+        STATUS_WORKFLOW_ORDER.map((status, rank) => sql`when ${sql.lit(status)} then ${sql.lit(rank)}`),
+        sql` `,
+      )} else ${sql.lit(STATUS_WORKFLOW_ORDER.length)} end`;
     case 'version':
       return sql`p.no_reviews`;
     case 'createdAt':
@@ -81,7 +84,13 @@ function sortExpression(sort: Exclude<DashboardSort, 'timer'>) {
 }
 
 /** The SQL type each sort key is read back as from a page key (kept as text, so nothing is rounded). */
-const SORT_KEY_TYPE: Record<Exclude<DashboardSort, 'timer'>, string> = { name: 'text', organization: 'text', status: 'integer', version: 'integer', createdAt: 'timestamptz' };
+const SORT_KEY_TYPE: Record<Exclude<DashboardSort, 'timer'>, string> = {
+  name: 'text',
+  organization: 'text',
+  status: 'integer',
+  version: 'integer',
+  createdAt: 'timestamptz',
+};
 
 /** The keyset of the other sorts: the last row's sort key (as text) and id. */
 export type SortKey = [key: string, id: number];
@@ -93,35 +102,37 @@ export type DashboardPage =
 
 /** The staff board's rows (A§2) of projects in `statuses` whose organization is live. */
 function boardSelect(db: Db, statuses: ProjectStatus[], sortKey: RawBuilder<string>, frozen: RawBuilder<number | null>) {
-  return db
-    .selectFrom('projects as p')
-    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
-    .leftJoin('users as e', 'e.id', 'p.editorId')
-    .select([
-      'p.id',
-      'p.name',
-      'p.status',
-      'p.statusBeforeHidden',
-      'p.organizationId',
-      'o.name as organizationName',
-      'p.editorId',
-      'e.firstName as editorFirstName',
-      'e.lastName as editorLastName',
-      'e.profilePictureUrl as editorPicture',
-      'p.createdAt',
-      'p.noReviews',
-      'p.reviewLink',
-      'p.latestSubmittedAt',
-      'p.pausedAt',
-      'p.totalPausedMinutes',
-      // The row's sort key as text (so nothing is rounded), for the page after it; by timer, the
-      // stored key of its kind (`frozen`: 0 running, 1 frozen).
-      sortKey.as('sortKey'),
-      frozen.as('frozen'),
-    ])
-    .where('p.status', 'in', statuses)
-    // A deleted organization's projects went with it (issue 9).
-    .where('o.deletedAt', 'is', null);
+  return (
+    db
+      .selectFrom('projects as p')
+      .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+      .leftJoin('users as e', 'e.id', 'p.editorId')
+      .select([
+        'p.id',
+        'p.name',
+        'p.status',
+        'p.statusBeforeHidden',
+        'p.organizationId',
+        'o.name as organizationName',
+        'p.editorId',
+        'e.firstName as editorFirstName',
+        'e.lastName as editorLastName',
+        'e.profilePictureUrl as editorPicture',
+        'p.createdAt',
+        'p.noReviews',
+        'p.reviewLink',
+        'p.latestSubmittedAt',
+        'p.pausedAt',
+        'p.totalPausedMinutes',
+        // The row's sort key as text (so nothing is rounded), for the page after it; by timer, the
+        // stored key of its kind (`frozen`: 0 running, 1 frozen).
+        sortKey.as('sortKey'),
+        frozen.as('frozen'),
+      ])
+      .where('p.status', 'in', statuses)
+      // A deleted organization's projects went with it (issue 9).
+      .where('o.deletedAt', 'is', null)
+  );
 }
 
 export type DashboardRows = Awaited<ReturnType<ReturnType<typeof boardSelect>['execute']>>;

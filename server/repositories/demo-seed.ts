@@ -12,7 +12,10 @@ export function demoSeedRepo(db: Db) {
   return {
     /** True when the database has no users yet (a first start). */
     async hasNoUsers(): Promise<boolean> {
-      const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
       return Number(row.count) === 0;
     },
 
@@ -75,7 +78,16 @@ export function demoSeedRepo(db: Db) {
     async setFinalVideo(projectId: number, video: { path: string; size: number; preview: string; reviews: number }): Promise<void> {
       await db
         .updateTable('projects')
-        .set({ finalVideoPath: video.path, finalVideoSize: video.size, finalVideoPreview: video.preview, finalVideoThumbnail: null, hdUrl: null, lowResUrl: null, versionReleased: true, noReviews: video.reviews })
+        .set({
+          finalVideoPath: video.path,
+          finalVideoSize: video.size,
+          finalVideoPreview: video.preview,
+          finalVideoThumbnail: null,
+          hdUrl: null,
+          lowResUrl: null,
+          versionReleased: true,
+          noReviews: video.reviews,
+        })
         .where('id', '=', projectId)
         .execute();
     },

@@ -29,13 +29,22 @@ export function embeddedGatewayRepo(db: Db) {
 
     /** The first charge with its key decides it; a repeat (or a race) reads that one back. */
     async chargeOnce(charge: Insertable<GatewayChargesTable>): Promise<Selectable<GatewayChargesTable>> {
-      await db.insertInto('gatewayCharges').values(charge).onConflict((oc) => oc.column('idempotencyKey').doNothing()).execute();
+      await db
+        .insertInto('gatewayCharges')
+        .values(charge)
+        .onConflict((oc) => oc.column('idempotencyKey').doNothing())
+        .execute();
       return db.selectFrom('gatewayCharges').selectAll().where('idempotencyKey', '=', charge.idempotencyKey).executeTakeFirstOrThrow();
     },
 
     /** Refunding twice refunds once: the amount refunded is set, not added to. */
     async refund(chargeId: string): Promise<void> {
-      await db.updateTable('gatewayCharges').set((eb) => ({ amountRefunded: eb.ref('amount') })).where('id', '=', chargeId).where('status', '=', 'succeeded').execute();
+      await db
+        .updateTable('gatewayCharges')
+        .set((eb) => ({ amountRefunded: eb.ref('amount') }))
+        .where('id', '=', chargeId)
+        .where('status', '=', 'succeeded')
+        .execute();
     },
 
     async cancel(chargeId: string): Promise<void> {

@@ -139,7 +139,8 @@ export function jobQueue(db: Db) {
     /** The kinds of the live or done work on `sourceKey` (of the project's final video when `assetId` is null): what need not be queued again. */
     async activeKinds(target: { projectId: number; assetId: null } | { assetId: number }, sourceKey: string): Promise<Set<string>> {
       let query = db.selectFrom('mediaJobs').select('kind').where('sourceKey', '=', sourceKey).where('status', 'in', ['queued', 'running', 'done']);
-      query = target.assetId === null ? query.where('projectId', '=', target.projectId).where('assetId', 'is', null) : query.where('assetId', '=', target.assetId);
+      query =
+        target.assetId === null ? query.where('projectId', '=', target.projectId).where('assetId', 'is', null) : query.where('assetId', '=', target.assetId);
       return new Set((await query.execute()).map((row) => row.kind));
     },
 
@@ -166,7 +167,6 @@ export function jobQueue(db: Db) {
     },
   };
 }
-
 
 function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

@@ -10,52 +10,54 @@ const COMPLETED: ProjectStatus[] = ['APPROVED', 'ARCHIVED'];
 
 /** An organization with its credits and its owner: one row of the staff lists. */
 function rowsQuery(db: Db) {
-  return db
-    .selectFrom('organizations as o')
-    .leftJoin('credits as c', 'c.organizationId', 'o.id')
-    .leftJoin('users as u', (join) => join.onRef('u.organizationId', '=', 'o.id').on('u.role', '=', 'OWNER').on('u.deletedAt', 'is', null))
-    .where('o.deletedAt', 'is', null)
-    .select([
-      'o.id',
-      'o.name',
-      'o.statusId',
-      'o.state',
-      'o.storageTb',
-      'o.usedSpace',
-      'o.assetsLink',
-      'o.trackingCode',
-      'o.projectReviewPeriod',
-      'o.renewableAt',
-      'o.isCancelled',
-      'o.kitOrdered',
-      'o.kitType',
-      'o.kitOrderedAt',
-      'o.createdAt',
-      'c.startDate',
-      'c.endDate',
-      'c.activeCredits',
-      'c.usedCredits',
-      'c.creditsPerInterval',
-      'c.intervalMonths',
-      'c.renewable',
-      'c.renewDate',
-      'u.id as ownerId',
-      'u.firstName as ownerFirstName',
-      'u.lastName as ownerLastName',
-      'u.email as ownerEmail',
-      'u.phone as ownerPhone',
-    ])
-    // The running subscription's plan (one at most: subscriptions_one_live); a cancelled one runs to its end.
-    .select((eb) =>
-      eb
-        .selectFrom('subscriptions as s')
-        .innerJoin('paymentPlans as p', 'p.id', 's.planId')
-        .select('p.name')
-        .whereRef('s.organizationId', '=', 'o.id')
-        .where('s.status', 'in', ['active', 'past_due'])
-        .limit(1)
-        .as('planName'),
-    );
+  return (
+    db
+      .selectFrom('organizations as o')
+      .leftJoin('credits as c', 'c.organizationId', 'o.id')
+      .leftJoin('users as u', (join) => join.onRef('u.organizationId', '=', 'o.id').on('u.role', '=', 'OWNER').on('u.deletedAt', 'is', null))
+      .where('o.deletedAt', 'is', null)
+      .select([
+        'o.id',
+        'o.name',
+        'o.statusId',
+        'o.state',
+        'o.storageTb',
+        'o.usedSpace',
+        'o.assetsLink',
+        'o.trackingCode',
+        'o.projectReviewPeriod',
+        'o.renewableAt',
+        'o.isCancelled',
+        'o.kitOrdered',
+        'o.kitType',
+        'o.kitOrderedAt',
+        'o.createdAt',
+        'c.startDate',
+        'c.endDate',
+        'c.activeCredits',
+        'c.usedCredits',
+        'c.creditsPerInterval',
+        'c.intervalMonths',
+        'c.renewable',
+        'c.renewDate',
+        'u.id as ownerId',
+        'u.firstName as ownerFirstName',
+        'u.lastName as ownerLastName',
+        'u.email as ownerEmail',
+        'u.phone as ownerPhone',
+      ])
+      // The running subscription's plan (one at most: subscriptions_one_live); a cancelled one runs to its end.
+      .select((eb) =>
+        eb
+          .selectFrom('subscriptions as s')
+          .innerJoin('paymentPlans as p', 'p.id', 's.planId')
+          .select('p.name')
+          .whereRef('s.organizationId', '=', 'o.id')
+          .where('s.status', 'in', ['active', 'past_due'])
+          .limit(1)
+          .as('planName'),
+      )
+  );
 }
 
 export type OrganizationListRow = NonNullable<Awaited<ReturnType<ReturnType<typeof rowsQuery>['executeTakeFirst']>>>;
@@ -78,7 +80,8 @@ const SORTS: Record<OrganizationSort, ReturnType<typeof sql>> = {
  * PostgreSQL 13+, so PGlite and a server fold alike: PGlite has `unaccent` only as a contrib
  * bundle loaded at start, and a server may not let the app create extensions (docs/decisions.md).
  */
-const fold = (value: ReturnType<typeof sql>) => sql<string>`translate(regexp_replace(normalize(lower(${value}), NFD), '[\\u0300-\\u036f]', '', 'g'), 'øłđħı', 'oldhi')`;
+const fold = (value: ReturnType<typeof sql>) =>
+  sql<string>`translate(regexp_replace(normalize(lower(${value}), NFD), '[\\u0300-\\u036f]', '', 'g'), 'øłđħı', 'oldhi')`;
 
 /** A LIKE pattern that finds `text` anywhere, its own `%`, `_` and `\` taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, '\\$&')}%`;
@@ -95,15 +98,23 @@ export interface OrganizationListOptions {
 
 export function organizationAdminRepo(db: Db) {
   return {
-    async list({ start, limit, sort = 'createdAt', order = sort === 'createdAt' ? 'desc' : 'asc', statusId, q }: OrganizationListOptions): Promise<OrganizationListRow[]> {
+    async list({
+      start,
+      limit,
+      sort = 'createdAt',
+      order = sort === 'createdAt' ? 'desc' : 'asc',
+      statusId,
+      q,
+    }: OrganizationListOptions): Promise<OrganizationListRow[]> {
       let query = rowsQuery(db);
       if (statusId !== undefined) query = query.where('o.statusId', '=', statusId);
       const search = q?.trim();
       if (search) {
         const pattern = fold(sql`${containsPattern(search)}`);
         const matches = (value: ReturnType<typeof sql>) => sql<boolean>`${fold(value)} like ${pattern} escape '\\'`;
-        query = query.where(() =>
-          sql<boolean>`(${matches(sql.ref('o.name'))} or ${matches(sql`${sql.ref('u.firstName')} || ' ' || ${sql.ref('u.lastName')}`)} or ${matches(sql.ref('u.email'))})`,
+        query = query.where(
+          () =>
+            sql<boolean>`(${matches(sql.ref('o.name'))} or ${matches(sql`${sql.ref('u.firstName')} || ' ' || ${sql.ref('u.lastName')}`)} or ${matches(sql.ref('u.email'))})`,
         );
       }
       return query
@@ -141,7 +152,12 @@ export function organizationAdminRepo(db: Db) {
         .where('deletedAt', 'is', null)
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow();
-      return { activeProjects: Number(projects.active), completedProjects: Number(projects.completed), assetsCount: Number(assets.count), usersCount: Number(users.count) };
+      return {
+        activeProjects: Number(projects.active),
+        completedProjects: Number(projects.completed),
+        assetsCount: Number(assets.count),
+        usersCount: Number(users.count),
+      };
     },
     async update(id: number, changes: Updateable<OrganizationsTable>): Promise<void> {
       await db.updateTable('organizations').set(changes).where('id', '=', id).where('deletedAt', 'is', null).execute();
@@ -153,7 +169,11 @@ export function organizationAdminRepo(db: Db) {
      * the check constraint is never the one to refuse (that would be a 500). Answers the used
      * credits when refused, undefined when saved.
      */
-    async updateCredits(id: number, credits: Updateable<CreditsTable> & { activeCredits: number }, storageTb: number): Promise<{ usedCredits: number } | undefined> {
+    async updateCredits(
+      id: number,
+      credits: Updateable<CreditsTable> & { activeCredits: number },
+      storageTb: number,
+    ): Promise<{ usedCredits: number } | undefined> {
       return db.transaction().execute(async (tx) => {
         const updated = await tx
           .updateTable('credits')
@@ -175,7 +195,12 @@ export function organizationAdminRepo(db: Db) {
         await tx.updateTable('organizations').set({ deletedAt: now }).where('id', '=', id).execute();
         // A closed customer is never charged again nor granted credits: its subscription is
         // cancelled (it lapses at its term) and its credits stop renewing.
-        await tx.updateTable('subscriptions').set({ isCancelled: true, updatedAt: now }).where('organizationId', '=', id).where('status', 'in', ['pending', 'active', 'past_due']).execute();
+        await tx
+          .updateTable('subscriptions')
+          .set({ isCancelled: true, updatedAt: now })
+          .where('organizationId', '=', id)
+          .where('status', 'in', ['pending', 'active', 'past_due'])
+          .execute();
         await tx.updateTable('credits').set({ renewable: false }).where('organizationId', '=', id).execute();
         await tx
           .updateTable('users')

@@ -7,28 +7,38 @@ import { holidaysRepo } from './holidays.ts';
 
 /** One project with the names its pages show: organization, creator, editor, archive flags. */
 function detailsQuery(db: Db) {
-  return db
-    .selectFrom('projects as p')
-    .innerJoin('organizations as o', 'o.id', 'p.organizationId')
-    // A deleted organization's projects go with it, for staff too (issue 9).
-    .where('o.deletedAt', 'is', null)
-    .innerJoin('users as u', 'u.id', 'p.userId')
-    .leftJoin('users as e', 'e.id', 'p.editorId')
-    .selectAll('p')
-    .select([
-      'o.name as organizationName',
-      'u.firstName as userFirstName',
-      'u.lastName as userLastName',
-      'u.profilePictureUrl as userPicture',
-      'e.firstName as editorFirstName',
-      'e.lastName as editorLastName',
-      'e.profilePictureUrl as editorPicture',
-      // 1 when every asset's original (HD) / reduced proxy (low-res) exists; 0 with no assets.
-      sql<number>`(select case when count(*) > 0 and count(*) = count(a.path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as('hasHdArchive'),
-      sql<number>`(select case when count(*) > 0 and count(*) = count(a.preview_path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as('hasLowResArchive'),
-      // The latest live job making the current final video's preview (issue 36: send to review waits for it).
-      sql<string | null>`(select j.status from media_jobs j where j.project_id = p.id and j.kind = 'final.preview' and j.asset_id is null and j.source_key = p.final_video_path and j.status <> 'cancelled' order by j.id desc limit 1)`.as('finalPreviewJob'),
-    ]);
+  return (
+    db
+      .selectFrom('projects as p')
+      .innerJoin('organizations as o', 'o.id', 'p.organizationId')
+      // A deleted organization's projects go with it, for staff too (issue 9).
+      .where('o.deletedAt', 'is', null)
+      .innerJoin('users as u', 'u.id', 'p.userId')
+      .leftJoin('users as e', 'e.id', 'p.editorId')
+      .selectAll('p')
+      .select([
+        'o.name as organizationName',
+        'u.firstName as userFirstName',
+        'u.lastName as userLastName',
+        'u.profilePictureUrl as userPicture',
+        'e.firstName as editorFirstName',
+        'e.lastName as editorLastName',
+        'e.profilePictureUrl as editorPicture',
+        // 1 when every asset's original (HD) / reduced proxy (low-res) exists; 0 with no assets.
+        sql<number>`(select case when count(*) > 0 and count(*) = count(a.path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as(
+          'hasHdArchive',
+        ),
+        sql<number>`(select case when count(*) > 0 and count(*) = count(a.preview_path) then 1 else 0 end from assets a where a.project_id = p.id and a.deleted_at is null)`.as(
+          'hasLowResArchive',
+        ),
+        // The latest live job making the current final video's preview (issue 36: send to review waits for it).
+        sql<
+          string | null
+        >`(select j.status from media_jobs j where j.project_id = p.id and j.kind = 'final.preview' and j.asset_id is null and j.source_key = p.final_video_path and j.status <> 'cancelled' order by j.id desc limit 1)`.as(
+          'finalPreviewJob',
+        ),
+      ])
+  );
 }
 
 /** Columns a new (or duplicated) project starts without: no editor, timers, links or deliverable. */
@@ -83,7 +93,12 @@ export function projectsRepo(db: Db) {
       return detailsQuery(db).where('p.id', '=', id).executeTakeFirst();
     },
     /** One page of the organization's projects in `statuses`, newest first, and how many there are in all. */
-    async listForOrganization(organizationId: number, statuses: readonly ProjectStatus[], start: number, limit: number): Promise<{ rows: ProjectDetails[]; total: number }> {
+    async listForOrganization(
+      organizationId: number,
+      statuses: readonly ProjectStatus[],
+      start: number,
+      limit: number,
+    ): Promise<{ rows: ProjectDetails[]; total: number }> {
       if (statuses.length === 0) return { rows: [], total: 0 };
       const rows = await detailsQuery(db)
         .where('p.organizationId', '=', organizationId)
@@ -119,7 +134,9 @@ export function projectsRepo(db: Db) {
     /** Which of `paths` is a project's final video. */
     async finalVideoPaths(paths: readonly string[]): Promise<string[]> {
       if (paths.length === 0) return [];
-      return (await db.selectFrom('projects').select('finalVideoPath').where('finalVideoPath', 'in', paths).execute()).flatMap((row) => (row.finalVideoPath ? [row.finalVideoPath] : []));
+      return (await db.selectFrom('projects').select('finalVideoPath').where('finalVideoPath', 'in', paths).execute()).flatMap((row) =>
+        row.finalVideoPath ? [row.finalVideoPath] : [],
+      );
     },
     async create(values: Insertable<ProjectsTable>): Promise<number> {
       const row = await db.insertInto('projects').values(values).returning('id').executeTakeFirstOrThrow();
@@ -137,7 +154,12 @@ export function projectsRepo(db: Db) {
      * the keys that the edited calendar changes. Returns how many changed.
      */
     async storeSlaKeysAfterCalendarEdit(now: Date): Promise<number> {
-      const rows = await db.selectFrom('projects').select([...SLA_INPUT_COLUMNS, 'slaDeadline', 'slaFrozen']).where('latestSubmittedAt', 'is not', null).forUpdate().execute();
+      const rows = await db
+        .selectFrom('projects')
+        .select([...SLA_INPUT_COLUMNS, 'slaDeadline', 'slaFrozen'])
+        .where('latestSubmittedAt', 'is not', null)
+        .forUpdate()
+        .execute();
       // Read after the locks: a concurrent edit's rows are then committed and seen.
       const calendar = await holidaysRepo(db).calendar();
       let changed = 0;
@@ -156,7 +178,13 @@ export function projectsRepo(db: Db) {
      */
     async transition(id: number, changes: Updateable<ProjectsTable>, expected: ProjectStatus, now: Date): Promise<boolean> {
       return inTransaction(db, async (tx) => {
-        const row = await tx.updateTable('projects').set(changes).where('id', '=', id).where('status', '=', expected).returning(SLA_INPUT_COLUMNS).executeTakeFirst();
+        const row = await tx
+          .updateTable('projects')
+          .set(changes)
+          .where('id', '=', id)
+          .where('status', '=', expected)
+          .returning(SLA_INPUT_COLUMNS)
+          .executeTakeFirst();
         if (!row) return false;
         await storeSlaKeys(tx, [row], now);
         return true;

@@ -38,10 +38,21 @@ const RECIPIENT = ['users.id', 'users.email', 'users.firstName', 'users.role', '
 
 /** Review e-mails: who gets them, what they list, and the ledger that sends each one once. */
 export function reviewMailRepo(db: Db) {
-  const active = () => db.selectFrom('users').select(RECIPIENT).where('users.deletedAt', 'is', null).where('users.isEnabled', '=', true).where('users.passwordHash', 'is not', null);
+  const active = () =>
+    db
+      .selectFrom('users')
+      .select(RECIPIENT)
+      .where('users.deletedAt', 'is', null)
+      .where('users.isEnabled', '=', true)
+      .where('users.passwordHash', 'is not', null);
   return {
     async preferences(userId: number): Promise<ReviewMailPreferences | undefined> {
-      const row = await db.selectFrom('users').select(['reviewMailReady', 'reviewMailReminder', 'reviewMailChanges', 'reviewMailDigest']).where('id', '=', userId).where('deletedAt', 'is', null).executeTakeFirst();
+      const row = await db
+        .selectFrom('users')
+        .select(['reviewMailReady', 'reviewMailReminder', 'reviewMailChanges', 'reviewMailDigest'])
+        .where('id', '=', userId)
+        .where('deletedAt', 'is', null)
+        .executeTakeFirst();
       return row && { ready: row.reviewMailReady, reminder: row.reviewMailReminder, changes: row.reviewMailChanges, digest: row.reviewMailDigest };
     },
 
@@ -107,13 +118,26 @@ export function reviewMailRepo(db: Db) {
         .selectFrom('reviewComments as c')
         .innerJoin('projectVersions as v', 'v.id', 'c.versionId')
         .innerJoin('projects as p', 'p.id', 'c.projectId')
-        .select(['c.projectId', 'p.name as projectName', 'v.number as version', 'c.frame', 'c.authorName', 'c.text', 'c.createdAt', 'v.frameRateNum', 'v.frameRateDen'])
+        .select([
+          'c.projectId',
+          'p.name as projectName',
+          'v.number as version',
+          'c.frame',
+          'c.authorName',
+          'c.text',
+          'c.createdAt',
+          'v.frameRateNum',
+          'v.frameRateDen',
+        ])
         .where('c.createdAt', '>', since)
         .where('c.createdAt', '<=', until)
         .where('c.deletedAt', 'is', null)
         .where((eb) => eb.or([eb('c.authorUserId', 'is', null), eb('c.authorUserId', '!=', user.id)]));
       if (user.role === 'OWNER' || user.role === 'USER') {
-        query = query.where('p.organizationId', '=', user.organizationId ?? -1).where('v.releasedAt', 'is not', null).where('p.status', 'not in', ['DELETED', 'HIDDEN']);
+        query = query
+          .where('p.organizationId', '=', user.organizationId ?? -1)
+          .where('v.releasedAt', 'is not', null)
+          .where('p.status', 'not in', ['DELETED', 'HIDDEN']);
       } else if (user.role === 'EDITOR') {
         query = query.where('p.editorId', '=', user.id);
       }
@@ -122,7 +146,12 @@ export function reviewMailRepo(db: Db) {
 
     /** Where this user's next digest starts: the end of the last one, else null. */
     async digestCursor(userId: number): Promise<Date | null> {
-      const row = await db.selectFrom('reviewMailLedger').select((eb) => eb.fn.max('coveredUntil').as('until')).where('userId', '=', userId).where('kind', '=', 'digest').executeTakeFirst();
+      const row = await db
+        .selectFrom('reviewMailLedger')
+        .select((eb) => eb.fn.max('coveredUntil').as('until'))
+        .where('userId', '=', userId)
+        .where('kind', '=', 'digest')
+        .executeTakeFirst();
       return row?.until ? new Date(row.until) : null;
     },
 
@@ -133,7 +162,14 @@ export function reviewMailRepo(db: Db) {
     async claim(entry: { kind: ReviewMailKind; userId: number; projectId?: number; version?: number; day?: string; coveredUntil?: Date }): Promise<boolean> {
       const row = await db
         .insertInto('reviewMailLedger')
-        .values({ kind: entry.kind, userId: entry.userId, projectId: entry.projectId ?? 0, version: entry.version ?? 0, day: entry.day ?? '', coveredUntil: entry.coveredUntil ?? null })
+        .values({
+          kind: entry.kind,
+          userId: entry.userId,
+          projectId: entry.projectId ?? 0,
+          version: entry.version ?? 0,
+          day: entry.day ?? '',
+          coveredUntil: entry.coveredUntil ?? null,
+        })
         .onConflict((oc) => oc.constraint('review_mail_ledger_once').doNothing())
         .returning('id')
         .executeTakeFirst();

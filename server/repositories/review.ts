@@ -42,7 +42,10 @@ export function reviewRepo(db: Db) {
   return {
     /** Whether a version of the project holds the video `videoPath`. */
     async holdsVersionVideo(projectId: number, videoPath: string): Promise<boolean> {
-      return (await db.selectFrom('projectVersions').select('id').where('projectId', '=', projectId).where('videoPath', '=', videoPath).executeTakeFirst()) !== undefined;
+      return (
+        (await db.selectFrom('projectVersions').select('id').where('projectId', '=', projectId).where('videoPath', '=', videoPath).executeTakeFirst()) !==
+        undefined
+      );
     },
     /** Which of `paths` is a review version's cut. */
     async versionPaths(paths: readonly string[]): Promise<string[]> {
@@ -68,11 +71,31 @@ export function reviewRepo(db: Db) {
     async recordDelivery(video: DeliveredVideo, replacesReleased: boolean): Promise<ProjectVersionRow> {
       return inTransaction(db, async (tx) => {
         await tx.selectFrom('projects').select('id').where('id', '=', video.projectId).forUpdate().executeTakeFirst();
-        const latest = await tx.selectFrom('projectVersions').selectAll().where('projectId', '=', video.projectId).orderBy('number', 'desc').limit(1).executeTakeFirst();
+        const latest = await tx
+          .selectFrom('projectVersions')
+          .selectAll()
+          .where('projectId', '=', video.projectId)
+          .orderBy('number', 'desc')
+          .limit(1)
+          .executeTakeFirst();
         if (latest?.videoPath === video.videoPath) return latest;
-        const fresh = { videoPath: video.videoPath, videoSize: video.videoSize, previewPath: video.previewPath, frameRateNum: null, frameRateDen: null, durationFrames: null, width: null, height: null };
+        const fresh = {
+          videoPath: video.videoPath,
+          videoSize: video.videoSize,
+          previewPath: video.previewPath,
+          frameRateNum: null,
+          frameRateDen: null,
+          durationFrames: null,
+          width: null,
+          height: null,
+        };
         if (latest && (latest.releasedAt === null || replacesReleased)) {
-          return tx.updateTable('projectVersions').set({ ...fresh, updatedAt: sql`now()` }).where('id', '=', latest.id).returningAll().executeTakeFirstOrThrow();
+          return tx
+            .updateTable('projectVersions')
+            .set({ ...fresh, updatedAt: sql`now()` })
+            .where('id', '=', latest.id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
         }
         return tx
           .insertInto('projectVersions')
@@ -89,7 +112,12 @@ export function reviewRepo(db: Db) {
         .set({ releasedAt: now, updatedAt: now })
         .where('projectId', '=', projectId)
         .where('releasedAt', 'is', null)
-        .where('number', '=', (eb) => eb.selectFrom('projectVersions as v').select((v) => v.fn.max('v.number').as('n')).where('v.projectId', '=', projectId))
+        .where('number', '=', (eb) =>
+          eb
+            .selectFrom('projectVersions as v')
+            .select((v) => v.fn.max('v.number').as('n'))
+            .where('v.projectId', '=', projectId),
+        )
         .execute();
     },
 
@@ -112,7 +140,14 @@ export function reviewRepo(db: Db) {
 
     /** Every comment of a version not deleted, threads and replies, by frame. */
     async comments(versionId: number): Promise<ReviewCommentRow[]> {
-      return db.selectFrom('reviewComments').selectAll().where('versionId', '=', versionId).where('deletedAt', 'is', null).orderBy('frame').orderBy('id').execute();
+      return db
+        .selectFrom('reviewComments')
+        .selectAll()
+        .where('versionId', '=', versionId)
+        .where('deletedAt', 'is', null)
+        .orderBy('frame')
+        .orderBy('id')
+        .execute();
     },
 
     /** The threads a version's deleted first comments leave behind when they still have live replies. */
@@ -129,7 +164,12 @@ export function reviewRepo(db: Db) {
 
     /** How many live comments (threads and replies) a version holds. */
     async countComments(versionId: number): Promise<number> {
-      const row = await db.selectFrom('reviewComments').select((eb) => eb.fn.countAll<string>().as('count')).where('versionId', '=', versionId).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('reviewComments')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('versionId', '=', versionId)
+        .where('deletedAt', 'is', null)
+        .executeTakeFirstOrThrow();
       return Number(row.count);
     },
 
@@ -151,7 +191,12 @@ export function reviewRepo(db: Db) {
      * (deleted ones too; the caller filters), or nothing when the id is not the project's.
      */
     async threadAround(projectId: number, commentId: number): Promise<ReviewCommentRow[]> {
-      const found = await db.selectFrom('reviewComments').select(['id', 'parentId']).where('projectId', '=', projectId).where('id', '=', commentId).executeTakeFirst();
+      const found = await db
+        .selectFrom('reviewComments')
+        .select(['id', 'parentId'])
+        .where('projectId', '=', projectId)
+        .where('id', '=', commentId)
+        .executeTakeFirst();
       if (!found) return [];
       const threadId = found.parentId ?? found.id;
       return db
@@ -165,7 +210,13 @@ export function reviewRepo(db: Db) {
 
     /** One live comment of the project. */
     async comment(projectId: number, id: number): Promise<ReviewCommentRow | undefined> {
-      return db.selectFrom('reviewComments').selectAll().where('projectId', '=', projectId).where('id', '=', id).where('deletedAt', 'is', null).executeTakeFirst();
+      return db
+        .selectFrom('reviewComments')
+        .selectAll()
+        .where('projectId', '=', projectId)
+        .where('id', '=', id)
+        .where('deletedAt', 'is', null)
+        .executeTakeFirst();
     },
 
     async versionById(id: number): Promise<ProjectVersionRow | undefined> {
@@ -198,6 +249,5 @@ export function reviewRepo(db: Db) {
     async deleteComment(id: number, now: Date): Promise<void> {
       await db.updateTable('reviewComments').set({ deletedAt: now, updatedAt: now }).where('id', '=', id).where('deletedAt', 'is', null).execute();
     },
-
   };
 }

@@ -31,7 +31,10 @@ export function shareLinksRepo(db: Db) {
           .where('c.deletedAt', 'is', null)
           .as('guestComments'),
       ]);
-  const normalized = (row: Omit<ShareLinkListing, 'guestComments'> & { guestComments: string | number | null }): ShareLinkListing => ({ ...row, guestComments: Number(row.guestComments ?? 0) });
+  const normalized = (row: Omit<ShareLinkListing, 'guestComments'> & { guestComments: string | number | null }): ShareLinkListing => ({
+    ...row,
+    guestComments: Number(row.guestComments ?? 0),
+  });
 
   return {
     async insert(link: NewShareLink): Promise<ReviewShareLinkRow> {

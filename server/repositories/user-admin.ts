@@ -26,7 +26,15 @@ export function userAdminRepo(db: Db) {
         .where('u.deletedAt', 'is', null)
         .where('o.deletedAt', 'is', null)
         .where('o.renewableAt', 'is', null)
-        .select(['u.id', 'u.email', 'u.firstName', 'u.lastName', 'o.id as organizationId', 'o.name as organizationName', 'o.createdAt as organizationCreatedAt'])
+        .select([
+          'u.id',
+          'u.email',
+          'u.firstName',
+          'u.lastName',
+          'o.id as organizationId',
+          'o.name as organizationName',
+          'o.createdAt as organizationCreatedAt',
+        ])
         .orderBy('o.createdAt', 'desc')
         .orderBy('o.id', 'desc')
         .offset(start)
@@ -35,7 +43,11 @@ export function userAdminRepo(db: Db) {
     },
     async softDelete(id: number, now: Date): Promise<void> {
       // The session version goes up too, so a token kept from before cannot outlive the account.
-      await db.updateTable('users').set((eb) => ({ deletedAt: now, sessionVersion: eb('sessionVersion', '+', 1) })).where('id', '=', id).execute();
+      await db
+        .updateTable('users')
+        .set((eb) => ({ deletedAt: now, sessionVersion: eb('sessionVersion', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
     },
     /** A§8: an editor with assigned projects that are not deleted cannot be deleted. */
     async editorHasProjects(editorId: number): Promise<boolean> {

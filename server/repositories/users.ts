@@ -18,10 +18,21 @@ export function usersRepo(db: Db) {
     },
     /** The id of `id` when it is an enabled, live EDITOR (the one a project may be assigned to). */
     async findEnabledEditor(id: number): Promise<{ id: number } | undefined> {
-      return db.selectFrom('users').select('id').where('id', '=', id).where('role', '=', 'EDITOR').where('isEnabled', '=', true).where('deletedAt', 'is', null).executeTakeFirst();
+      return db
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', id)
+        .where('role', '=', 'EDITOR')
+        .where('isEnabled', '=', true)
+        .where('deletedAt', 'is', null)
+        .executeTakeFirst();
     },
     async create(user: NewUser): Promise<UserRow> {
-      return db.insertInto('users').values({ ...user, email: user.email.trim() }).returningAll().executeTakeFirstOrThrow();
+      return db
+        .insertInto('users')
+        .values({ ...user, email: user.email.trim() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
     },
     async update(id: number, changes: UserUpdate): Promise<void> {
       await db.updateTable('users').set(changes).where('id', '=', id).execute();

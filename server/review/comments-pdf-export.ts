@@ -20,10 +20,27 @@ export async function commentsPdfFile(
 ): Promise<Buffer> {
   const { rate, known } = frameRate;
   const source = threads.length ? await storedVideoInput(storage, version.videoPath).catch(() => null) : null;
-  const pictures = source ? await frameThumbnails(mediaTools(), source, threads.map((thread) => thread.frame), rate) : new Map<number, Uint8Array>();
+  const pictures = source
+    ? await frameThumbnails(
+        mediaTools(),
+        source,
+        threads.map((thread) => thread.frame),
+        rate,
+      )
+    : new Map<number, Uint8Array>();
   // jsPDF and the fonts load on the first export, not with the server (issue 14, start-up).
   const [{ buildCommentsPdf }, { loadServerPdfFonts }] = await Promise.all([import('./comments-pdf.ts'), import('./pdf-fonts.ts')]);
-  const input = { projectName, version: version.number, rate, rateKnown: known, width: version.width, height: version.height, threads, pictures, generatedAt: new Date() };
+  const input = {
+    projectName,
+    version: version.number,
+    rate,
+    rateKnown: known,
+    width: version.width,
+    height: version.height,
+    threads,
+    pictures,
+    generatedAt: new Date(),
+  };
   // The CJK and emoji fonts are read only when the project's name or the threads need them.
   const pdf = buildCommentsPdf(input, await loadServerPdfFonts(textsOf([projectName, threads])));
   return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);

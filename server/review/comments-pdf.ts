@@ -56,7 +56,14 @@ const NO_PICTURE = '#d9dde1';
 const OPEN = '#0a64c2';
 const RESOLVED = '#1e8a3c';
 
-const ROLE_NAME: Record<CommentAuthorRole, string> = { SUPERADMIN: 'Super admin', ADMIN: 'Admin', EDITOR: 'Editor', OWNER: 'Owner', USER: 'User', GUEST: 'Guest' };
+const ROLE_NAME: Record<CommentAuthorRole, string> = {
+  SUPERADMIN: 'Super admin',
+  ADMIN: 'Admin',
+  EDITOR: 'Editor',
+  OWNER: 'Owner',
+  USER: 'User',
+  GUEST: 'Guest',
+};
 
 /** "v02": the version as file names and the exports' titles write it. */
 const versionLabel = (version: number) => `v${String(version).padStart(2, '0')}`;
@@ -163,7 +170,14 @@ export function buildCommentsPdf(input: CommentsPdfInput, fonts: PdfFontSet): Ui
   writeLines(wrap(title, right - MARGIN), MARGIN, 21);
   font('normal', 9, MUTED);
   const count = input.threads.length;
-  writeLines(wrap(`Generated ${utcMinute(input.generatedAt)} · ${rateLabel(input.rate, input.rateKnown)} · ${count} ${count === 1 ? 'thread' : 'threads'}`, right - MARGIN), MARGIN, 13);
+  writeLines(
+    wrap(
+      `Generated ${utcMinute(input.generatedAt)} · ${rateLabel(input.rate, input.rateKnown)} · ${count} ${count === 1 ? 'thread' : 'threads'}`,
+      right - MARGIN,
+    ),
+    MARGIN,
+    13,
+  );
   y += 10;
   if (count === 0) {
     font('normal', 10.5, INK);
@@ -223,7 +237,9 @@ export function buildCommentsPdf(input: CommentsPdfInput, fonts: PdfFontSet): Ui
     drawPicture(thread, picture, { x: MARGIN, y: top, width: PICTURE_WIDTH, height });
 
     const textWidth = right - textX;
-    const timecode = frameToTimecode(thread.frame, input.rate) + (thread.endFrame != null && thread.endFrame > thread.frame ? ` – ${frameToTimecode(thread.endFrame, input.rate)}` : '');
+    const timecode =
+      frameToTimecode(thread.frame, input.rate) +
+      (thread.endFrame != null && thread.endFrame > thread.frame ? ` – ${frameToTimecode(thread.endFrame, input.rate)}` : '');
     font('bold', 11, INK);
     doc.text(timecode, textX, y + 10);
     font('bold', 9, thread.resolved ? RESOLVED : OPEN);

@@ -55,8 +55,12 @@ const versionLabel = (version: number) => `v${String(version).padStart(2, '0')}`
 const markerFrames = (comment: MarkerComment) => (comment.endFrame != null && comment.endFrame > comment.frame ? comment.endFrame - comment.frame : 1);
 
 /** Text on one line: line breaks, tabs and other control characters become spaces, runs of spaces one space. */
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+const oneLine = (text: string) =>
+  text
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 
 // ---------------------------------------------------------------------------------------
 // CSV (RFC 4180).

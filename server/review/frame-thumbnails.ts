@@ -75,7 +75,10 @@ const isJpeg = (bytes: Uint8Array) => bytes.length > 4 && bytes[0] === 0xff && b
 
 async function extractOne(tools: MediaTools, input: MediaInput, frame: number, rate: FrameRate, file: string, signal: AbortSignal): Promise<Uint8Array | null> {
   try {
-    await makeFrameJpeg(tools, input, file, frameStartSeconds(frame, rate), FRAME_THUMBNAIL_LIMITS.width, { signal, timeoutMs: FRAME_THUMBNAIL_LIMITS.frameTimeoutMs });
+    await makeFrameJpeg(tools, input, file, frameStartSeconds(frame, rate), FRAME_THUMBNAIL_LIMITS.width, {
+      signal,
+      timeoutMs: FRAME_THUMBNAIL_LIMITS.frameTimeoutMs,
+    });
     const bytes = new Uint8Array(await readFile(file));
     return isJpeg(bytes) ? bytes : null;
   } catch {
@@ -88,7 +91,13 @@ async function extractOne(tools: MediaTools, input: MediaInput, frame: number, r
  * JPEG pictures of `frames` (frame → bytes), the first FRAME_THUMBNAIL_LIMITS.frames distinct
  * frames in frame order. Frames that failed, timed out or were past the limits are absent.
  */
-export async function frameThumbnails(tools: MediaTools, input: MediaInput, frames: readonly number[], rate: FrameRate, signal?: AbortSignal): Promise<Map<number, Uint8Array>> {
+export async function frameThumbnails(
+  tools: MediaTools,
+  input: MediaInput,
+  frames: readonly number[],
+  rate: FrameRate,
+  signal?: AbortSignal,
+): Promise<Map<number, Uint8Array>> {
   const wanted = [...new Set(frames)].sort((a, b) => a - b).slice(0, FRAME_THUMBNAIL_LIMITS.frames);
   const pictures = new Map<number, Uint8Array>();
   if (wanted.length === 0) return pictures;

@@ -53,7 +53,8 @@ function drawShape(doc: jsPDF, writer: PdfTextWriter, shape: Shape, box: Picture
     case 'arrow': {
       const head = HEAD * box.width;
       const angle = Math.atan2(s.to.y - s.from.y, s.to.x - s.from.x);
-      const wing = (side: number) => [X(s.to.x - head * Math.cos(angle + side * (Math.PI / 7))), Y(s.to.y - head * Math.sin(angle + side * (Math.PI / 7)))] as const;
+      const wing = (side: number) =>
+        [X(s.to.x - head * Math.cos(angle + side * (Math.PI / 7))), Y(s.to.y - head * Math.sin(angle + side * (Math.PI / 7)))] as const;
       doc.line(X(s.from.x), Y(s.from.y), X(s.to.x), Y(s.to.y));
       doc.triangle(X(s.to.x), Y(s.to.y), ...wing(-1), ...wing(1), 'F');
       return;

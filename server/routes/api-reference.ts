@@ -79,7 +79,10 @@ export function renderReference(document: Json): string {
       const body = (operation.requestBody as { content: Record<string, { schema: unknown }> } | undefined)?.content['application/json']?.schema;
       const responses = operation.responses as Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
       const parameterRows = parameters
-        .map((p) => `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${escapeHtml(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${escapeHtml(String(p.name))}</code></td><td>${escapeHtml(String(p.in))}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${escapeHtml(JSON.stringify(p.schema))}</code></td></tr>`,
+        )
         .join('');
       const responseRows = Object.entries(responses)
         .map(([status, answer]) => {
@@ -99,7 +102,9 @@ ${body ? `<h4>Request body (JSON)</h4>${schemaHtml(body)}` : ''}
     });
     sections.push(`<section id="tag-${anchor(tag)}"><h2>${escapeHtml(tag)}</h2><p>${prose(description)}</p>${items.join('\n')}</section>`);
   }
-  const schemaSections = Object.entries(schemas).map(([name, schema]) => `<article id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${schemaHtml(schema)}</article>`);
+  const schemaSections = Object.entries(schemas).map(
+    ([name, schema]) => `<article id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${schemaHtml(schema)}</article>`,
+  );
 
   return `<!doctype html>
 <html lang="en">

@@ -119,7 +119,12 @@ const DEMO_PROJECTS: DemoProject[] = [
         pattern: 'testsrc2',
         releasedAgo: DAY,
         comments: [
-          { author: 'OWNER', at: 2.5, text: 'Much better. Could the lower third stay a second longer?', replies: [{ author: 'ADMIN', text: 'Noted, Eddie will adjust it.' }] },
+          {
+            author: 'OWNER',
+            at: 2.5,
+            text: 'Much better. Could the lower third stay a second longer?',
+            replies: [{ author: 'ADMIN', text: 'Noted, Eddie will adjust it.' }],
+          },
           { author: 'USER', at: 7, text: 'Typo in the caption: "Quartely".' },
         ],
       },
@@ -135,7 +140,14 @@ const DEMO_PROJECTS: DemoProject[] = [
         toneHz: 523,
         pattern: 'smptehdbars',
         releasedAgo: 20 * HOUR,
-        comments: [{ author: 'OWNER', at: 3.3, text: 'Love the pacing. Is the colour grade final?', replies: [{ author: 'EDITOR', text: 'Not yet, the grade comes in the next pass.' }] }],
+        comments: [
+          {
+            author: 'OWNER',
+            at: 3.3,
+            text: 'Love the pacing. Is the colour grade final?',
+            replies: [{ author: 'EDITOR', text: 'Not yet, the grade comes in the next pass.' }],
+          },
+        ],
       },
     ],
   },
@@ -191,12 +203,40 @@ export const makeDemoClip: DemoClipMaker = async (tools, project, version, file,
   await run(
     tools.ffmpeg,
     [
-      '-hide_banner', '-nostdin', '-y', '-loglevel', 'error',
-      '-f', 'lavfi', '-i', `${version.pattern}=size=1280x720:rate=${rate}:duration=${CLIP_SECONDS}`,
-      '-f', 'lavfi', '-i', `sine=frequency=${version.toneHz}:sample_rate=48000:duration=${CLIP_SECONDS}`,
+      '-hide_banner',
+      '-nostdin',
+      '-y',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      `${version.pattern}=size=1280x720:rate=${rate}:duration=${CLIP_SECONDS}`,
+      '-f',
+      'lavfi',
+      '-i',
+      `sine=frequency=${version.toneHz}:sample_rate=48000:duration=${CLIP_SECONDS}`,
       ...(filters.length ? ['-vf', filters.join(',')] : []),
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-pix_fmt', 'yuv420p', '-r', rate,
-      '-c:a', 'aac', '-b:a', '96k', '-shortest', '-movflags', '+faststart', '-f', 'mp4', file,
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '26',
+      '-pix_fmt',
+      'yuv420p',
+      '-r',
+      rate,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '96k',
+      '-shortest',
+      '-movflags',
+      '+faststart',
+      '-f',
+      'mp4',
+      file,
     ],
     { timeoutMs: 120_000 },
   );
@@ -213,12 +253,21 @@ async function hasDrawtext(tools: MediaTools): Promise<boolean> {
 
 /** The demo projects still without any version, with their ids. */
 async function pendingProjects(db: Db): Promise<{ id: number; plan: DemoProject }[]> {
-  const rows = await demoSeedRepo(db).projectsWithoutVersions(DEMO_ORGANIZATION, DEMO_PROJECTS.map((project) => project.name), SEEDED_STATUSES);
+  const rows = await demoSeedRepo(db).projectsWithoutVersions(
+    DEMO_ORGANIZATION,
+    DEMO_PROJECTS.map((project) => project.name),
+    SEEDED_STATUSES,
+  );
   return rows.map((row) => ({ id: row.id, plan: DEMO_PROJECTS.find((project) => project.name === row.name)! }));
 }
 
 async function demoAuthors(db: Db): Promise<Record<Author, { id: number; name: string; role: RoleName }>> {
-  const emails: Record<Author, string> = { OWNER: 'owner@demo.cutdesk.test', USER: 'user@demo.cutdesk.test', EDITOR: 'editor@demo.cutdesk.test', ADMIN: 'admin@demo.cutdesk.test' };
+  const emails: Record<Author, string> = {
+    OWNER: 'owner@demo.cutdesk.test',
+    USER: 'user@demo.cutdesk.test',
+    EDITOR: 'editor@demo.cutdesk.test',
+    ADMIN: 'admin@demo.cutdesk.test',
+  };
   const rows = await demoSeedRepo(db).usersByEmail(Object.values(emails));
   const out = {} as Record<Author, { id: number; name: string; role: RoleName }>;
   for (const [author, email] of Object.entries(emails) as [Author, string][]) {
@@ -238,7 +287,18 @@ interface MadeClip {
 /** One comment as a reviewer wrote it `at` (inserted directly: the repository stamps "now"). Answers its id. */
 async function insertComment(
   rows: ReturnType<typeof demoSeedRepo>,
-  comment: { projectId: number; versionId: number; parentId: number | null; author: { id: number; name: string; role: RoleName }; frame: number; endFrame: number | null; text: string; drawing: Drawing | null; at: Date; resolved: { at: Date; by: number } | null },
+  comment: {
+    projectId: number;
+    versionId: number;
+    parentId: number | null;
+    author: { id: number; name: string; role: RoleName };
+    frame: number;
+    endFrame: number | null;
+    text: string;
+    drawing: Drawing | null;
+    at: Date;
+    resolved: { at: Date; by: number } | null;
+  },
 ): Promise<number> {
   return rows.insertComment({
     projectId: comment.projectId,
@@ -308,7 +368,18 @@ async function recordProject(db: Db, projectId: number, plan: DemoProject, clips
         });
         for (const [r, reply] of (comment.replies ?? []).entries()) {
           const at = new Date(written.getTime() + (r + 1) * 25 * 60_000);
-          await insertComment(rows, { projectId, versionId, parentId: thread, author: authors[reply.author], frame, endFrame: null, text: reply.text, drawing: null, at, resolved: null });
+          await insertComment(rows, {
+            projectId,
+            versionId,
+            parentId: thread,
+            author: authors[reply.author],
+            frame,
+            endFrame: null,
+            text: reply.text,
+            drawing: null,
+            at,
+            resolved: null,
+          });
         }
       }
     }
@@ -326,7 +397,11 @@ const clipName = (project: string, label: string) => `${project.replace(/[^A-Za-
  * ffmpeg it logs DEMO_MEDIA_MESSAGES.ffmpegMissing and changes nothing. Needs the object store
  * connected.
  */
-export async function seedDemoMedia(ctx: AppContext, log: DemoMediaLog, options: { tools?: MediaTools; now?: number; makeClip?: DemoClipMaker } = {}): Promise<DemoMediaResult> {
+export async function seedDemoMedia(
+  ctx: AppContext,
+  log: DemoMediaLog,
+  options: { tools?: MediaTools; now?: number; makeClip?: DemoClipMaker } = {},
+): Promise<DemoMediaResult> {
   const pending = await pendingProjects(ctx.db);
   if (pending.length === 0) return { seeded: [], skipped: null };
   const tools = options.tools ?? mediaTools();

@@ -90,7 +90,15 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
     const ids: Partial<Record<RoleName, number>> = {};
     for (const account of DEMO_ACCOUNTS) {
       const customer = account.role === 'OWNER' || account.role === 'USER';
-      ids[account.role] = await rows.insertUser({ ...account, passwordHash, phone: '5550100', organizationId: customer ? organizationId : null, profilePictureUrl: null, assetsPath: null, deletedAt: null });
+      ids[account.role] = await rows.insertUser({
+        ...account,
+        passwordHash,
+        phone: '5550100',
+        organizationId: customer ? organizationId : null,
+        profilePictureUrl: null,
+        assetsPath: null,
+        deletedAt: null,
+      });
     }
     for (const [index, project] of PROJECTS.entries()) {
       const submitted = project.status === 'OPENED' ? null : new Date(now - (index + 1) * 5 * 3_600_000);
@@ -139,22 +147,71 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
 async function seedCustomersAndTeam(rows: ReturnType<typeof demoSeedRepo>, passwordHash: string, demoStudioId: number, now: number): Promise<void> {
   const customers: {
     organization: Insertable<OrganizationsTable>;
-    credits: { startDate: string | null; endDate: string | null; activeCredits: number; creditsPerInterval: number; intervalMonths: number; renewable: boolean };
+    credits: {
+      startDate: string | null;
+      endDate: string | null;
+      activeCredits: number;
+      creditsPerInterval: number;
+      intervalMonths: number;
+      renewable: boolean;
+    };
     owner: { email: string; firstName: string; lastName: string; phone: string };
   }[] = [
     {
-      organization: { name: 'Northwind Media', statusId: 1, storageTb: 1, renewableAt: new Date(now + 350 * DAY), kitOrdered: true, kitType: 'Interview kit', kitOrderedAt: isoDate(now - 3 * DAY), createdAt: new Date(now - 15 * DAY) },
-      credits: { startDate: isoDate(now - 15 * DAY), endDate: isoDate(now + 350 * DAY), activeCredits: 20, creditsPerInterval: 20, intervalMonths: 1, renewable: true },
+      organization: {
+        name: 'Northwind Media',
+        statusId: 1,
+        storageTb: 1,
+        renewableAt: new Date(now + 350 * DAY),
+        kitOrdered: true,
+        kitType: 'Interview kit',
+        kitOrderedAt: isoDate(now - 3 * DAY),
+        createdAt: new Date(now - 15 * DAY),
+      },
+      credits: {
+        startDate: isoDate(now - 15 * DAY),
+        endDate: isoDate(now + 350 * DAY),
+        activeCredits: 20,
+        creditsPerInterval: 20,
+        intervalMonths: 1,
+        renewable: true,
+      },
       owner: { email: 'nina@northwind.demo.cutdesk.test', firstName: 'Nina', lastName: 'North', phone: '5550142' },
     },
     {
       // Credits ending within 91 days: the expiry warnings show on the staff pages.
-      organization: { name: 'Harbor Lights Co', statusId: 2, state: 'APPROVED', storageTb: 1, renewableAt: new Date(now + 40 * DAY), kitOrdered: true, kitType: 'Studio kit', kitOrderedAt: isoDate(now - 300 * DAY), createdAt: new Date(now - 325 * DAY) },
-      credits: { startDate: isoDate(now - 325 * DAY), endDate: isoDate(now + 40 * DAY), activeCredits: 12, creditsPerInterval: 4, intervalMonths: 3, renewable: true },
+      organization: {
+        name: 'Harbor Lights Co',
+        statusId: 2,
+        state: 'APPROVED',
+        storageTb: 1,
+        renewableAt: new Date(now + 40 * DAY),
+        kitOrdered: true,
+        kitType: 'Studio kit',
+        kitOrderedAt: isoDate(now - 300 * DAY),
+        createdAt: new Date(now - 325 * DAY),
+      },
+      credits: {
+        startDate: isoDate(now - 325 * DAY),
+        endDate: isoDate(now + 40 * DAY),
+        activeCredits: 12,
+        creditsPerInterval: 4,
+        intervalMonths: 3,
+        renewable: true,
+      },
       owner: { email: 'hal@harborlights.demo.cutdesk.test', firstName: 'Hal', lastName: 'Harbor', phone: '5550188' },
     },
     {
-      organization: { name: 'Blue Fern Bakery', statusId: 1, storageTb: 1, renewableAt: null, kitOrdered: false, kitType: null, kitOrderedAt: null, createdAt: new Date(now - 4 * DAY) },
+      organization: {
+        name: 'Blue Fern Bakery',
+        statusId: 1,
+        storageTb: 1,
+        renewableAt: null,
+        kitOrdered: false,
+        kitType: null,
+        kitOrderedAt: null,
+        createdAt: new Date(now - 4 * DAY),
+      },
       credits: { startDate: null, endDate: null, activeCredits: 0, creditsPerInterval: 0, intervalMonths: 1, renewable: false },
       owner: { email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', phone: '5550177' },
     },
@@ -164,8 +221,39 @@ async function seedCustomersAndTeam(rows: ReturnType<typeof demoSeedRepo>, passw
     const createdAt = customer.organization.createdAt ?? new Date(now);
     const renewDate = nextRenewDate(customer.credits, isoDate(now));
     await rows.insertCredits({ organizationId: id, ...customer.credits, usedCredits: 0, renewDate });
-    await rows.insertUser({ ...customer.owner, passwordHash, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null, createdAt });
+    await rows.insertUser({
+      ...customer.owner,
+      passwordHash,
+      role: 'OWNER',
+      organizationId: id,
+      profilePictureUrl: null,
+      assetsPath: null,
+      deletedAt: null,
+      createdAt,
+    });
   }
-  await rows.insertUser({ email: 'priya@demo.cutdesk.test', firstName: 'Priya', lastName: 'Frames', phone: '15550123456', role: 'EDITOR', passwordHash, organizationId: null, profilePictureUrl: null, assetsPath: 'https://drive.example.com/priya', deletedAt: null });
-  await rows.insertUser({ email: 'ivy@demo.cutdesk.test', firstName: 'Ivy', lastName: 'Invited', phone: '5550166', role: 'USER', passwordHash: null, organizationId: demoStudioId, profilePictureUrl: null, assetsPath: null, deletedAt: null });
+  await rows.insertUser({
+    email: 'priya@demo.cutdesk.test',
+    firstName: 'Priya',
+    lastName: 'Frames',
+    phone: '15550123456',
+    role: 'EDITOR',
+    passwordHash,
+    organizationId: null,
+    profilePictureUrl: null,
+    assetsPath: 'https://drive.example.com/priya',
+    deletedAt: null,
+  });
+  await rows.insertUser({
+    email: 'ivy@demo.cutdesk.test',
+    firstName: 'Ivy',
+    lastName: 'Invited',
+    phone: '5550166',
+    role: 'USER',
+    passwordHash: null,
+    organizationId: demoStudioId,
+    profilePictureUrl: null,
+    assetsPath: null,
+    deletedAt: null,
+  });
 }

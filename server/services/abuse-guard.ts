@@ -36,7 +36,10 @@ export function sourceOf(ip: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((group) => (parseInt(group, 16) || 0).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => (parseInt(group, 16) || 0).toString(16))
+    .join(':')}::/64`;
 }
 
 /**
@@ -95,7 +98,12 @@ export async function guardFailures(
  * Counts one use of an action that costs something for the account (a recovery mail) from this
  * address; 429 past RATE_LIMIT_PER_EMAIL in the window.
  */
-export async function limitPerAccountAndIp({ limiter, config }: Pick<AppContext, 'limiter' | 'config'>, ip: string, action: string, email: string): Promise<void> {
+export async function limitPerAccountAndIp(
+  { limiter, config }: Pick<AppContext, 'limiter' | 'config'>,
+  ip: string,
+  action: string,
+  email: string,
+): Promise<void> {
   const count = await limiter.hit(`${action}:pair:${normalEmail(email)}|${sourceOf(ip)}`);
   if (count.count > config.rateLimit.perEmail) throw new TooManyRequests(count.ttlMs / 1000);
 }

@@ -45,7 +45,9 @@ function toRows(rows: DashboardRows): DashboardRow[] {
     name: r.name,
     status: { name: r.status },
     organization: { id: r.organizationId, name: r.organizationName },
-    editor: r.editorId ? { id: r.editorId, firstName: r.editorFirstName ?? '', lastName: r.editorLastName ?? '', profilePictureUrl: r.editorPicture ?? null } : null,
+    editor: r.editorId
+      ? { id: r.editorId, firstName: r.editorFirstName ?? '', lastName: r.editorLastName ?? '', profilePictureUrl: r.editorPicture ?? null }
+      : null,
     createdAt: r.createdAt.toISOString(),
     noReviews: r.noReviews,
     reviewLink: r.reviewLink,

@@ -1,6 +1,13 @@
 import { BUSINESS_TIME_ZONE, businessToday } from '../../src/domain/business-calendar.ts';
 import type { BusinessCalendarAnswer } from '../../src/domain/contract/holidays.ts';
-import { HOLIDAY_MESSAGES, addHolidayProblem, dayNumberOfDate, holidaysOfYear, isFederalHoliday, type BusinessCalendar } from '../../src/domain/holiday-calendar.ts';
+import {
+  HOLIDAY_MESSAGES,
+  addHolidayProblem,
+  dayNumberOfDate,
+  holidaysOfYear,
+  isFederalHoliday,
+  type BusinessCalendar,
+} from '../../src/domain/holiday-calendar.ts';
 import type { Db } from '../db/connect.ts';
 import { publishChange } from '../events/bus.ts';
 import { badRequest, conflict, notFound } from '../http-error.ts';

@@ -19,7 +19,8 @@ export async function listImpersonations(db: Db, start: number, limit: number, n
       id: r.id,
       staff: { id: r.adminId, name: fullName(r.staffFirstName, r.staffLastName) },
       organization: { id: r.organizationId, name: r.organizationName },
-      customer: r.customerUserId === null ? null : { id: r.customerUserId, name: fullName(r.customerFirstName, r.customerLastName), email: r.customerEmail ?? '' },
+      customer:
+        r.customerUserId === null ? null : { id: r.customerUserId, name: fullName(r.customerFirstName, r.customerLastName), email: r.customerEmail ?? '' },
       startedAt: r.createdAt.toISOString(),
       endedAt: endedAt?.toISOString() ?? null,
       endedBy,

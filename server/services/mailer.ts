@@ -36,7 +36,9 @@ export function createMailer(options: { smtpUrl: string | null; outboxDir: strin
   if (smtpUrl) {
     return {
       async send(message) {
-        await (await transport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
+        await (
+          await transport()
+        ).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
         log.info({ to: message.to, subject: message.subject }, 'mail sent');
       },
     };
@@ -44,7 +46,9 @@ export function createMailer(options: { smtpUrl: string | null; outboxDir: strin
   let sequence = 0;
   return {
     async send(message) {
-      const info = await (await transport()).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
+      const info = await (
+        await transport()
+      ).sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html, headers: message.headers });
       // Readable by the owner only (issue 32): messages hold sign-in and invitation links.
       await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       sequence += 1;

@@ -82,7 +82,10 @@ export async function registerDeliverable(ctx: AppContext, project: ProjectDetai
       ...(!same && { finalVideoThumbnail: null, hdUrl: null, lowResUrl: null, versionReleased: project.status === 'IN_REVIEW' }),
     });
     // Its review version (frame-accurate review): the same rule, replacing the cut in review keeps its number.
-    await reviewRepo(tx).recordDelivery({ projectId: project.id, videoPath: key, videoSize: head.size, previewPath: derivedKey(key, 'proxy') }, project.status === 'IN_REVIEW');
+    await reviewRepo(tx).recordDelivery(
+      { projectId: project.id, videoPath: key, videoSize: head.size, previewPath: derivedKey(key, 'proxy') },
+      project.status === 'IN_REVIEW',
+    );
   });
   await enqueueFinalVideoMedia(ctx, project.id, key);
   log.info({ projectId: project.id, key, size: head.size }, 'final video registered; media jobs queued');
@@ -92,7 +95,12 @@ export async function registerDeliverable(ctx: AppContext, project: ProjectDetai
 }
 
 /** The object a links request names, and the name to save it under. */
-async function resolveLinkTarget(ctx: AppContext, project: ProjectDetails, body: LinkBody, seesFinal: boolean): Promise<{ key: string; name: string; size: number | null }> {
+async function resolveLinkTarget(
+  ctx: AppContext,
+  project: ProjectDetails,
+  body: LinkBody,
+  seesFinal: boolean,
+): Promise<{ key: string; name: string; size: number | null }> {
   const assets = assetsRepo(ctx.db);
   const wantsProxy = body.variant === 'proxy' || (body.variant === undefined && (body.name?.endsWith('_proxy.mp4') ?? false));
   const pick = (asset: Pick<AssetRow, 'path' | 'previewPath' | 'name' | 'size'>, proxy: boolean) => {
@@ -203,10 +211,21 @@ async function readText(storage: ObjectStore, key: string): Promise<string | nul
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const PIECES: Record<MediaFile, (typeof FINAL_KINDS)[number]> = { preview: 'final.preview', stream: 'final.hls', thumbnail: 'final.thumbnail', hd: 'final.hd', lowRes: 'final.lowres' };
+const PIECES: Record<MediaFile, (typeof FINAL_KINDS)[number]> = {
+  preview: 'final.preview',
+  stream: 'final.hls',
+  thumbnail: 'final.thumbnail',
+  hd: 'final.hd',
+  lowRes: 'final.lowres',
+};
 
 /** The derived object of each file for a version's own video (the pipeline names them after their source). */
-const DERIVED_OF: Record<Exclude<MediaFile, 'stream'>, Parameters<typeof derivedKey>[1]> = { preview: 'proxy', thumbnail: 'thumbnail', hd: 'hd', lowRes: 'lowRes' };
+const DERIVED_OF: Record<Exclude<MediaFile, 'stream'>, Parameters<typeof derivedKey>[1]> = {
+  preview: 'proxy',
+  thumbnail: 'thumbnail',
+  hd: 'hd',
+  lowRes: 'lowRes',
+};
 
 /**
  * One file of a media link's video (the project's final video, or one version's): the HLS master
@@ -224,9 +243,15 @@ export async function finalVideoFile(ctx: AppContext, presigner: Presigner, { pr
     if (text === null) return { kind: 'unavailable', state: 'missing' };
     return { kind: 'playlist', body: await rewritePlaylist(text, (uri) => (/^v\d+\/playlist\.m3u8$/.test(uri) ? `stream/${uri}` : uri)) };
   }
-  const key = version ? derivedKey(source, DERIVED_OF[file]) : { preview: derivedKey(source, 'proxy'), thumbnail: project.finalVideoThumbnail, hd: project.hdUrl, lowRes: project.lowResUrl }[file];
+  const key = version
+    ? derivedKey(source, DERIVED_OF[file])
+    : { preview: derivedKey(source, 'proxy'), thumbnail: project.finalVideoThumbnail, hd: project.hdUrl, lowRes: project.lowResUrl }[file];
   if (!key || !(await ctx.storage.headObject(key))) return { kind: 'unavailable', state: 'missing' };
-  const name = project.name.replace(/[^A-Za-z0-9._ -]/g, '').trim().replace(/\s+/g, '_') || `project-${project.id}`;
+  const name =
+    project.name
+      .replace(/[^A-Za-z0-9._ -]/g, '')
+      .trim()
+      .replace(/\s+/g, '_') || `project-${project.id}`;
   const stem = version ? `${name}_v${String(version.number).padStart(2, '0')}` : name;
   const download = file === 'hd' ? `${stem}_HD.mp4` : file === 'lowRes' ? `${stem}_low-res.mp4` : undefined;
   return { kind: 'redirect', url: await presigner.presignGet(key, download ? DOWNLOAD_SECONDS : STREAM_SECONDS, download) };
@@ -241,5 +266,8 @@ export async function variantPlaylist(ctx: AppContext, presigner: Presigner, { p
   const folder = `${derivedKey(source, 'hls')}${variant}/`;
   const text = await readText(ctx.storage, `${folder}playlist.m3u8`);
   if (text === null) return { kind: 'unavailable', state: 'missing' };
-  return { kind: 'playlist', body: await rewritePlaylist(text, (uri) => (/^[A-Za-z0-9_.-]+\.ts$/.test(uri) ? presigner.presignGet(`${folder}${uri}`, STREAM_SECONDS) : uri)) };
+  return {
+    kind: 'playlist',
+    body: await rewritePlaylist(text, (uri) => (/^[A-Za-z0-9_.-]+\.ts$/.test(uri) ? presigner.presignGet(`${folder}${uri}`, STREAM_SECONDS) : uri)),
+  };
 }

@@ -107,7 +107,13 @@ export async function signInAsOwner(ctx: AppContext, admin: UserRow, id: number,
   // Issue 36 item 10: the session goes on the trail (never its token); the token names its row.
   const trail = impersonationsRepo(ctx.db);
   const impersonationId = await trail.start({ adminId: admin.id, organizationId: id, customerUserId: owner.id, clientAddress });
-  const token = await ctx.tokens.sign({ userId: owner.id, impersonatorId: admin.id, sessionVersion: owner.sessionVersion, impersonatorSessionVersion: admin.sessionVersion, impersonationId });
+  const token = await ctx.tokens.sign({
+    userId: owner.id,
+    impersonatorId: admin.id,
+    sessionVersion: owner.sessionVersion,
+    impersonatorSessionVersion: admin.sessionVersion,
+    impersonationId,
+  });
   await trail.setExpiry(impersonationId, tokenExpiry(token));
   return { token, organizationId: id, ownerId: owner.id };
 }

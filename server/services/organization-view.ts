@@ -21,7 +21,10 @@ export function organizationRowDto(row: OrganizationListRow): OrganizationRow {
     name: row.name,
     storage: row.storageTb,
     usedSpace: row.usedSpace,
-    owner: row.ownerId === null ? null : { id: row.ownerId, firstName: row.ownerFirstName ?? '', lastName: row.ownerLastName ?? '', email: row.ownerEmail ?? '', phone: row.ownerPhone },
+    owner:
+      row.ownerId === null
+        ? null
+        : { id: row.ownerId, firstName: row.ownerFirstName ?? '', lastName: row.ownerLastName ?? '', email: row.ownerEmail ?? '', phone: row.ownerPhone },
     statusId: row.statusId,
     state: row.state,
     assetsLink: row.assetsLink,

@@ -4,7 +4,12 @@ import { promisify } from 'node:util';
 const argon2Async = promisify(argon2);
 
 // OWASP's argon2id baseline: 19 MiB, 2 passes, 1 lane.
-interface Argon2Params { memory: number; passes: number; parallelism: number; tagLength: number }
+interface Argon2Params {
+  memory: number;
+  passes: number;
+  parallelism: number;
+  tagLength: number;
+}
 const PARAMS: Argon2Params = { memory: 19_456, passes: 2, parallelism: 1, tagLength: 32 };
 
 async function derive(secret: string, nonce: Buffer, params: Argon2Params): Promise<Buffer> {

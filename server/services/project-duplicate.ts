@@ -16,17 +16,17 @@ export async function duplicateProject(ctx: AppContext, auth: AuthContext, proje
   requireAllowed('duplicate', auth, project);
   return ctx.db.transaction().execute(async (tx) => {
     const id = await projectsRepo(tx).create({
-        ...NEW_PROJECT_BLANKS,
-        organizationId: project.organizationId,
-        userId: auth.user.id,
-        name: copyName(project.name),
-        brief: project.brief,
-        audience: project.audience,
-        goal: project.goal,
-        finalVideoLength: project.finalVideoLength,
-        reviewPeriod: project.reviewPeriod,
-        assetsLink: project.assetsLink,
-      });
+      ...NEW_PROJECT_BLANKS,
+      organizationId: project.organizationId,
+      userId: auth.user.id,
+      name: copyName(project.name),
+      brief: project.brief,
+      audience: project.audience,
+      goal: project.goal,
+      finalVideoLength: project.finalVideoLength,
+      reviewPeriod: project.reviewPeriod,
+      assetsLink: project.assetsLink,
+    });
     await assetsRepo(tx).copyLive(project.id, id);
     return id;
   });

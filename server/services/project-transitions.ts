@@ -59,11 +59,16 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
   hide: (p, now) => ({ ...freezeTimer(p, now), statusBeforeHidden: p.status }),
   restore: (p, now, calendar) => ({
     statusBeforeHidden: null,
-    ...(isSlaRunning(restoreTarget(p.statusBeforeHidden)) && p.pausedAt ? { pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + businessMinutesBetween(p.pausedAt, now, calendar) } : {}),
+    ...(isSlaRunning(restoreTarget(p.statusBeforeHidden)) && p.pausedAt
+      ? { pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + businessMinutesBetween(p.pausedAt, now, calendar) }
+      : {}),
   }),
   pause: (_p, now) => ({ pausedAt: now }),
   // Paused business minutes are added back, so the timer resumes where it stopped.
-  resume: (p, now, calendar) => ({ pausedAt: null, totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now, calendar) : 0) }),
+  resume: (p, now, calendar) => ({
+    pausedAt: null,
+    totalPausedMinutes: p.totalPausedMinutes + (p.pausedAt ? businessMinutesBetween(p.pausedAt, now, calendar) : 0),
+  }),
   // From here the customer sees this version (src/domain/customer-view.ts).
   'send-to-review': (p, now) => ({ ...freezeTimer(p, now), noReviews: p.noReviews + 1, reviewStartedAt: now, versionReleased: true }),
   // Back in review: the current cut is the customer's to see (a new one delivered after approval too).
@@ -71,7 +76,13 @@ const SIDE_EFFECTS: Partial<Record<ProjectAction, (project: ProjectDetails, now:
 };
 
 /** Runs `action` on `project` through the shared state machine; returns the new details. */
-export async function runTransition(ctx: AppContext, auth: AuthContext, project: ProjectDetails, action: ProjectAction, extra: Changes = {}): Promise<ProjectDetails> {
+export async function runTransition(
+  ctx: AppContext,
+  auth: AuthContext,
+  project: ProjectDetails,
+  action: ProjectAction,
+  extra: Changes = {},
+): Promise<ProjectDetails> {
   const decision = requireAllowed(action, auth, project);
   const now = new Date();
   const calendar = await holidaysRepo(ctx.db).calendar();
@@ -166,13 +177,21 @@ async function consumeCredit(db: Db, organizationId: number): Promise<boolean> {
 export async function sendToEditing(ctx: AppContext, auth: AuthContext, project: ProjectDetails): Promise<ProjectDetails> {
   const decision = requireAllowed('send-to-editing', auth, project);
   try {
-    create({ name: project.name, audience: project.audience, goal: project.goal, finalVideoLength: project.finalVideoLength, brief: project.brief }, CreateProjectBodyStruct);
+    create(
+      { name: project.name, audience: project.audience, goal: project.goal, finalVideoLength: project.finalVideoLength, brief: project.brief },
+      CreateProjectBodyStruct,
+    );
   } catch {
     throw badRequest(CREDIT_MESSAGES.briefIncomplete);
   }
   const now = new Date();
   await ctx.db.transaction().execute(async (tx) => {
-    const moved = await projectsRepo(tx).transition(project.id, { ...SIDE_EFFECTS['send-to-editing']!(project, now, await holidaysRepo(tx).calendar()), status: decision.next! }, project.status, now);
+    const moved = await projectsRepo(tx).transition(
+      project.id,
+      { ...SIDE_EFFECTS['send-to-editing']!(project, now, await holidaysRepo(tx).calendar()), status: decision.next! },
+      project.status,
+      now,
+    );
     if (!moved) throw changedMeanwhile();
     if (!(await consumeCredit(tx, project.organizationId))) throw new HttpError(409, CREDIT_MESSAGES.noCredits, { code: 200 });
   });

@@ -39,7 +39,9 @@ function fullProject(row: ProjectDetails): Project {
     status: { name: row.status },
     organization: { id: row.organizationId, name: row.organizationName },
     user: { id: row.userId, firstName: row.userFirstName, lastName: row.userLastName, profilePictureUrl: row.userPicture },
-    editor: row.editorId ? { id: row.editorId, firstName: row.editorFirstName ?? '', lastName: row.editorLastName ?? '', profilePictureUrl: row.editorPicture ?? null } : null,
+    editor: row.editorId
+      ? { id: row.editorId, firstName: row.editorFirstName ?? '', lastName: row.editorLastName ?? '', profilePictureUrl: row.editorPicture ?? null }
+      : null,
     pausedAt: iso(row.pausedAt),
     totalPausedMinutes: row.totalPausedMinutes,
     latestSubmittedAt: iso(row.latestSubmittedAt),

@@ -10,7 +10,6 @@ export interface WindowCount {
   ttlMs: number;
 }
 
-
 /**
  * Fixed-window counters kept in the database (table rate_limits, migration 0006), so every
  * instance of the server counts the same attempts: a limit is a limit for the whole service,

@@ -18,7 +18,13 @@ async function answers(check: () => Promise<unknown>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), CHECK_TIMEOUT_MS)));
   try {
-    return await Promise.race([check().then(() => true, () => false), timeout]);
+    return await Promise.race([
+      check().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -29,13 +35,20 @@ async function answers(check: () => Promise<unknown>): Promise<boolean> {
  * store is connected and answers, and the instance is not shutting down. Checks run at once
  * (none when stopping); `starting` until the store first connected, `unavailable` after.
  */
-export async function checkReadiness(input: { db: Db; storage: ObjectStore; storageConnected: boolean; stopping: boolean; migrated: boolean }): Promise<Readiness> {
+export async function checkReadiness(input: {
+  db: Db;
+  storage: ObjectStore;
+  storageConnected: boolean;
+  stopping: boolean;
+  migrated: boolean;
+}): Promise<Readiness> {
   if (input.stopping) return { status: 'stopping', checks: { migrations: input.migrated, database: false, storage: false } };
   const [migrations, database, storage] = await Promise.all([
-    input.migrated || answers(async () => {
-      const known = await migrator(input.db).getMigrations();
-      if (known.some((migration) => !migration.executedAt)) throw new Error('migrations pending');
-    }),
+    input.migrated ||
+      answers(async () => {
+        const known = await migrator(input.db).getMigrations();
+        if (known.some((migration) => !migration.executedAt)) throw new Error('migrations pending');
+      }),
     answers(() => pingDatabase(input.db)),
     input.storageConnected && answers(() => input.storage.headObject(PROBE_KEY)),
   ]);

@@ -36,7 +36,12 @@ const footer = (deps: ReviewMailDeps, userId: number, kind: ReviewMailKind) => (
  * claims first sends, the others skip. A claimed mail whose sending fails is not retried
  * (at most once, never twice: docs/decisions.md).
  */
-async function sendOnce(deps: ReviewMailDeps, recipients: MailRecipient[], key: { kind: ReviewMailKind; projectId: number; version: number; day?: string }, make: (user: MailRecipient) => MailMessage): Promise<number> {
+async function sendOnce(
+  deps: ReviewMailDeps,
+  recipients: MailRecipient[],
+  key: { kind: ReviewMailKind; projectId: number; version: number; day?: string },
+  make: (user: MailRecipient) => MailMessage,
+): Promise<number> {
   let sent = 0;
   for (const user of recipients) {
     if (!(await reviewMailRepo(deps.db).claim({ ...key, userId: user.id }))) continue;
@@ -55,7 +60,11 @@ export async function notifyVersionReady(deps: ReviewMailDeps, projectId: number
   const daysLeft = reviewDaysLeft(project, now);
   const recipients = await reviewMailRepo(deps.db).organizationRecipients(project.organizationId, 'ready');
   return sendOnce(deps, recipients, { kind: 'ready', projectId, version }, (user) =>
-    versionReadyMail(user.email, { projectName: project.name, version: versionLabel(version), daysLeft, link: customerLink(deps, projectId) }, footer(deps, user.id, 'ready')),
+    versionReadyMail(
+      user.email,
+      { projectName: project.name, version: versionLabel(version), daysLeft, link: customerLink(deps, projectId) },
+      footer(deps, user.id, 'ready'),
+    ),
   );
 }
 
@@ -71,7 +80,17 @@ export async function notifyChangesRequested(deps: ReviewMailDeps, projectId: nu
   const recipients = await reviewMailRepo(deps.db).editorAndAdmins(project.editorId, 'changes');
   const number = version?.number ?? project.noReviews;
   return sendOnce(deps, recipients, { kind: 'changes', projectId, version: number }, (user) =>
-    changesRequestedMail(user.email, { projectName: project.name, organizationName: organization?.name ?? 'The customer', version: versionLabel(number), comments, link: staffLink(deps, projectId) }, footer(deps, user.id, 'changes')),
+    changesRequestedMail(
+      user.email,
+      {
+        projectName: project.name,
+        organizationName: organization?.name ?? 'The customer',
+        version: versionLabel(number),
+        comments,
+        link: staffLink(deps, projectId),
+      },
+      footer(deps, user.id, 'changes'),
+    ),
   );
 }
 
@@ -85,7 +104,11 @@ export async function sendReviewReminders(deps: ReviewMailDeps, now: Date): Prom
     const recipients = await reviewMailRepo(deps.db).organizationRecipients(project.organizationId, 'reminder');
     const when = closesAt.toLocaleString('en-US', { timeZone: 'America/New_York', dateStyle: 'medium', timeStyle: 'short' }) + ' (New York time)';
     sent += await sendOnce(deps, recipients, { kind: 'reminder', projectId: project.id, version }, (user) =>
-      reviewReminderMail(user.email, { projectName: project.name, version: versionLabel(version), closesAt: when, link: customerLink(deps, project.id) }, footer(deps, user.id, 'reminder')),
+      reviewReminderMail(
+        user.email,
+        { projectName: project.name, version: versionLabel(version), closesAt: when, link: customerLink(deps, project.id) },
+        footer(deps, user.id, 'reminder'),
+      ),
     );
   }
   return sent;

@@ -86,7 +86,9 @@ function reviewProject(project: ProjectDetails, versions: readonly ProjectVersio
 }
 
 function rateOf(version: ProjectVersionRow): { rate: FrameRate; known: boolean } {
-  return version.frameRateNum && version.frameRateDen ? { rate: { num: version.frameRateNum, den: version.frameRateDen }, known: true } : { rate: ASSUMED_RATE, known: false };
+  return version.frameRateNum && version.frameRateDen
+    ? { rate: { num: version.frameRateNum, den: version.frameRateDen }, known: true }
+    : { rate: ASSUMED_RATE, known: false };
 }
 
 /** Which field a refusal's message is about, for the form. */
@@ -216,7 +218,11 @@ export async function listComments(ctx: AppContext, caller: ReviewCaller, projec
   const rows = await repo.comments(version.id);
   const placeholders = await repo.deletedThreadsWithReplies(version.id);
   const heads = [...rows.filter((row) => row.parentId === null), ...placeholders];
-  const comments = threadsOf(heads, rows.filter((row) => row.parentId !== null), viewerFor(caller, review, version));
+  const comments = threadsOf(
+    heads,
+    rows.filter((row) => row.parentId !== null),
+    viewerFor(caller, review, version),
+  );
   const { rate, known } = rateOf(version);
   return { version: version.number, frameRate: { num: rate.num, den: rate.den }, frameRateKnown: known, comments };
 }
@@ -244,7 +250,12 @@ function refuseImpersonation(caller: ReviewCaller): void {
 }
 
 /** POST projects/{id}/comments: a thread on a frame (or range), or a reply to a thread. */
-export async function createComment(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, body: CreateCommentBody & { guestName?: string | null }): Promise<Comment> {
+export async function createComment(
+  ctx: AppContext,
+  caller: ReviewCaller,
+  project: ProjectDetails,
+  body: CreateCommentBody & { guestName?: string | null },
+): Promise<Comment> {
   const { version, review } = await visibleVersion(ctx, caller, project, body.version);
   const repo = reviewRepo(ctx.db);
   let parent: ReviewCommentRow | undefined;
@@ -305,8 +316,15 @@ async function visibleComment(ctx: AppContext, caller: ReviewCaller, project: Pr
 }
 
 /** PATCH projects/{id}/comments/{commentId}: the author edits the text; staff and the author resolve or reopen a thread. */
-export async function updateComment(ctx: AppContext, caller: ReviewCaller, project: ProjectDetails, commentId: number, body: UpdateCommentBody): Promise<Comment> {
-  if (body.text === undefined && body.resolved === undefined) throw badRequest(REVIEW_SERVICE_MESSAGES.nothingToChange, { fields: { text: REVIEW_SERVICE_MESSAGES.nothingToChange } });
+export async function updateComment(
+  ctx: AppContext,
+  caller: ReviewCaller,
+  project: ProjectDetails,
+  commentId: number,
+  body: UpdateCommentBody,
+): Promise<Comment> {
+  if (body.text === undefined && body.resolved === undefined)
+    throw badRequest(REVIEW_SERVICE_MESSAGES.nothingToChange, { fields: { text: REVIEW_SERVICE_MESSAGES.nothingToChange } });
   const { row, version, review } = await visibleComment(ctx, caller, project, commentId);
   const { actor } = caller;
   const stored = storedComment(row, version.number);
@@ -316,7 +334,8 @@ export async function updateComment(ctx: AppContext, caller: ReviewCaller, proje
   refuseImpersonation(caller);
   const now = new Date();
   // Only members resolve (the rules above), so the author's id is there.
-  const resolved = body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: caller.author.userId! } : null;
+  const resolved =
+    body.resolved === undefined || body.resolved === (row.resolvedAt !== null) ? undefined : body.resolved ? { at: now, by: caller.author.userId! } : null;
   const updated = await reviewRepo(ctx.db).updateComment(row.id, { ...(text !== undefined && { text }), ...(resolved !== undefined && { resolved }) }, now);
   if (!updated) throw notFound();
   await publishChange(ctx.db, { type: 'comment', projectId: project.id, version: version.number, released: version.releasedAt !== null, commentId: row.id });
@@ -350,13 +369,23 @@ function safeStem(name: string, fallback: string): string {
 }
 
 /** GET projects/{id}/comments/export (staff): a version's threads as markers for an editing application, or as a printable PDF. */
-export async function exportComments(ctx: AppContext, auth: AuthContext, project: ProjectDetails, number: number, format: ExportFormat): Promise<{ body: string | Buffer; contentType: string; fileName: string }> {
+export async function exportComments(
+  ctx: AppContext,
+  auth: AuthContext,
+  project: ProjectDetails,
+  number: number,
+  format: ExportFormat,
+): Promise<{ body: string | Buffer; contentType: string; fileName: string }> {
   const { version } = await visibleVersion(ctx, memberCaller(auth), project, number);
   const stem = `${safeStem(project.name, `project-${project.id}`)}_v${String(version.number).padStart(2, '0')}_comments`;
   if (format === 'pdf') {
     // For people, not an editing application: the replies too, and threads deleted under replies, as the list shows them.
     const { comments } = await listComments(ctx, memberCaller(auth), project, number);
-    return { body: await commentsPdfFile(ctx.storage, project.name, version, rateOf(version), comments), contentType: 'application/pdf', fileName: `${stem}.pdf` };
+    return {
+      body: await commentsPdfFile(ctx.storage, project.name, version, rateOf(version), comments),
+      contentType: 'application/pdf',
+      fileName: `${stem}.pdf`,
+    };
   }
   const repo = reviewRepo(ctx.db);
   const live = await repo.comments(version.id);

@@ -10,7 +10,17 @@ import type { AuthContext } from '../plugins/auth.ts';
 import { projectsRepo, type ProjectDetails } from '../repositories/projects.ts';
 import { reviewRepo } from '../repositories/review.ts';
 import { shareLinksRepo, type ShareLinkListing } from '../repositories/share-links.ts';
-import { isShareLinkToken, newShareSalt, shareLinkIdOf, shareLinkToken, signGuestMediaToken, signSharePass, verifyGuestMediaToken, verifySharePass, GUEST_PASS_HOURS } from '../review/share-tokens.ts';
+import {
+  isShareLinkToken,
+  newShareSalt,
+  shareLinkIdOf,
+  shareLinkToken,
+  signGuestMediaToken,
+  signSharePass,
+  verifyGuestMediaToken,
+  verifySharePass,
+  GUEST_PASS_HOURS,
+} from '../review/share-tokens.ts';
 import { hashSecret, verifyAgainstDecoy, verifySecret } from './passwords.ts';
 import { createComment, guestCaller, listComments, memberCaller, reviewState, versionView, type ReviewCaller } from './review.ts';
 
@@ -25,10 +35,21 @@ import { createComment, guestCaller, listComments, memberCaller, reviewState, ve
 const DAY_MS = 86_400_000;
 
 function require(decision: ReviewDecision): void {
-  if (!decision.ok) throw new HttpError(REVIEW_REFUSAL_STATUS[decision.reason], decision.message, decision.reason === 'invalid' ? { fields: { version: decision.message } } : undefined);
+  if (!decision.ok)
+    throw new HttpError(
+      REVIEW_REFUSAL_STATUS[decision.reason],
+      decision.message,
+      decision.reason === 'invalid' ? { fields: { version: decision.message } } : undefined,
+    );
 }
 
-const asShareLink = (row: ShareLinkListing, projectId: number): ShareLink & { id: number } => ({ id: row.id, projectId, version: row.versionNumber, expiresAt: row.expiresAt, revokedAt: row.revokedAt });
+const asShareLink = (row: ShareLinkListing, projectId: number): ShareLink & { id: number } => ({
+  id: row.id,
+  projectId,
+  version: row.versionNumber,
+  expiresAt: row.expiresAt,
+  revokedAt: row.revokedAt,
+});
 
 function linkView(ctx: AppContext, row: ShareLinkListing, now = Date.now()): ShareLinkView {
   return {
@@ -105,7 +126,8 @@ async function openLink(ctx: AppContext, token: string, unlock: { pass: string |
   const link = asShareLink(row, project.id);
   const { review } = await reviewState(ctx, project);
   if (visibleVersionsFor({ kind: 'guest', link }, review).length === 0) throw gone();
-  if (unlock && row.passwordHash !== null && (unlock.pass === undefined || verifySharePass(ctx.config.jwtSecret, unlock.pass) !== row.id)) throw unauthorized(SHARE_MESSAGES.passwordRequired);
+  if (unlock && row.passwordHash !== null && (unlock.pass === undefined || verifySharePass(ctx.config.jwtSecret, unlock.pass) !== row.id))
+    throw unauthorized(SHARE_MESSAGES.passwordRequired);
   return { row, project, caller: guestCaller(link) };
 }
 

@@ -48,11 +48,16 @@ export const jose = () => (joseLoading ??= import('jose'));
  * HS256 session tokens. `lifetimeSeconds` is one token's life (refreshed by the client);
  * `maxSessionSeconds` the absolute life of the session the token belongs to.
  */
-export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFETIME_DAYS * DAY_SECONDS, maxSessionSeconds = SESSION_MAX_DAYS * DAY_SECONDS): TokenService {
+export function createTokenService(
+  secret: string,
+  lifetimeSeconds = TOKEN_LIFETIME_DAYS * DAY_SECONDS,
+  maxSessionSeconds = SESSION_MAX_DAYS * DAY_SECONDS,
+): TokenService {
   // Imported once as a CryptoKey (issue 14): given the raw bytes, jose imports them again on
   // every sign and verify, about a quarter of a session check's CPU. Made on first use.
   let imported: Promise<webcrypto.CryptoKey> | undefined;
-  const key = () => (imported ??= crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
+  const key = () =>
+    (imported ??= crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   return {
     async sign({ userId, impersonatorId, sessionVersion, impersonatorSessionVersion = null, impersonationId = null, signedInAt = nowSeconds() }) {
       const payload: Record<string, number> = { sv: sessionVersion, sat: signedInAt };
@@ -64,7 +69,12 @@ export function createTokenService(secret: string, lifetimeSeconds = TOKEN_LIFET
       // A refresh never reaches past the session's end.
       const expires = Math.min(nowSeconds() + lifetimeSeconds, signedInAt + maxSessionSeconds);
       const { SignJWT } = await jose();
-      return new SignJWT(payload).setProtectedHeader({ alg: 'HS256' }).setSubject(String(userId)).setIssuedAt().setExpirationTime(expires).sign(await key());
+      return new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(String(userId))
+        .setIssuedAt()
+        .setExpirationTime(expires)
+        .sign(await key());
     },
     async verify(token) {
       try {

@@ -63,7 +63,13 @@ export async function issueUploadCredentials(
 ): Promise<UploadCredentials> {
   requireUploadAllowed(auth, project, uploadType);
   const prefix = uploadPrefix(project.id, uploadType);
-  const issued = await ctx.uploadCredentials.issue({ userId: auth.user.id, projectId: project.id, prefix, lifetimeSeconds: CREDENTIALS_LIFETIME_SECONDS, session });
+  const issued = await ctx.uploadCredentials.issue({
+    userId: auth.user.id,
+    projectId: project.id,
+    prefix,
+    lifetimeSeconds: CREDENTIALS_LIFETIME_SECONDS,
+    session,
+  });
   const storage = ctx.config.storage;
   return {
     accessKeyId: issued.accessKeyId,
@@ -118,7 +124,13 @@ function toAsset(row: AssetRow, url: string | null, previewUrl: string | null): 
 /** Assets with presigned GETs signed by `presigner`, the store as the browser reaches it (server/storage/setup.ts `browserPresigner`). */
 export async function assetsForBrowser(presigner: Pick<ObjectStore, 'presignGet'>, rows: AssetRow[]): Promise<Asset[]> {
   return Promise.all(
-    rows.map(async (row) => toAsset(row, await presigner.presignGet(row.path, ASSET_URL_SECONDS), row.previewPath ? await presigner.presignGet(row.previewPath, ASSET_URL_SECONDS) : null)),
+    rows.map(async (row) =>
+      toAsset(
+        row,
+        await presigner.presignGet(row.path, ASSET_URL_SECONDS),
+        row.previewPath ? await presigner.presignGet(row.previewPath, ASSET_URL_SECONDS) : null,
+      ),
+    ),
   );
 }
 
@@ -141,10 +153,16 @@ async function discardRefused(ctx: AppContext, path: string): Promise<void> {
  * transaction as the record, refused past the quota. Registering the same object again
  * answers the existing record (a retried request), with `created` false.
  */
-export async function registerAsset(ctx: AppContext, auth: AuthContext, project: ProjectDetails, body: RegisterAssetBody): Promise<{ row: AssetRow; created: boolean }> {
+export async function registerAsset(
+  ctx: AppContext,
+  auth: AuthContext,
+  project: ProjectDetails,
+  body: RegisterAssetBody,
+): Promise<{ row: AssetRow; created: boolean }> {
   requireAssetChange(auth, project);
   const folder = assetFolderPrefix(project.id, body.type);
-  const outside = (key: string, prefix: string) => !key.startsWith(prefix) || key.length === prefix.length || key.split('/').some((segment) => segment === '..' || segment === '.');
+  const outside = (key: string, prefix: string) =>
+    !key.startsWith(prefix) || key.length === prefix.length || key.split('/').some((segment) => segment === '..' || segment === '.');
   if (outside(body.path, folder)) throw badRequest(UPLOAD_MESSAGES.pathOutside, { fields: { path: UPLOAD_MESSAGES.pathOutside } });
   const previewPath = body.previewPath ?? null;
   // A preview is the object itself or its own proxy: never another asset's object, which
@@ -178,7 +196,15 @@ export async function registerAsset(ctx: AppContext, auth: AuthContext, project:
     const row = await ctx.db.transaction().execute(async (tx) => {
       const txRepo = assetsRepo(tx);
       if (!(await txRepo.addUsedSpace(project.organizationId, body.size))) throw new QuotaRefused();
-      const inserted = await txRepo.insert({ projectId: project.id, name: sanitizeFileName(body.name), size: body.size, type: body.type, path: body.path, previewPath, deletedAt: null });
+      const inserted = await txRepo.insert({
+        projectId: project.id,
+        name: sanitizeFileName(body.name),
+        size: body.size,
+        type: body.type,
+        path: body.path,
+        previewPath,
+        deletedAt: null,
+      });
       await txRepo.release(body.path);
       return inserted;
     });
@@ -210,14 +236,22 @@ export async function deleteAssetRecords(ctx: AppContext, project: ProjectDetail
     const locked = await repo.lockPaths(paths);
     const wanted = new Set(targets.map((asset) => asset.id));
     const deleting = locked.filter((row) => wanted.has(row.id));
-    await repo.markDeleted(deleting.map((row) => row.id), now);
+    await repo.markDeleted(
+      deleting.map((row) => row.id),
+      now,
+    );
     const deletedIds = new Set(deleting.map((row) => row.id));
     const remaining = new Set(locked.filter((row) => !wanted.has(row.id)).map((row) => row.path));
     const orphaned = targets.filter((asset) => deletedIds.has(asset.id) && !remaining.has(asset.path));
     const byPath = new Map(orphaned.map((asset) => [asset.path, asset]));
-    await repo.freeUsedSpace(project.organizationId, [...byPath.values()].reduce((sum, asset) => sum + asset.size, 0));
+    await repo.freeUsedSpace(
+      project.organizationId,
+      [...byPath.values()].reduce((sum, asset) => sum + asset.size, 0),
+    );
     // The object, and what the media pipeline derived from it (proxy, thumbnail).
-    const keysOf = (asset: AssetRow) => [...new Set([asset.path, asset.previewPath ?? asset.path, derivedKey(asset.path, 'proxy'), derivedKey(asset.path, 'thumbnail')])];
+    const keysOf = (asset: AssetRow) => [
+      ...new Set([asset.path, asset.previewPath ?? asset.path, derivedKey(asset.path, 'proxy'), derivedKey(asset.path, 'thumbnail')]),
+    ];
     return { count: deleting.length, keys: [...byPath.values()].flatMap(keysOf) };
   });
   if (orphans.keys.length) {

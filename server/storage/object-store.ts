@@ -152,23 +152,24 @@ function awsSdk(): Promise<AwsSdk> {
 
 export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
   const { bucket } = config;
-  const newClient = ({ S3Client }: AwsSdk['s3']) => new S3Client({
-    ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
-    region: config.region,
-    forcePathStyle: config.forcePathStyle ?? false,
-    ...(config.accessKeyId &&
-      config.secretAccessKey && {
-        credentials: {
-          accessKeyId: config.accessKeyId,
-          secretAccessKey: config.secretAccessKey,
-          ...(config.sessionToken !== undefined && { sessionToken: config.sessionToken }),
-        },
-      }),
-    // ARCHITECTURE §6: S3-compatible services other than AWS handle the SDK's default
-    // flexible checksums unevenly; send and check them only where an operation requires.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const newClient = ({ S3Client }: AwsSdk['s3']) =>
+    new S3Client({
+      ...(config.endpoint !== undefined && { endpoint: config.endpoint }),
+      region: config.region,
+      forcePathStyle: config.forcePathStyle ?? false,
+      ...(config.accessKeyId &&
+        config.secretAccessKey && {
+          credentials: {
+            accessKeyId: config.accessKeyId,
+            secretAccessKey: config.secretAccessKey,
+            ...(config.sessionToken !== undefined && { sessionToken: config.sessionToken }),
+          },
+        }),
+      // ARCHITECTURE §6: S3-compatible services other than AWS handle the SDK's default
+      // flexible checksums unevenly; send and check them only where an operation requires.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
   let made: Promise<AwsSdk & { client: S3Client }> | undefined;
   const ready = () => (made ??= awsSdk().then((sdk) => ({ ...sdk, client: newClient(sdk.s3) })));
 
@@ -228,10 +229,12 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     const result: DeleteObjectsResult = { deleted: [], errors: [] };
     for (let offset = 0; offset < keys.length; offset += DELETE_BATCH) {
       const batch = keys.slice(offset, offset + DELETE_BATCH);
-      const answer = await client.send(new s3.DeleteObjectsCommand({
-        Bucket: bucket,
-        Delete: { Objects: batch.map((key) => ({ Key: key })), Quiet: false },
-      }));
+      const answer = await client.send(
+        new s3.DeleteObjectsCommand({
+          Bucket: bucket,
+          Delete: { Objects: batch.map((key) => ({ Key: key })), Quiet: false },
+        }),
+      );
       for (const deleted of answer.Deleted ?? []) if (deleted.Key !== undefined) result.deleted.push(deleted.Key);
       for (const failed of answer.Errors ?? []) {
         result.errors.push({ key: failed.Key ?? '', code: failed.Code ?? 'Unknown', message: failed.Message ?? '' });
@@ -261,7 +264,9 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     let marker: string | undefined;
     try {
       for (;;) {
-        const page = await client.send(new s3.ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, ...(marker !== undefined && { PartNumberMarker: marker }) }));
+        const page = await client.send(
+          new s3.ListPartsCommand({ Bucket: bucket, Key: key, UploadId: uploadId, ...(marker !== undefined && { PartNumberMarker: marker }) }),
+        );
         for (const part of page.Parts ?? []) {
           parts.push({
             partNumber: part.PartNumber ?? 0,
@@ -294,12 +299,14 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     for (;;) {
-      const page = await client.send(new s3.ListMultipartUploadsCommand({
-        Bucket: bucket,
-        ...(prefix !== undefined && { Prefix: prefix }),
-        ...(keyMarker !== undefined && { KeyMarker: keyMarker }),
-        ...(uploadIdMarker !== undefined && { UploadIdMarker: uploadIdMarker }),
-      }));
+      const page = await client.send(
+        new s3.ListMultipartUploadsCommand({
+          Bucket: bucket,
+          ...(prefix !== undefined && { Prefix: prefix }),
+          ...(keyMarker !== undefined && { KeyMarker: keyMarker }),
+          ...(uploadIdMarker !== undefined && { UploadIdMarker: uploadIdMarker }),
+        }),
+      );
       for (const upload of page.Uploads ?? []) {
         if (upload.Key === undefined || upload.UploadId === undefined) continue;
         uploads.push({ key: upload.Key, uploadId: upload.UploadId, initiated: upload.Initiated ?? new Date(0) });
@@ -322,10 +329,12 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
       }
     }
     try {
-      await client.send(new s3.CreateBucketCommand({
-        Bucket: bucket,
-        ...(config.region !== 'us-east-1' && { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } }),
-      }));
+      await client.send(
+        new s3.CreateBucketCommand({
+          Bucket: bucket,
+          ...(config.region !== 'us-east-1' && { CreateBucketConfiguration: { LocationConstraint: config.region as BucketLocationConstraint } }),
+        }),
+      );
     } catch (error) {
       if (errorName(error) !== 'BucketAlreadyOwnedByYou') throw error;
     }
@@ -343,6 +352,10 @@ export function createObjectStore(config: ObjectStoreConfig): ObjectStore {
     abortMultipartUpload,
     listMultipartUploads,
     ensureBucket,
-    destroy: () => void made?.then(({ client }) => client.destroy(), () => undefined),
+    destroy: () =>
+      void made?.then(
+        ({ client }) => client.destroy(),
+        () => undefined,
+      ),
   };
 }

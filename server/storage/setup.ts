@@ -69,7 +69,10 @@ function storeCorsOrigins(app: FastifyInstance, options: { storage: StorageConfi
   return (origin, request) => fixed.has(origin) || origin === appOriginFor(app, request);
 }
 
-export async function registerStorage(app: FastifyInstance, options: { storage: StorageConfig; dataDir: string; db: Db; publicUrl?: string }): Promise<StorageParts> {
+export async function registerStorage(
+  app: FastifyInstance,
+  options: { storage: StorageConfig; dataDir: string; db: Db; publicUrl?: string },
+): Promise<StorageParts> {
   const { storage, db } = options;
   if (storage.mode === 'external') {
     // Another instance's embedded store on this database checks the credentials recorded here.

@@ -69,7 +69,11 @@ export async function listenStore(app: FastifyInstance, options: { host: string;
     },
   });
   if (app.hasDecorator('metrics')) {
-    app.metrics.counterOnScrape('cutdesk_store_listener_received_bytes_total', "Bytes received by the embedded store's own listener (S3_PORT) since the start: requests with their bodies", () => listeners.get(app.server)?.receivedBytes() ?? 0);
+    app.metrics.counterOnScrape(
+      'cutdesk_store_listener_received_bytes_total',
+      "Bytes received by the embedded store's own listener (S3_PORT) since the start: requests with their bodies",
+      () => listeners.get(app.server)?.receivedBytes() ?? 0,
+    );
   }
   return port;
 }

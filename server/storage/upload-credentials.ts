@@ -53,15 +53,15 @@ export function embeddedCredentialIssuer(db: Db, storage: StorageConfig): Upload
       const accessKeyId = `${TEMPORARY_PREFIX}${randomBytes(10).toString('hex').toUpperCase()}`;
       const expiration = new Date(Date.now() + lifetimeSeconds * 1000);
       await storageCredentialsRepo(db).insert({
-          accessKeyId,
-          userId,
-          projectId,
-          allowedPrefix: prefix,
-          expiresAt: expiration,
-          sessionVersion: session.sessionVersion,
-          impersonatorId: session.impersonatorId,
-          // Only with an impersonator: the look-up compares it only then.
-          impersonatorSessionVersion: session.impersonatorId === null ? null : session.impersonatorSessionVersion,
+        accessKeyId,
+        userId,
+        projectId,
+        allowedPrefix: prefix,
+        expiresAt: expiration,
+        sessionVersion: session.sessionVersion,
+        impersonatorId: session.impersonatorId,
+        // Only with an impersonator: the look-up compares it only then.
+        impersonatorSessionVersion: session.impersonatorId === null ? null : session.impersonatorSessionVersion,
       });
       return { accessKeyId, ...derive(storage.secretAccessKey, accessKeyId), expiration };
     },
@@ -122,7 +122,9 @@ export function embeddedCredentialResolver(db: Db, storage: StorageConfig, clock
       // is expired from now on (ExpiredToken): the worker asks for new credentials and hears
       // why not (401 for an ended session, 409/403 for the project; issue 9).
       const expiresAt = row && !credentialStillAllowed(row) ? new Date(Math.min(now, row.expiresAt.getTime())) : row?.expiresAt;
-      const principal: S3Principal | null = row ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt, uploadOnly: true } : null;
+      const principal: S3Principal | null = row
+        ? { ...derive(storage.secretAccessKey, accessKeyId), allowedPrefix: row.allowedPrefix, expiresAt, uploadOnly: true }
+        : null;
       if (cache.size >= CACHE_MAX) cache.clear();
       cache.set(accessKeyId, { principal, at: now });
       return principal;

@@ -9,7 +9,13 @@ export function InstallAppButton() {
   const { canInstall, install } = useInstallPrompt();
   if (!canInstall) return null;
   return (
-    <button type="button" className="btn btn-ghost install-app" aria-label="Install Cutdesk" title="Install Cutdesk as an app on this computer" onClick={() => void install().catch((error: unknown) => console.error('install failed', error))}>
+    <button
+      type="button"
+      className="btn btn-ghost install-app"
+      aria-label="Install Cutdesk"
+      title="Install Cutdesk as an app on this computer"
+      onClick={() => void install().catch((error: unknown) => console.error('install failed', error))}
+    >
       <Icon name="download" size={16} />
       Install
     </button>

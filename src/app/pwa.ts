@@ -43,7 +43,9 @@ export function applyUpdate(): void {
 
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  navigator.serviceWorker.register('/upload-worker-sw.js', { scope: UPLOAD_WORKER_SCOPE }).catch((error: unknown) => console.error('upload worker scope registration failed', error));
+  navigator.serviceWorker
+    .register('/upload-worker-sw.js', { scope: UPLOAD_WORKER_SCOPE })
+    .catch((error: unknown) => console.error('upload worker scope registration failed', error));
   workbox = new Workbox('/sw.js');
   // Also fired at start when a new version was already waiting from an earlier visit.
   workbox.addEventListener('waiting', () => setWaiting(true));

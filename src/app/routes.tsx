@@ -37,7 +37,11 @@ export function AppRoutes() {
   const search = useSearch();
   const me = useAtomValue(meAtom);
   const isMobile = useIsMobile();
-  const decision = decideRoute(location, { role: me?.role.name ?? null, isMobile, withoutOrganization: Boolean(me && isCustomerRole(me.role.name) && me.organizationId === null) });
+  const decision = decideRoute(location, {
+    role: me?.role.name ?? null,
+    isMobile,
+    withoutOrganization: Boolean(me && isCustomerRole(me.role.name) && me.organizationId === null),
+  });
   useDocumentTitle(location);
   // A signed-out visitor goes to sign in with the page asked for as `next` (a bookmark, a link in an e-mail).
   // Keyed by its target: wouter's Redirect navigates once, when it mounts, so a redirect that

@@ -34,7 +34,15 @@ export default function StaffPortal() {
       <Route path={PAGES.dashboard.path}>{inShell(<DashboardPage />)}</Route>
       <Route path={PAGES.staffProject.path}>{inShell(<AdminProjectPage />)}</Route>
       <Route path={PAGES.organization.path}>
-        {(params) => inShell(<OrganizationPage key={params.id} id={Number(params.id)} renderProjects={(organizationId) => <OrganizationProjects organizationId={organizationId} />} />)}
+        {(params) =>
+          inShell(
+            <OrganizationPage
+              key={params.id}
+              id={Number(params.id)}
+              renderProjects={(organizationId) => <OrganizationProjects organizationId={organizationId} />}
+            />,
+          )
+        }
       </Route>
     </Switch>
   );

@@ -46,9 +46,7 @@ export function UpdateBanner() {
   return (
     <>
       <div className="update-banner" role="status" aria-live="polite" data-busy={busy ?? undefined}>
-        <span className="update-banner-text">
-          A new version of Cutdesk is ready{busy ? `. ${BUSY_TEXT[busy]}` : ' —'}
-        </span>
+        <span className="update-banner-text">A new version of Cutdesk is ready{busy ? `. ${BUSY_TEXT[busy]}` : ' —'}</span>
         <button type="button" className="btn btn-small btn-success" disabled={reloading} onClick={() => (busy ? setConfirming(true) : reload())}>
           Reload
         </button>

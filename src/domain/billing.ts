@@ -309,7 +309,17 @@ export const BILLING_FIELD_MESSAGES = {
   controlCharacters: 'Must be one line of plain text (no line breaks or control characters).',
 } as const;
 
-const BILLING_LIMITS: Record<BillingField, number> = { name: 100, company: 100, phone: 20, phone2: 20, email: 99, address: 200, city: 100, code: 20, country: 2 };
+const BILLING_LIMITS: Record<BillingField, number> = {
+  name: 100,
+  company: 100,
+  phone: 20,
+  phone2: 20,
+  email: 99,
+  address: 200,
+  city: 100,
+  code: 20,
+  country: 2,
+};
 
 function billingRule(field: BillingField): Rule {
   return (raw) => {
@@ -333,7 +343,10 @@ function billingRule(field: BillingField): Rule {
 export const BILLING_RULES = Object.fromEntries(BILLING_FIELDS.map((field) => [field, billingRule(field)])) as Record<BillingField, Rule>;
 
 /** Field → message for every invalid field of a billing or shipping block; empty when valid. */
-export function billingErrors(values: Partial<Record<string, unknown>>, fields: readonly BillingField[] = BILLING_FIELDS): Partial<Record<BillingField, string>> {
+export function billingErrors(
+  values: Partial<Record<string, unknown>>,
+  fields: readonly BillingField[] = BILLING_FIELDS,
+): Partial<Record<BillingField, string>> {
   const errors: Partial<Record<BillingField, string>> = {};
   for (const field of fields) {
     const value = values[field];

@@ -34,4 +34,3 @@ export function formatFileSize(bytes: number): string {
 export function formatUsedSpace(bytes: number): string {
   return bytesToTb(bytes) < 1 ? formatFileSize(bytes) : formatTb(bytes);
 }
-

@@ -84,7 +84,12 @@ function fold(text: string): string {
   let folded = '';
   for (const char of text.normalize('NFC')) {
     if (WHOLE_LETTERS.has(char)) folded += char.toLowerCase();
-    else for (const letter of char.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()) folded += LETTER_FOLDS[letter] ?? letter;
+    else
+      for (const letter of char
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase())
+        folded += LETTER_FOLDS[letter] ?? letter;
   }
   return folded;
 }

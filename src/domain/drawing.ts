@@ -167,7 +167,8 @@ export function validateDrawing(input: unknown): DrawingResult {
  * renderer's choice. Throws on a non-positive or non-finite size (a programming error).
  */
 export function scaleShape(shape: Shape, width: number, height: number): Shape {
-  if (!(Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0)) throw new RangeError(`A player size is positive and finite, got ${width}×${height}`);
+  if (!(Number.isFinite(width) && Number.isFinite(height) && width > 0 && height > 0))
+    throw new RangeError(`A player size is positive and finite, got ${width}×${height}`);
   const at = (p: Point): Point => ({ x: p.x * width, y: p.y * height });
   switch (shape.kind) {
     case 'freehand':

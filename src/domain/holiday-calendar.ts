@@ -204,7 +204,8 @@ export function addHolidayProblem(calendar: BusinessCalendar, date: string, name
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > HOLIDAY_NAME_MAX) return { field: 'name', message: HOLIDAY_MESSAGES.name };
   if (calendar.holidayOnDay(day) !== null) return { field: 'date', message: HOLIDAY_MESSAGES.already, conflict: true };
-  if (calendar.edits.some((edit) => edit.kind === 'removed' && edit.date === date)) return { field: 'date', message: HOLIDAY_MESSAGES.removedDefault, conflict: true };
+  if (calendar.edits.some((edit) => edit.kind === 'removed' && edit.date === date))
+    return { field: 'date', message: HOLIDAY_MESSAGES.removedDefault, conflict: true };
   return null;
 }
 

@@ -38,7 +38,14 @@ interface ChainLink {
 
 /** Han, kana, Hangul, CJK punctuation and full-width forms: what the CJK font is loaded for. */
 const isEastAsian = (code: number) =>
-  (code >= 0x1100 && code <= 0x11ff) || (code >= 0x2e80 && code <= 0x9fff) || (code >= 0xa960 && code <= 0xa97f) || (code >= 0xac00 && code <= 0xd7ff) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xffef) || (code >= 0x20000 && code <= 0x3ffff);
+  (code >= 0x1100 && code <= 0x11ff) ||
+  (code >= 0x2e80 && code <= 0x9fff) ||
+  (code >= 0xa960 && code <= 0xa97f) ||
+  (code >= 0xac00 && code <= 0xd7ff) ||
+  (code >= 0xf900 && code <= 0xfaff) ||
+  (code >= 0xfe30 && code <= 0xfe4f) ||
+  (code >= 0xff00 && code <= 0xffef) ||
+  (code >= 0x20000 && code <= 0x3ffff);
 
 export const PDF_FONT_CHAIN: readonly ChainLink[] = [
   { family: PDF_FONT_FAMILY, files: { normal: 'DejaVuSans.ttf', bold: 'DejaVuSans-Bold.ttf' }, likelyFor: () => true },
@@ -145,7 +152,8 @@ function prepare(file: PdfFontFile, read: PdfFontReader): Promise<PreparedFont> 
 export function textsOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) return value.map(textsOf).join('\n');
-  if (value && typeof value === 'object' && !ArrayBuffer.isView(value) && !(value instanceof Map) && !(value instanceof Date)) return Object.values(value).map(textsOf).join('\n');
+  if (value && typeof value === 'object' && !ArrayBuffer.isView(value) && !(value instanceof Map) && !(value instanceof Date))
+    return Object.values(value).map(textsOf).join('\n');
   return '';
 }
 
@@ -164,7 +172,8 @@ export async function loadPdfFontSet(text: string, read: PdfFontReader): Promise
   await load([first!]);
   const codes = new Set<number>();
   for (const char of text) codes.add(char.codePointAt(0)!);
-  const covered = (code: number, links: readonly ChainLink[]) => links.some((link) => fonts.get(link.files.normal)?.glyphs.has(code) && fonts.get(link.files.bold)?.glyphs.has(code));
+  const covered = (code: number, links: readonly ChainLink[]) =>
+    links.some((link) => fonts.get(link.files.normal)?.glyphs.has(code) && fonts.get(link.files.bold)?.glyphs.has(code));
   const missing = [...codes].filter((code) => code >= 0x20 && !isInvisible(code) && !covered(code, [first!]));
   if (missing.length === 0) return { fonts };
   await load(rest.filter((link) => missing.some((code) => link.likelyFor(code))));
@@ -243,7 +252,8 @@ function aliasFor(doc: PdfTextDoc, family: string, style: PdfFontStyle, code: nu
 const codePoint = (code: number) => `[U+${code.toString(16).toUpperCase().padStart(4, '0')}]`;
 
 /** UTF-16BE hex with its byte-order mark: a PDF text string. */
-const utf16Hex = (text: string) => 'FEFF' + Array.from({ length: text.length }, (_v, i) => text.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')).join('');
+const utf16Hex = (text: string) =>
+  'FEFF' + Array.from({ length: text.length }, (_v, i) => text.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')).join('');
 
 /**
  * Writes and measures a customer's text in `doc` with the set's fonts: the family set on `doc`
@@ -317,7 +327,10 @@ export function pdfText(doc: PdfTextDoc, set: PdfFontSet, library: object) {
      * characters (which take no spaces), and inside a word only when it alone is too wide.
      */
     wrap(text: string, maxWidth: number): string[] {
-      const tokens = text.match(/\s+|[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]|[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]+/gu) ?? [];
+      const tokens =
+        text.match(
+          /\s+|[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]|[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff00-\uffef]+/gu,
+        ) ?? [];
       const lines: string[] = [];
       let line = '';
       const fits = (candidate: string) => api.width(candidate) <= maxWidth;

@@ -29,9 +29,7 @@ export const PROJECT_ACTIONS = [
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 
-export type Decision =
-  | { allowed: true; next: ProjectStatus | null }
-  | { allowed: false; status: 403 | 409; message: string };
+export type Decision = { allowed: true; next: ProjectStatus | null } | { allowed: false; status: 403 | 409; message: string };
 
 export interface ProjectFacts {
   status: ProjectStatus;
@@ -161,7 +159,11 @@ const RULES: Record<ProjectAction, Rule> = {
     },
   },
   'restore-to-review': { who: 'manager', from: ['APPROVED'], next: () => 'IN_REVIEW' },
-  'assign-editor': { who: 'manager', from: ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED'], next: (f) => (f.status === 'WAITING_FOR_EDITOR' ? 'IN_EDITING' : null) },
+  'assign-editor': {
+    who: 'manager',
+    from: ['WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED'],
+    next: (f) => (f.status === 'WAITING_FOR_EDITOR' ? 'IN_EDITING' : null),
+  },
   // Issue 36: an editor taken off a project being edited (ill, reassigned, to be deleted) leaves it
   // waiting for the next one; from review, pause or later the editor stays (changes go back to them).
   'unassign-editor': { who: 'manager', from: EDITOR_REMOVABLE_STATUSES, next: () => 'WAITING_FOR_EDITOR' },

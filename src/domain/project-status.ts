@@ -1,15 +1,5 @@
 /** Project statuses (C§4, A§4) and how each audience names them. */
-export const PROJECT_STATUSES = [
-  'OPENED',
-  'WAITING_FOR_EDITOR',
-  'IN_EDITING',
-  'IN_REVIEW',
-  'PAUSED',
-  'APPROVED',
-  'ARCHIVED',
-  'DELETED',
-  'HIDDEN',
-] as const;
+export const PROJECT_STATUSES = ['OPENED', 'WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'ARCHIVED', 'DELETED', 'HIDDEN'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 export const STAFF_STATUS_LABELS: Record<ProjectStatus, string> = {
@@ -43,7 +33,17 @@ export const CUSTOMER_STATUS_LABELS: Record<ProjectStatus, string> = {
  * FINISHED and two DELETED, and it would put DELETED first and NO EDITOR after IN PROGRESS.
  * Ascending puts the projects that need staff first.
  */
-export const STATUS_WORKFLOW_ORDER = ['OPENED', 'WAITING_FOR_EDITOR', 'IN_EDITING', 'PAUSED', 'IN_REVIEW', 'APPROVED', 'ARCHIVED', 'DELETED', 'HIDDEN'] as const satisfies readonly ProjectStatus[];
+export const STATUS_WORKFLOW_ORDER = [
+  'OPENED',
+  'WAITING_FOR_EDITOR',
+  'IN_EDITING',
+  'PAUSED',
+  'IN_REVIEW',
+  'APPROVED',
+  'ARCHIVED',
+  'DELETED',
+  'HIDDEN',
+] as const satisfies readonly ProjectStatus[];
 
 /** A status's place in STATUS_WORKFLOW_ORDER (0 first). */
 export function statusWorkflowRank(status: ProjectStatus): number {

@@ -294,7 +294,12 @@ export interface CommentPermissions {
  * same rules as the decide functions above; tests/domain/review-rules.test.ts holds them equal.
  * The text is the stored one, valid by construction, so editing is decided without it.
  */
-export function commentPermissions(actor: ReviewActor, project: ReviewProject, version: number, now: Date | number = Date.now()): (comment: Pick<ReviewComment, 'authorUserId' | 'parentId'>) => CommentPermissions {
+export function commentPermissions(
+  actor: ReviewActor,
+  project: ReviewProject,
+  version: number,
+  now: Date | number = Date.now(),
+): (comment: Pick<ReviewComment, 'authorUserId' | 'parentId'>) => CommentPermissions {
   const seen = canSeeVersion(actor, project, version, now).ok;
   const open = isCommentingOpen(project.status);
   const staff = isStaffMember(actor);

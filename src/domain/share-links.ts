@@ -40,7 +40,8 @@ export const SHARE_MESSAGES = {
 export function decideCreateShareLink(actor: ReviewActor, project: ReviewProject, version: number, activeLinks: number): ReviewDecision {
   const seen = canSeeVersion(actor, project, version);
   if (!seen.ok) return seen;
-  if (actor.kind !== 'member' || actor.role !== 'OWNER' || actor.organizationId !== project.organizationId) return { ok: false, reason: 'forbidden', message: SHARE_MESSAGES.ownerOnly };
+  if (actor.kind !== 'member' || actor.role !== 'OWNER' || actor.organizationId !== project.organizationId)
+    return { ok: false, reason: 'forbidden', message: SHARE_MESSAGES.ownerOnly };
   if (project.status !== 'IN_REVIEW') return { ok: false, reason: 'closed', message: SHARE_MESSAGES.closed };
   if (activeLinks >= ACTIVE_SHARE_LINKS_MAX) return { ok: false, reason: 'closed', message: SHARE_MESSAGES.tooMany };
   return { ok: true };

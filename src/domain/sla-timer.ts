@@ -50,7 +50,7 @@ const formatter = new Intl.DateTimeFormat('en-US', {
 
 /** Offset (local wall time minus UTC, in ms) in New York at instant `ms`, straight from Intl. */
 function intlOffset(ms: number): number {
-  const whole = ms - ((ms % 1000) + 1000) % 1000; // Intl has second resolution
+  const whole = ms - (((ms % 1000) + 1000) % 1000); // Intl has second resolution
   let year = 0;
   let month = 1;
   let day = 1;
@@ -60,14 +60,29 @@ function intlOffset(ms: number): number {
   let bc = false;
   for (const part of formatter.formatToParts(whole)) {
     switch (part.type) {
-      case 'year': year = Number(part.value); break;
-      case 'month': month = Number(part.value); break;
-      case 'day': day = Number(part.value); break;
-      case 'hour': hour = Number(part.value) % 24; break; // some engines print 24 for midnight
-      case 'minute': minute = Number(part.value); break;
-      case 'second': second = Number(part.value); break;
-      case 'era': bc = part.value.startsWith('B'); break;
-      default: break;
+      case 'year':
+        year = Number(part.value);
+        break;
+      case 'month':
+        month = Number(part.value);
+        break;
+      case 'day':
+        day = Number(part.value);
+        break;
+      case 'hour':
+        hour = Number(part.value) % 24;
+        break; // some engines print 24 for midnight
+      case 'minute':
+        minute = Number(part.value);
+        break;
+      case 'second':
+        second = Number(part.value);
+        break;
+      case 'era':
+        bc = part.value.startsWith('B');
+        break;
+      default:
+        break;
     }
   }
   // setUTCFullYear rather than Date.UTC, which maps years 0–99 to 1900–1999.

@@ -78,7 +78,10 @@ export function addMonths(iso: string, months: number): string {
  * the start date. Null when the credits do not renew, have no start date, or the next renewal
  * would fall after the end date.
  */
-export function nextRenewDate(credits: { startDate: string | null; endDate: string | null; intervalMonths: number; renewable: boolean }, today: string): string | null {
+export function nextRenewDate(
+  credits: { startDate: string | null; endDate: string | null; intervalMonths: number; renewable: boolean },
+  today: string,
+): string | null {
   if (!credits.renewable || !credits.startDate) return null;
   const step = effectiveInterval(credits.intervalMonths);
   // Always from the start date, so a month-end start keeps its day (Jan 31 → Feb 28 → Mar 31).

@@ -116,7 +116,7 @@ export function timecodeToFrame(text: string, rate: FrameRate): number | null {
   const drop = droppedPerMinute(rate);
   const minutes = hh * 60 + mm;
   if (drop > 0 && ss === 0 && ff < drop && mm % 10 !== 0) return null;
-  return ((minutes * 60 + ss) * fps + ff) - drop * (minutes - Math.floor(minutes / 10));
+  return (minutes * 60 + ss) * fps + ff - drop * (minutes - Math.floor(minutes / 10));
 }
 
 /** When a frame starts, in seconds of media time: frame × den / num. */

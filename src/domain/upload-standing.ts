@@ -28,7 +28,8 @@ export interface CredentialStanding {
  */
 export function credentialStillAllowed({ projectId, allowedPrefix, session, user, impersonator, project }: CredentialStanding): boolean {
   if (!user || !sessionStillStands(session, user, impersonator) || !project) return false;
-  const uploadType = allowedPrefix === uploadPrefix(projectId, 'deliverable') ? 'deliverable' : allowedPrefix === uploadPrefix(projectId, 'asset') ? 'asset' : null;
+  const uploadType =
+    allowedPrefix === uploadPrefix(projectId, 'deliverable') ? 'deliverable' : allowedPrefix === uploadPrefix(projectId, 'asset') ? 'asset' : null;
   if (!uploadType) return false;
   if (isCustomerRole(user.role) && user.organizationId !== project.organizationId) return false;
   return uploadDecision(user.role, project.status, uploadType).allowed;

@@ -50,7 +50,8 @@ export const UPLOAD_MESSAGES = {
   tooLargeForProxy:
     'A proxy in front of Cutdesk refused this upload as too large (413). Ask your administrator to raise its request size limit (client_max_body_size in nginx; see docs/operations.md), then resume the upload.',
   /** A 507 from the store: its disk is full (issue 32); what was sent is kept. */
-  storageFull: 'The storage of Cutdesk is full (507): nothing more can be stored until space is freed. What was sent is kept: ask your administrator to free space, then resume the upload.',
+  storageFull:
+    'The storage of Cutdesk is full (507): nothing more can be stored until space is freed. What was sent is kept: ask your administrator to free space, then resume the upload.',
   offline: 'You are offline. The upload resumes when the connection is back.',
   needsFile: 'Select the file again to resume this upload.',
   needsPermission: 'Allow access to the file again to resume this upload.',
@@ -207,7 +208,24 @@ export function sanitizeFileName(name: string): string {
 }
 
 /** Letters ASCII has no decomposition for, spelled as people spell them in ASCII. */
-const ASCII_SPELLING: Record<string, string> = { ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'Th', ð: 'd', Ð: 'D', ı: 'i' };
+const ASCII_SPELLING: Record<string, string> = {
+  ß: 'ss',
+  æ: 'ae',
+  Æ: 'AE',
+  ø: 'o',
+  Ø: 'O',
+  œ: 'oe',
+  Œ: 'OE',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  þ: 'th',
+  Þ: 'Th',
+  ð: 'd',
+  Ð: 'D',
+  ı: 'i',
+};
 
 /** FNV-1a (32 bits) of the UTF-8 bytes, as 8 hex digits: tells names apart that fold alike. */
 function nameHash(name: string): string {
@@ -235,7 +253,9 @@ export function objectKeyName(name: string): string {
       .replace(/\p{M}/gu, '')
       .replace(/[^A-Za-z0-9._ -]/gu, (ch) => ASCII_SPELLING[ch] ?? '')
       .replace(/ /g, '_');
-  const asciiBase = ascii(base).slice(0, 100).replace(/^[._-]+|[._-]+$/g, '');
+  const asciiBase = ascii(base)
+    .slice(0, 100)
+    .replace(/^[._-]+|[._-]+$/g, '');
   const asciiExt = ascii(ext.slice(1)).slice(0, MAX_EXTENSION_LENGTH);
   return `${asciiBase ? `${asciiBase}-` : 'file-'}${nameHash(display)}${asciiExt ? `.${asciiExt}` : ''}`;
 }
@@ -280,7 +300,14 @@ export function acceptsFile(kind: AcceptKind, file: { name: string; type: string
 export function contentTypeOf(file: { name: string; type: string }): string {
   if (file.type) return file.type;
   const ext = file.name.toLowerCase().slice(file.name.lastIndexOf('.'));
-  const known: Record<string, string> = { '.mts': 'video/mp2t', '.m2ts': 'video/mp2t', '.mxf': 'application/mxf', '.mkv': 'video/x-matroska', '.heic': 'image/heic', '.heif': 'image/heif' };
+  const known: Record<string, string> = {
+    '.mts': 'video/mp2t',
+    '.m2ts': 'video/mp2t',
+    '.mxf': 'application/mxf',
+    '.mkv': 'video/x-matroska',
+    '.heic': 'image/heic',
+    '.heif': 'image/heif',
+  };
   return known[ext] ?? 'application/octet-stream';
 }
 
@@ -350,7 +377,15 @@ export function quotaAllows(totalBytes: number, figures: StorageFigures, pending
 // ——— Retry policy ———
 
 /** S3 error codes worth another attempt (throttling, timeouts, server trouble). */
-const RETRYABLE_CODES = new Set(['RequestTimeout', 'SlowDown', 'InternalError', 'ServiceUnavailable', 'RequestTimeTooSkewed', 'ExpiredToken', 'TokenRefreshRequired']);
+const RETRYABLE_CODES = new Set([
+  'RequestTimeout',
+  'SlowDown',
+  'InternalError',
+  'ServiceUnavailable',
+  'RequestTimeTooSkewed',
+  'ExpiredToken',
+  'TokenRefreshRequired',
+]);
 
 /**
  * Whether a failed request deserves another attempt: network failures (status 0), 5xx but 507,
@@ -392,7 +427,12 @@ export function uploadDecision(role: RoleName, status: ProjectStatus, uploadType
   }
   if (!isManagerRole(role)) return { allowed: false, status: 403, message: 'You do not have permission to do this.' };
   if (uploadType !== 'deliverable') return { allowed: false, status: 403, message: UPLOAD_MESSAGES.deliverableOnly };
-  if (STAFF_UPLOAD_BLOCKED.includes(status)) return { allowed: false, status: 409, message: `The final video cannot be uploaded while the project is ${status === 'OPENED' ? 'not published' : status === 'WAITING_FOR_EDITOR' ? 'waiting for an editor' : 'deleted'}.` };
+  if (STAFF_UPLOAD_BLOCKED.includes(status))
+    return {
+      allowed: false,
+      status: 409,
+      message: `The final video cannot be uploaded while the project is ${status === 'OPENED' ? 'not published' : status === 'WAITING_FOR_EDITOR' ? 'waiting for an editor' : 'deleted'}.`,
+    };
   return { allowed: true, next: null };
 }
 

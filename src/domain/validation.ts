@@ -152,10 +152,8 @@ export function firstError(value: string, ...rules: Rule[]): string | undefined 
   return undefined;
 }
 
-export const projectNameRule: Rule = (value) =>
-  firstError(value, requiredRule(), maxLengthRule(LIMITS.projectName, FIELD_MESSAGES.projectNameTooLong));
-export const audienceRule: Rule = (value) =>
-  firstError(value, requiredRule(), maxLengthRule(LIMITS.audience, FIELD_MESSAGES.audienceTooLong));
+export const projectNameRule: Rule = (value) => firstError(value, requiredRule(), maxLengthRule(LIMITS.projectName, FIELD_MESSAGES.projectNameTooLong));
+export const audienceRule: Rule = (value) => firstError(value, requiredRule(), maxLengthRule(LIMITS.audience, FIELD_MESSAGES.audienceTooLong));
 
 /**
  * Link fields: an http(s) URL within its kind's limit (LINK_LIMITS), the limit named in the
@@ -203,7 +201,8 @@ export function collectErrors<K extends string>(errors: Record<K, string | undef
  * Every text the product stores: PostgreSQL refuses the NUL character in text, so it is refused
  * here, as bad input, before it can reach the database (where it would be a server error).
  */
-export const storableTextRule: Rule = (value) => (value.includes('\u0000') ? FIELD_MESSAGES.textNul : value.isWellFormed() ? undefined : FIELD_MESSAGES.textIllFormed);
+export const storableTextRule: Rule = (value) =>
+  value.includes('\u0000') ? FIELD_MESSAGES.textNul : value.isWellFormed() ? undefined : FIELD_MESSAGES.textIllFormed;
 
 /** Deepest nesting of arrays and objects a request body may have; real bodies use 3 or 4. */
 export const MAX_JSON_DEPTH = 32;

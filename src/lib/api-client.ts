@@ -46,7 +46,11 @@ function answerError(error: FetchError): ApiError {
  * no session token, so a 401 here (a protected link's pass missing) never ends the session of
  * someone signed in in the same browser, and nothing is kept for offline use.
  */
-async function sendAsGuest<T, S>(method: Method, path: string, options: { body?: unknown; headers?: Record<string, string>; struct?: Struct<T, S> } = {}): Promise<T> {
+async function sendAsGuest<T, S>(
+  method: Method,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; struct?: Struct<T, S> } = {},
+): Promise<T> {
   let data: unknown;
   try {
     data = await http(path, { method, body: options.body as Record<string, unknown>, headers: options.headers });

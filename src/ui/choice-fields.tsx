@@ -27,7 +27,14 @@ export function SelectField({ options, placeholder = 'Choose…', ...props }: Ba
   const id = useId();
   return (
     <FieldShell id={id} label={props.label} error={props.error}>
-      <select id={id} value={props.value} disabled={props.disabled} onChange={(e) => props.onChange(e.target.value)} onBlur={props.onBlur} aria-invalid={Boolean(props.error)}>
+      <select
+        id={id}
+        value={props.value}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.value)}
+        onBlur={props.onBlur}
+        aria-invalid={Boolean(props.error)}
+      >
         <option value="" disabled>
           {placeholder}
         </option>
@@ -45,7 +52,16 @@ export function TextAreaField({ rows = 6, placeholder, ...props }: Base & { rows
   const id = useId();
   return (
     <FieldShell id={id} label={props.label} error={props.error}>
-      <textarea id={id} rows={rows} value={props.value} placeholder={placeholder} disabled={props.disabled} onChange={(e) => props.onChange(e.target.value)} onBlur={props.onBlur} aria-invalid={Boolean(props.error)} />
+      <textarea
+        id={id}
+        rows={rows}
+        value={props.value}
+        placeholder={placeholder}
+        disabled={props.disabled}
+        onChange={(e) => props.onChange(e.target.value)}
+        onBlur={props.onBlur}
+        aria-invalid={Boolean(props.error)}
+      />
     </FieldShell>
   );
 }

@@ -48,11 +48,29 @@ const INTERACTIVE = 'a, button, input, select, textarea, label, [role="menu"], [
 const classes = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(' ') || undefined;
 
 /** The kit's one sortable header cell: ascending first; clicking the active column toggles the direction. */
-function SortableHeader<K extends string>({ sortKey, header, headerLabel, width, align, sort, onSort, board }: Pick<Column<never, K>, 'header' | 'headerLabel' | 'width' | 'align'> & { sortKey: K; sort: SortState<K> | null | undefined; onSort: (sort: SortState<K>) => void; board: boolean }) {
+function SortableHeader<K extends string>({
+  sortKey,
+  header,
+  headerLabel,
+  width,
+  align,
+  sort,
+  onSort,
+  board,
+}: Pick<Column<never, K>, 'header' | 'headerLabel' | 'width' | 'align'> & {
+  sortKey: K;
+  sort: SortState<K> | null | undefined;
+  onSort: (sort: SortState<K>) => void;
+  board: boolean;
+}) {
   const order = sort?.key === sortKey ? sort.order : undefined;
   return (
     <th style={{ width, textAlign: align }} aria-label={headerLabel} aria-sort={order === 'asc' ? 'ascending' : order === 'desc' ? 'descending' : undefined}>
-      <button type="button" className={board ? classes('sort-button', order && 'active') : classes('dt-sort', order && 'is-active')} onClick={() => onSort({ key: sortKey, order: order === 'asc' ? 'desc' : 'asc' })}>
+      <button
+        type="button"
+        className={board ? classes('sort-button', order && 'active') : classes('dt-sort', order && 'is-active')}
+        onClick={() => onSort({ key: sortKey, order: order === 'asc' ? 'desc' : 'asc' })}
+      >
         {header}
         {board ? (
           <span className="sort-arrow" aria-hidden>
@@ -69,7 +87,21 @@ function SortableHeader<K extends string>({ sortKey, header, headerLabel, width,
 }
 
 /** A table with header sort toggles (ascending first, then descending), expandable rows and an empty state. */
-export function DataTable<T, K extends string = string>({ label, columns, rows, rowKey, sort, onSort, details, rowClassName, rowTestId, onRowClick, loading = false, empty, variant = 'list' }: Props<T, K>) {
+export function DataTable<T, K extends string = string>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  sort,
+  onSort,
+  details,
+  rowClassName,
+  rowTestId,
+  onRowClick,
+  loading = false,
+  empty,
+  variant = 'list',
+}: Props<T, K>) {
   const [open, setOpen] = useState<Set<string | number>>(new Set());
   const toggle = (key: string | number) =>
     setOpen((current) => {
@@ -117,10 +149,20 @@ export function DataTable<T, K extends string = string>({ label, columns, rows, 
             const isOpen = open.has(key);
             return (
               <Fragment key={key}>
-                <tr className={classes(rowClassName?.(row), onRowClick && 'dt-clickable', isOpen && 'is-open')} data-testid={rowTestId} onClick={onRowClick ? onClick(row) : undefined}>
+                <tr
+                  className={classes(rowClassName?.(row), onRowClick && 'dt-clickable', isOpen && 'is-open')}
+                  data-testid={rowTestId}
+                  onClick={onRowClick ? onClick(row) : undefined}
+                >
                   {details && (
                     <td className="dt-toggle-cell">
-                      <button type="button" className="dt-toggle" aria-expanded={isOpen} aria-label={isOpen ? 'Hide details' : 'Show details'} onClick={() => toggle(key)}>
+                      <button
+                        type="button"
+                        className="dt-toggle"
+                        aria-expanded={isOpen}
+                        aria-label={isOpen ? 'Hide details' : 'Show details'}
+                        onClick={() => toggle(key)}
+                      >
                         <Icon name="chevronRight" size={16} />
                       </button>
                     </td>

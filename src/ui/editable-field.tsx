@@ -23,7 +23,19 @@ interface Props {
  * A field that saves itself on Enter or when it loses focus (A§5): nothing is sent when the
  * text did not change, rule errors and save failures show under the field, Escape reverts.
  */
-export function EditableField({ label, value, onSave, validate, placeholder, disabled = false, disabledHint, hideLabel = false, minSavingMs = 600, inputMode = 'text', suffix }: Props) {
+export function EditableField({
+  label,
+  value,
+  onSave,
+  validate,
+  placeholder,
+  disabled = false,
+  disabledHint,
+  hideLabel = false,
+  minSavingMs = 600,
+  inputMode = 'text',
+  suffix,
+}: Props) {
   const id = useId();
   const [draft, setDraft] = useState(value ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -99,7 +111,9 @@ export function EditableField({ label, value, onSave, validate, placeholder, dis
           {error}
         </p>
       ) : (
-        disabled && disabledHint && !hideLabel && (
+        disabled &&
+        disabledHint &&
+        !hideLabel && (
           <p className="field-hint" id={`${id}-note`}>
             {disabledHint}
           </p>

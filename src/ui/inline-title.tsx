@@ -17,12 +17,25 @@ export function InlineTitle({ title, onSubmit, validate }: PageTitle) {
 
   if (!editing || !onSubmit) {
     return (
-      <button type="button" className={`inline-title ${onSubmit ? 'editable' : ''}`} disabled={!onSubmit} title={onSubmit ? `${title} (click to rename)` : title} onClick={() => { setValue(title); setError(null); setEditing(true); }}>
+      <button
+        type="button"
+        className={`inline-title ${onSubmit ? 'editable' : ''}`}
+        disabled={!onSubmit}
+        title={onSubmit ? `${title} (click to rename)` : title}
+        onClick={() => {
+          setValue(title);
+          setError(null);
+          setEditing(true);
+        }}
+      >
         {title}
       </button>
     );
   }
-  const cancel = () => { setEditing(false); setError(null); };
+  const cancel = () => {
+    setEditing(false);
+    setError(null);
+  };
   const accept = async () => {
     const invalid = validate?.(value);
     if (invalid) return setError(invalid);
@@ -34,10 +47,31 @@ export function InlineTitle({ title, onSubmit, validate }: PageTitle) {
   };
   return (
     <div className="inline-title-editor">
-      <input aria-label="Project title" autoFocus value={value} disabled={busy} onChange={(e) => { setValue(e.target.value); setError(null); }} onKeyDown={(e) => { if (e.key === 'Enter') void accept(); if (e.key === 'Escape') cancel(); }} />
-      <button type="button" aria-label="Accept title" onClick={() => void accept()} disabled={busy}>✓</button>
-      <button type="button" aria-label="Cancel title edit" onClick={cancel} disabled={busy}>✕</button>
-      {error && <span className="inline-title-error" role="alert">{error}</span>}
+      <input
+        aria-label="Project title"
+        autoFocus
+        value={value}
+        disabled={busy}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setError(null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') void accept();
+          if (e.key === 'Escape') cancel();
+        }}
+      />
+      <button type="button" aria-label="Accept title" onClick={() => void accept()} disabled={busy}>
+        ✓
+      </button>
+      <button type="button" aria-label="Cancel title edit" onClick={cancel} disabled={busy}>
+        ✕
+      </button>
+      {error && (
+        <span className="inline-title-error" role="alert">
+          {error}
+        </span>
+      )}
     </div>
   );
 }

@@ -37,7 +37,9 @@ export function ProjectCard({ project, onOpen, menu }: { project: Project; onOpe
             <SlaBadge project={{ ...project, status }} refreshMs={60_000} label="Delivery in" explainPause />
           </p>
         )}
-        {status === 'IN_REVIEW' && <p className="project-card-timer review">Waiting for your review{project.reviewDaysLeft > 0 && ` · ${project.reviewDaysLeft} days left`}</p>}
+        {status === 'IN_REVIEW' && (
+          <p className="project-card-timer review">Waiting for your review{project.reviewDaysLeft > 0 && ` · ${project.reviewDaysLeft} days left`}</p>
+        )}
       </div>
     </article>
   );

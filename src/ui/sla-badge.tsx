@@ -18,7 +18,17 @@ const PAUSE_TITLES = {
  * does not look broken to a customer. A labelled timer ("Delivery in") says "Overdue by 03:15"
  * once it runs out rather than "Delivery in -03:15"; the staff's bare figures keep the sign.
  */
-export function SlaBadge({ project, refreshMs, label, explainPause = false }: { project: SlaInput; refreshMs: number; label?: string; explainPause?: boolean }) {
+export function SlaBadge({
+  project,
+  refreshMs,
+  label,
+  explainPause = false,
+}: {
+  project: SlaInput;
+  refreshMs: number;
+  label?: string;
+  explainPause?: boolean;
+}) {
   const now = useNow(refreshMs);
   const calendar = useBusinessCalendar();
   const timer = slaTimer(project, now, calendar);

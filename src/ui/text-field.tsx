@@ -14,7 +14,14 @@ export function TextField({ label, value, onChange, error, hint, className = '',
   return (
     <div className={`field ${error ? 'has-error' : ''} ${className}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={Boolean(error)} aria-describedby={error ? `${id}-error` : undefined} {...rest} />
+      <input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={Boolean(error)}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...rest}
+      />
       {error ? (
         <p className="field-error" id={`${id}-error`} role="alert">
           {error}

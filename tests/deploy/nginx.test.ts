@@ -102,12 +102,20 @@ interface Answer {
 /** One request through nginx (no keep-alive: each request is one connection, as the log lines are). */
 function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: options.method ?? 'GET', headers: { connection: 'close', ...options.headers, ...(options.body && { 'content-length': String(options.body.length) }) }, agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-    });
+    const request = httpRequest(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: { connection: 'close', ...options.headers, ...(options.body && { 'content-length': String(options.body.length) }) },
+        agent: false,
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });
@@ -159,7 +167,10 @@ async function streamedPut(url: string, size: number): Promise<{ status: number;
 describe('deploy/nginx.conf in front of servers', () => {
   it('passes upload bodies larger than a part to the store as they arrive, on /s3 and on the store’s own port, with the Host the client signed', async () => {
     const size = 25 * MiB;
-    for (const url of [`${nginx.url}/s3/media/projects/1/raw/clip.mp4?partNumber=1&uploadId=u`, `${nginx.storeUrl}/media/projects/1/raw/clip.mp4?partNumber=2&uploadId=u`]) {
+    for (const url of [
+      `${nginx.url}/s3/media/projects/1/raw/clip.mp4?partNumber=1&uploadId=u`,
+      `${nginx.storeUrl}/media/projects/1/raw/clip.mp4?partNumber=2&uploadId=u`,
+    ]) {
       expect(await streamedPut(url, size), url).toEqual({ status: 200, streamed: true });
       const arrived = live.seen.findLast((seen) => seen.method === 'PUT')!;
       expect(arrived.bytes).toBe(size);
@@ -248,7 +259,8 @@ describe('deploy/nginx.conf in front of servers', () => {
 
   it('sends a request an instance dropped to the next one, a POST only when nothing was sent; passes the server’s own 503 on', async () => {
     // nginx alternates between the two (one worker, no failures counted): of each pair, one starts on each.
-    const statuses = async (method: string, path: string) => [(await send(`${nginx.url}${path}`, { method })).status, (await send(`${nginx.url}${path}`, { method })).status].sort();
+    const statuses = async (method: string, path: string) =>
+      [(await send(`${nginx.url}${path}`, { method })).status, (await send(`${nginx.url}${path}`, { method })).status].sort();
     const postsBefore = live.seen.filter((seen) => seen.method === 'POST' && seen.url === '/api/v1/reset').length;
     expect(await statuses('GET', '/api/v1/reset')).toEqual([200, 200]);
     expect(await statuses('POST', '/api/v1/reset')).toEqual([200, 502]);
@@ -279,7 +291,9 @@ describe('deploy/nginx.conf in front of servers', () => {
 
   it('takes on the store every body the product sends: browser parts and single PUTs, and S3 tools up to the store’s own limit', async () => {
     const site = await readFile(SITE_FILE, 'utf8');
-    const sizes = [...site.matchAll(/client_max_body_size\s+(\d+)([kmg]?);/g)].map(([, n, unit]) => Number(n) * { '': 1, k: 1024, m: MiB, g: 1024 * MiB }[unit!]!);
+    const sizes = [...site.matchAll(/client_max_body_size\s+(\d+)([kmg]?);/g)].map(
+      ([, n, unit]) => Number(n) * { '': 1, k: 1024, m: MiB, g: 1024 * MiB }[unit!]!,
+    );
     // The API's, then /s3's and the store port's.
     expect(sizes).toEqual([MiB, MAX_OBJECT_PUT_BYTES, MAX_OBJECT_PUT_BYTES]);
     // The largest part the upload engine ever sends (a 5 TiB file, 10,000 parts) and its single PUTs fit.

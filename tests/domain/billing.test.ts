@@ -21,7 +21,16 @@ import {
   type Coupon,
 } from '../../src/domain/billing.ts';
 
-const coupon = (over: Partial<Coupon> = {}): Coupon => ({ code: 'WELCOME', percentOff: null, amountOff: null, validUntil: null, maxRedemptions: null, timesRedeemed: 0, retired: false, ...over });
+const coupon = (over: Partial<Coupon> = {}): Coupon => ({
+  code: 'WELCOME',
+  percentOff: null,
+  amountOff: null,
+  validUntil: null,
+  maxRedemptions: null,
+  timesRedeemed: 0,
+  retired: false,
+  ...over,
+});
 
 describe('prices and discounts', () => {
   it('takes percent off, rounding the discount to a whole cent', () => {
@@ -157,7 +166,17 @@ describe('status', () => {
 });
 
 describe('billing and shipping fields (C§5)', () => {
-  const valid = { name: 'Bea Fern', company: 'Blue Fern Bakery', phone: '+1 555 0100', phone2: '5550101', email: 'bea@bluefern.test', address: '1 Main St', city: 'Portland', code: '97201', country: 'US' };
+  const valid = {
+    name: 'Bea Fern',
+    company: 'Blue Fern Bakery',
+    phone: '+1 555 0100',
+    phone2: '5550101',
+    email: 'bea@bluefern.test',
+    address: '1 Main St',
+    city: 'Portland',
+    code: '97201',
+    country: 'US',
+  };
 
   it('accepts a complete form', () => {
     expect(billingErrors(valid)).toEqual({});

@@ -72,7 +72,7 @@ function boundedProperties(): Bounded[] {
   }
   return found.filter(({ schema }) => {
     const types = [schema.type, ...((schema.anyOf as JsonSchema[] | undefined) ?? []).map((variant) => resolve(variant).type)].flat();
-    return types.includes('integer') || types.includes('number') || ('maxLength' in schema) || ('minLength' in schema);
+    return types.includes('integer') || types.includes('number') || 'maxLength' in schema || 'minLength' in schema;
   });
 }
 
@@ -88,10 +88,13 @@ describe('the API document and the server agree on every bound', () => {
     const numbers = [...Array.from({ length: 1_103 }, (_, i) => i - 2), ...NUMBER_CANDIDATES.flat(), 0.5, 2_147_483_647, 2_147_483_648];
     const disagreements: string[] = [];
     for (const { where, struct, schema } of properties) {
-      const bounds = [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum].filter((n): n is number => typeof n === 'number').flatMap((n) => [n - 1, n, n + 1]);
+      const bounds = [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum]
+        .filter((n): n is number => typeof n === 'number')
+        .flatMap((n) => [n - 1, n, n + 1]);
       for (const value of [...numbers, ...bounds]) {
         if (!serverAccepts(struct, value) && !documentAccepts(schema, value)) continue;
-        if (serverAccepts(struct, value) !== documentAccepts(schema, value)) disagreements.push(`${where}: ${value} (server ${serverAccepts(struct, value)}, document ${documentAccepts(schema, value)})`);
+        if (serverAccepts(struct, value) !== documentAccepts(schema, value))
+          disagreements.push(`${where}: ${value} (server ${serverAccepts(struct, value)}, document ${documentAccepts(schema, value)})`);
       }
     }
     expect(disagreements).toEqual([]);
@@ -100,14 +103,24 @@ describe('the API document and the server agree on every bound', () => {
   it('bounds text lengths as the server does', () => {
     const disagreements: string[] = [];
     for (const { where, struct, schema } of properties) {
-      const lengths = [schema.minLength, schema.maxLength].filter((n): n is number => typeof n === 'number').flatMap((n) => [n - 1, n, n + 1]).filter((n) => n >= 0);
+      const lengths = [schema.minLength, schema.maxLength]
+        .filter((n): n is number => typeof n === 'number')
+        .flatMap((n) => [n - 1, n, n + 1])
+        .filter((n) => n >= 0);
       for (const length of lengths) {
         const value = 'a'.repeat(length);
         // Texts with a format of their own (an e-mail, a phone) are checked by their rule's tests.
-        if (documentAccepts(schema, value) && !serverAccepts(struct, value) && schema.format === undefined && schema.pattern === undefined && length !== schema.minLength) {
+        if (
+          documentAccepts(schema, value) &&
+          !serverAccepts(struct, value) &&
+          schema.format === undefined &&
+          schema.pattern === undefined &&
+          length !== schema.minLength
+        ) {
           disagreements.push(`${where}: length ${length} (server refuses, document allows)`);
         }
-        if (!documentAccepts(schema, value) && serverAccepts(struct, value)) disagreements.push(`${where}: length ${length} (server accepts, document refuses)`);
+        if (!documentAccepts(schema, value) && serverAccepts(struct, value))
+          disagreements.push(`${where}: length ${length} (server accepts, document refuses)`);
       }
     }
     expect(disagreements).toEqual([]);

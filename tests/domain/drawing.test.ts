@@ -22,7 +22,17 @@ describe('the palette', () => {
 
 describe('validateDrawing', () => {
   it('keeps a valid drawing exactly', () => {
-    const input = { shapes: [freehand([{ x: 0, y: 0 }, { x: 1, y: 1 }]), arrow, rectangle, text] };
+    const input = {
+      shapes: [
+        freehand([
+          { x: 0, y: 0 },
+          { x: 1, y: 1 },
+        ]),
+        arrow,
+        rectangle,
+        text,
+      ],
+    };
     expect(validateDrawing(input)).toEqual({ ok: true, drawing: input });
     expect(validateDrawing({ shapes: [] })).toEqual({ ok: true, drawing: { shapes: [] } });
   });
@@ -58,7 +68,11 @@ describe('validateDrawing', () => {
     ['a shape that is no object', { shapes: ['x'] }, 'Shape 1 must be an object.'],
     ['an unknown kind', { shapes: [{ ...arrow, kind: 'circle' }] }, 'Shape 1: the kind must be freehand, arrow, rectangle or text.'],
     ['an inherited kind', { shapes: [{ ...arrow, kind: 'toString' }] }, 'Shape 1: the kind must be freehand, arrow, rectangle or text.'],
-    ['a colour off the palette', { shapes: [arrow, { ...arrow, color: '#ff0000' }] }, 'Shape 2: the colour must be one of red, orange, yellow, green, blue, white.'],
+    [
+      'a colour off the palette',
+      { shapes: [arrow, { ...arrow, color: '#ff0000' }] },
+      'Shape 2: the colour must be one of red, orange, yellow, green, blue, white.',
+    ],
     ['a missing colour', { shapes: [{ ...arrow, color: undefined }] }, 'Shape 1: the colour must be one of red, orange, yellow, green, blue, white.'],
     ['an unknown shape field', { shapes: [{ ...arrow, width: 3 }] }, 'Shape 1 has an unknown field "width".'],
     ['a coordinate above 1', { shapes: [{ ...arrow, to: { x: 1.01, y: 0 } }] }, 'Shape 1 end.x must be between 0 and 1 (relative to the frame), got 1.01.'],
@@ -79,7 +93,10 @@ describe('validateDrawing', () => {
   });
 
   it('refuses holes in sparse arrays instead of skipping them', () => {
-    const points = [{ x: 0, y: 0 }, { x: 1, y: 1 }];
+    const points = [
+      { x: 0, y: 0 },
+      { x: 1, y: 1 },
+    ];
     delete points[0];
     expect(message({ shapes: [freehand(points)] })).toBe('Shape 1 point 1 must be a point { x, y }.');
     const shapes = [arrow, arrow, arrow];
@@ -97,12 +114,29 @@ describe('validateDrawing', () => {
 });
 
 describe('scaleShape', () => {
-  const shapes = validateDrawing({ shapes: [freehand([{ x: 0.5, y: 0.5 }, { x: 1, y: 0 }]), arrow, rectangle, text] });
+  const shapes = validateDrawing({
+    shapes: [
+      freehand([
+        { x: 0.5, y: 0.5 },
+        { x: 1, y: 0 },
+      ]),
+      arrow,
+      rectangle,
+      text,
+    ],
+  });
   if (!shapes.ok) throw new Error(shapes.message);
   const [f, a, r, t] = shapes.drawing.shapes as [Shape, Shape, Shape, Shape];
 
   it('multiplies x by the width and y by the height', () => {
-    expect(scaleShape(f, 1920, 1080)).toEqual({ kind: 'freehand', color: 'red', points: [{ x: 960, y: 540 }, { x: 1920, y: 0 }] });
+    expect(scaleShape(f, 1920, 1080)).toEqual({
+      kind: 'freehand',
+      color: 'red',
+      points: [
+        { x: 960, y: 540 },
+        { x: 1920, y: 0 },
+      ],
+    });
     expect(scaleShape(a, 200, 100)).toEqual({ kind: 'arrow', color: 'yellow', from: { x: 20, y: 20 }, to: { x: 100, y: 60 } });
     expect(scaleShape(r, 640, 360)).toEqual({ kind: 'rectangle', color: 'blue', x: 160, y: 90, width: 320, height: 270 });
     expect(scaleShape(t, 1000, 500)).toEqual({ kind: 'text', color: 'white', at: { x: 500, y: 450 }, text: 'Logo too small' });
@@ -110,10 +144,23 @@ describe('scaleShape', () => {
 
   it('leaves the shape itself alone', () => {
     scaleShape(f, 10, 10);
-    expect(f).toEqual({ kind: 'freehand', color: 'red', points: [{ x: 0.5, y: 0.5 }, { x: 1, y: 0 }] });
+    expect(f).toEqual({
+      kind: 'freehand',
+      color: 'red',
+      points: [
+        { x: 0.5, y: 0.5 },
+        { x: 1, y: 0 },
+      ],
+    });
   });
 
   it('throws on a size no player has', () => {
-    for (const [w, h] of [[0, 100], [100, -1], [Number.NaN, 100], [100, Number.POSITIVE_INFINITY]] as const) expect(() => scaleShape(a, w, h)).toThrow(RangeError);
+    for (const [w, h] of [
+      [0, 100],
+      [100, -1],
+      [Number.NaN, 100],
+      [100, Number.POSITIVE_INFINITY],
+    ] as const)
+      expect(() => scaleShape(a, w, h)).toThrow(RangeError);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ORGANIZATION_MESSAGES, blankToNull, optionalLinkRule, parseReviewPeriod, reviewPeriodRule, trackingCodeRule } from '../../src/domain/organization-rules.ts';
+import {
+  ORGANIZATION_MESSAGES,
+  blankToNull,
+  optionalLinkRule,
+  parseReviewPeriod,
+  reviewPeriodRule,
+  trackingCodeRule,
+} from '../../src/domain/organization-rules.ts';
 import { FIELD_MESSAGES } from '../../src/domain/validation.ts';
 
 describe('organization fields (A§5)', () => {

@@ -42,11 +42,24 @@ describe('the route table', () => {
 });
 
 /** Everywhere a page's path could be written, but its own table and the API's paths. */
-const SPELLED_ONCE = ['src/app', 'src/features', 'src/shared', 'src/lib', 'src/ui', 'src/domain/route-guard.ts', 'src/domain/user-management.ts', 'server/services', 'server/routes', 'server/billing'];
+const SPELLED_ONCE = [
+  'src/app',
+  'src/features',
+  'src/shared',
+  'src/lib',
+  'src/ui',
+  'src/domain/route-guard.ts',
+  'src/domain/user-management.ts',
+  'server/services',
+  'server/routes',
+  'server/billing',
+];
 
 function files(path: string): string[] {
   try {
-    return readdirSync(path, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(path, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(path, entry.name)] : []));
+    return readdirSync(path, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(path, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(path, entry.name)] : [],
+    );
   } catch {
     return [path];
   }

@@ -5,7 +5,8 @@ import { ROLES } from '../../src/domain/roles.ts';
 
 describe('project links (A§2, A§8)', () => {
   it('lets managers edit all four links', () => {
-    for (const role of ['SUPERADMIN', 'ADMIN'] as const) for (const field of LINK_FIELDS) expect(decideLinkEdit(role, field)).toEqual({ allowed: true, next: null });
+    for (const role of ['SUPERADMIN', 'ADMIN'] as const)
+      for (const field of LINK_FIELDS) expect(decideLinkEdit(role, field)).toEqual({ allowed: true, next: null });
   });
 
   it('lets an editor edit every link but the organization-assets one', () => {

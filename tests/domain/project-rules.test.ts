@@ -4,7 +4,12 @@ import { PROJECT_ACTIONS, RULE_MESSAGES, can, decide, restoreTarget, sendToRevie
 import { PROJECT_STATUSES, type ProjectStatus } from '../../src/domain/project-status.ts';
 import { ROLES, type RoleName } from '../../src/domain/roles.ts';
 
-const facts = (status: ProjectStatus, extra: { hasFinalPreview?: boolean; hasEditor?: boolean; finalPreview?: FinalPreviewState } = {}) => ({ status, hasFinalPreview: false, hasEditor: false, ...extra });
+const facts = (status: ProjectStatus, extra: { hasFinalPreview?: boolean; hasEditor?: boolean; finalPreview?: FinalPreviewState } = {}) => ({
+  status,
+  hasFinalPreview: false,
+  hasEditor: false,
+  ...extra,
+});
 
 /** Where each allowed (action, status) pair leads, for the role that may do it. */
 const EXPECTED: [ProjectAction, RoleName, ProjectStatus, ProjectStatus | null][] = [
@@ -34,7 +39,8 @@ describe('project state machine', () => {
   });
 
   it('takes the editor off only while the project is being edited', () => {
-    for (const status of ['WAITING_FOR_EDITOR', 'IN_REVIEW', 'PAUSED', 'APPROVED'] as const) expect(decide('unassign-editor', 'ADMIN', facts(status, { hasEditor: true })).allowed).toBe(false);
+    for (const status of ['WAITING_FOR_EDITOR', 'IN_REVIEW', 'PAUSED', 'APPROVED'] as const)
+      expect(decide('unassign-editor', 'ADMIN', facts(status, { hasEditor: true })).allowed).toBe(false);
   });
 
   it('sends a revision back to the assigned editor', () => {
@@ -48,7 +54,8 @@ describe('project state machine', () => {
   });
 
   it('issue 36: sends to review only once the final video is processed, saying why not before', () => {
-    const send = (finalPreview: FinalPreviewState | undefined, status: ProjectStatus = 'IN_EDITING') => decide('send-to-review', 'ADMIN', facts(status, { hasFinalPreview: true, finalPreview }));
+    const send = (finalPreview: FinalPreviewState | undefined, status: ProjectStatus = 'IN_EDITING') =>
+      decide('send-to-review', 'ADMIN', facts(status, { hasFinalPreview: true, finalPreview }));
     expect(send('processing')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.previewProcessing });
     expect(send('processing', 'PAUSED')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.previewProcessing });
     expect(send('failed')).toEqual({ allowed: false, status: 409, message: RULE_MESSAGES.previewFailed });
@@ -74,7 +81,11 @@ describe('project state machine', () => {
   it('completes only an approved project with a final video, else 403 with the spec message', () => {
     expect(decide('archive', 'ADMIN', facts('APPROVED', { hasFinalPreview: true }))).toEqual({ allowed: true, next: 'ARCHIVED' });
     for (const status of PROJECT_STATUSES.filter((s) => s !== 'APPROVED')) {
-      expect(decide('archive', 'ADMIN', facts(status, { hasFinalPreview: true }))).toEqual({ allowed: false, status: 403, message: RULE_MESSAGES.archiveNeedsApproval });
+      expect(decide('archive', 'ADMIN', facts(status, { hasFinalPreview: true }))).toEqual({
+        allowed: false,
+        status: 403,
+        message: RULE_MESSAGES.archiveNeedsApproval,
+      });
     }
   });
 
@@ -91,16 +102,31 @@ describe('project state machine', () => {
   });
 
   it('keeps staff actions from customers and editors, and customer actions from staff (403)', () => {
-    const staffOnly: ProjectAction[] = ['archive', 'hide', 'restore', 'pause', 'resume', 'send-to-review', 'restore-to-review', 'assign-editor', 'unassign-editor', 'set-review-period'];
+    const staffOnly: ProjectAction[] = [
+      'archive',
+      'hide',
+      'restore',
+      'pause',
+      'resume',
+      'send-to-review',
+      'restore-to-review',
+      'assign-editor',
+      'unassign-editor',
+      'set-review-period',
+    ];
     const customerOnly: ProjectAction[] = ['edit-brief', 'delete', 'duplicate', 'send-to-editing', 'submit-revision', 'approve', 'change-assets'];
     for (const status of PROJECT_STATUSES) {
-      for (const action of staffOnly) for (const role of ['OWNER', 'USER', 'EDITOR'] as const) expect(decide(action, role, facts(status))).toMatchObject({ allowed: false, status: 403 });
-      for (const action of customerOnly) for (const role of ['SUPERADMIN', 'ADMIN', 'EDITOR'] as const) expect(decide(action, role, facts(status))).toMatchObject({ allowed: false, status: 403 });
+      for (const action of staffOnly)
+        for (const role of ['OWNER', 'USER', 'EDITOR'] as const) expect(decide(action, role, facts(status))).toMatchObject({ allowed: false, status: 403 });
+      for (const action of customerOnly)
+        for (const role of ['SUPERADMIN', 'ADMIN', 'EDITOR'] as const)
+          expect(decide(action, role, facts(status))).toMatchObject({ allowed: false, status: 403 });
     }
   });
 
   it('answers every action for every role and status without throwing', () => {
-    for (const action of PROJECT_ACTIONS) for (const role of ROLES) for (const status of PROJECT_STATUSES) expect(typeof decide(action, role, facts(status)).allowed).toBe('boolean');
+    for (const action of PROJECT_ACTIONS)
+      for (const role of ROLES) for (const status of PROJECT_STATUSES) expect(typeof decide(action, role, facts(status)).allowed).toBe('boolean');
   });
 });
 

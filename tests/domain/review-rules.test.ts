@@ -29,7 +29,14 @@ const NOW = Date.parse('2025-06-01T12:00:00Z');
 const ORG = 7;
 
 /** Project 1 of organization 7: three versions uploaded, two sent to review. */
-const project = (status: ProjectStatus = 'IN_REVIEW', extra: Partial<ReviewProject> = {}): ReviewProject => ({ id: 1, organizationId: ORG, status, versions: 3, releasedVersions: 2, ...extra });
+const project = (status: ProjectStatus = 'IN_REVIEW', extra: Partial<ReviewProject> = {}): ReviewProject => ({
+  id: 1,
+  organizationId: ORG,
+  status,
+  versions: 3,
+  releasedVersions: 2,
+  ...extra,
+});
 
 const member = (role: RoleName, userId = 100, organizationId: number | null = null): ReviewActor => ({ kind: 'member', role, userId, organizationId });
 const SUPERADMIN = member('SUPERADMIN', 1);
@@ -152,7 +159,8 @@ describe('decideCreateComment: who and when', () => {
 
   it('refuses everyone as closed once approved or archived, before looking at the input', () => {
     for (const status of ['APPROVED', 'ARCHIVED'] as const) {
-      for (const actor of [SUPERADMIN, ADMIN, EDITOR, OWNER, USER]) expect(decideCreateComment(actor, project(status), draft({ text: '' }), NOW)).toEqual(refused('closed', REVIEW_MESSAGES.closed));
+      for (const actor of [SUPERADMIN, ADMIN, EDITOR, OWNER, USER])
+        expect(decideCreateComment(actor, project(status), draft({ text: '' }), NOW)).toEqual(refused('closed', REVIEW_MESSAGES.closed));
       expect(decideCreateComment(GUEST, project(status), guestDraft(), NOW)).toEqual(refused('closed'));
     }
   });
@@ -189,8 +197,10 @@ describe('decideCreateComment: the input', () => {
     expect(check(draft({ frame: 0 }))).toEqual(OK);
     expect(check(draft({ frame: 10, endFrame: 11 }))).toEqual(OK);
     expect(check(draft({ frame: 10, endFrame: null }))).toEqual(OK);
-    for (const frame of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, null, undefined]) expect(check(draft({ frame }))).toEqual(refused('invalid', REVIEW_MESSAGES.frameInvalid));
-    for (const endFrame of [10, 9, 10.5, -1, Number.NaN]) expect(check(draft({ frame: 10, endFrame }))).toEqual(refused('invalid', REVIEW_MESSAGES.endFrameInvalid));
+    for (const frame of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, null, undefined])
+      expect(check(draft({ frame }))).toEqual(refused('invalid', REVIEW_MESSAGES.frameInvalid));
+    for (const endFrame of [10, 9, 10.5, -1, Number.NaN])
+      expect(check(draft({ frame: 10, endFrame }))).toEqual(refused('invalid', REVIEW_MESSAGES.endFrameInvalid));
   });
 
   it('keeps frames within the video when its length is known', () => {
@@ -261,7 +271,8 @@ describe('decideEdit', () => {
 
   it('lets only the author edit, staff included', () => {
     expect(decideEdit(USER, project(), byUser, 'Better wording', NOW)).toEqual(OK);
-    for (const actor of [SUPERADMIN, ADMIN, EDITOR, OWNER]) expect(decideEdit(actor, project(), byUser, 'x', NOW)).toEqual(refused('forbidden', REVIEW_MESSAGES.editForbidden));
+    for (const actor of [SUPERADMIN, ADMIN, EDITOR, OWNER])
+      expect(decideEdit(actor, project(), byUser, 'x', NOW)).toEqual(refused('forbidden', REVIEW_MESSAGES.editForbidden));
     expect(decideEdit(ADMIN, project(), comment({ authorUserId: 2 }), 'mine', NOW)).toEqual(OK);
   });
 
@@ -318,7 +329,13 @@ describe('decideRequestChanges', () => {
 describe('commentPermissions (the list decides once per version)', () => {
   it('agrees with decideEdit, decideResolve and decideDelete for every actor, status, version and comment', () => {
     const actors = [SUPERADMIN, ADMIN, EDITOR, OWNER, USER, OTHER_OWNER, ORPHAN_USER, GUEST, guest({ revokedAt: '2025-01-01T00:00:00Z' })];
-    const comments = [comment(), comment({ parentId: 5 }), comment({ authorUserId: 10 }), comment({ authorUserId: null }), comment({ authorUserId: 3, parentId: 9 })];
+    const comments = [
+      comment(),
+      comment({ parentId: 5 }),
+      comment({ authorUserId: 10 }),
+      comment({ authorUserId: null }),
+      comment({ authorUserId: 3, parentId: 9 }),
+    ];
     let checked = 0;
     for (const actor of actors) {
       for (const status of PROJECT_STATUSES) {

@@ -17,10 +17,14 @@ import {
 
 const START = Date.parse('2027-03-10T15:00:00Z');
 const HOUR = 3_600_000;
-const inReview = (reviewPeriod: number, reviewStartedAt: Date | string | null = new Date(START)): ReviewWindow => ({ status: 'IN_REVIEW', reviewPeriod, reviewStartedAt });
+const inReview = (reviewPeriod: number, reviewStartedAt: Date | string | null = new Date(START)): ReviewWindow => ({
+  status: 'IN_REVIEW',
+  reviewPeriod,
+  reviewStartedAt,
+});
 
 describe('review window (C§2, C§4, A§5)', () => {
-  it('closes the period\'s review days after it opened', () => {
+  it("closes the period's review days after it opened", () => {
     expect(reviewPeriodMs(7)).toBe(7 * REVIEW_DAY_MS);
     expect(reviewClosesAt(inReview(7))?.toISOString()).toBe('2027-03-17T15:00:00.000Z');
     expect(reviewClosesAt(inReview(7, '2027-03-10T15:00:00.000Z'))?.toISOString()).toBe('2027-03-17T15:00:00.000Z');

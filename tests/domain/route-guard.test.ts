@@ -60,7 +60,8 @@ describe('route guard', () => {
   });
 
   it('opens a guest review link to anyone signed in or not, on any window; only a token fits', () => {
-    for (const visitor of [mobile(null), desktop(null), desktop('OWNER'), desktop('EDITOR')]) expect(decideRoute('/review/12.AbC_-9xyz', visitor)).toEqual(render);
+    for (const visitor of [mobile(null), desktop(null), desktop('OWNER'), desktop('EDITOR')])
+      expect(decideRoute('/review/12.AbC_-9xyz', visitor)).toEqual(render);
     expect(decideRoute('/review/12/extra', desktop(null))).toEqual(go('/404'));
     expect(decideRoute('/review/', desktop('OWNER'))).toEqual(go('/404'));
   });
@@ -81,7 +82,10 @@ describe('route guard', () => {
 
 describe('the narrow-window notice returns to the page it replaced', () => {
   it('remembers the page in ?from=', () => {
-    expect(decideRoute('/user/create-project', { role: 'OWNER', isMobile: true })).toEqual({ kind: 'redirect', to: '/not-mobile?from=%2Fuser%2Fcreate-project' });
+    expect(decideRoute('/user/create-project', { role: 'OWNER', isMobile: true })).toEqual({
+      kind: 'redirect',
+      to: '/not-mobile?from=%2Fuser%2Fcreate-project',
+    });
     expect(decideRoute('/dashboard', { role: 'ADMIN', isMobile: true })).toEqual({ kind: 'redirect', to: '/not-mobile?from=%2Fdashboard' });
     expect(decideRoute('/', { role: 'OWNER', isMobile: true })).toEqual({ kind: 'redirect', to: '/not-mobile' });
   });

@@ -227,7 +227,9 @@ describe('businessMinutesBetween: properties', () => {
       fc.property(fc.tuple(instant, instant, instant), (triple) => {
         const [a, b, c] = triple.sort((x, y) => x - y).map((t) => new Date(t)) as [Date, Date, Date];
         // Exactly, in milliseconds.
-        expect(businessMillisecondsBetween(a, c, WEEKENDS_ONLY)).toBe(businessMillisecondsBetween(a, b, WEEKENDS_ONLY) + businessMillisecondsBetween(b, c, WEEKENDS_ONLY));
+        expect(businessMillisecondsBetween(a, c, WEEKENDS_ONLY)).toBe(
+          businessMillisecondsBetween(a, b, WEEKENDS_ONLY) + businessMillisecondsBetween(b, c, WEEKENDS_ONLY),
+        );
         // In whole minutes the parts may each lose a partial minute: the sum is short by at most 1.
         const whole = businessMinutesBetween(a, c, WEEKENDS_ONLY);
         const parts = businessMinutesBetween(a, b, WEEKENDS_ONLY) + businessMinutesBetween(b, c, WEEKENDS_ONLY);
@@ -303,24 +305,19 @@ describe('businessMinutesBetween: properties', () => {
 
 describe('slaRemainingMinutes / slaTimer: hand-checked cases', () => {
   it('submitted Friday 16:00, now Monday 10:00 → 18 h elapsed → 30:00, running', () => {
-    const timer = slaTimer(
-      input({ status: 'IN_EDITING', latestSubmittedAt: '2026-06-05T20:00:00Z' }),
-      utc('2026-06-08T14:00:00Z'), WEEKENDS_ONLY,
-    );
+    const timer = slaTimer(input({ status: 'IN_EDITING', latestSubmittedAt: '2026-06-05T20:00:00Z' }), utc('2026-06-08T14:00:00Z'), WEEKENDS_ONLY);
     expect(timer).toEqual({ minutes: 1800, text: '30:00', running: true, overdue: false });
   });
 
   it('runs the same way while WAITING_FOR_EDITOR, and across a DST weekend', () => {
-    const timer = slaTimer(
-      input({ status: 'WAITING_FOR_EDITOR', latestSubmittedAt: ny('2026-10-30T16:00') }),
-      ny('2026-11-02T10:00'), WEEKENDS_ONLY,
-    );
+    const timer = slaTimer(input({ status: 'WAITING_FOR_EDITOR', latestSubmittedAt: ny('2026-10-30T16:00') }), ny('2026-11-02T10:00'), WEEKENDS_ONLY);
     expect(timer.text).toBe('30:00');
   });
 
   it('shows 48:00 at submission and ticks once per full business minute', () => {
     const submitted = ny('2026-06-03T09:00');
-    const at = (ms: number) => slaRemainingMinutes(input({ status: 'IN_EDITING', latestSubmittedAt: submitted }), new Date(submitted.getTime() + ms), WEEKENDS_ONLY);
+    const at = (ms: number) =>
+      slaRemainingMinutes(input({ status: 'IN_EDITING', latestSubmittedAt: submitted }), new Date(submitted.getTime() + ms), WEEKENDS_ONLY);
     expect(at(0)).toBe(2880);
     expect(at(59_999)).toBe(2880);
     expect(at(60_000)).toBe(2879);
@@ -329,7 +326,8 @@ describe('slaRemainingMinutes / slaTimer: hand-checked cases', () => {
   it('OPENED (NOT PUBLISHED) shows 48:00 whatever the dates', () => {
     const timer = slaTimer(
       input({ status: 'OPENED', latestSubmittedAt: ny('2026-01-05T09:00'), pausedAt: ny('2026-01-06T09:00'), totalPausedMinutes: 30 }),
-      ny('2026-06-01T09:00'), WEEKENDS_ONLY,
+      ny('2026-06-01T09:00'),
+      WEEKENDS_ONLY,
     );
     expect(timer).toEqual({ minutes: 2880, text: '48:00', running: false, overdue: false });
   });
@@ -366,7 +364,8 @@ describe('slaRemainingMinutes / slaTimer: hand-checked cases', () => {
   it('accepts ISO strings as the API sends them', () => {
     const timer = slaTimer(
       { status: 'PAUSED', latestSubmittedAt: '2026-06-01T13:00:00.000Z', pausedAt: '2026-06-01T21:00:00.000Z', totalPausedMinutes: null },
-      new Date(), WEEKENDS_ONLY,
+      new Date(),
+      WEEKENDS_ONLY,
     );
     expect(timer.text).toBe('40:00');
   });
@@ -475,7 +474,8 @@ describe('slaRemainingMinutes: properties', () => {
       fc.property(fc.constantFrom(...RUNNING, ...FROZEN), instant, instant, instant, paused, (status, s, p, now, pausedMinutes) => {
         const timer = slaTimer(
           input({ status, latestSubmittedAt: new Date(s), pausedAt: new Date(p), totalPausedMinutes: pausedMinutes }),
-          new Date(now), WEEKENDS_ONLY,
+          new Date(now),
+          WEEKENDS_ONLY,
         );
         expect(timer.overdue).toBe(timer.minutes < 0);
         expect(timer.text).toMatch(timer.overdue ? /^-\d{2,}:[0-5]\d$/ : /^(?:[0-3]\d|4[0-7]):[0-5]\d$|^48:00$/);
@@ -651,9 +651,14 @@ describe('a frozen SLA timer says why', () => {
     expect(slaPauseReason({ status: 'PAUSED' }, thanksgiving, US_FEDERAL_CALENDAR)).toBe('paused');
     expect(slaPauseReason({ status: 'IN_REVIEW' }, thanksgiving, US_FEDERAL_CALENDAR)).toBeNull();
     // The value does not move over the holiday either: Thursday 00:00 to Friday 00:00 in New York.
-    expect(slaTimer(project, new Date('2026-11-26T05:00:00Z'), US_FEDERAL_CALENDAR).minutes).toBe(slaTimer(project, new Date('2026-11-27T04:59:00Z'), US_FEDERAL_CALENDAR).minutes);
+    expect(slaTimer(project, new Date('2026-11-26T05:00:00Z'), US_FEDERAL_CALENDAR).minutes).toBe(
+      slaTimer(project, new Date('2026-11-27T04:59:00Z'), US_FEDERAL_CALENDAR).minutes,
+    );
     const friday = new Date('2026-11-27T17:00:00Z');
-    const edited = businessCalendar([{ date: '2026-11-27', name: 'Day after Thanksgiving', kind: 'added' }, { date: '2026-11-26', name: 'Thanksgiving Day', kind: 'removed' }]);
+    const edited = businessCalendar([
+      { date: '2026-11-27', name: 'Day after Thanksgiving', kind: 'added' },
+      { date: '2026-11-26', name: 'Thanksgiving Day', kind: 'removed' },
+    ]);
     expect(slaPauseReason(project, friday, US_FEDERAL_CALENDAR)).toBeNull();
     expect(slaPauseReason(project, friday, edited)).toBe('holiday');
     expect(holidayAt(friday, edited)).toBe('Day after Thanksgiving');

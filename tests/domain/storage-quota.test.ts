@@ -13,11 +13,17 @@ describe('storage quota ceiling (C§5)', () => {
     expect(Number.isSafeInteger(usedSpaceCeiling(1000))).toBe(true);
   });
 
-  it('is the one bound of the browser\'s check: a batch fits exactly when the total stays under it', () => {
+  it("is the one bound of the browser's check: a batch fits exactly when the total stays under it", () => {
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1000, noNaN: true }), fc.nat({ max: 2 ** 40 }), fc.nat({ max: 2 ** 30 }), fc.nat({ max: 2 ** 30 }), (storageTb, usedSpace, total, pending) => {
-        expect(quotaAllows(total, { storageTb, usedSpace }, pending)).toBe(usedSpace + pending + total <= usedSpaceCeiling(storageTb));
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 1000, noNaN: true }),
+        fc.nat({ max: 2 ** 40 }),
+        fc.nat({ max: 2 ** 30 }),
+        fc.nat({ max: 2 ** 30 }),
+        (storageTb, usedSpace, total, pending) => {
+          expect(quotaAllows(total, { storageTb, usedSpace }, pending)).toBe(usedSpace + pending + total <= usedSpaceCeiling(storageTb));
+        },
+      ),
     );
   });
 

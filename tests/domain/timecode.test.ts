@@ -34,9 +34,12 @@ describe('parseFrameRate', () => {
     expect(parseFrameRate(text)).toEqual(expected);
   });
 
-  it.each(['0/0', '0/1', '25/0', '', 'abc', '30000/1001x', '-25/1', '25.0/1', '1/2/3', '241/1', '100000/1', 'NaN', '1e3/1', '9999999999/1'])('refuses %j', (text) => {
-    expect(parseFrameRate(text)).toBeNull();
-  });
+  it.each(['0/0', '0/1', '25/0', '', 'abc', '30000/1001x', '-25/1', '25.0/1', '1/2/3', '241/1', '100000/1', 'NaN', '1e3/1', '9999999999/1'])(
+    'refuses %j',
+    (text) => {
+      expect(parseFrameRate(text)).toBeNull();
+    },
+  );
 });
 
 describe('isDropFrame and nominalFps', () => {

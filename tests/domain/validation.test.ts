@@ -94,7 +94,7 @@ describe('organization name', () => {
   ])('%j → %j', (value, message) => expect(organizationNameRule(value)).toBe(message));
 
   it('blocks disallowed keystrokes', () => {
-    expect([...'aZ9 .\'-_*!'].every(isOrganizationNameCharacter)).toBe(true);
+    expect([..."aZ9 .'-_*!"].every(isOrganizationNameCharacter)).toBe(true);
     expect(['#', '&', '/', '@', '\t'].some(isOrganizationNameCharacter)).toBe(false);
   });
 });

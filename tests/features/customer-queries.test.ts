@@ -39,7 +39,14 @@ describe('the customer pages keep their reads under the keys their changes inval
   });
 
   it('the board, the library and Admin Settings never share a key with the staff pages under the same prefix', () => {
-    const keys = [boardSectionKey(7, 'assembly'), libraryKey(7), settingsKeys.users(7), settingsKeys.credits(7), settingsKeys.subscriptions(7), queryKeys.customerOrganization(7)];
+    const keys = [
+      boardSectionKey(7, 'assembly'),
+      libraryKey(7),
+      settingsKeys.users(7),
+      settingsKeys.credits(7),
+      settingsKeys.subscriptions(7),
+      queryKeys.customerOrganization(7),
+    ];
     const shared = [queryKeys.organization(7), queryKeys.organizationProjects(7), queryKeys.organizationUsers(7), queryKeys.organizationBilling(7)];
     for (const key of keys) for (const other of shared) expect(JSON.stringify(key)).not.toBe(JSON.stringify(other));
     expect(new Set(keys.map((key) => JSON.stringify(key))).size).toBe(keys.length);

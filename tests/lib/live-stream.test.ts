@@ -121,7 +121,12 @@ describe('live stream (EventSource with a ticket)', () => {
 
   it('stops when the page unmounts, even while a ticket is on its way', async () => {
     let release!: (ticket: string) => void;
-    const stop = openLiveStream({ ticket: () => new Promise((resolve) => (release = resolve)), url: (ticket) => ticket, onEvent: () => {}, onCatchUp: () => {} });
+    const stop = openLiveStream({
+      ticket: () => new Promise((resolve) => (release = resolve)),
+      url: (ticket) => ticket,
+      onEvent: () => {},
+      onCatchUp: () => {},
+    });
     stop();
     release('T');
     await flush();

@@ -4,8 +4,12 @@ import { cacheGeneration, cacheKey, clearOfflineCache, getCached, isCacheableRea
 
 describe('offline cache keys', () => {
   it('keys by user, path and query, whatever the order of the query fields', () => {
-    expect(cacheKey(7, '/organizations/3/projects', { section: 'editing', start: 0, limit: 24 })).toBe('7:/organizations/3/projects?limit=24&section=editing&start=0');
-    expect(cacheKey(7, '/organizations/3/projects', { start: 0, limit: 24, section: 'editing' })).toBe(cacheKey(7, '/organizations/3/projects', { section: 'editing', start: 0, limit: 24 }));
+    expect(cacheKey(7, '/organizations/3/projects', { section: 'editing', start: 0, limit: 24 })).toBe(
+      '7:/organizations/3/projects?limit=24&section=editing&start=0',
+    );
+    expect(cacheKey(7, '/organizations/3/projects', { start: 0, limit: 24, section: 'editing' })).toBe(
+      cacheKey(7, '/organizations/3/projects', { section: 'editing', start: 0, limit: 24 }),
+    );
     expect(cacheKey(8, '/projects/12')).toBe('8:/projects/12');
     expect(cacheKey(8, '/projects/12', { type: undefined, x: null })).toBe('8:/projects/12');
     expect(cacheKey(7, '/projects/12')).not.toBe(cacheKey(8, '/projects/12'));

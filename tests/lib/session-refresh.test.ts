@@ -10,7 +10,8 @@ vi.stubGlobal('localStorage', {
 
 const DAY = 86_400_000;
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const jwt = (issuedMs: number, lifeMs: number, n = 0) => `${b64url({ alg: 'HS256' })}.${b64url({ sub: '1', n, iat: Math.floor(issuedMs / 1000), exp: Math.floor((issuedMs + lifeMs) / 1000) })}.sig`;
+const jwt = (issuedMs: number, lifeMs: number, n = 0) =>
+  `${b64url({ alg: 'HS256' })}.${b64url({ sub: '1', n, iat: Math.floor(issuedMs / 1000), exp: Math.floor((issuedMs + lifeMs) / 1000) })}.sig`;
 
 const calls: string[] = [];
 let answer: () => Promise<unknown> = () => Promise.resolve({});

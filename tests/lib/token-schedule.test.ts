@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TIMER_DELAY_MS, MIN_REFRESH_DELAY_MS, refreshDelayMs, refreshDueAt, refreshExtends, refreshIsDue, tokenTimes, tokenUserId } from '../../src/lib/token-schedule.ts';
+import {
+  MAX_TIMER_DELAY_MS,
+  MIN_REFRESH_DELAY_MS,
+  refreshDelayMs,
+  refreshDueAt,
+  refreshExtends,
+  refreshIsDue,
+  tokenTimes,
+  tokenUserId,
+} from '../../src/lib/token-schedule.ts';
 
 const DAY = 86_400_000;
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -2,8 +2,26 @@ import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../src/domain/contract/uploads.ts';
 import { zipPlan } from '../../src/shared/media/zip-plan.ts';
 
-const asset = (id: number, type: Asset['type']['name'], name: string, size: number, previewPath: string | null, path = `projects/1/raw/x/${name}`, crc32: number | null = null): Asset => ({
-  id, name, size, type: { name: type }, path, previewPath, createdAt: '2026-11-21T00:00:00Z', deletedAt: null, url: null, previewUrl: null, crc32,
+const asset = (
+  id: number,
+  type: Asset['type']['name'],
+  name: string,
+  size: number,
+  previewPath: string | null,
+  path = `projects/1/raw/x/${name}`,
+  crc32: number | null = null,
+): Asset => ({
+  id,
+  name,
+  size,
+  type: { name: type },
+  path,
+  previewPath,
+  createdAt: '2026-11-21T00:00:00Z',
+  deletedAt: null,
+  url: null,
+  previewUrl: null,
+  crc32,
 });
 
 describe('zip plan (A§2 folders)', () => {
@@ -16,7 +34,15 @@ describe('zip plan (A§2 folders)', () => {
 
   it('raw: every original under its type folder, the three folders first, names kept unique', () => {
     const { plan, skipped, totalBytes } = zipPlan(assets, 'raw');
-    expect(plan.map((e) => e.name)).toEqual(['assets/', 'interviews/', 'b_roll/', 'interviews/talk.mov', 'b_roll/city.mp4', 'assets/logo.png', 'interviews/1-talk.mov']);
+    expect(plan.map((e) => e.name)).toEqual([
+      'assets/',
+      'interviews/',
+      'b_roll/',
+      'interviews/talk.mov',
+      'b_roll/city.mp4',
+      'assets/logo.png',
+      'interviews/1-talk.mov',
+    ]);
     expect(plan.filter((e) => e.ref).map((e) => e.ref)).toEqual(['1:original', '2:original', '3:original', '4:original']);
     expect(skipped).toBe(0);
     expect(totalBytes).toBe(380);
@@ -38,13 +64,21 @@ describe('zip plan (A§2 folders)', () => {
       asset(2, 'BROLL_CLIP', 'city.mp4', 200, null),
       asset(3, 'ASSET', 'logo.png', 30, 'projects/1/raw/x/logo.png', 'projects/1/raw/x/logo.png', 7),
     ];
-    expect(zipPlan(known, 'raw').plan.filter((e) => e.ref).map((e) => [e.name, e.crc32])).toEqual([
+    expect(
+      zipPlan(known, 'raw')
+        .plan.filter((e) => e.ref)
+        .map((e) => [e.name, e.crc32]),
+    ).toEqual([
       ['interviews/talk.mov', 0xdeadbeef],
       ['b_roll/city.mp4', undefined],
       ['assets/logo.png', 7],
     ]);
     // The proxy is another file: its CRC is not the original's. An image is its own proxy.
-    expect(zipPlan(known, 'proxy').plan.filter((e) => e.ref).map((e) => [e.name, e.crc32])).toEqual([
+    expect(
+      zipPlan(known, 'proxy')
+        .plan.filter((e) => e.ref)
+        .map((e) => [e.name, e.crc32]),
+    ).toEqual([
       ['interviews/talk_proxy.mp4', undefined],
       ['assets/logo.png', 7],
     ]);

@@ -48,7 +48,10 @@ function operationsNamedIn(source: string, defined: Map<string, AnyOperation>): 
   }
   for (const match of source.matchAll(/import \{([^}]*)\} from '[^']*\/domain\/contract\/([\w-]+)\.ts'/g)) {
     for (const part of match[1]!.split(',')) {
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]!;
       const key = `${match[2]}.${name}`;
       if (defined.has(key)) named.add(key);
     }
@@ -65,7 +68,8 @@ async function callSites(program: 'src' | 'workers' = 'src'): Promise<Map<string
   const sites = new Map<string, Set<string>>();
   for (const file of sourceFiles(join(ROOT, program))) {
     if (file.startsWith(CONTRACT)) continue;
-    for (const operation of operationsNamedIn(readFileSync(file, 'utf8'), defined)) sites.set(operation, (sites.get(operation) ?? new Set()).add(relative(ROOT, file)));
+    for (const operation of operationsNamedIn(readFileSync(file, 'utf8'), defined))
+      sites.set(operation, (sites.get(operation) ?? new Set()).add(relative(ROOT, file)));
   }
   return sites;
 }
@@ -82,7 +86,9 @@ describe('one definition and one client call per operation', () => {
 
   it('names each operation in one module of the pages, and of the worker, only', async () => {
     for (const program of ['src', 'workers'] as const) {
-      const copied = [...(await callSites(program))].filter(([, files]) => files.size > 1).map(([operation, files]) => `${operation}: ${[...files].join(', ')}`);
+      const copied = [...(await callSites(program))]
+        .filter(([, files]) => files.size > 1)
+        .map(([operation, files]) => `${operation}: ${[...files].join(', ')}`);
       expect(copied, 'move the call to src/shared/<area>/api (or src/lib) and import it').toEqual([]);
     }
   });

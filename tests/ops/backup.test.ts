@@ -24,7 +24,9 @@ import { finalPreviewReady } from '../server/final-preview.ts';
 
 /** Every table's rows, each table ordered by its first column (the id), as JSON text. */
 async function tableRows(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Record<string, string[]>> {
-  const tables = (await query(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)).map((row) => String(row.name));
+  const tables = (
+    await query(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)
+  ).map((row) => String(row.name));
   const out: Record<string, string[]> = {};
   for (const table of tables) out[table] = (await query(`select * from "${table}" order by 1`)).map((row) => JSON.stringify(row));
   return out;
@@ -37,7 +39,13 @@ async function checksums(root: string): Promise<Map<string, string>> {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!(dir === root && entry.name === '.tmp')) await walk(path);
-      } else sums.set(relative(root, path), createHash('sha256').update(await readFile(path)).digest('hex'));
+      } else
+        sums.set(
+          relative(root, path),
+          createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex'),
+        );
     }
   };
   await walk(root);
@@ -47,7 +55,10 @@ async function checksums(root: string): Promise<Map<string, string>> {
 /** `npm run <script>` as its own process: exit code and everything it printed. */
 function run(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(process.cwd(), 'scripts', script), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(process.cwd(), 'scripts', script), ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -86,7 +97,9 @@ describe('backup and restore of an embedded installation', () => {
   it('answers only this machine’s callers holding the token derived from the server’s secret (404 to anyone else)', async () => {
     expect((await fetch(backupUrl())).status).toBe(404);
     expect((await fetch(backupUrl(), { headers: { authorization: 'Bearer guess' } })).status).toBe(404);
-    const forwarded = await fetch(backupUrl(), { headers: { authorization: `Bearer ${backupToken(server.config.jwtSecret)}`, 'x-forwarded-for': '203.0.113.9' } });
+    const forwarded = await fetch(backupUrl(), {
+      headers: { authorization: `Bearer ${backupToken(server.config.jwtSecret)}`, 'x-forwarded-for': '203.0.113.9' },
+    });
     expect(forwarded.status).toBe(404);
   });
 
@@ -94,7 +107,16 @@ describe('backup and restore of an embedded installation', () => {
     const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
     const admin = await signIn(server.app, 'admin@demo.cutdesk.test');
     await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a final cut')]), 'video/mp4');
-    expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/deliverable`, headers: admin, payload: { path: `projects/${projectId}/final`, name: 'cut.mp4' } })).statusCode).toBe(200);
+    expect(
+      (
+        await server.app.inject({
+          method: 'POST',
+          url: `/api/v1/projects/${projectId}/deliverable`,
+          headers: admin,
+          payload: { path: `projects/${projectId}/final`, name: 'cut.mp4' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // No media worker here: its preview is recorded as made (send to review waits for it, issue 36).
     await finalPreviewReady(server.db, projectId);
     expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/submit`, headers: admin })).statusCode).toBe(200);
@@ -106,7 +128,12 @@ describe('backup and restore of an embedded installation', () => {
     let written = 0;
     const writer = (async () => {
       while (writing && written < 170) {
-        const response = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${projectId}/comments`, headers: writers[written % 3]!, payload: { version: 1, frame: written, text: `Written during the backup ${written}` } });
+        const response = await server.app.inject({
+          method: 'POST',
+          url: `/api/v1/projects/${projectId}/comments`,
+          headers: writers[written % 3]!,
+          payload: { version: 1, frame: written, text: `Written during the backup ${written}` },
+        });
         expect(response.statusCode).toBe(201);
         written += 1;
         await new Promise((resolve) => setTimeout(resolve, 5));
@@ -199,7 +226,11 @@ describe('backup and restore of an embedded installation', () => {
     const source = join(work, 'restored');
     // The command says the objects are the bucket's to keep; none of DATA_DIR/s3 is taken. (A
     // second backup of a directory the command opened before: it must end, not hang, once written.)
-    const s3 = { S3_ENDPOINT: 'https://s3.eu-central-1.amazonaws.com', S3_BUCKET: 'studio-media', S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::123456789012:role/cutdesk-upload' };
+    const s3 = {
+      S3_ENDPOINT: 'https://s3.eu-central-1.amazonaws.com',
+      S3_BUCKET: 'studio-media',
+      S3_UPLOAD_ROLE_ARN: 'arn:aws:iam::123456789012:role/cutdesk-upload',
+    };
     const bucket = await run('backup.ts', [join(work, 's3.tar')], { DATA_DIR: source, LOG_LEVEL: 'silent', ...s3 });
     expect(bucket.code, bucket.out).toBe(0);
     expect(bucket.out).toContain('The objects are not in this archive: they are in https://s3.eu-central-1.amazonaws.com/studio-media');
@@ -221,7 +252,10 @@ describe('backup and restore of an embedded installation', () => {
     await pipeline(create({ cwd: unpacked, portable: true }, await readdir(unpacked)), createWriteStream(damaged));
 
     const fresh = join(work, 'never-made');
-    const failure = await restoreBackup(damaged, fresh).then(() => null, (error: unknown) => error as Error);
+    const failure = await restoreBackup(damaged, fresh).then(
+      () => null,
+      (error: unknown) => error as Error,
+    );
     expect(failure).toBeInstanceOf(RestoreFailedError);
     expect(failure!.message).toContain(`Nothing was left behind: ${fresh} was not created.`);
     expect(existsSync(fresh)).toBe(false);
@@ -303,7 +337,9 @@ describe('backup and restore of an embedded installation', () => {
         const address = await app.listen({ host: '127.0.0.1', port: 0 });
         const answer = await fetch(`${address}/api/v1/ops/backup`, { headers: { authorization: `Bearer ${backupToken(config.jwtSecret)}` } });
         expect(answer.status).toBe(507);
-        expect((await answer.json() as { message: string }).message).toContain(`The disk is full: staging the backup in the data directory (the database's dump beside the objects' hard links) failed, no space is left on the file system of ${dataDir}.`);
+        expect(((await answer.json()) as { message: string }).message).toContain(
+          `The disk is full: staging the backup in the data directory (the database's dump beside the objects' hard links) failed, no space is left on the file system of ${dataDir}.`,
+        );
         const backup = await run('backup.ts', [join(work, 'from-full.tar')], { DATA_DIR: dataDir, PORT: new URL(address).port, LOG_LEVEL: 'silent' });
         expect(backup.code, backup.out).toBe(1);
         expect(backup.out).toContain(`The server at ${address} could not make the backup: The disk is full`);

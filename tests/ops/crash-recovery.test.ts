@@ -58,13 +58,17 @@ describe.skipIf(!SERVER_URL || !withFfmpeg)('a media job whose instance was kill
     await survivor?.close();
   });
 
-  it('is taken over by another instance at the lease\'s end and done once', async () => {
+  it("is taken over by another instance at the lease's end and done once", async () => {
     const { db } = survivor;
     const project = await db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow();
     const key = `projects/${project.id}/assets/crash-test.mp4`;
     const clip = await generateClip({ seconds: 6, width: 640, height: 360 });
     await survivor.app.ctx.storage.putObject(key, clip, 'video/mp4');
-    const asset = await db.insertInto('assets').values({ projectId: project.id, name: 'crash-test.mp4', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
+    const asset = await db
+      .insertInto('assets')
+      .values({ projectId: project.id, name: 'crash-test.mp4', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     // The instance that will die: `npm start`'s server on the same database, using this one's store.
     const keys = JSON.parse(await readFile(join(survivor.dataDir, 's3-credentials.json'), 'utf8')) as { accessKeyId: string; secretAccessKey: string };
@@ -94,7 +98,9 @@ describe.skipIf(!SERVER_URL || !withFfmpeg)('a media job whose instance was kill
       await pause(50);
     }
 
-    const [jobId] = await jobQueue(db).enqueue([{ kind: 'asset.proxy', projectId: project.id, assetId: asset.id, sourceKey: key, outputKey: derivedKey(key, 'proxy'), priority: 70 }]);
+    const [jobId] = await jobQueue(db).enqueue([
+      { kind: 'asset.proxy', projectId: project.id, assetId: asset.id, sourceKey: key, outputKey: derivedKey(key, 'proxy'), priority: 70 },
+    ]);
     const victimWorker = `${hostname()}:${child.pid}:`;
     // Mid-transcode: the job is the victim's and its ffmpeg runs.
     let transcoders: number[];
@@ -107,7 +113,9 @@ describe.skipIf(!SERVER_URL || !withFfmpeg)('a media job whose instance was kill
       await pause(20);
     }
     // The lease it holds is the short one (renewed every third of it while the instance lives).
-    const { rows: [lease] } = await sql<{ seconds: number }>`select extract(epoch from locked_until - now())::float8 as seconds from media_jobs where id = ${jobId!}`.execute(db);
+    const {
+      rows: [lease],
+    } = await sql<{ seconds: number }>`select extract(epoch from locked_until - now())::float8 as seconds from media_jobs where id = ${jobId!}`.execute(db);
     expect(lease!.seconds).toBeLessThanOrEqual(DEFAULT_LEASE_MS / 1000);
 
     const exited = new Promise((r) => child.once('exit', r));

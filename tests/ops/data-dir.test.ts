@@ -30,7 +30,7 @@ describe('data directories', () => {
     await rm(work, { recursive: true, force: true });
   });
 
-  it('DATA_DIR, its secrets, a new database directory and the outbox are their owner\'s only', async () => {
+  it("DATA_DIR, its secrets, a new database directory and the outbox are their owner's only", async () => {
     // A DATA_DIR (and its parent) the server makes, with the secrets it generates.
     const dataDir = join(work, 'new', 'data');
     loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
@@ -50,7 +50,13 @@ describe('data directories', () => {
 
     // The outbox: messages hold sign-in and invitation links.
     const log = { info: () => undefined } as unknown as FastifyBaseLogger;
-    await createMailer({ smtpUrl: null, outboxDir: join(dataDir, 'outbox'), from: 'studio@cutdesk.test', log }).send({ to: 'ivy@demo.cutdesk.test', subject: 'Hello', text: 'Hello', html: '<p>Hello</p>', links: [] });
+    await createMailer({ smtpUrl: null, outboxDir: join(dataDir, 'outbox'), from: 'studio@cutdesk.test', log }).send({
+      to: 'ivy@demo.cutdesk.test',
+      subject: 'Hello',
+      text: 'Hello',
+      html: '<p>Hello</p>',
+      links: [],
+    });
     expect(await modeOf(join(dataDir, 'outbox'))).toBe(0o700);
     const [mail] = await readdir(join(dataDir, 'outbox'));
     expect(await modeOf(join(dataDir, 'outbox', mail!))).toBe(0o600);
@@ -90,7 +96,17 @@ describe('data directories', () => {
     it('stops saying the disk is full, not `Error: [object Object]`, and leaves no half-made db/', async () => {
       const dataDir = join(disk.dir, 'data');
       const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', S3_PORT: 'off', SEED: 'none', LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', WEB_DIR: join(dataDir, 'no-web') };
+        const env = {
+          ...process.env,
+          DATA_DIR: dataDir,
+          PORT: '0',
+          S3_PORT: 'off',
+          SEED: 'none',
+          LOG_LEVEL: 'silent',
+          DATABASE_URL: '',
+          S3_ENDPOINT: '',
+          WEB_DIR: join(dataDir, 'no-web'),
+        };
         const child = spawn(process.execPath, [join(process.cwd(), 'server', 'main.ts')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         let text = '';
         child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -106,7 +122,7 @@ describe('data directories', () => {
       expect((await readdir(dataDir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     }, 60_000);
 
-    it('startFailureMessage: PGlite\'s own error for a full disk, as thrown and as it crosses from its thread, in words', async () => {
+    it("startFailureMessage: PGlite's own error for a full disk, as thrown and as it crosses from its thread, in words", async () => {
       const dataDir = join(disk.dir, 'data');
       const out = await pgliteSeen;
       const seen = JSON.parse(out) as { isError: boolean; diskFull: boolean; direct: string; crossedMessage: string; crossed: string };

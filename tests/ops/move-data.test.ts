@@ -28,7 +28,10 @@ const SERVER_URL = process.env.TEST_DATABASE_URL ?? null;
 /** A process started by this test, with its output so far and its exit. */
 function run(args: string[], env: Record<string, string>, until?: RegExp): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     const hear = (chunk: Buffer) => {
       out += chunk.toString();
@@ -44,7 +47,11 @@ function run(args: string[], env: Record<string, string>, until?: RegExp): Promi
 /** Every table's rows as PostgreSQL renders them (UTC), each table by its first column. */
 async function everyRow(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<Record<string, string[]>> {
   await query(`set timezone = 'UTC'`);
-  const tables = (await query(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely%' and table_name not like 'cutdesk_move%' order by 1`)).map((r) => String(r.name));
+  const tables = (
+    await query(
+      `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely%' and table_name not like 'cutdesk_move%' order by 1`,
+    )
+  ).map((r) => String(r.name));
   const out: Record<string, string[]> = {};
   for (const table of tables) out[table] = (await query(`select row_to_json(t)::text as j from "${table}" t order by 1`)).map((r) => String(r.j));
   return out;
@@ -52,7 +59,11 @@ async function everyRow(query: (text: string) => Promise<Record<string, unknown>
 
 /** Each sequence's next value, without taking it: `name value`. */
 async function nextValues(query: (text: string) => Promise<Record<string, unknown>[]>): Promise<string[]> {
-  const names = (await query(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'S' and n.nspname = 'public' order by 1`)).map((r) => String(r.name));
+  const names = (
+    await query(
+      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'S' and n.nspname = 'public' order by 1`,
+    )
+  ).map((r) => String(r.name));
   const out: string[] = [];
   for (const name of names) {
     const [row] = await query(`select last_value::int + (case when is_called then 1 else 0 end) as next from "${name}"`);
@@ -98,7 +109,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       objects.set(key, createHash('sha256').update(body).digest('hex'));
     }
     // The logo is an asset of the first project, as an upload would have registered it.
-    await sql`insert into assets (project_id, name, size, type, path, preview_path) values (1, 'logo.png', 6, 'ASSET', 'projects/1/raw/assets/logo.png', 'projects/1/raw/assets/logo.png')`.execute(db);
+    await sql`insert into assets (project_id, name, size, type, path, preview_path) values (1, 'logo.png', 6, 'ASSET', 'projects/1/raw/assets/logo.png', 'projects/1/raw/assets/logo.png')`.execute(
+      db,
+    );
     await app.close();
     await db.destroy();
     target = await throwawayDatabase(SERVER_URL!);
@@ -111,7 +124,14 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const toS3 = () => ({ endpoint: `${store.baseUrl}/s3`, bucket: store.config.storage.bucket, region: store.config.storage.region, accessKeyId: store.config.storage.accessKeyId, secretAccessKey: store.config.storage.secretAccessKey, forcePathStyle: true });
+  const toS3 = () => ({
+    endpoint: `${store.baseUrl}/s3`,
+    bucket: store.config.storage.bucket,
+    region: store.config.storage.region,
+    accessKeyId: store.config.storage.accessKeyId,
+    secretAccessKey: store.config.storage.secretAccessKey,
+    forcePathStyle: true,
+  });
 
   it('refuses a target that holds something else', async () => {
     const other = await throwawayDatabase(SERVER_URL!);
@@ -147,7 +167,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     await migrated.destroy();
 
     const lines: string[] = [];
-    await expect(moveData({ config, toDatabase: target.url, toS3: toS3(), progress: (line) => lines.push(line), stopAfterRows: 15, batchRows: 4 })).rejects.toThrow('interrupted');
+    await expect(
+      moveData({ config, toDatabase: target.url, toS3: toS3(), progress: (line) => lines.push(line), stopAfterRows: 15, batchRows: 4 }),
+    ).rejects.toThrow('interrupted');
     // The old directory is not marked until the move verified; its lock is free again.
     expect(readMovedMarker(dataDir)).toBeNull();
     const partly = new pg.Client({ connectionString: target.url });
@@ -156,7 +178,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     const { rows: recorded } = await partly.query<{ table_name: string; rows: string }>('select table_name, rows from cutdesk_move_tables');
     let landed = 0;
     for (const { table_name: table, rows } of recorded) {
-      const { rows: [count] } = await partly.query<{ n: string }>(`select count(*) as n from "${table}"`);
+      const {
+        rows: [count],
+      } = await partly.query<{ n: string }>(`select count(*) as n from "${table}"`);
       expect(Number(count!.n), table).toBe(Number(rows));
       landed += Number(rows);
     }
@@ -185,7 +209,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       expect(await nextValues(async (text) => (await client.query<Record<string, unknown>>(text)).rows)).toEqual(sourceNext);
       expect(sourceNext).toContain('invoice_numbers 8');
       // Sequences continue after the copied ids.
-      const { rows } = await client.query<{ id: number; max: number }>(`insert into organizations (name) values ('New after the move') returning id, (select max(id) from organizations where name <> 'New after the move') as max`);
+      const { rows } = await client.query<{ id: number; max: number }>(
+        `insert into organizations (name) values ('New after the move') returning id, (select max(id) from organizations where name <> 'New after the move') as max`,
+      );
       expect(rows[0]!.id).toBeGreaterThan(rows[0]!.max);
       await client.query(`delete from organizations where name = 'New after the move'`);
     } finally {
@@ -212,7 +238,17 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
 
     // A second run, by the command itself, finds everything there: nothing duplicated, nothing sent again.
     const again = await run(
-      [join(process.cwd(), 'scripts', 'move-data.ts'), '--to-database', target.url, '--to-s3-endpoint', toS3().endpoint, '--to-s3-bucket', toS3().bucket, '--data-dir', dataDir],
+      [
+        join(process.cwd(), 'scripts', 'move-data.ts'),
+        '--to-database',
+        target.url,
+        '--to-s3-endpoint',
+        toS3().endpoint,
+        '--to-s3-bucket',
+        toS3().bucket,
+        '--data-dir',
+        dataDir,
+      ],
       { MOVE_S3_ACCESS_KEY_ID: toS3().accessKeyId, MOVE_S3_SECRET_ACCESS_KEY: toS3().secretAccessKey },
     );
     expect(again.code, again.out).toBe(0);
@@ -276,7 +312,8 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       // review start and days left); links to objects name the other store, so they are left out.
       const ids = (await sourceDb.selectFrom('projects').select('id').orderBy('id').execute()).map((row) => row.id);
       expect(ids.length).toBeGreaterThan(5);
-      const withoutLinks = (project: Record<string, unknown>) => Object.fromEntries(Object.entries(project).filter(([key]) => !/Url$|Thumbnail$|Preview$/.test(key)));
+      const withoutLinks = (project: Record<string, unknown>) =>
+        Object.fromEntries(Object.entries(project).filter(([key]) => !/Url$|Thumbnail$|Preview$/.test(key)));
       for (const id of ids) {
         const there = await app.inject({ method: 'GET', url: `/api/v1/projects/${id}`, headers: admin });
         const here = await source.inject({ method: 'GET', url: `/api/v1/projects/${id}`, headers: oldSession });
@@ -292,7 +329,11 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       expect(logo!.url.startsWith(`${toS3().endpoint}/`)).toBe(true);
       const download = await fetch(logo!.url);
       expect(download.status).toBe(200);
-      expect(createHash('sha256').update(Buffer.from(await download.arrayBuffer())).digest('hex')).toBe(objects.get('projects/1/raw/assets/logo.png'));
+      expect(
+        createHash('sha256')
+          .update(Buffer.from(await download.arrayBuffer()))
+          .digest('hex'),
+      ).toBe(objects.get('projects/1/raw/assets/logo.png'));
     } finally {
       await source.close();
       await sourceDb.destroy();
@@ -316,7 +357,13 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       partArrived();
       await gate;
     });
-    await gated.register(embeddedS3Plugin, { prefix: '/s3', root, bucket: 'gated-media', region: 'us-east-1', credentials: { lookup: async (id) => (id === keys.accessKeyId ? { secretAccessKey: keys.secretAccessKey } : null) } });
+    await gated.register(embeddedS3Plugin, {
+      prefix: '/s3',
+      root,
+      bucket: 'gated-media',
+      region: 'us-east-1',
+      credentials: { lookup: async (id) => (id === keys.accessKeyId ? { secretAccessKey: keys.secretAccessKey } : null) },
+    });
     const endpoint = `${await gated.listen({ host: '127.0.0.1', port: 0 })}/s3`;
     const s3 = clientOf({ endpoint, region: 'us-east-1', bucket: 'gated-media', forcePathStyle: true, ...keys });
     const uploads = async () => ((await s3.send(new ListMultipartUploadsCommand({ Bucket: 'gated-media' }))).Uploads ?? []).map((upload) => upload.Key).sort();
@@ -325,7 +372,10 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
     const args = ['--to-database', other.url, '--to-s3-endpoint', endpoint, '--to-s3-bucket', 'gated-media'];
     try {
       // The command as an operator runs it, DATA_DIR from the environment; Ctrl-C once a part is in flight.
-      const child = spawn(process.execPath, [join(process.cwd(), 'scripts', 'move-data.ts'), ...args], { env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', DATA_DIR: dataDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [join(process.cwd(), 'scripts', 'move-data.ts'), ...args], {
+        env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: '', S3_ENDPOINT: '', DATA_DIR: dataDir, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -336,7 +386,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       expect(code, out).toBe(130);
       expect(out).toContain('Interrupted by Ctrl-C (SIGINT). The move stopped while copying the objects: 3 of 4 are in gated-media');
       expect(out).toContain('projects/1/raw/b_roll/long take.mp4 was on its way.');
-      expect(out).toContain('Aborted the unfinished multipart upload of projects/1/raw/b_roll/long take.mp4 in gated-media: no half-sent object is left there.');
+      expect(out).toContain(
+        'Aborted the unfinished multipart upload of projects/1/raw/b_roll/long take.mp4 in gated-media: no half-sent object is left there.',
+      );
       expect(out).toContain('To finish the move, run the same command again:');
       expect(await uploads()).toEqual([]);
       openGate();
@@ -348,7 +400,9 @@ describe.skipIf(!SERVER_URL)('npm run move-data (PostgreSQL)', () => {
       // What a run killed outright (kill -9) leaves: an upload of an object it was copying, with a
       // part. Beside it, an upload of a key this move does not copy, which is none of its business.
       const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: 'gated-media', Key: 'projects/1/raw/b_roll/long take.mp4' }));
-      await s3.send(new UploadPartCommand({ Bucket: 'gated-media', Key: 'projects/1/raw/b_roll/long take.mp4', UploadId, PartNumber: 1, Body: Buffer.alloc(1024, 1) }));
+      await s3.send(
+        new UploadPartCommand({ Bucket: 'gated-media', Key: 'projects/1/raw/b_roll/long take.mp4', UploadId, PartNumber: 1, Body: Buffer.alloc(1024, 1) }),
+      );
       await s3.send(new CreateMultipartUploadCommand({ Bucket: 'gated-media', Key: 'projects/9/raw/assets/someone else.mp4' }));
 
       const again = await run([join(process.cwd(), 'scripts', 'move-data.ts'), ...printed!.split(' ')], env);

@@ -83,7 +83,15 @@ describe('upgrading an embedded installation', () => {
 
   it('refuses to migrate while an older release has the database open, or the port is taken', async () => {
     // An older release: no lock file, the embedded database open in its process.
-    holder = spawn(process.execPath, ['--input-type=module', '-e', `import { PGlite } from '@electric-sql/pglite'; const db = await PGlite.create(${JSON.stringify(join(dataDir, 'db'))}); await db.query('select 1'); console.log('open'); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { PGlite } from '@electric-sql/pglite'; const db = await PGlite.create(${JSON.stringify(join(dataDir, 'db'))}); await db.query('select 1'); console.log('open'); setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((ready) => holder!.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('open') && ready()));
     const refused = await start(dataDir);
     expect(refused.code).toBe(1);
@@ -118,7 +126,10 @@ describe('upgrading an embedded installation', () => {
     expect(upgrade.output).toContain(`Migrating the database: 1 migration(s) to apply: ${LATEST}`);
     expect(upgrade.output).toContain(`applied migration ${LATEST}`);
     expect(upgrade.output).toContain(`A copy of the database from before the upgrade is in ${dataDir}/before-upgrade`);
-    const snapshot = JSON.parse(await readFile(join(dataDir, 'before-upgrade', 'snapshot.json'), 'utf8')) as { migrationsBefore: unknown; migrationsRun: string[] };
+    const snapshot = JSON.parse(await readFile(join(dataDir, 'before-upgrade', 'snapshot.json'), 'utf8')) as {
+      migrationsBefore: unknown;
+      migrationsRun: string[];
+    };
     expect(snapshot).toMatchObject({ migrationsBefore: null, migrationsRun: [LATEST] });
     expect(JSON.parse(await readFile(join(dataDir, 'migrations.json'), 'utf8'))).toEqual({ migrations: Object.keys(MIGRATIONS).sort() });
     expect(await applied(dataDir)).toContain(LATEST);
@@ -142,7 +153,9 @@ describe('upgrading an embedded installation', () => {
   it('rolls back to the copy from before the upgrade', async () => {
     const restore = (): Promise<Run> =>
       new Promise((done) => {
-        const child = spawn(process.execPath, [resolve('scripts/restore.ts'), '--before-upgrade', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [resolve('scripts/restore.ts'), '--before-upgrade', '--data-dir', dataDir], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let output = '';
         child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
         child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

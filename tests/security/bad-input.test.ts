@@ -55,10 +55,19 @@ describe.each(DATABASES)('bad input on $name', ({ url }) => {
   afterAll(async () => server?.close());
 
   const send = (method: 'POST' | 'PATCH' | 'PUT' | 'GET', path: string, payload?: string, headers: Record<string, string> = {}) =>
-    server.app.inject({ method, url: `/api/v1${path}`, headers: { ...headers, ...(payload !== undefined && { 'content-type': 'application/json' }) }, ...(payload !== undefined && { payload }) });
+    server.app.inject({
+      method,
+      url: `/api/v1${path}`,
+      headers: { ...headers, ...(payload !== undefined && { 'content-type': 'application/json' }) },
+      ...(payload !== undefined && { payload }),
+    });
 
   it('answers 400 to a NUL in any text field of a body', async () => {
-    const registered = await send('POST', '/register', JSON.stringify({ email: 'nul@example.com', password: 'secret123', firstName: 'No\u0000ra', lastName: 'New', phone: '5551234' }));
+    const registered = await send(
+      'POST',
+      '/register',
+      JSON.stringify({ email: 'nul@example.com', password: 'secret123', firstName: 'No\u0000ra', lastName: 'New', phone: '5551234' }),
+    );
     expect(registered.statusCode).toBe(400);
     expect(registered.json().message).toBe(FIELD_MESSAGES.textNul);
     const patched = await send('PATCH', `/projects/${projectId}`, JSON.stringify({ brief: 'a brief\u0000' }), owner);
@@ -71,7 +80,11 @@ describe.each(DATABASES)('bad input on $name', ({ url }) => {
     const patched = await send('PATCH', `/projects/${projectId}`, '{"brief":"a brief \\ud800 here"}', owner);
     expect(patched.statusCode).toBe(400);
     expect(patched.json().message).toBe(FIELD_MESSAGES.textIllFormed);
-    const registered = await send('POST', '/register', '{"email":"s@example.com","password":"secret123","firstName":"A\\udc00","lastName":"B","phone":"5551234"}');
+    const registered = await send(
+      'POST',
+      '/register',
+      '{"email":"s@example.com","password":"secret123","firstName":"A\\udc00","lastName":"B","phone":"5551234"}',
+    );
     expect(registered.statusCode).toBe(400);
   });
 
@@ -92,11 +105,18 @@ describe.each(DATABASES)('bad input on $name', ({ url }) => {
   it('answers 400 to a value that cannot be printed (an object whose toString is not a function), never a 500', async () => {
     // The fuzz test's find (FUZZ_SEED=633363213): superstruct prints a failing value with a template string.
     const unprintable = JSON.stringify({ size: { toString: 9007199254740991 }, name: 1.5, uploadType: 'x' });
-    for (const [method, path] of [['PATCH', '/me/review-mail'], ['POST', '/uploads/refusals'], ['PATCH', `/projects/${projectId}`], ['POST', '/login']] as const) {
+    for (const [method, path] of [
+      ['PATCH', '/me/review-mail'],
+      ['POST', '/uploads/refusals'],
+      ['PATCH', `/projects/${projectId}`],
+      ['POST', '/login'],
+    ] as const) {
       const answer = await send(method, path, unprintable, owner);
       expect(answer.statusCode, `${method} ${path}`).toBe(400);
     }
-    expect((await send('GET', `/dashboard?after=${Buffer.from(JSON.stringify({ tab: { toString: 1 } })).toString('base64url')}`, undefined, owner)).statusCode).toBeLessThan(500);
+    expect(
+      (await send('GET', `/dashboard?after=${Buffer.from(JSON.stringify({ tab: { toString: 1 } })).toString('base64url')}`, undefined, owner)).statusCode,
+    ).toBeLessThan(500);
   });
 
   it('still parses ordinary bodies and refuses prototype poisoning', async () => {

@@ -44,11 +44,35 @@ describe('what a sniffed signature is accepted as', () => {
 
 describe('how objects are served from our origin', () => {
   it('never passes an active type, whatever its spelling', () => {
-    for (const active of ['text/html', 'TEXT/HTML; charset=utf-8', 'application/xhtml+xml', 'image/svg+xml', 'text/xml', 'application/xml', 'application/javascript', 'text/javascript', 'text/css', 'application/pdf', 'multipart/x-mixed-replace', 'text/xsl', 'nonsense', '', 'text/html,video/mp4']) {
+    for (const active of [
+      'text/html',
+      'TEXT/HTML; charset=utf-8',
+      'application/xhtml+xml',
+      'image/svg+xml',
+      'text/xml',
+      'application/xml',
+      'application/javascript',
+      'text/javascript',
+      'text/css',
+      'application/pdf',
+      'multipart/x-mixed-replace',
+      'text/xsl',
+      'nonsense',
+      '',
+      'text/html,video/mp4',
+    ]) {
       expect(isPassiveType(active), active).toBe(false);
       expect(servedType(active), active).toBe('application/octet-stream');
     }
-    for (const passive of ['video/mp4', 'image/jpeg', 'application/octet-stream', 'binary/octet-stream', 'text/plain', 'application/x-test', 'application/vnd.apple.mpegurl']) {
+    for (const passive of [
+      'video/mp4',
+      'image/jpeg',
+      'application/octet-stream',
+      'binary/octet-stream',
+      'text/plain',
+      'application/x-test',
+      'application/vnd.apple.mpegurl',
+    ]) {
       expect(servedType(passive), passive).toBe(passive);
     }
   });
@@ -85,6 +109,8 @@ describe('ffmpeg inputs', () => {
     expect(redactUrls(message)).toBe('http://127.0.0.1:8080/s3/media/a.mp4?…: Invalid data found');
     expect(redactUrls('no url here')).toBe('no url here');
     // The stderr window may cut a URL before its query: the signing parameters still go.
-    expect(redactUrls('p%2Fa.mp4&X-Amz-Credential=AKIA%2F20261123&X-Amz-Signature=0a1b2c: Invalid data')).toBe('p%2Fa.mp4&X-Amz-Credential=…&X-Amz-Signature=…: Invalid data');
+    expect(redactUrls('p%2Fa.mp4&X-Amz-Credential=AKIA%2F20261123&X-Amz-Signature=0a1b2c: Invalid data')).toBe(
+      'p%2Fa.mp4&X-Amz-Credential=…&X-Amz-Signature=…: Invalid data',
+    );
   });
 });

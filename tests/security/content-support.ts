@@ -25,9 +25,25 @@ export function apiOf(server: TestServer) {
    * What a customer's browser does: temporary credentials, a name from check-name, a PUT with
    * the Content-Type it chooses. Answers the stored key and the registration's answer.
    */
-  async function uploadAndRegister(headers: Headers, projectId: number, type: 'InterviewClip' | 'BRollClip' | 'Asset', name: string, bytes: Buffer, contentType: string) {
-    const credentials = (await call('POST', '/uploads/credentials', headers, { projectId })).json<{ accessKeyId: string; secretAccessKey: string; sessionToken: string; bucket: string; region: string }>();
-    const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, headers)).json<{ name: string; location: string }>();
+  async function uploadAndRegister(
+    headers: Headers,
+    projectId: number,
+    type: 'InterviewClip' | 'BRollClip' | 'Asset',
+    name: string,
+    bytes: Buffer,
+    contentType: string,
+  ) {
+    const credentials = (await call('POST', '/uploads/credentials', headers, { projectId })).json<{
+      accessKeyId: string;
+      secretAccessKey: string;
+      sessionToken: string;
+      bucket: string;
+      region: string;
+    }>();
+    const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, headers)).json<{
+      name: string;
+      location: string;
+    }>();
     const s3 = new S3Client({
       endpoint: `${server.baseUrl}/s3`,
       region: credentials.region,

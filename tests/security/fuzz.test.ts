@@ -16,14 +16,82 @@ const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 
 // Field names of the API's bodies and queries (src/domain/contract), so values reach the rules.
 const FIELDS = [
-  'email', 'password', 'newPassword', 'recoveryCode', 'code', 'firstName', 'lastName', 'phone', 'role', 'name', 'audience', 'goal',
-  'finalVideoLength', 'brief', 'status', 'projectId', 'assetId', 'uploadType', 'organizationId', 'organizationName', 'editor', 'editorId',
-  'link', 'reviewLink', 'assetsLink', 'collaborationLink', 'editorAssetsLink', 'assetsPath', 'trackingCode', 'reviewPeriod', 'credits',
-  'creditsPerInterval', 'interval', 'startDate', 'endDate', 'renewable', 'isEnabled', 'storage', 'key', 'keys', 'path', 'size', 'type',
-  'section', 'sort', 'order', 'limit', 'start', 'page', 'search', 'query', 'token', 'variant', 'file', 'download', 'since', 'kind', 'url',
+  'email',
+  'password',
+  'newPassword',
+  'recoveryCode',
+  'code',
+  'firstName',
+  'lastName',
+  'phone',
+  'role',
+  'name',
+  'audience',
+  'goal',
+  'finalVideoLength',
+  'brief',
+  'status',
+  'projectId',
+  'assetId',
+  'uploadType',
+  'organizationId',
+  'organizationName',
+  'editor',
+  'editorId',
+  'link',
+  'reviewLink',
+  'assetsLink',
+  'collaborationLink',
+  'editorAssetsLink',
+  'assetsPath',
+  'trackingCode',
+  'reviewPeriod',
+  'credits',
+  'creditsPerInterval',
+  'interval',
+  'startDate',
+  'endDate',
+  'renewable',
+  'isEnabled',
+  'storage',
+  'key',
+  'keys',
+  'path',
+  'size',
+  'type',
+  'section',
+  'sort',
+  'order',
+  'limit',
+  'start',
+  'page',
+  'search',
+  'query',
+  'token',
+  'variant',
+  'file',
+  'download',
+  'since',
+  'kind',
+  'url',
 ];
 
-const TRICKY_TEXT = ['', ' ', '\u0000', 'a\u0000b', '\ud800', '𝔘𝔫𝔦', '%00', '../../etc/passwd', "' or 1=1 --", 'x'.repeat(5_000), '2024-02-30', 'null', '-1', '1e400'];
+const TRICKY_TEXT = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '𝔘𝔫𝔦',
+  '%00',
+  '../../etc/passwd',
+  "' or 1=1 --",
+  'x'.repeat(5_000),
+  '2024-02-30',
+  'null',
+  '-1',
+  '1e400',
+];
 const TRICKY_NUMBERS = [0, -1, 1.5, 2_147_483_647, 2_147_483_648, Number.MAX_SAFE_INTEGER, 1e308, -1e308];
 
 const scalar = fc.oneof(
@@ -37,7 +105,11 @@ const scalar = fc.oneof(
   fc.constant(null),
   fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
 );
-const value = fc.oneof({ weight: 4, arbitrary: scalar }, { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }) });
+const value = fc.oneof(
+  { weight: 4, arbitrary: scalar },
+  { weight: 1, arbitrary: fc.array(scalar, { maxLength: 3 }) },
+  { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), scalar, { maxKeys: 3 }) },
+);
 const fieldObject = fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: 7 });
 
 const BRIEF = { name: 'Fuzz project', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film.' };
@@ -54,7 +126,15 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   'PUT /api/v1/password-recover-complete': { email: 'owner@demo.cutdesk.test', recoveryCode: 'abc', newPassword: 'secret123' },
   'POST /api/v1/organizations': { name: 'Fuzz Org' },
   'PATCH /api/v1/organizations/:id': { assetsLink: 'https://drive.example.com/a', trackingCode: 'TRACK-1', projectReviewPeriod: 5, state: 'APPROVED' },
-  'PUT /api/v1/organizations/:id/credits': { startDate: '2026-01-01', endDate: '2026-12-31', renewable: true, credits: 5, interval: 1, creditsPerInterval: 1, storage: 1 },
+  'PUT /api/v1/organizations/:id/credits': {
+    startDate: '2026-01-01',
+    endDate: '2026-12-31',
+    renewable: true,
+    credits: 5,
+    interval: 1,
+    creditsPerInterval: 1,
+    storage: 1,
+  },
   'POST /api/v1/organizations/:id/projects': BRIEF,
   'PATCH /api/v1/projects/:id': { ...BRIEF, reviewLink: 'https://review.example.com/r' },
   'PUT /api/v1/projects/:id/review_period': { reviewPeriod: 3 },
@@ -67,14 +147,22 @@ const EXAMPLES: Record<string, Record<string, unknown>> = {
   'PATCH /api/v1/users/:id/asset-path': { path: 'https://drive.example.com/x' },
   'PATCH /api/v1/users/:id/invite-link': {},
   'POST /api/v1/uploads/credentials': { projectId: 1, uploadType: 'asset' },
-  'POST /api/v1/projects/:id/comments': { version: 1, frame: 12, endFrame: 24, text: 'Fuzz comment', drawing: { shapes: [{ kind: 'rectangle', color: 'red', x: 0.1, y: 0.1, width: 0.2, height: 0.2 }] } },
+  'POST /api/v1/projects/:id/comments': {
+    version: 1,
+    frame: 12,
+    endFrame: 24,
+    text: 'Fuzz comment',
+    drawing: { shapes: [{ kind: 'rectangle', color: 'red', x: 0.1, y: 0.1, width: 0.2, height: 0.2 }] },
+  },
   'PATCH /api/v1/projects/:id/comments/:commentId': { text: 'Fuzz edit', resolved: true },
 };
 
 /** One example, with up to two of its fields replaced, spoiled with a NUL, dropped, or a field added. */
 function mutatedExample(example: Record<string, unknown>) {
   const keys = Object.keys(example);
-  const key = keys.length ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...keys) }, { weight: 1, arbitrary: fc.constant('unexpected') }) : fc.constant('unexpected');
+  const key = keys.length
+    ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...keys) }, { weight: 1, arbitrary: fc.constant('unexpected') })
+    : fc.constant('unexpected');
   const mutation = fc.oneof(
     { weight: 2, arbitrary: fc.record({ op: fc.constant('set' as const), key, to: value }) },
     { weight: 2, arbitrary: fc.record({ op: fc.constant('nul' as const), key, to: fc.constant(null) }) },
@@ -95,7 +183,20 @@ function mutatedExample(example: Record<string, unknown>) {
 const body = fc.oneof(
   { weight: 6, arbitrary: fieldObject.map((object) => ({ json: JSON.stringify(object) })) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((json) => ({ json: JSON.stringify(json) })) },
-  { weight: 1, arbitrary: fc.constantFrom('[', '{"a":', 'nul', '"\\u0000"', '{"name":"a\\u0000"}', '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]', `${'['.repeat(5000)}${']'.repeat(5000)}`).map((json) => ({ json })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(
+        '[',
+        '{"a":',
+        'nul',
+        '"\\u0000"',
+        '{"name":"a\\u0000"}',
+        '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+        `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      )
+      .map((json) => ({ json })),
+  },
   { weight: 1, arbitrary: fc.constant({ json: undefined }) },
 );
 
@@ -165,27 +266,36 @@ describe('API fuzz', () => {
         const example = EXAMPLES[`${route.method} ${route.url}`];
         const bodies = example ? fc.oneof({ weight: 4, arbitrary: mutatedExample(example) }, { weight: 1, arbitrary: body }) : body;
         const request = fc.record({ params: fc.array(pathParam, { minLength: params, maxLength: params }), query: queryString, body: bodies });
-        await fc.assert(
-          fc.asyncProperty(request, async ({ params: values, query, body: sent }) => {
-            let index = 0;
-            const path = route.url.replace(/:[A-Za-z]+|\*/g, () => values[index++] ?? '1');
-            const url = query ? `${path}?${query}` : path;
-            const withBody = route.method !== 'GET' && sent.json !== undefined;
-            const response = await server.app.inject({
-              method: route.method as 'GET',
-              url,
-              headers: { ...role.headers, ...(withBody && { 'content-type': 'application/json' }) },
-              ...(withBody && { payload: sent.json }),
-            });
-            statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
-            if (response.statusCode >= 500) {
-              findings.push({ role: role.name, method: route.method, url: url.slice(0, 300), body: sent.json?.slice(0, 300), status: response.statusCode, answer: response.body.slice(0, 200) });
-              return false;
-            }
-            return true;
-          }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
-        ).catch(() => undefined); // collected in findings, reported together below
+        await fc
+          .assert(
+            fc.asyncProperty(request, async ({ params: values, query, body: sent }) => {
+              let index = 0;
+              const path = route.url.replace(/:[A-Za-z]+|\*/g, () => values[index++] ?? '1');
+              const url = query ? `${path}?${query}` : path;
+              const withBody = route.method !== 'GET' && sent.json !== undefined;
+              const response = await server.app.inject({
+                method: route.method as 'GET',
+                url,
+                headers: { ...role.headers, ...(withBody && { 'content-type': 'application/json' }) },
+                ...(withBody && { payload: sent.json }),
+              });
+              statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
+              if (response.statusCode >= 500) {
+                findings.push({
+                  role: role.name,
+                  method: route.method,
+                  url: url.slice(0, 300),
+                  body: sent.json?.slice(0, 300),
+                  status: response.statusCode,
+                  answer: response.body.slice(0, 200),
+                });
+                return false;
+              }
+              return true;
+            }),
+            { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          )
+          .catch(() => undefined); // collected in findings, reported together below
       }
     }
     if (process.env.FUZZ_STATS) console.log(Object.fromEntries(statuses));

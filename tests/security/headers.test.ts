@@ -58,7 +58,8 @@ describe('security headers', () => {
       return `${response.statusCode} ${response.headers['cache-control'] ?? '-'}`;
     };
     // The staff board, the users, the organizations, the caller; the customer's board.
-    for (const url of ['/api/v1/me', '/api/v1/organizations', '/api/v1/users', '/api/v1/projects']) expect(`${url} ${await read(url, admin)}`).toBe(`${url} 200 no-store`);
+    for (const url of ['/api/v1/me', '/api/v1/organizations', '/api/v1/users', '/api/v1/projects'])
+      expect(`${url} ${await read(url, admin)}`).toBe(`${url} 200 no-store`);
     expect(await read(`/api/v1/organizations/${organizationId}/projects`, owner)).toBe('200 no-store');
     expect(await read(`/api/v1/organizations/${organizationId}`, owner)).toBe('200 no-store');
     expect(await read('/api/v1/me')).toBe('401 no-store');
@@ -105,8 +106,10 @@ describe('security headers', () => {
     expect(embedded['connect-src']).toEqual(["'self'"]);
   });
 
-  it("lets Stripe.js load and frame its card field only when Stripe takes the payments", () => {
-    const stripe = contentSecurityPolicy(loadConfig({ DATA_DIR: server.dataDir, STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123' }));
+  it('lets Stripe.js load and frame its card field only when Stripe takes the payments', () => {
+    const stripe = contentSecurityPolicy(
+      loadConfig({ DATA_DIR: server.dataDir, STRIPE_SECRET_KEY: 'sk_test_abc123', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123' }),
+    );
     expect(stripe['script-src']).toEqual(["'self'", 'https://js.stripe.com']);
     expect(stripe['frame-src']).toEqual(["'self'", 'https://js.stripe.com', 'https://hooks.stripe.com']);
     expect(stripe['connect-src']).toEqual(["'self'", 'https://api.stripe.com']);

@@ -11,7 +11,7 @@ import { DATABASES, signIn, startTestServer, type TestServer } from '../server/h
 
 type Headers = Record<string, string>;
 
-describe.each(DATABASES)('impersonation and the customer\'s users on $name', ({ url }) => {
+describe.each(DATABASES)("impersonation and the customer's users on $name", ({ url }) => {
   let server: TestServer;
   let asOwner: Headers;
   let owner: Headers;

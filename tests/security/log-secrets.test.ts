@@ -57,7 +57,9 @@ describe('log lines', () => {
 
   it('redacts secret query values and media tokens, keeping the rest', () => {
     expect(redactUrl('/change-password?code=abc&email=a%40b.co')).toBe('/change-password?code=[redacted]&email=a%40b.co');
-    expect(redactUrl('/s3/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ff&x-id=GetObject')).toBe('/s3/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x-id=GetObject');
+    expect(redactUrl('/s3/b/k?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=ff&x-id=GetObject')).toBe(
+      '/s3/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x-id=GetObject',
+    );
     expect(redactUrl('/api/v1/media/eyJhbGciOi.x.y/preview.mp4')).toBe('/api/v1/media/[redacted]/preview.mp4');
     expect(redactUrl('/api/v1/projects?sort=name')).toBe('/api/v1/projects?sort=name');
     // A guest review link's token opens a version of a project: neither the API's nor the page's path keeps it, nor a pass.

@@ -35,11 +35,15 @@ describe.each(DATABASES)('media inputs on $name', ({ url }) => {
 
   const jobsOf = (assetId: number) => server.db.selectFrom('mediaJobs').select(['kind', 'status', 'lastError']).where('assetId', '=', assetId).execute();
   /** The asset's checksum job (a plain read of the stored bytes) apart from its ffmpeg jobs. */
-  const splitJobs = <Job extends { kind: string }>(all: Job[]) => ({ checksum: all.find((job) => job.kind === CHECKSUM_KIND), jobs: all.filter((job) => job.kind !== CHECKSUM_KIND) });
+  const splitJobs = <Job extends { kind: string }>(all: Job[]) => ({
+    checksum: all.find((job) => job.kind === CHECKSUM_KIND),
+    jobs: all.filter((job) => job.kind !== CHECKSUM_KIND),
+  });
   const assetIdOf = async (key: string) => (await server.db.selectFrom('assets').select('id').where('path', '=', key).executeTakeFirstOrThrow()).id;
 
   /** A playlist whose segments are on the listener. */
-  const playlist = () => Buffer.from(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\n${trap}/seg0.ts\n#EXTINF:4.0,\n${trap}/seg1.ts\n#EXT-X-ENDLIST\n`);
+  const playlist = () =>
+    Buffer.from(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\n${trap}/seg0.ts\n#EXTINF:4.0,\n${trap}/seg1.ts\n#EXT-X-ENDLIST\n`);
 
   beforeAll(async () => {
     hits = [];
@@ -95,7 +99,11 @@ describe.each(DATABASES)('media inputs on $name', ({ url }) => {
     const projectId = await api.createProject(owner);
     const key = `projects/${projectId}/raw/interviews/old.mp4`;
     await server.app.ctx.storage.putObject(key, playlist(), 'video/mp4');
-    const asset = await server.db.insertInto('assets').values({ projectId, name: 'old.mp4', size: playlist().length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
+    const asset = await server.db
+      .insertInto('assets')
+      .values({ projectId, name: 'old.mp4', size: playlist().length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await enqueueAssetMedia(server.app.ctx, asset.id);
     await runner.idle();
     const { checksum, jobs } = splitJobs(await jobsOf(asset.id));
@@ -137,12 +145,19 @@ describe.each(DATABASES)('media inputs on $name', ({ url }) => {
     await writeFile(join(tmp, 'take.mp4'), mp4);
     await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', join(tmp, 'take.mp4'), '-c', 'copy', '-f', 'matroska', mkvFile]);
     const mkv = await readFile(mkvFile);
-    for (const [name, bytes] of [['talk.mp4', mp4], ['take.mkv', mkv]] as const) {
+    for (const [name, bytes] of [
+      ['talk.mp4', mp4],
+      ['take.mkv', mkv],
+    ] as const) {
       const { key, registered } = await api.uploadAndRegister(owner, projectId, 'InterviewClip', name, bytes, 'video/mp4');
       expect(registered.statusCode, registered.body).toBe(201);
       await runner.idle();
       const jobs = await jobsOf(await assetIdOf(key));
-      expect(jobs.map((job) => `${job.kind}:${job.status}`).sort(), JSON.stringify(jobs)).toEqual(['asset.checksum:done', 'asset.proxy:done', 'asset.thumbnail:done']);
+      expect(jobs.map((job) => `${job.kind}:${job.status}`).sort(), JSON.stringify(jobs)).toEqual([
+        'asset.checksum:done',
+        'asset.proxy:done',
+        'asset.thumbnail:done',
+      ]);
     }
     expect(hits).toEqual([]);
   });

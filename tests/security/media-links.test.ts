@@ -76,7 +76,13 @@ describe.each(DATABASES)('media links end with their session on $name', ({ url }
     expect(registered.statusCode, registered.body).toBe(201);
     const session = bearer(registered.json<{ token: string }>().token);
     const organizationId = (await call('POST', '/organizations', session, { name: unique('Media Org') })).json<{ id: number }>().id;
-    const created = await call('POST', `/organizations/${organizationId}/projects`, session, { name: unique('Cut').slice(0, 40), audience: 'All', goal: 'Views', finalVideoLength: '0-60 seconds', brief: 'Cuts.' });
+    const created = await call('POST', `/organizations/${organizationId}/projects`, session, {
+      name: unique('Cut').slice(0, 40),
+      audience: 'All',
+      goal: 'Views',
+      finalVideoLength: '0-60 seconds',
+      brief: 'Cuts.',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const projectId = created.json<{ id: number }>().id;
     await server.db

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, ListPartsCommand, S3Client, UploadPartCommand,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  ListPartsCommand,
+  S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeClient, startS3Target, type S3TestTarget } from '../storage/s3-harness.ts';
@@ -54,7 +60,9 @@ describe('CompleteMultipartUpload under concurrency', () => {
     const clients = Array.from({ length: 8 }, () => makeClient(target));
     try {
       const outcomes = await Promise.all(
-        clients.map((each) => settle(each.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } })))),
+        clients.map((each) =>
+          settle(each.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }))),
+        ),
       );
       const won = outcomes.filter((outcome) => outcome.ok);
       const lost = outcomes.filter((outcome): outcome is Extract<Outcome, { ok: false }> => !outcome.ok);

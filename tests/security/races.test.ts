@@ -71,17 +71,29 @@ describe.each(DATABASES)('races on $name', ({ url }) => {
       expect([200, 400, 409], answer.body).toContain(answer.statusCode);
       if (answer.statusCode !== 200) expect(answer.json().message).toEqual(expect.any(String));
     }
-    const credits = await server.db.selectFrom('credits').select(['usedCredits', 'activeCredits']).where('organizationId', '=', organizationId).executeTakeFirstOrThrow();
+    const credits = await server.db
+      .selectFrom('credits')
+      .select(['usedCredits', 'activeCredits'])
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirstOrThrow();
     expect(credits.usedCredits).toBe(sent.filter((answer) => answer.statusCode === 200).length);
     expect(credits.usedCredits).toBeLessThanOrEqual(credits.activeCredits);
     const moved = await server.db.selectFrom('projects').select('id').where('id', 'in', projectIds).where('status', '!=', 'OPENED').execute();
     expect(moved.length).toBe(credits.usedCredits);
   }, 60_000);
 
-  it('a lowering below the credits already used is the form\'s 400 on the credits field', async () => {
+  it("a lowering below the credits already used is the form's 400 on the credits field", async () => {
     const owner = await newOwner();
     const organizationId = (await call('POST', '/organizations', owner, { name: unique('Credit Conflict') })).json<{ id: number }>().id;
-    const plan = (credits: number) => ({ startDate: businessToday(), endDate: '2099-12-31', renewable: false, credits, interval: 1, creditsPerInterval: 0, storage: 1 });
+    const plan = (credits: number) => ({
+      startDate: businessToday(),
+      endDate: '2099-12-31',
+      renewable: false,
+      credits,
+      interval: 1,
+      creditsPerInterval: 0,
+      storage: 1,
+    });
     expect((await call('PUT', `/organizations/${organizationId}/credits`, superadmin, plan(5))).statusCode).toBe(200);
     // Below the used credits as read: the form's own 400.
     await server.db.updateTable('credits').set({ usedCredits: 3 }).where('organizationId', '=', organizationId).execute();

@@ -26,7 +26,12 @@ describe.each(DATABASES)('rate limits on $name', ({ url }) => {
   afterAll(async () => server?.close());
 
   const login = (app: FastifyInstance, from: string, email: string, password: string, code?: string) =>
-    app.inject({ method: 'POST', url: '/api/v1/login', headers: { 'x-forwarded-for': from }, payload: { email, password, ...(code !== undefined && { code }) } });
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      headers: { 'x-forwarded-for': from },
+      payload: { email, password, ...(code !== undefined && { code }) },
+    });
 
   it('answers 429 with Retry-After and the plain message past the failures of one address', async () => {
     const codes = [];
@@ -100,7 +105,12 @@ describe.each(DATABASES)('rate limits on $name', ({ url }) => {
 
   it('limits recovery mails per address and per account, answering the same either way', async () => {
     const recover = (from: string) =>
-      server.app.inject({ method: 'PUT', url: '/api/v1/password-recover', headers: { 'x-forwarded-for': from }, payload: { email: 'nina@northwind.demo.cutdesk.test' } });
+      server.app.inject({
+        method: 'PUT',
+        url: '/api/v1/password-recover',
+        headers: { 'x-forwarded-for': from },
+        payload: { email: 'nina@northwind.demo.cutdesk.test' },
+      });
     const codes = [];
     for (let i = 0; i < 4; i++) codes.push((await recover('198.51.100.40')).statusCode);
     expect(codes).toEqual([204, 204, 204, 429]);

@@ -32,7 +32,11 @@ describe('reCAPTCHA v3 end to end on the server', () => {
         const seen = verified.filter((v) => v.response === token).length > 1;
         const ok = !seen && token.startsWith('human-');
         response.setHeader('content-type', 'application/json');
-        response.end(JSON.stringify(ok ? { success: true, score: 0.9, action: 'login' } : { success: false, 'error-codes': [seen ? 'timeout-or-duplicate' : 'invalid-input-response'] }));
+        response.end(
+          JSON.stringify(
+            ok ? { success: true, score: 0.9, action: 'login' } : { success: false, 'error-codes': [seen ? 'timeout-or-duplicate' : 'invalid-input-response'] },
+          ),
+        );
       });
     });
     await new Promise<void>((resolve) => google.listen(0, '127.0.0.1', resolve));
@@ -44,9 +48,14 @@ describe('reCAPTCHA v3 end to end on the server', () => {
     await new Promise((resolve) => google?.close(resolve));
   });
 
-  const login = (code?: string) => server.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD, ...(code !== undefined && { code }) } });
+  const login = (code?: string) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/api/v1/login',
+      payload: { email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD, ...(code !== undefined && { code }) },
+    });
 
-  it('names the site key to the web app and lets only Google\'s reCAPTCHA into the CSP', async () => {
+  it("names the site key to the web app and lets only Google's reCAPTCHA into the CSP", async () => {
     const config = await server.app.inject({ method: 'GET', url: '/api/v1/client-config' });
     expect(config.statusCode).toBe(200);
     expect(config.json()).toEqual({ recaptchaSiteKey: SITE_KEY, payments: { provider: 'embedded', publishableKey: null } });
@@ -82,7 +91,11 @@ describe('reCAPTCHA v3 end to end on the server', () => {
   });
 
   it('refuses a secret without a site key (the web app could never pass), and a bad verify address', () => {
-    expect(() => loadConfig({ DATA_DIR: '/tmp/cutdesk-config-check', RECAPTCHA_SECRET: SECRET })).toThrow(/RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together/);
-    expect(() => loadConfig({ DATA_DIR: '/tmp/cutdesk-config-check', RECAPTCHA_SECRET: SECRET, RECAPTCHA_SITE_KEY: SITE_KEY, RECAPTCHA_VERIFY_URL: 'ftp://x' })).toThrow(/RECAPTCHA_VERIFY_URL/);
+    expect(() => loadConfig({ DATA_DIR: '/tmp/cutdesk-config-check', RECAPTCHA_SECRET: SECRET })).toThrow(
+      /RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY go together/,
+    );
+    expect(() =>
+      loadConfig({ DATA_DIR: '/tmp/cutdesk-config-check', RECAPTCHA_SECRET: SECRET, RECAPTCHA_SITE_KEY: SITE_KEY, RECAPTCHA_VERIFY_URL: 'ftp://x' }),
+    ).toThrow(/RECAPTCHA_VERIFY_URL/);
   });
 });

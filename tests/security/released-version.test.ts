@@ -20,7 +20,8 @@ describe.each(DATABASES)('released versions on $name', ({ url }) => {
   let owner: Headers;
   let organizationId: number;
   let editorId: number;
-  const call = (method: 'GET' | 'POST', path: string, headers: Headers, payload?: object) => server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
+  const call = (method: 'GET' | 'POST', path: string, headers: Headers, payload?: object) =>
+    server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });

@@ -44,7 +44,13 @@ const PUBLIC_ROUTES = new Set([
   // any private route, which the test below holds them to.
 ]);
 
-const concrete = (url: string) => url.replace(/:token/g, 'not-a-token').replace(/:variant/g, '720p').replace(/:file/g, 'video.mp4').replace(/:code/g, 'WELCOME10').replace(/:[A-Za-z]+/g, '1');
+const concrete = (url: string) =>
+  url
+    .replace(/:token/g, 'not-a-token')
+    .replace(/:variant/g, '720p')
+    .replace(/:file/g, 'video.mp4')
+    .replace(/:code/g, 'WELCOME10')
+    .replace(/:[A-Za-z]+/g, '1');
 
 describe('route access', () => {
   let server: TestServer;
@@ -60,7 +66,11 @@ describe('route access', () => {
     const open: string[] = [];
     for (const { method, url } of routes) {
       const key = `${method} ${url}`;
-      const response = await server.app.inject({ method: method as 'GET', url: concrete(url), payload: method === 'GET' || method === 'DELETE' ? undefined : {} });
+      const response = await server.app.inject({
+        method: method as 'GET',
+        url: concrete(url),
+        payload: method === 'GET' || method === 'DELETE' ? undefined : {},
+      });
       if (PUBLIC_ROUTES.has(key)) {
         if (response.statusCode === 401) refused.push(key);
       } else if (response.statusCode !== 401) {

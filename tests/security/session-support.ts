@@ -11,7 +11,11 @@ export const bearer = (token: string): Headers => ({ authorization: `Bearer ${to
 export async function resetPassword(server: TestServer, email: string, newPassword: string): Promise<Headers> {
   const user = (await usersRepo(server.db).findByEmail(email))!;
   const link = new URL(await issueAccessLink(server.app.ctx, user, 'recovery', 3_600_000));
-  const response = await server.app.inject({ method: 'PUT', url: '/api/v1/password-recover-complete', payload: { email, recoveryCode: link.searchParams.get('code'), newPassword } });
+  const response = await server.app.inject({
+    method: 'PUT',
+    url: '/api/v1/password-recover-complete',
+    payload: { email, recoveryCode: link.searchParams.get('code'), newPassword },
+  });
   expect(response.statusCode, response.body).toBe(200);
   return bearer(response.json<{ token: string }>().token);
 }

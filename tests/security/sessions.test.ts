@@ -65,7 +65,12 @@ describe.each(DATABASES)('sessions on $name', ({ url }) => {
     const owner = await newOwner();
     const user = (await usersRepo(server.db).findByEmail(owner.email))!;
     const link = new URL(await issueAccessLink(server.app.ctx, user, 'invite', 3_600_000));
-    const done = await call('PUT', '/password-recover-complete', {}, { email: owner.email, recoveryCode: link.searchParams.get('code'), newPassword: 'third-password' });
+    const done = await call(
+      'PUT',
+      '/password-recover-complete',
+      {},
+      { email: owner.email, recoveryCode: link.searchParams.get('code'), newPassword: 'third-password' },
+    );
     expect(done.statusCode).toBe(200);
     expect(await meStatus(owner.first)).toBe(401);
     expect(await meStatus(bearer(done.json<{ token: string }>().token))).toBe(200);
@@ -79,7 +84,12 @@ describe.each(DATABASES)('sessions on $name', ({ url }) => {
     const memberId = created.json<{ id: number }>().id;
     const user = (await usersRepo(server.db).findByEmail(email))!;
     const link = new URL(await issueAccessLink(server.app.ctx, user, 'invite', 3_600_000));
-    const accepted = await call('PUT', '/password-recover-complete', {}, { email, recoveryCode: link.searchParams.get('code'), newPassword: 'member-password' });
+    const accepted = await call(
+      'PUT',
+      '/password-recover-complete',
+      {},
+      { email, recoveryCode: link.searchParams.get('code'), newPassword: 'member-password' },
+    );
     const session = bearer(accepted.json<{ token: string }>().token);
     expect(await meStatus(session)).toBe(200);
     expect((await call('PATCH', `/users/${memberId}`, ownerHeaders, { isEnabled: 0 })).statusCode).toBe(200);
@@ -108,19 +118,29 @@ describe.each(DATABASES)('sessions on $name', ({ url }) => {
     const user = (await usersRepo(server.db).findByEmail(owner.email))!;
     const now = Math.floor(Date.now() / 1000);
     // A session signed in 29.5 days ago: still valid, but a refresh cannot reach past day 30.
-    const old = await server.app.ctx.tokens.sign({ userId: user.id, impersonatorId: null, sessionVersion: user.sessionVersion, signedInAt: now - Math.round((SESSION_MAX_DAYS - 0.5) * DAY) });
+    const old = await server.app.ctx.tokens.sign({
+      userId: user.id,
+      impersonatorId: null,
+      sessionVersion: user.sessionVersion,
+      signedInAt: now - Math.round((SESSION_MAX_DAYS - 0.5) * DAY),
+    });
     expect(await meStatus(bearer(old))).toBe(200);
     const last = await call('PUT', '/me/refresh-token', bearer(old));
     expect(last.statusCode).toBe(200);
     const lastClaims = decodeJwt(last.json<{ token: string }>().token);
     expect(lastClaims.exp).toBe((lastClaims.sat as number) + SESSION_MAX_DAYS * DAY);
     // Past the absolute lifetime, the token and its refresh are refused: sign in again.
-    const expired = await server.app.ctx.tokens.sign({ userId: user.id, impersonatorId: null, sessionVersion: user.sessionVersion, signedInAt: now - SESSION_MAX_DAYS * DAY - 60 });
+    const expired = await server.app.ctx.tokens.sign({
+      userId: user.id,
+      impersonatorId: null,
+      sessionVersion: user.sessionVersion,
+      signedInAt: now - SESSION_MAX_DAYS * DAY - 60,
+    });
     expect(await meStatus(bearer(expired))).toBe(401);
     expect((await call('PUT', '/me/refresh-token', bearer(expired))).statusCode).toBe(401);
   });
 
-  it('impersonation works and refreshes, and ends with the owner\'s reset or the admin\'s own revocation', async () => {
+  it("impersonation works and refreshes, and ends with the owner's reset or the admin's own revocation", async () => {
     const owner = await newOwner();
     const ownerSession = await signIn(server.app, owner.email, 'first-password');
     expect((await call('POST', '/organizations', ownerSession, { name: `Session Org ${counter}-${Date.now()}` })).statusCode).toBe(201);
@@ -133,7 +153,12 @@ describe.each(DATABASES)('sessions on $name', ({ url }) => {
     expect(created.statusCode).toBe(201);
     const adminRow = (await usersRepo(server.db).findByEmail(adminEmail))!;
     const link = new URL(await issueAccessLink(server.app.ctx, adminRow, 'invite', 3_600_000));
-    const accepted = await call('PUT', '/password-recover-complete', {}, { email: adminEmail, recoveryCode: link.searchParams.get('code'), newPassword: DEMO_PASSWORD });
+    const accepted = await call(
+      'PUT',
+      '/password-recover-complete',
+      {},
+      { email: adminEmail, recoveryCode: link.searchParams.get('code'), newPassword: DEMO_PASSWORD },
+    );
     const admin = bearer(accepted.json<{ token: string }>().token);
 
     const login = async () => {

@@ -34,11 +34,20 @@ describe('graceful shutdown', () => {
 
     // A client that sends its body slowly: half now, the rest after the signal.
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const slow = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      });
+      const slow = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/login',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        },
+      );
       slow.on('error', reject);
       slow.write(body.slice(0, 10));
       setTimeout(() => {

@@ -16,7 +16,13 @@ import { DATABASES, DEMO_PASSWORD, signIn, startTestServer, type TestServer } fr
  */
 
 type Headers = { authorization: string };
-interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string; bucket: string; prefix: string }
+interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  bucket: string;
+  prefix: string;
+}
 const BRIEF = { name: 'Credential test', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film.' };
 const DAY = 86_400_000;
 /** Past the store's 30 s credential cache: the next request looks the credential up again. */
@@ -223,10 +229,18 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     const s3 = s3With(creds);
     const orphan = `${creds.prefix}interviews/never-registered.mp4`;
     await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: orphan, Body: randomBytes(2000) }));
-    const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=InterviewClip&name=kept.mp4`, owner)).json<{ name: string; location: string }>();
+    const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=InterviewClip&name=kept.mp4`, owner)).json<{
+      name: string;
+      location: string;
+    }>();
     const bytes = mp4Bytes(3000);
     await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: checked.location, Body: bytes, ContentType: 'video/mp4' }));
-    const registered = await call('POST', `/projects/${projectId}/assets`, owner, { name: checked.name, path: checked.location, type: 'InterviewClip', size: bytes.length });
+    const registered = await call('POST', `/projects/${projectId}/assets`, owner, {
+      name: checked.name,
+      path: checked.location,
+      type: 'InterviewClip',
+      size: bytes.length,
+    });
     expect(registered.statusCode, registered.body).toBe(201);
     // A deliverable nobody registered, and one that is the project's final video.
     await server.db.updateTable('projects').set({ status: 'IN_EDITING' }).where('id', '=', projectId).execute();
@@ -236,7 +250,8 @@ describe.each(DATABASES)('upload credentials on $name', ({ url }) => {
     const finalVideo = `${finalCreds.prefix}2-cut.mp4`;
     // An earlier cut, replaced as the final video but kept as review version 1 with its comments.
     const earlierCut = `${finalCreds.prefix}0-first-cut.mp4`;
-    for (const key of [strayFinal, finalVideo, earlierCut]) await finalS3.send(new PutObjectCommand({ Bucket: finalCreds.bucket, Key: key, Body: randomBytes(500) }));
+    for (const key of [strayFinal, finalVideo, earlierCut])
+      await finalS3.send(new PutObjectCommand({ Bucket: finalCreds.bucket, Key: key, Body: randomBytes(500) }));
     await server.db.updateTable('projects').set({ finalVideoPath: finalVideo }).where('id', '=', projectId).execute();
     await server.db.insertInto('projectVersions').values({ projectId, number: 1, videoPath: earlierCut }).execute();
 

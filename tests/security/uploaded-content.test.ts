@@ -12,7 +12,9 @@ import { apiOf, usedSpaceOf, type Headers } from './content-support.ts';
  * active type, whatever type the uploader stored.
  */
 
-const PAGE = Buffer.from('<!doctype html><html><body><script>fetch("/api/v1/me",{headers:{authorization:"Bearer "+localStorage.token}})</script></body></html>');
+const PAGE = Buffer.from(
+  '<!doctype html><html><body><script>fetch("/api/v1/me",{headers:{authorization:"Bearer "+localStorage.token}})</script></body></html>',
+);
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(document.domain)"><rect width="1" height="1"/></svg>');
 
 describe.each(DATABASES)('uploaded content on $name', ({ url }) => {
@@ -49,7 +51,12 @@ describe.each(DATABASES)('uploaded content on $name', ({ url }) => {
     it('refuses an HTML page or an SVG sent as an image (415, C§5 message) and removes it from the store', async () => {
       const projectId = await api.createProject(owner);
       const before = await usedSpaceOf(server);
-      for (const [name, bytes, type] of [['logo.png', PAGE, 'text/html'], ['logo.png', PAGE, 'image/png'], ['badge.svg', SVG, 'image/svg+xml'], ['badge.png', SVG, 'image/png']] as const) {
+      for (const [name, bytes, type] of [
+        ['logo.png', PAGE, 'text/html'],
+        ['logo.png', PAGE, 'image/png'],
+        ['badge.svg', SVG, 'image/svg+xml'],
+        ['badge.png', SVG, 'image/png'],
+      ] as const) {
         const { key, registered } = await api.uploadAndRegister(owner, projectId, 'Asset', name, bytes, type);
         expect(registered.statusCode, `${name} as ${type}`).toBe(415);
         expect(registered.json()).toEqual({ message: FILE_MESSAGES.notImage, fields: { path: FILE_MESSAGES.notImage } });
@@ -63,7 +70,12 @@ describe.each(DATABASES)('uploaded content on $name', ({ url }) => {
       const projectId = await api.createProject(owner);
       const playlist = Buffer.from('#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\nhttp://127.0.0.1:9/seg0.ts\n#EXT-X-ENDLIST\n');
       const concat = Buffer.from("ffconcat version 1.0\nfile 'file:/etc/passwd'\n");
-      for (const [name, bytes] of [['page.mp4', PAGE], ['list.mp4', playlist], ['concat.mov', concat], ['image.mp4', pngBytes()]] as const) {
+      for (const [name, bytes] of [
+        ['page.mp4', PAGE],
+        ['list.mp4', playlist],
+        ['concat.mov', concat],
+        ['image.mp4', pngBytes()],
+      ] as const) {
         const { key, registered } = await api.uploadAndRegister(owner, projectId, 'InterviewClip', name, bytes, 'video/mp4');
         expect(registered.statusCode, name).toBe(415);
         expect(registered.json().message).toBe(FILE_MESSAGES.notVideo);
@@ -91,7 +103,11 @@ describe.each(DATABASES)('uploaded content on $name', ({ url }) => {
       await server.db.updateTable('projects').set({ status: 'IN_EDITING' }).where('id', '=', projectId).execute();
       const register = (name: string) => api.call('POST', `/projects/${projectId}/deliverable`, admin, { path: `projects/${projectId}/final`, name });
       await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, PAGE, 'text/html');
-      await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.m3u8`, Buffer.from('#EXTM3U\n#EXTINF:4,\nhttp://127.0.0.1:9/a.ts\n'), 'video/mp4');
+      await server.app.ctx.storage.putObject(
+        `projects/${projectId}/final/cut.m3u8`,
+        Buffer.from('#EXTM3U\n#EXTINF:4,\nhttp://127.0.0.1:9/a.ts\n'),
+        'video/mp4',
+      );
       for (const name of ['cut.mp4', 'cut.m3u8']) {
         const refused = await register(name);
         expect(refused.statusCode, name).toBe(415);
@@ -110,9 +126,17 @@ describe.each(DATABASES)('uploaded content on $name', ({ url }) => {
     };
 
     it('answers an object stored as HTML or SVG as an opaque attachment, even when a signed URL asks for text/html inline', async () => {
-      for (const [key, body, type] of [['tests/served/page.html', PAGE, 'text/html; charset=utf-8'], ['tests/served/badge.svg', SVG, 'image/svg+xml'], ['tests/served/x.js', Buffer.from('alert(1)'), 'application/javascript']] as const) {
+      for (const [key, body, type] of [
+        ['tests/served/page.html', PAGE, 'text/html; charset=utf-8'],
+        ['tests/served/badge.svg', SVG, 'image/svg+xml'],
+        ['tests/served/x.js', Buffer.from('alert(1)'), 'application/javascript'],
+      ] as const) {
         await s3.send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: body, ContentType: type, ContentDisposition: 'inline' }));
-        const forced = await getSignedUrl(s3, new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentType: 'text/html', ResponseContentDisposition: 'inline' }), { expiresIn: 60 });
+        const forced = await getSignedUrl(
+          s3,
+          new GetObjectCommand({ Bucket: bucket(), Key: key, ResponseContentType: 'text/html', ResponseContentDisposition: 'inline' }),
+          { expiresIn: 60 },
+        );
         for (const link of [forced, await server.app.ctx.storage.presignGet(key, 60)]) {
           const answer = await fetch(link);
           expect(answer.status).toBe(200);

@@ -49,7 +49,9 @@ describe.each(DATABASES)('visibility on $name', ({ url }) => {
     const projectId = await projectIn(goneOwner, organizationId);
     await server.db.updateTable('projects').set({ status: 'WAITING_FOR_EDITOR', latestSubmittedAt: new Date() }).where('id', '=', projectId).execute();
     const dashboardIds = async (sort: string) =>
-      (await call('GET', `/projects?active=true&limit=200&sort=${sort}`, superadmin)).json<{ data: { projects: Array<{ id: number }> } }>().data.projects.map((p) => p.id);
+      (await call('GET', `/projects?active=true&limit=200&sort=${sort}`, superadmin))
+        .json<{ data: { projects: Array<{ id: number }> } }>()
+        .data.projects.map((p) => p.id);
     expect(await dashboardIds('createdAt')).toContain(projectId);
 
     expect((await call('DELETE', `/organizations/${organizationId}`, superadmin)).statusCode).toBe(204);
@@ -79,13 +81,28 @@ describe.each(DATABASES)('visibility on $name', ({ url }) => {
     await server.db.updateTable('projects').set(version).where('id', '=', projectId).execute();
     const read = async (headers: Headers) => (await call('GET', `/projects/${projectId}`, headers)).json<Record<string, unknown>>();
     const listed = async (headers: Headers, query = '') =>
-      (await call('GET', `/organizations/${demoId}/projects${query}`, headers)).json<{ data: { projects: Array<Record<string, unknown>> } }>().data.projects.find((p) => p.id === projectId);
+      (await call('GET', `/organizations/${demoId}/projects${query}`, headers))
+        .json<{ data: { projects: Array<Record<string, unknown>> } }>()
+        .data.projects.find((p) => p.id === projectId);
 
     for (const seen of [await read(owner), await listed(owner), await listed(owner, '?section=editing')]) {
-      expect(seen).toMatchObject({ finalVideoPath: null, finalVideoSize: null, finalVideoPreview: null, finalPreviewState: 'none', hdUrl: null, lowResUrl: null, reviewLink: null, editorAssetsLink: null });
+      expect(seen).toMatchObject({
+        finalVideoPath: null,
+        finalVideoSize: null,
+        finalVideoPreview: null,
+        finalPreviewState: 'none',
+        hdUrl: null,
+        lowResUrl: null,
+        reviewLink: null,
+        editorAssetsLink: null,
+      });
     }
     // Staff see their work in progress.
-    expect(await read(superadmin)).toMatchObject({ finalVideoPath: version.finalVideoPath, editorAssetsLink: version.editorAssetsLink, reviewLink: version.reviewLink });
+    expect(await read(superadmin)).toMatchObject({
+      finalVideoPath: version.finalVideoPath,
+      editorAssetsLink: version.editorAssetsLink,
+      reviewLink: version.reviewLink,
+    });
     // An answer of a customer's own call during editing (rename) leaves them out too.
     const renamed = await call('PATCH', `/projects/${projectId}`, owner, { name: 'Renamed in editing' });
     expect(renamed.statusCode, renamed.body).toBe(200);
@@ -109,7 +126,12 @@ describe.each(DATABASES)('visibility on $name', ({ url }) => {
     expect(sent.statusCode, sent.body).toBe(200);
     expect((await call('POST', `/projects/${projectId}/links`, owner, { name: '1-cut.mp4' })).statusCode).toBe(200);
     expect((await mediaAs('owner@demo.cutdesk.test')).statusCode).toBe(503);
-    expect(await read(owner)).toMatchObject({ finalVideoPath: version.finalVideoPath, finalVideoSize: 1234, reviewLink: version.reviewLink, editorAssetsLink: null });
+    expect(await read(owner)).toMatchObject({
+      finalVideoPath: version.finalVideoPath,
+      finalVideoSize: 1234,
+      reviewLink: version.reviewLink,
+      editorAssetsLink: null,
+    });
     expect(typeof (await read(owner)).finalVideoPreview).toBe('string');
   });
 

@@ -15,10 +15,19 @@ const operationKey = (operation: Operation) => key(operation.method, `${API_BASE
 
 async function apiRoutes(server: TestServer): Promise<string[]> {
   const routes = await listRoutes(server.app);
-  return routes.filter((route) => route.url.startsWith(`${API_BASE_PATH}/`) && route.method !== 'HEAD' && route.method !== 'OPTIONS').map((route) => key(route.method, route.url));
+  return routes
+    .filter((route) => route.url.startsWith(`${API_BASE_PATH}/`) && route.method !== 'HEAD' && route.method !== 'OPTIONS')
+    .map((route) => key(route.method, route.url));
 }
 
-const STRIPE_ENV = { STRIPE_SECRET_KEY: 'sk_test_reference', STRIPE_PUBLISHABLE_KEY: 'pk_test_reference', STRIPE_WEBHOOK_SECRET: 'whsec_reference', STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '9', STRIPE_API_PROTOCOL: 'http' };
+const STRIPE_ENV = {
+  STRIPE_SECRET_KEY: 'sk_test_reference',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_reference',
+  STRIPE_WEBHOOK_SECRET: 'whsec_reference',
+  STRIPE_API_HOST: '127.0.0.1',
+  STRIPE_API_PORT: '9',
+  STRIPE_API_PROTOCOL: 'http',
+};
 
 type Json = Record<string, unknown>;
 
@@ -35,8 +44,14 @@ describe('API reference', () => {
   it('has an operation for every registered /api/v1 route, and a route for every operation', () => {
     const documented = OPERATIONS.filter((operation) => operation.onlyWhen !== 'stripe-webhook').map(operationKey);
     expect(routes.length).toBeGreaterThan(50);
-    expect(routes.filter((route) => !documented.includes(route)), 'routes without an entry in src/domain/contract/operations.ts').toEqual([]);
-    expect(documented.filter((operation) => !routes.includes(operation)), 'entries in operations.ts that name no route').toEqual([]);
+    expect(
+      routes.filter((route) => !documented.includes(route)),
+      'routes without an entry in src/domain/contract/operations.ts',
+    ).toEqual([]);
+    expect(
+      documented.filter((operation) => !routes.includes(operation)),
+      'entries in operations.ts that name no route',
+    ).toEqual([]);
     expect(new Set(OPERATIONS.map(operationKey)).size, 'one entry per route').toBe(OPERATIONS.length);
   });
 
@@ -171,7 +186,10 @@ describe('API reference answers', () => {
       expect(response.statusCode, `${caller} GET ${url}`).toBe(200);
       const alternatives = Array.isArray(body) ? body : [body];
       const problems = alternatives.map((struct) => validate(response.json(), struct)[0]?.message);
-      expect(problems.some((problem) => problem === undefined), `${caller} GET ${url}: ${problems.join(' / ')}`).toBe(true);
+      expect(
+        problems.some((problem) => problem === undefined),
+        `${caller} GET ${url}: ${problems.join(' / ')}`,
+      ).toBe(true);
     }
   });
 });

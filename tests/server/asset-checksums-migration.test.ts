@@ -21,10 +21,18 @@ describe.each(DATABASES)('asset checksums migration on $name', ({ url }) => {
       (${project}, 'a.mov', 10, 'INTERVIEW_CLIP', 'm16/a.mov'),
       (${other}, 'a.mov', 10, 'INTERVIEW_CLIP', 'm16/a.mov'),
       (${project}, 'b.mov', 20, 'BROLL_CLIP', 'm16/b.mov')`.execute(server.db);
-    await sql`insert into assets (project_id, name, size, type, path, deleted_at) values (${project}, 'c.mov', 30, 'BROLL_CLIP', 'm16/c.mov', now())`.execute(server.db);
+    await sql`insert into assets (project_id, name, size, type, path, deleted_at) values (${project}, 'c.mov', 30, 'BROLL_CLIP', 'm16/c.mov', now())`.execute(
+      server.db,
+    );
     await migrateToLatest(server.db);
 
-    const jobs = await server.db.selectFrom('mediaJobs').select(['sourceKey', 'priority', 'status']).where('kind', '=', 'asset.checksum').where('sourceKey', 'like', 'm16/%').orderBy('sourceKey').execute();
+    const jobs = await server.db
+      .selectFrom('mediaJobs')
+      .select(['sourceKey', 'priority', 'status'])
+      .where('kind', '=', 'asset.checksum')
+      .where('sourceKey', 'like', 'm16/%')
+      .orderBy('sourceKey')
+      .execute();
     expect(jobs).toEqual([
       { sourceKey: 'm16/a.mov', priority: 200, status: 'queued' },
       { sourceKey: 'm16/b.mov', priority: 200, status: 'queued' },

@@ -34,7 +34,12 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
   async function subscribe(number = VISA) {
     const owner = await newOwner(server.app, 'Mail');
     const billingEmail = `billing-${owner.organizationId}@example.com`;
-    const card = await server.app.inject({ method: 'POST', url: '/api/v1/payment-methods', headers: owner.headers, payload: { number, expMonth: 12, expYear: 2035, cvc: '123' } });
+    const card = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/payment-methods',
+      headers: owner.headers,
+      payload: { number, expMonth: 12, expYear: 2035, cvc: '123' },
+    });
     const paymentMethodId = card.json<{ paymentMethodId: string }>().paymentMethodId;
     const response = await server.app.inject({
       method: 'POST',
@@ -64,7 +69,8 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
     const receipt = mails[0]!;
     expect(receipt.subject).toBe(`Your Cutdesk receipt ${invoice.number}`);
     const { renewableAt } = termDates(today, 12);
-    for (const text of [invoice.number, 'Starter', `${today} to ${renewableAt}`, formatMoney(starter.pricePerYear, starter.currency), 'Visa ending in 4242']) expect(receipt.raw).toContain(text);
+    for (const text of [invoice.number, 'Starter', `${today} to ${renewableAt}`, formatMoney(starter.pricePerYear, starter.currency), 'Visa ending in 4242'])
+      expect(receipt.raw).toContain(text);
     expect(formatMoney(starter.pricePerYear, 'usd')).toBe('$5,988.00');
     expect(receipt.links).toContain(`${server.config.publicUrl}/user/admin-settings?tab=subscription`);
     expect(receipt.raw).not.toContain(VISA);
@@ -111,7 +117,12 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
     expect(mails).toHaveLength(2);
     const receipt = mails.find((m) => m.raw.includes(`${renewableAt} to ${next.renewableAt}`))!;
     expect(receipt).toBeDefined();
-    const invoice = await db.selectFrom('invoices').select('number').where('organizationId', '=', organizationId).where('periodStart', '=', renewableAt).executeTakeFirstOrThrow();
+    const invoice = await db
+      .selectFrom('invoices')
+      .select('number')
+      .where('organizationId', '=', organizationId)
+      .where('periodStart', '=', renewableAt)
+      .executeTakeFirstOrThrow();
     expect(receipt.subject).toBe(`Your Cutdesk receipt ${invoice.number}`);
     expect(receipt.raw).toContain('Visa ending in 4242');
     expect(receipt.raw).not.toContain(VISA);
@@ -142,7 +153,11 @@ describe.each(DATABASES)('billing e-mails on $name', ({ url }) => {
       expect(mail.links).toContain(`${server.config.publicUrl}/user/admin-settings?tab=subscription`);
       expect(mail.raw).not.toContain(VISA);
     }
-    const subscription = await db.selectFrom('subscriptions').select(['status', 'renewalFailures']).where('organizationId', '=', organizationId).executeTakeFirstOrThrow();
+    const subscription = await db
+      .selectFrom('subscriptions')
+      .select(['status', 'renewalFailures'])
+      .where('organizationId', '=', organizationId)
+      .executeTakeFirstOrThrow();
     expect(subscription).toEqual({ status: 'ended', renewalFailures: 4 });
     expect((await db.selectFrom('organizations').select('renewableAt').where('id', '=', organizationId).executeTakeFirstOrThrow()).renewableAt).toBeNull();
     // The billing e-mail got its purchase receipt only.

@@ -2,7 +2,14 @@ import { validate, type Struct } from 'superstruct';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_MESSAGES, CATALOG_MESSAGES } from '../../src/domain/billing.ts';
 import { ClientConfigStruct } from '../../src/domain/contract/auth.ts';
-import { PaymentPlanListStruct, StaffCouponListStruct, StaffCouponStruct, StaffPlanListStruct, StaffPlanStruct, SubscriptionStruct } from '../../src/domain/contract/billing.ts';
+import {
+  PaymentPlanListStruct,
+  StaffCouponListStruct,
+  StaffCouponStruct,
+  StaffPlanListStruct,
+  StaffPlanStruct,
+  SubscriptionStruct,
+} from '../../src/domain/contract/billing.ts';
 import { OrganizationRowListStruct, StaffOrganizationStruct } from '../../src/domain/contract/customers.ts';
 import { DATABASES, signIn, type TestServer } from './harness.ts';
 import { VALID_BILLING, VALID_SHIPPING, newOwner, startBillingServer } from './billing-support.ts';
@@ -11,7 +18,16 @@ import type { Db } from '../../server/db/connect.ts';
 type Headers = Record<string, string>;
 type Json = Record<string, unknown>;
 
-const PLAN = { name: 'Agency', monthlyCredits: 12, storage: 10, pricePerMonth: 249_900, pricePerYear: 2_998_800, currency: 'usd', termMonths: 12, kitType: 'Agency kit' };
+const PLAN = {
+  name: 'Agency',
+  monthlyCredits: 12,
+  storage: 10,
+  pricePerMonth: 249_900,
+  pricePerYear: 2_998_800,
+  currency: 'usd',
+  termMonths: 12,
+  kitType: 'Agency kit',
+};
 const COUPON = { code: 'spring-25', percentOff: 25, amountOff: null, validUntil: null, maxRedemptions: null };
 
 /** Staff's plans and coupons, and what staff see of a subscription (issue 11). */
@@ -31,14 +47,21 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
     const card = await call('POST', '/payment-methods', owner.headers, { number: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' });
     expect(card.statusCode).toBe(201);
     const paymentMethodId = card.json<{ paymentMethodId: string }>().paymentMethodId;
-    const response = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, { paymentPlanId: planId, paymentMethodId, coupon, billing: VALID_BILLING, shipping: VALID_SHIPPING });
+    const response = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, {
+      paymentPlanId: planId,
+      paymentMethodId,
+      coupon,
+      billing: VALID_BILLING,
+      shipping: VALID_SHIPPING,
+    });
     return { ...owner, paymentMethodId, response };
   }
 
   beforeAll(async () => {
     server = await startBillingServer(url);
     db = server.db;
-    for (const role of ['SUPERADMIN', 'ADMIN', 'EDITOR', 'OWNER', 'USER'] as const) as[role] = await signIn(server.app, `${role.toLowerCase()}@demo.cutdesk.test`);
+    for (const role of ['SUPERADMIN', 'ADMIN', 'EDITOR', 'OWNER', 'USER'] as const)
+      as[role] = await signIn(server.app, `${role.toLowerCase()}@demo.cutdesk.test`);
     demoId = (await db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
     const impersonation = await call('GET', `/organizations/${demoId}/admin/login`, as.ADMIN);
     expect(impersonation.statusCode).toBe(200);
@@ -49,7 +72,7 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
 
   it('lets only SUPERADMIN and ADMIN manage plans and coupons', async () => {
     const plan = (await call('GET', '/admin/payment-plans', as.ADMIN)).json<{ id: number }[]>()[0]!;
-    const requests: [ 'GET' | 'POST' | 'PUT', string, unknown][] = [
+    const requests: ['GET' | 'POST' | 'PUT', string, unknown][] = [
       ['GET', '/admin/payment-plans', undefined],
       ['POST', '/admin/payment-plans', PLAN],
       ['PUT', `/admin/payment-plans/${plan.id}`, PLAN],
@@ -96,7 +119,13 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       expect(shapeProblem(publicPlans, PaymentPlanListStruct)).toBeUndefined();
       expect(publicPlans.at(-1)).toMatchObject({ id: plan.id, name: 'Agency', storage: 10 });
 
-      const edited = await call('PUT', `/admin/payment-plans/${plan.id}`, as.ADMIN, { ...PLAN, name: ' Agency Plus ', pricePerMonth: 258_334, pricePerYear: 3_100_000, kitType: null });
+      const edited = await call('PUT', `/admin/payment-plans/${plan.id}`, as.ADMIN, {
+        ...PLAN,
+        name: ' Agency Plus ',
+        pricePerMonth: 258_334,
+        pricePerYear: 3_100_000,
+        kitType: null,
+      });
       expect(edited.statusCode, edited.body).toBe(200);
       expect(edited.json()).toMatchObject({ id: plan.id, name: 'Agency Plus', pricePerYear: 3_100_000, kitType: null, retired: false });
       expect((await call('PUT', '/admin/payment-plans/999999', as.ADMIN, PLAN)).statusCode).toBe(404);
@@ -104,7 +133,15 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
     });
 
     it('answers 400 with a message per field for a bad plan', async () => {
-      const bad = await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, name: ' ', monthlyCredits: 0, storage: -1, pricePerYear: 1.5, currency: 'USD', termMonths: 99 });
+      const bad = await call('POST', '/admin/payment-plans', as.ADMIN, {
+        ...PLAN,
+        name: ' ',
+        monthlyCredits: 0,
+        storage: -1,
+        pricePerYear: 1.5,
+        currency: 'USD',
+        termMonths: 99,
+      });
       expect(bad.statusCode).toBe(400);
       expect(Object.keys(fieldsOf(bad)).sort()).toEqual(['currency', 'monthlyCredits', 'name', 'pricePerYear', 'storage', 'termMonths']);
       // What is charged (the yearly price) and what the pricing page shows a month must agree; the
@@ -121,9 +158,13 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       expect(fieldsOf(unknownCurrency)).toEqual({ currency: CATALOG_MESSAGES.currencyUnknown });
       const missing = await call('POST', '/admin/payment-plans', as.ADMIN, {});
       expect(missing.statusCode).toBe(400);
-      expect(Object.keys(fieldsOf(missing))).toEqual(expect.arrayContaining(['name', 'monthlyCredits', 'storage', 'pricePerMonth', 'pricePerYear', 'currency', 'termMonths', 'kitType']));
+      expect(Object.keys(fieldsOf(missing))).toEqual(
+        expect.arrayContaining(['name', 'monthlyCredits', 'storage', 'pricePerMonth', 'pricePerYear', 'currency', 'termMonths', 'kitType']),
+      );
       // A plan with running subscriptions keeps its currency: renewals charge in it.
-      const starter = (await call('GET', '/admin/payment-plans', as.ADMIN)).json<({ id: number; subscriptions: number } & typeof PLAN)[]>().find((p) => p.name === 'Starter')!;
+      const starter = (await call('GET', '/admin/payment-plans', as.ADMIN))
+        .json<({ id: number; subscriptions: number } & typeof PLAN)[]>()
+        .find((p) => p.name === 'Starter')!;
       expect(starter.subscriptions).toBeGreaterThan(0);
       const { id: _id, subscriptions: _subscriptions, retired: _retired, ...body } = starter as typeof starter & { retired: boolean };
       const currency = await call('PUT', `/admin/payment-plans/${starter.id}`, as.ADMIN, { ...body, currency: 'eur' });
@@ -132,14 +173,19 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
     });
 
     it('lists plans by price, cheapest first, not in the order they were made (pricing page and staff alike)', async () => {
-      const solo = (await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, name: 'Solo', pricePerMonth: 19_900, pricePerYear: 238_800 })).json<{ id: number }>();
+      const solo = (await call('POST', '/admin/payment-plans', as.ADMIN, { ...PLAN, name: 'Solo', pricePerMonth: 19_900, pricePerYear: 238_800 })).json<{
+        id: number;
+      }>();
       const names = (plans: { name: string }[]) => plans.map((p) => p.name).filter((name) => ['Solo', 'Starter', 'Growth', 'Studio'].includes(name));
       expect(names((await call('GET', '/payment-plans')).json())).toEqual(['Solo', 'Starter', 'Growth', 'Studio']);
       const staff = (await call('GET', '/admin/payment-plans', as.ADMIN)).json<{ name: string; pricePerMonth: number }[]>();
       expect(names(staff)).toEqual(['Solo', 'Starter', 'Growth', 'Studio']);
       expect(staff.map((p) => p.pricePerMonth)).toEqual(staff.map((p) => p.pricePerMonth).sort((a, b) => a - b));
       // Out of the way of the tests after this one.
-      expect((await call('PUT', `/admin/payment-plans/${solo.id}`, as.ADMIN, { ...PLAN, name: 'Solo', pricePerMonth: 19_900, pricePerYear: 238_800, retired: true })).statusCode).toBe(200);
+      expect(
+        (await call('PUT', `/admin/payment-plans/${solo.id}`, as.ADMIN, { ...PLAN, name: 'Solo', pricePerMonth: 19_900, pricePerYear: 238_800, retired: true }))
+          .statusCode,
+      ).toBe(200);
     });
 
     it('retires a plan: no longer listed nor sold, its subscriptions stay; and brings it back', async () => {
@@ -154,10 +200,14 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       expect(refused.response.statusCode).toBe(400);
       expect(refused.response.json()).toMatchObject({ fields: { paymentPlanId: BILLING_MESSAGES.planUnavailable } });
       // The subscription bought before keeps running.
-      expect((await call('GET', `/organizations/${subscribed.organizationId}/subscriptions`, subscribed.headers)).json()).toMatchObject([{ status: 'active', plan: { id: plan.id } }]);
+      expect((await call('GET', `/organizations/${subscribed.organizationId}/subscriptions`, subscribed.headers)).json()).toMatchObject([
+        { status: 'active', plan: { id: plan.id } },
+      ]);
       // Without `retired` an edit keeps the plan retired; `retired: false` brings it back.
       expect((await call('PUT', `/admin/payment-plans/${plan.id}`, as.ADMIN, { ...PLAN, name: 'Short-lived' })).json()).toMatchObject({ retired: true });
-      expect((await call('PUT', `/admin/payment-plans/${plan.id}`, as.ADMIN, { ...PLAN, name: 'Short-lived', retired: false })).json()).toMatchObject({ retired: false });
+      expect((await call('PUT', `/admin/payment-plans/${plan.id}`, as.ADMIN, { ...PLAN, name: 'Short-lived', retired: false })).json()).toMatchObject({
+        retired: false,
+      });
       expect((await call('GET', '/payment-plans')).json<{ id: number }[]>().map((p) => p.id)).toContain(plan.id);
     });
   });
@@ -167,7 +217,15 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       const created = await call('POST', '/admin/coupons', as.ADMIN, { ...COUPON, code: ' spring-25 ' });
       expect(created.statusCode, created.body).toBe(201);
       expect(shapeProblem(created.json(), StaffCouponStruct)).toBeUndefined();
-      expect(created.json()).toEqual({ code: 'SPRING-25', percentOff: 25, amountOff: null, validUntil: null, maxRedemptions: null, timesRedeemed: 0, retired: false });
+      expect(created.json()).toEqual({
+        code: 'SPRING-25',
+        percentOff: 25,
+        amountOff: null,
+        validUntil: null,
+        maxRedemptions: null,
+        timesRedeemed: 0,
+        retired: false,
+      });
       const again = await call('POST', '/admin/coupons', as.SUPERADMIN, { ...COUPON, code: 'Spring-25', percentOff: 10 });
       expect(again.statusCode).toBe(409);
       expect(again.json()).toMatchObject({ message: CATALOG_MESSAGES.codeExists, fields: { code: CATALOG_MESSAGES.codeExists } });
@@ -176,7 +234,12 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       expect(list.json<{ code: string }[]>().map((c) => c.code)).toEqual(expect.arrayContaining(['SPRING-25', 'WELCOME10', 'LAUNCH100']));
       // Customers can use it, in any case.
       const owner = await newOwner(server.app);
-      expect((await call('GET', '/payment-plans/coupons/spring-25', owner.headers)).json()).toEqual({ code: 'SPRING-25', percentOff: 25, amountOff: null, validUntil: null });
+      expect((await call('GET', '/payment-plans/coupons/spring-25', owner.headers)).json()).toEqual({
+        code: 'SPRING-25',
+        percentOff: 25,
+        amountOff: null,
+        validUntil: null,
+      });
     });
 
     it('answers 400 with fields: no code, a bad code or date, both discounts or none', async () => {
@@ -189,7 +252,10 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
       const both = await post({ code: 'BOTH', percentOff: 10, amountOff: 500 });
       expect(both.statusCode).toBe(400);
       expect(fieldsOf(both)).toEqual({ percentOff: CATALOG_MESSAGES.oneDiscount, amountOff: CATALOG_MESSAGES.oneDiscount });
-      expect(fieldsOf(await post({ code: 'NONE', percentOff: null, amountOff: null }))).toEqual({ percentOff: CATALOG_MESSAGES.oneDiscount, amountOff: CATALOG_MESSAGES.oneDiscount });
+      expect(fieldsOf(await post({ code: 'NONE', percentOff: null, amountOff: null }))).toEqual({
+        percentOff: CATALOG_MESSAGES.oneDiscount,
+        amountOff: CATALOG_MESSAGES.oneDiscount,
+      });
       expect(Object.keys(fieldsOf(await post({ code: 'BIG', percentOff: 101, maxRedemptions: 0 }))).sort()).toEqual(['maxRedemptions', 'percentOff']);
       expect(await db.selectFrom('coupons').select('code').where('code', 'in', ['DATED', 'BOTH', 'NONE', 'BIG']).execute()).toEqual([]);
     });
@@ -202,15 +268,32 @@ describe.each(DATABASES)('plans and coupons for staff on $name', ({ url }) => {
 
       const edited = await call('PUT', '/admin/coupons/edit-me', as.ADMIN, { percentOff: 15, amountOff: null, validUntil: '2099-12-31', maxRedemptions: 2 });
       expect(edited.statusCode, edited.body).toBe(200);
-      expect(edited.json()).toEqual({ code: 'EDIT-ME', percentOff: 15, amountOff: null, validUntil: '2099-12-31', maxRedemptions: 2, timesRedeemed: 2, retired: false });
+      expect(edited.json()).toEqual({
+        code: 'EDIT-ME',
+        percentOff: 15,
+        amountOff: null,
+        validUntil: '2099-12-31',
+        maxRedemptions: 2,
+        timesRedeemed: 2,
+        retired: false,
+      });
       const below = await call('PUT', '/admin/coupons/EDIT-ME', as.ADMIN, { percentOff: 15, amountOff: null, validUntil: null, maxRedemptions: 1 });
       expect(below.statusCode).toBe(400);
       expect(fieldsOf(below)).toEqual({ maxRedemptions: CATALOG_MESSAGES.maxBelowRedeemed(2) });
-      const renamed = await call('PUT', '/admin/coupons/EDIT-ME', as.ADMIN, { code: 'OTHER', percentOff: 15, amountOff: null, validUntil: null, maxRedemptions: null });
+      const renamed = await call('PUT', '/admin/coupons/EDIT-ME', as.ADMIN, {
+        code: 'OTHER',
+        percentOff: 15,
+        amountOff: null,
+        validUntil: null,
+        maxRedemptions: null,
+      });
       expect(renamed.statusCode).toBe(400);
       expect(fieldsOf(renamed)).toEqual({ code: CATALOG_MESSAGES.codeFixed });
       // The same code sent along is fine.
-      expect((await call('PUT', '/admin/coupons/EDIT-ME', as.ADMIN, { code: 'edit-me', percentOff: 15, amountOff: null, validUntil: null, maxRedemptions: null })).statusCode).toBe(200);
+      expect(
+        (await call('PUT', '/admin/coupons/EDIT-ME', as.ADMIN, { code: 'edit-me', percentOff: 15, amountOff: null, validUntil: null, maxRedemptions: null }))
+          .statusCode,
+      ).toBe(200);
       expect((await call('PUT', '/admin/coupons/NO-SUCH', as.ADMIN, COUPON)).statusCode).toBe(404);
       expect((await call('PUT', '/admin/coupons/bad%20code', as.ADMIN, COUPON)).statusCode).toBe(404);
     });

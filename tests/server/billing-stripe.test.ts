@@ -51,7 +51,11 @@ async function startStripeStandIn() {
     const pm = /^\/v1\/payment_methods\/([\w]+)(\/attach)?$/.exec(path);
     if (pm) {
       const id = pm[1]!;
-      if (id === 'pm_missing') return { status: 404, body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${id}'` } } };
+      if (id === 'pm_missing')
+        return {
+          status: 404,
+          body: { error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${id}'` } },
+        };
       if (pm[2]) attached.set(id, body.get('customer') ?? '');
       return { status: 200, body: paymentMethod(id) };
     }
@@ -59,14 +63,26 @@ async function startStripeStandIn() {
       const id = `pi_standin${counter}`;
       const method = body.get('payment_method');
       if (method === 'pm_card_chargeDeclined') {
-        return { status: 402, body: { error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.', payment_intent: { id, object: 'payment_intent', status: 'requires_payment_method' } } } };
+        return {
+          status: 402,
+          body: {
+            error: {
+              type: 'card_error',
+              code: 'card_declined',
+              decline_code: 'generic_decline',
+              message: 'Your card was declined.',
+              payment_intent: { id, object: 'payment_intent', status: 'requires_payment_method' },
+            },
+          },
+        };
       }
       const status = method === 'pm_card_threeDSecureRequired' ? 'requires_action' : 'succeeded';
       return { status: 200, body: { id, object: 'payment_intent', status, amount: Number(body.get('amount')), currency: body.get('currency') } };
     }
     const cancel = /^\/v1\/payment_intents\/(\w+)\/cancel$/.exec(path);
     if (cancel) return { status: 200, body: { id: cancel[1], object: 'payment_intent', status: 'canceled' } };
-    if (method === 'POST' && path === '/v1/refunds') return { status: 200, body: { id: `re_standin${counter}`, object: 'refund', status: 'succeeded', payment_intent: body.get('payment_intent') } };
+    if (method === 'POST' && path === '/v1/refunds')
+      return { status: 200, body: { id: `re_standin${counter}`, object: 'refund', status: 'succeeded', payment_intent: body.get('payment_intent') } };
     return { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path})` } } };
   }
 
@@ -98,8 +114,21 @@ describe('billing configuration', () => {
 
   it('chooses the embedded gateway without a key and Stripe with one, naming problems without values', () => {
     expect(read({})).toEqual({ config: { provider: 'embedded', publishableKey: null, stripe: null }, problems: [] });
-    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: '12111', STRIPE_API_PROTOCOL: 'http' })).toEqual({
-      config: { provider: 'stripe', publishableKey: PUBLISHABLE_KEY, stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, host: '127.0.0.1', port: 12111, protocol: 'http' } },
+    expect(
+      read({
+        STRIPE_SECRET_KEY: SECRET_KEY,
+        STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_HOST: '127.0.0.1',
+        STRIPE_API_PORT: '12111',
+        STRIPE_API_PROTOCOL: 'http',
+      }),
+    ).toEqual({
+      config: {
+        provider: 'stripe',
+        publishableKey: PUBLISHABLE_KEY,
+        stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, host: '127.0.0.1', port: 12111, protocol: 'http' },
+      },
       problems: [],
     });
     const bad = read({ STRIPE_SECRET_KEY: 'pk_live_oops', STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_API_PORT: 'x', STRIPE_API_PROTOCOL: 'ftp' });
@@ -112,7 +141,9 @@ describe('billing configuration', () => {
   it('requires a publishable key of the same mode with the secret key, and loadConfig refuses to start without it', () => {
     expect(read({ STRIPE_SECRET_KEY: SECRET_KEY }).problems).toEqual([expect.stringContaining('STRIPE_PUBLISHABLE_KEY is required')]);
     expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'sk_test_wrongkind' }).problems).toEqual([expect.stringContaining('pk_test_')]);
-    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_live_standin0123456789' }).problems).toEqual([expect.stringContaining('both be test keys or both live keys')]);
+    expect(read({ STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_live_standin0123456789' }).problems).toEqual([
+      expect.stringContaining('both be test keys or both live keys'),
+    ]);
     const dataDir = mkdtempSync(join(tmpdir(), 'cutdesk-billing-config-'));
     try {
       loadConfig({ DATA_DIR: dataDir, STRIPE_SECRET_KEY: SECRET_KEY });
@@ -124,7 +155,10 @@ describe('billing configuration', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-    expect(loadConfig({ DATA_DIR: dataDir, STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY }).billing).toMatchObject({ provider: 'stripe', publishableKey: PUBLISHABLE_KEY });
+    expect(loadConfig({ DATA_DIR: dataDir, STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY }).billing).toMatchObject({
+      provider: 'stripe',
+      publishableKey: PUBLISHABLE_KEY,
+    });
     rmSync(dataDir, { recursive: true, force: true });
   });
 });
@@ -144,7 +178,14 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
 
   beforeAll(async () => {
     stripe = await startStripeStandIn();
-    const env = { STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_HOST: '127.0.0.1', STRIPE_API_PORT: String(stripe.port), STRIPE_API_PROTOCOL: 'http' };
+    const env = {
+      STRIPE_SECRET_KEY: SECRET_KEY,
+      STRIPE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_HOST: '127.0.0.1',
+      STRIPE_API_PORT: String(stripe.port),
+      STRIPE_API_PROTOCOL: 'http',
+    };
     // The server loads it as its configuration: app.ts's billing routes read `config.billing`.
     const billingConfig = readBillingConfig(env, []);
     provider = new StripeProvider(billingConfig.stripe!);
@@ -181,7 +222,14 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     const intent = sent[3]!;
     expect(intent.headers['idempotency-key']).toBe(`cutdesk-subscription-${subscription.id}-first`);
     expect(intent.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
-    expect(Object.fromEntries(intent.body)).toMatchObject({ amount: String(pricePerYear), currency: 'usd', confirm: 'true', off_session: 'false', payment_method: 'pm_card_visa', customer: expect.stringMatching(/^cus_standin/) });
+    expect(Object.fromEntries(intent.body)).toMatchObject({
+      amount: String(pricePerYear),
+      currency: 'usd',
+      confirm: 'true',
+      off_session: 'false',
+      payment_method: 'pm_card_visa',
+      customer: expect.stringMatching(/^cus_standin/),
+    });
     expect(sent[0]!.headers['idempotency-key']).toBe(`cutdesk-customer-${owner.organizationId}`);
     // The card number never reached our server, so it reached neither Stripe's side nor our database.
     for (const request of stripe.requests) expect(`${request.path} ${request.raw}`).not.toContain(CARD_NUMBER);
@@ -193,10 +241,20 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
 
     // The same purchase sent again is answered from our records: Stripe is not asked to pay again.
     const other = await newOwner(server.app, 'Stripe replay');
-    const first = await call('POST', `/organizations/${other.organizationId}/subscriptions`, { ...other.headers, 'idempotency-key': 'stripe-replay-key-1' }, purchaseBody('pm_card_visa2'));
+    const first = await call(
+      'POST',
+      `/organizations/${other.organizationId}/subscriptions`,
+      { ...other.headers, 'idempotency-key': 'stripe-replay-key-1' },
+      purchaseBody('pm_card_visa2'),
+    );
     expect(first.statusCode).toBe(201);
     const count = intents().length;
-    const again = await call('POST', `/organizations/${other.organizationId}/subscriptions`, { ...other.headers, 'idempotency-key': 'stripe-replay-key-1' }, purchaseBody('pm_card_visa2'));
+    const again = await call(
+      'POST',
+      `/organizations/${other.organizationId}/subscriptions`,
+      { ...other.headers, 'idempotency-key': 'stripe-replay-key-1' },
+      purchaseBody('pm_card_visa2'),
+    );
     expect(again.statusCode).toBe(200);
     expect(intents()).toHaveLength(count);
   });
@@ -210,7 +268,9 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     const bought = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, purchaseBody('pm_card_receipt'));
     expect(bought.statusCode).toBe(201);
     await server.app.background.drain(); // the receipt is sent after the answer
-    const receipts = (await readOutbox(server.dataDir)).filter((m) => m.subject === `Your Cutdesk receipt ${bought.json<{ invoices: { number: string }[] }>().invoices[0]!.number}`);
+    const receipts = (await readOutbox(server.dataDir)).filter(
+      (m) => m.subject === `Your Cutdesk receipt ${bought.json<{ invoices: { number: string }[] }>().invoices[0]!.number}`,
+    );
     expect(receipts).toHaveLength(1);
     expect(receipts[0]!.to).toContain(VALID_BILLING.email);
     expect(receipts[0]!.raw).toContain('Visa ending in 4242');
@@ -237,7 +297,15 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
   });
 
   it('sends the same idempotency key on a repeated charge and gets the same payment', async () => {
-    const request = { customerId: 'cus_x', paymentMethodId: 'pm_card_visa', amount: 1234, currency: 'usd', idempotencyKey: 'adapter-key-1', description: 'test', offSession: true };
+    const request = {
+      customerId: 'cus_x',
+      paymentMethodId: 'pm_card_visa',
+      amount: 1234,
+      currency: 'usd',
+      idempotencyKey: 'adapter-key-1',
+      description: 'test',
+      offSession: true,
+    };
     const first = await provider.charge(request);
     const second = await provider.charge(request);
     expect(first).toEqual(second);
@@ -254,7 +322,9 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     expect(bought.statusCode).toBe(201);
     const { renewableAt } = termDates(businessToday(), 12);
     await runBillingRenewals(db, paymentProviders(provider), new Date(`${renewableAt}T06:00:00Z`));
-    const renewal = intents().find((r) => r.headers['idempotency-key'] === `cutdesk-subscription-${bought.json<{ id: number }>().id}-renewal-${renewableAt}-attempt-0`);
+    const renewal = intents().find(
+      (r) => r.headers['idempotency-key'] === `cutdesk-subscription-${bought.json<{ id: number }>().id}-renewal-${renewableAt}-attempt-0`,
+    );
     expect(renewal?.body.get('off_session')).toBe('true');
     const invoices = await db.selectFrom('invoices').select('status').where('organizationId', '=', owner.organizationId).execute();
     expect(invoices.map((i) => i.status)).toEqual(['paid', 'paid']);
@@ -285,20 +355,32 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
       today,
     });
     const embeddedRow = subscription.id;
-    expect((await db.selectFrom('subscriptions').select('provider').where('id', 'in', [stripeRow, embeddedRow]).orderBy('id').execute()).map((r) => r.provider)).toEqual(['stripe', 'embedded']);
+    expect(
+      (await db.selectFrom('subscriptions').select('provider').where('id', 'in', [stripeRow, embeddedRow]).orderBy('id').execute()).map((r) => r.provider),
+    ).toEqual(['stripe', 'embedded']);
 
     const { renewableAt } = termDates(today, 12);
     const at = new Date(`${renewableAt}T06:00:00Z`);
     const renewalKey = (id: number) => `cutdesk-subscription-${id}-renewal-${renewableAt}-attempt-0`;
     const stripeCharges = (id: number) => intents().filter((r) => r.headers['idempotency-key'] === renewalKey(id));
     const embeddedCharges = (id: number) => db.selectFrom('gatewayCharges').select('status').where('idempotencyKey', '=', renewalKey(id)).execute();
-    const row = (id: number) => db.selectFrom('subscriptions').select(['status', 'renewableAt', 'renewalFailures']).where('id', '=', id).executeTakeFirstOrThrow();
+    const row = (id: number) =>
+      db.selectFrom('subscriptions').select(['status', 'renewableAt', 'renewalFailures']).where('id', '=', id).executeTakeFirstOrThrow();
 
     // An instance with Stripe only renews the Stripe row and leaves the embedded one as it is,
     // with a warning that names the gateway: Stripe never hears of the embedded card.
     const warnings: string[] = [];
     const quiet = () => undefined;
-    const log = { info: quiet, error: quiet, debug: quiet, trace: quiet, fatal: quiet, warn: (_details: unknown, message: string) => warnings.push(message), child: () => log, level: 'warn' };
+    const log = {
+      info: quiet,
+      error: quiet,
+      debug: quiet,
+      trace: quiet,
+      fatal: quiet,
+      warn: (_details: unknown, message: string) => warnings.push(message),
+      child: () => log,
+      level: 'warn',
+    };
     const stripeOnly = await runBillingRenewals(db, paymentProviders(provider), at, { log: log as never });
     expect(stripeOnly.skipped).toBeGreaterThanOrEqual(1);
     expect(warnings).toContainEqual(expect.stringContaining("payment provider 'embedded' is not configured"));
@@ -321,10 +403,20 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
 
   describe('webhook', () => {
     const post = (payload: string, signature?: string) =>
-      server.app.inject({ method: 'POST', url: '/api/v1/billing/stripe-webhook', headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) }, payload });
+      server.app.inject({
+        method: 'POST',
+        url: '/api/v1/billing/stripe-webhook',
+        headers: { 'content-type': 'application/json; charset=utf-8', ...(signature ? { 'stripe-signature': signature } : {}) },
+        payload,
+      });
 
     it('accepts a correctly signed event and refuses others', async () => {
-      const payload = JSON.stringify({ id: 'evt_standin_1', object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_x', object: 'payment_intent' } } });
+      const payload = JSON.stringify({
+        id: 'evt_standin_1',
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: { object: { id: 'pi_x', object: 'payment_intent' } },
+      });
       const good = await post(payload, Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
       expect(good.statusCode, good.body).toBe(200);
       expect(good.json()).toEqual({ received: true });
@@ -346,7 +438,13 @@ describe.each(DATABASES)('the Stripe adapter against a local stand-in on $name',
     });
 
     it('marks a fully refunded invoice, once per event', async () => {
-      const invoice = await db.selectFrom('invoices').selectAll().where('providerPaymentId', 'is not', null).where('status', '=', 'paid').orderBy('id').executeTakeFirstOrThrow();
+      const invoice = await db
+        .selectFrom('invoices')
+        .selectAll()
+        .where('providerPaymentId', 'is not', null)
+        .where('status', '=', 'paid')
+        .orderBy('id')
+        .executeTakeFirstOrThrow();
       const payload = JSON.stringify({
         id: 'evt_standin_refund',
         object: 'event',

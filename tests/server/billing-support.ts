@@ -27,26 +27,58 @@ export async function startBillingServer(url: string | null, options: BillingRou
   return server;
 }
 
-export const VALID_BILLING = { name: 'Bea Fern', company: 'Blue Fern Bakery', phone: '+1 555 0100', phone2: '555 0101', email: 'billing@bluefern.test', address: '1 Main St', city: 'Portland', code: '97201', country: 'US' };
-export const VALID_SHIPPING = { name: 'Bea Fern', company: 'Blue Fern Bakery', phone: '+1 555 0100', address: '1 Main St', city: 'Portland', code: '97201', country: 'US' };
+export const VALID_BILLING = {
+  name: 'Bea Fern',
+  company: 'Blue Fern Bakery',
+  phone: '+1 555 0100',
+  phone2: '555 0101',
+  email: 'billing@bluefern.test',
+  address: '1 Main St',
+  city: 'Portland',
+  code: '97201',
+  country: 'US',
+};
+export const VALID_SHIPPING = {
+  name: 'Bea Fern',
+  company: 'Blue Fern Bakery',
+  phone: '+1 555 0100',
+  address: '1 Main St',
+  city: 'Portland',
+  code: '97201',
+  country: 'US',
+};
 
 let counter = 0;
 
 /** A new owner with a new organization, through the real registration calls. */
-export async function newOwner(app: FastifyInstance, label = 'Billing'): Promise<{ headers: { authorization: string }; organizationId: number; email: string }> {
+export async function newOwner(
+  app: FastifyInstance,
+  label = 'Billing',
+): Promise<{ headers: { authorization: string }; organizationId: number; email: string }> {
   counter += 1;
   const email = `owner-${Date.now().toString(36)}-${counter}@billing.example.com`;
-  const registered = await app.inject({ method: 'POST', url: '/api/v1/register', payload: { email, password: 'owner-pass-1', firstName: 'Olive', lastName: 'Owner', phone: '5550199' } });
+  const registered = await app.inject({
+    method: 'POST',
+    url: '/api/v1/register',
+    payload: { email, password: 'owner-pass-1', firstName: 'Olive', lastName: 'Owner', phone: '5550199' },
+  });
   if (registered.statusCode !== 201) throw new Error(`register failed: ${registered.body}`);
   const headers = { authorization: `Bearer ${registered.json<{ token: string }>().token}` };
-  const created = await app.inject({ method: 'POST', url: '/api/v1/organizations', headers, payload: { name: `${label} ${Date.now().toString(36)} ${counter}` } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/v1/organizations',
+    headers,
+    payload: { name: `${label} ${Date.now().toString(36)} ${counter}` },
+  });
   if (created.statusCode !== 201) throw new Error(`organization failed: ${created.body}`);
   return { headers, organizationId: created.json<{ id: number }>().id, email };
 }
 
 /** Every text value of every table, to prove a card number is stored nowhere. */
 export async function databaseText(db: Db): Promise<string> {
-  const { rows: tables } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(db);
+  const { rows: tables } = await sql<{
+    name: string;
+  }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(db);
   const parts: string[] = [];
   for (const { name } of tables) {
     const { rows } = await sql<{ row: string }>`select t::text as row from ${sql.table(name)} t`.execute(db);

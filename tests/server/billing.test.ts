@@ -27,7 +27,13 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
 
   async function addCard(headers: Headers, number = VISA, extra: Record<string, unknown> = {}): Promise<string> {
-    const response = await call('POST', '/payment-methods', headers, { number, expMonth: 12, expYear: 2035, cvc: number.startsWith('37') ? '1234' : '123', ...extra });
+    const response = await call('POST', '/payment-methods', headers, {
+      number,
+      expMonth: 12,
+      expYear: 2035,
+      cvc: number.startsWith('37') ? '1234' : '123',
+      ...extra,
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<{ paymentMethodId: string }>().paymentMethodId;
   }
@@ -48,8 +54,21 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     return { ...owner, pm, response };
   }
 
-  async function createCoupon(code: string, values: { percentOff?: number; amountOff?: number; validUntil?: string; maxRedemptions?: number; retired?: boolean }) {
-    await db.insertInto('coupons').values({ code, percentOff: values.percentOff ?? null, amountOff: values.amountOff ?? null, validUntil: values.validUntil ?? null, maxRedemptions: values.maxRedemptions ?? null, retired: values.retired ?? false }).execute();
+  async function createCoupon(
+    code: string,
+    values: { percentOff?: number; amountOff?: number; validUntil?: string; maxRedemptions?: number; retired?: boolean },
+  ) {
+    await db
+      .insertInto('coupons')
+      .values({
+        code,
+        percentOff: values.percentOff ?? null,
+        amountOff: values.amountOff ?? null,
+        validUntil: values.validUntil ?? null,
+        maxRedemptions: values.maxRedemptions ?? null,
+        retired: values.retired ?? false,
+      })
+      .execute();
   }
 
   const orgState = async (organizationId: number) => ({
@@ -77,7 +96,10 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     it('lists the plans without a token', async () => {
       const response = await call('GET', '/payment-plans');
       expect(response.statusCode).toBe(200);
-      const plans = response.json<{ name: string; pricePerYear: number; pricePerMonth: number; termMonths: number; monthlyCredits: number; storage: number; currency: string }[]>();
+      const plans =
+        response.json<
+          { name: string; pricePerYear: number; pricePerMonth: number; termMonths: number; monthlyCredits: number; storage: number; currency: string }[]
+        >();
       expect(plans.map((p) => p.name)).toEqual(['Starter', 'Growth', 'Studio']);
       for (const plan of plans) {
         expect(plan.termMonths).toBe(12);
@@ -112,7 +134,11 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       expect(await bad({ expMonth: 13 })).toEqual({ expiry: BILLING_MESSAGES.expiryInvalid });
       expect(await bad({ cvc: '12' })).toEqual({ cvc: BILLING_MESSAGES.cvcInvalid });
       expect(await bad({ number: '378282246310005', cvc: '123' })).toEqual({ cvc: BILLING_MESSAGES.cvcInvalid });
-      expect(await bad({ number: '1234', expMonth: 0, cvc: '' })).toEqual({ number: BILLING_MESSAGES.cardNumberInvalid, expiry: BILLING_MESSAGES.expiryInvalid, cvc: BILLING_MESSAGES.cvcInvalid });
+      expect(await bad({ number: '1234', expMonth: 0, cvc: '' })).toEqual({
+        number: BILLING_MESSAGES.cardNumberInvalid,
+        expiry: BILLING_MESSAGES.expiryInvalid,
+        cvc: BILLING_MESSAGES.cvcInvalid,
+      });
       // The current month is still good.
       expect((await call('POST', '/payment-methods', as.BEA, { number: VISA, expMonth: month, expYear: year, cvc: '123' })).statusCode).toBe(201);
     });
@@ -129,7 +155,10 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     it('gives every missing field its own message', async () => {
       const owner = await newOwner(server.app);
       const pm = await addCard(owner.headers);
-      const response = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, { paymentPlanId: starter.id, paymentMethodId: pm });
+      const response = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, {
+        paymentPlanId: starter.id,
+        paymentMethodId: pm,
+      });
       expect(response.statusCode).toBe(400);
       const { fields } = response.json<{ fields: Record<string, string> }>();
       for (const field of BILLING_FIELDS) expect(fields[`billing.${field}`]).toBe(field === 'email' ? 'E-mail is required' : BILLING_FIELD_MESSAGES[field]);
@@ -142,14 +171,27 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     it('answers 400 for each field alone, with that field only', async () => {
       const owner = await newOwner(server.app);
       const pm = await addCard(owner.headers);
-      for (const [block, fields, values] of [['billing', BILLING_FIELDS, VALID_BILLING], ['shipping', SHIPPING_FIELDS, VALID_SHIPPING]] as const) {
+      for (const [block, fields, values] of [
+        ['billing', BILLING_FIELDS, VALID_BILLING],
+        ['shipping', SHIPPING_FIELDS, VALID_SHIPPING],
+      ] as const) {
         for (const field of fields) {
-          const response = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, purchaseBody(pm, { [block]: { ...values, [field]: '' } }));
+          const response = await call(
+            'POST',
+            `/organizations/${owner.organizationId}/subscriptions`,
+            owner.headers,
+            purchaseBody(pm, { [block]: { ...values, [field]: '' } }),
+          );
           expect(response.statusCode, `${block}.${field}`).toBe(400);
           expect(Object.keys(response.json<{ fields: Record<string, string> }>().fields)).toEqual([`${block}.${field}`]);
         }
       }
-      const country = await call('POST', `/organizations/${owner.organizationId}/subscriptions`, owner.headers, purchaseBody(pm, { billing: { ...VALID_BILLING, country: 'Select a country' } }));
+      const country = await call(
+        'POST',
+        `/organizations/${owner.organizationId}/subscriptions`,
+        owner.headers,
+        purchaseBody(pm, { billing: { ...VALID_BILLING, country: 'Select a country' } }),
+      );
       expect(country.json()).toMatchObject({ message: BILLING_FIELD_MESSAGES.country, fields: { 'billing.country': BILLING_FIELD_MESSAGES.country } });
     });
 
@@ -165,8 +207,12 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       const raw = await call('POST', path, owner.headers, purchaseBody(pm, { card: { number: VISA, cvc: '123' } }));
       expect(raw.statusCode).toBe(400);
       expect(raw.json()).toMatchObject({ fields: { card: BILLING_MESSAGES.rawCardRefused } });
-      expect((await call('POST', path, owner.headers, purchaseBody(pm, { paymentPlanId: 999_999 }))).json()).toMatchObject({ fields: { paymentPlanId: BILLING_MESSAGES.planUnavailable } });
-      expect((await call('POST', path, owner.headers, purchaseBody('pm_unknown'))).json()).toMatchObject({ fields: { paymentMethodId: BILLING_MESSAGES.paymentMethodInvalid } });
+      expect((await call('POST', path, owner.headers, purchaseBody(pm, { paymentPlanId: 999_999 }))).json()).toMatchObject({
+        fields: { paymentPlanId: BILLING_MESSAGES.planUnavailable },
+      });
+      expect((await call('POST', path, owner.headers, purchaseBody('pm_unknown'))).json()).toMatchObject({
+        fields: { paymentMethodId: BILLING_MESSAGES.paymentMethodInvalid },
+      });
       // Another organization's card.
       const otherCard = await addCard(as.BEA);
       expect((await call('POST', path, owner.headers, purchaseBody(otherCard))).statusCode).toBe(400);
@@ -192,14 +238,32 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
         billing: VALID_BILLING,
       });
       const state = await orgState(organizationId);
-      expect(state.organization).toMatchObject({ isCancelled: false, storageTb: starter.storage, kitOrdered: true, kitType: 'Starter kit', kitOrderedAt: today });
+      expect(state.organization).toMatchObject({
+        isCancelled: false,
+        storageTb: starter.storage,
+        kitOrdered: true,
+        kitType: 'Starter kit',
+        kitOrderedAt: today,
+      });
       expect(state.organization.renewableAt?.toISOString().slice(0, 10)).toBe(terms.renewableAt);
-      expect(state.credits).toMatchObject({ startDate: today, endDate: terms.endDate, activeCredits: starter.monthlyCredits, usedCredits: 0, creditsPerInterval: starter.monthlyCredits, intervalMonths: 1, renewable: true, renewDate: terms.renewDate });
+      expect(state.credits).toMatchObject({
+        startDate: today,
+        endDate: terms.endDate,
+        activeCredits: starter.monthlyCredits,
+        usedCredits: 0,
+        creditsPerInterval: starter.monthlyCredits,
+        intervalMonths: 1,
+        renewable: true,
+        renewDate: terms.renewDate,
+      });
       const charges = await db.selectFrom('gatewayCharges').selectAll().where('paymentMethodId', '=', state.subscriptions[0]!.paymentMethodId).execute();
       expect(charges).toMatchObject([{ amount: starter.pricePerYear, status: 'succeeded' }]);
       // The organization's own answer shows the new credits.
       const organization = await call('GET', `/organizations/${organizationId}`, headers);
-      expect(organization.json()).toMatchObject({ credits: { activeCredits: starter.monthlyCredits, status: 'ACTIVE', renewDate: terms.renewDate }, storage: starter.storage });
+      expect(organization.json()).toMatchObject({
+        credits: { activeCredits: starter.monthlyCredits, status: 'ACTIVE', renewDate: terms.renewDate },
+        storage: starter.storage,
+      });
     });
 
     it('ends the trial: the owner leaves the staff Trial Users list once the organization subscribes (A§2)', async () => {
@@ -222,7 +286,10 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
     });
 
     it('answers 402 with the decline reason and leaves nothing bought', async () => {
-      for (const [number, message] of [[DECLINED, 'Your card was declined.'], [NO_FUNDS, 'Your card has insufficient funds.']] as const) {
+      for (const [number, message] of [
+        [DECLINED, 'Your card was declined.'],
+        [NO_FUNDS, 'Your card has insufficient funds.'],
+      ] as const) {
         const { organizationId, headers, response } = await subscribedOwner(number);
         expect(response.statusCode).toBe(402);
         expect(response.json()).toMatchObject({ message, fields: { paymentMethodId: message } });
@@ -293,7 +360,9 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       const owner = await newOwner(server.app);
       const pm = await addCard(owner.headers);
       const path = `/organizations/${owner.organizationId}/subscriptions`;
-      const results = await Promise.all([1, 2, 3].map((n) => call('POST', path, { ...owner.headers, 'idempotency-key': `race-${owner.organizationId}-${n}-key` }, purchaseBody(pm))));
+      const results = await Promise.all(
+        [1, 2, 3].map((n) => call('POST', path, { ...owner.headers, 'idempotency-key': `race-${owner.organizationId}-${n}-key` }, purchaseBody(pm))),
+      );
       expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409]);
       expect((await orgState(owner.organizationId)).invoices).toHaveLength(1);
     });
@@ -365,7 +434,12 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       }
       // Without a usable card: the card's 400 whatever the coupon.
       const fresh = await newOwner(server.app);
-      const unusable = await call('POST', `/organizations/${fresh.organizationId}/subscriptions`, fresh.headers, purchaseBody('pm_doesnotexist', { coupon: 'NO-SUCH-CODE' }));
+      const unusable = await call(
+        'POST',
+        `/organizations/${fresh.organizationId}/subscriptions`,
+        fresh.headers,
+        purchaseBody('pm_doesnotexist', { coupon: 'NO-SUCH-CODE' }),
+      );
       expect(unusable.statusCode).toBe(400);
       expect(unusable.json().fields).toHaveProperty('paymentMethodId');
       expect(unusable.json().fields).not.toHaveProperty('coupon');
@@ -438,7 +512,10 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       try {
         // Not due yet.
         expect((await runBillingRenewals(db, paymentProviders(gateway()), day(today))).granted).toBe(0);
-        const runs = await Promise.all([runBillingRenewals(db, paymentProviders(gateway()), day(renewDate!)), runBillingRenewals(other, paymentProviders(new EmbeddedGateway(other)), day(renewDate!))]);
+        const runs = await Promise.all([
+          runBillingRenewals(db, paymentProviders(gateway()), day(renewDate!)),
+          runBillingRenewals(other, paymentProviders(new EmbeddedGateway(other)), day(renewDate!)),
+        ]);
         await runBillingRenewals(db, paymentProviders(gateway()), day(renewDate!));
         const credits = (await orgState(organizationId)).credits;
         expect(credits.activeCredits).toBe(2 * starter.monthlyCredits); // unused credits roll over
@@ -462,13 +539,22 @@ describe.each(DATABASES)('subscriptions and billing on $name', ({ url }) => {
       const { organizationId, pm } = await subscribedOwner(VISA, { coupon: undefined });
       const { renewableAt } = termDates(today, 12);
       const next = termDates(renewableAt, 12);
-      const runs = await Promise.all([runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt)), runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt))]);
+      const runs = await Promise.all([
+        runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt)),
+        runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt)),
+      ]);
       expect(runs.map((r) => r.renewed).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
       await runBillingRenewals(db, paymentProviders(gateway()), day(renewableAt));
       const state = await orgState(organizationId);
       expect(state.subscriptions[0]).toMatchObject({ status: 'active', startDate: renewableAt, renewableAt: next.renewableAt, renewalFailures: 0 });
       expect(state.organization.renewableAt?.toISOString().slice(0, 10)).toBe(next.renewableAt);
-      expect(state.credits).toMatchObject({ startDate: renewableAt, endDate: next.endDate, activeCredits: starter.monthlyCredits, usedCredits: 0, renewDate: next.renewDate });
+      expect(state.credits).toMatchObject({
+        startDate: renewableAt,
+        endDate: next.endDate,
+        activeCredits: starter.monthlyCredits,
+        usedCredits: 0,
+        renewDate: next.renewDate,
+      });
       expect(state.invoices.map((i) => [i.status, i.amount, i.periodStart])).toEqual([
         ['paid', starter.pricePerYear, today],
         ['paid', starter.pricePerYear, renewableAt],
@@ -591,7 +677,18 @@ describe('migration 0009-billing', () => {
       const { ensureBillingSchema } = await import('./billing-support.ts');
       await ensureBillingSchema(database);
       const all = await names();
-      const billingTables = ['billing_customers', 'billing_events', 'coupon_redemptions', 'coupons', 'gateway_cards', 'gateway_charges', 'invoices', 'payment_methods', 'payment_plans', 'subscriptions'];
+      const billingTables = [
+        'billing_customers',
+        'billing_events',
+        'coupon_redemptions',
+        'coupons',
+        'gateway_cards',
+        'gateway_charges',
+        'invoices',
+        'payment_methods',
+        'payment_plans',
+        'subscriptions',
+      ];
       expect(all).toEqual(expect.arrayContaining(billingTables));
       await migration.down(database as never);
       expect(await names()).toEqual(all.filter((name) => !billingTables.includes(name)));
@@ -601,8 +698,12 @@ describe('migration 0009-billing', () => {
       expect(plans.map((p) => p.name)).toEqual(['Starter', 'Growth', 'Studio']);
       // Codes are unique without regard to case.
       await database.insertInto('coupons').values({ code: 'Spring', percentOff: 10, amountOff: null, validUntil: null, maxRedemptions: null }).execute();
-      await expect(database.insertInto('coupons').values({ code: 'SPRING', percentOff: 5, amountOff: null, validUntil: null, maxRedemptions: null }).execute()).rejects.toThrow();
-      await expect(database.insertInto('coupons').values({ code: 'BOTH', percentOff: 5, amountOff: 100, validUntil: null, maxRedemptions: null }).execute()).rejects.toThrow();
+      await expect(
+        database.insertInto('coupons').values({ code: 'SPRING', percentOff: 5, amountOff: null, validUntil: null, maxRedemptions: null }).execute(),
+      ).rejects.toThrow();
+      await expect(
+        database.insertInto('coupons').values({ code: 'BOTH', percentOff: 5, amountOff: 100, validUntil: null, maxRedemptions: null }).execute(),
+      ).rejects.toThrow();
       const { seedBillingDemo } = await import('../../server/billing/seed.ts');
       await seedBillingDemo(database);
       expect((await database.selectFrom('coupons').select('code').orderBy('code').execute()).map((c) => c.code)).toEqual(['LAUNCH100', 'Spring', 'WELCOME10']);

@@ -64,7 +64,12 @@ describe.each(DATABASES)('the staff board answered from memory on $name', ({ url
     // A project changed through the API (an editor assigned)…
     const target = (await board()).find((p) => p.editor === null && p.status.name === 'WAITING_FOR_EDITOR')!;
     const editor = await server.db.selectFrom('users').select(['id', 'firstName']).where('role', '=', 'EDITOR').executeTakeFirstOrThrow();
-    const assigned = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${target.id}/assign-editor`, headers: admin, payload: { editorId: editor.id } });
+    const assigned = await server.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${target.id}/assign-editor`,
+      headers: admin,
+      payload: { editorId: editor.id },
+    });
     expect(assigned.statusCode, assigned.body).toBe(200);
     expect((await board()).find((p) => p.id === target.id)?.editor?.id).toBe(editor.id);
     // …an editor's name and picture, written with no event published (another instance, a script)…
@@ -76,7 +81,9 @@ describe.each(DATABASES)('the staff board answered from memory on $name', ({ url
     expect((await board()).find((p) => p.id === target.id)?.organization.name).toBe('Renamed Studio');
     // …a project added and one removed…
     const added = await sql<{ id: number }>`
-      insert into projects (organization_id, user_id, name, status) select organization_id, user_id, 'Added behind the API', 'WAITING_FOR_EDITOR' from projects where id = ${target.id} returning id`.execute(server.db);
+      insert into projects (organization_id, user_id, name, status) select organization_id, user_id, 'Added behind the API', 'WAITING_FOR_EDITOR' from projects where id = ${target.id} returning id`.execute(
+      server.db,
+    );
     expect((await board()).some((p) => p.id === added.rows[0]!.id)).toBe(true);
     await sql`delete from projects where id = ${added.rows[0]!.id}`.execute(server.db);
     expect((await board()).some((p) => p.id === added.rows[0]!.id)).toBe(false);
@@ -212,4 +219,3 @@ describe.each(DATABASES)('the staff board answered from memory on $name', ({ url
     }
   });
 });
-

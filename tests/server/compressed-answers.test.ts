@@ -26,7 +26,8 @@ describe('large API answers are sent compressed', () => {
   });
   afterAll(async () => server?.close());
 
-  const get = (url: string, encoding?: string) => server.app.inject({ method: 'GET', url, headers: { ...admin, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+  const get = (url: string, encoding?: string) =>
+    server.app.inject({ method: 'GET', url, headers: { ...admin, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
 
   function decoded(response: Awaited<ReturnType<typeof get>>): unknown {
     const encoding = response.headers['content-encoding'];

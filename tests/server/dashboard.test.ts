@@ -7,7 +7,15 @@ import type { ProjectStatus } from '../../src/domain/project-status.ts';
 import { migrateToLatest, migrator } from '../../server/migrations/index.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
-interface Row { id: number; name: string; status: { name: ProjectStatus }; organization: { name: string }; latestSubmittedAt: string | null; pausedAt: string | null; totalPausedMinutes: number }
+interface Row {
+  id: number;
+  name: string;
+  status: { name: ProjectStatus };
+  organization: { name: string };
+  latestSubmittedAt: string | null;
+  pausedAt: string | null;
+  totalPausedMinutes: number;
+}
 
 describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
   let server: TestServer;
@@ -27,7 +35,17 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     for (let i = 0; i < 12; i++) {
       await server.db
         .insertInto('projects')
-        .values({ organizationId: org.id, userId: owner.id, editorId: null, name: `${i % 2 ? 'alpha' : 'Beta'} job ${i}`, status: i % 3 ? 'IN_EDITING' : 'PAUSED', latestSubmittedAt: new Date(Date.now() - (i + 1) * 7_200_000), pausedAt: i % 3 ? null : new Date(Date.now() - 3_600_000), totalPausedMinutes: i * 5, deletedAt: null } as never)
+        .values({
+          organizationId: org.id,
+          userId: owner.id,
+          editorId: null,
+          name: `${i % 2 ? 'alpha' : 'Beta'} job ${i}`,
+          status: i % 3 ? 'IN_EDITING' : 'PAUSED',
+          latestSubmittedAt: new Date(Date.now() - (i + 1) * 7_200_000),
+          pausedAt: i % 3 ? null : new Date(Date.now() - 3_600_000),
+          totalPausedMinutes: i * 5,
+          deletedAt: null,
+        } as never)
         .execute();
     }
     const { projectsRepo } = await import('../../server/repositories/projects.ts');
@@ -66,7 +84,17 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       const running = i % 4 !== 3;
       const row = await server.db
         .insertInto('projects')
-        .values({ organizationId: org.id, userId: owner.id, editorId: null, name: `Seconds apart ${i}`, status: running ? 'IN_EDITING' : 'PAUSED', latestSubmittedAt: new Date(base - i * 13_000), pausedAt: running ? null : new Date(base - 60_000), totalPausedMinutes: 0, deletedAt: null } as never)
+        .values({
+          organizationId: org.id,
+          userId: owner.id,
+          editorId: null,
+          name: `Seconds apart ${i}`,
+          status: running ? 'IN_EDITING' : 'PAUSED',
+          latestSubmittedAt: new Date(base - i * 13_000),
+          pausedAt: running ? null : new Date(base - 60_000),
+          totalPausedMinutes: 0,
+          deletedAt: null,
+        } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.push(row.id);
@@ -93,7 +121,11 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     const ids: number[] = [];
     let after: string | null = null;
     for (let pages = 0; pages < 100; pages++) {
-      const response = await server.app.inject({ method: 'GET', url: `/api/v1/projects?${query}&limit=${limit}${after ? `&after=${after}` : ''}`, headers: admin });
+      const response = await server.app.inject({
+        method: 'GET',
+        url: `/api/v1/projects?${query}&limit=${limit}${after ? `&after=${after}` : ''}`,
+        headers: admin,
+      });
       expect(response.statusCode, response.body).toBe(200);
       const { projects, nextCursor } = response.json().data as { projects: Row[]; nextCursor: string | null };
       ids.push(...projects.map((p) => p.id));
@@ -149,7 +181,9 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       expect(response.statusCode, `${query}: ${response.body}`).toBe(400);
       expect(response.json().message).toMatch(/Reload the list|either start or after/);
     }
-    expect((await server.app.inject({ method: 'GET', url: `/api/v1/projects?active=true&sort=name&limit=2&after=${cursor}`, headers: admin })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: `/api/v1/projects?active=true&sort=name&limit=2&after=${cursor}`, headers: admin })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses bad queries with 400', async () => {
@@ -192,24 +226,58 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
         { org: 'Delta', first: 'Bea', phone: '912' },
       ];
       for (const [i, customer] of customers.entries()) {
-        const { id } = await server.db.insertInto('organizations').values({ name: `${tag} ${customer.org}` }).returning('id').executeTakeFirstOrThrow();
+        const { id } = await server.db
+          .insertInto('organizations')
+          .values({ name: `${tag} ${customer.org}` })
+          .returning('id')
+          .executeTakeFirstOrThrow();
         await server.db.insertInto('credits').values({ organizationId: id, startDate: null, endDate: null, renewDate: null }).execute();
         const owner = await server.db
           .insertInto('users')
-          .values({ email: `${tag.toLowerCase()}-${i}@example.test`, passwordHash: null, firstName: customer.first, lastName: tag, phone: customer.phone, role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+          .values({
+            email: `${tag.toLowerCase()}-${i}@example.test`,
+            passwordHash: null,
+            firstName: customer.first,
+            lastName: tag,
+            phone: customer.phone,
+            role: 'OWNER',
+            organizationId: id,
+            profilePictureUrl: null,
+            assetsPath: null,
+            deletedAt: null,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         // The board's rows: one project per organization, named by a placeholder that the API renames below.
         const project = await server.db
           .insertInto('projects')
-          .values({ organizationId: id, userId: owner.id, editorId: null, name: `${tag} draft ${i}`, status: 'IN_EDITING', latestSubmittedAt: new Date(), deletedAt: null } as never)
+          .values({
+            organizationId: id,
+            userId: owner.id,
+            editorId: null,
+            name: `${tag} draft ${i}`,
+            status: 'IN_EDITING',
+            latestSubmittedAt: new Date(),
+            deletedAt: null,
+          } as never)
           .returning('id')
           .executeTakeFirstOrThrow();
         projectIds[customer.org] = project.id;
       }
       const delta = await server.db.selectFrom('organizations').select('id').where('name', '=', `${tag} Delta`).executeTakeFirstOrThrow();
       const owner = await server.db.selectFrom('users').select('id').where('organizationId', '=', delta.id).executeTakeFirstOrThrow();
-      await server.db.insertInto('projects').values({ organizationId: delta.id, userId: owner.id, editorId: null, name: `${tag} zeta`, status: 'IN_EDITING', latestSubmittedAt: new Date(), deletedAt: null } as never).execute();
+      await server.db
+        .insertInto('projects')
+        .values({
+          organizationId: delta.id,
+          userId: owner.id,
+          editorId: null,
+          name: `${tag} zeta`,
+          status: 'IN_EDITING',
+          latestSubmittedAt: new Date(),
+          deletedAt: null,
+        } as never)
+        .execute();
       // Renamed through the API, as staff rename a title: the key follows the name.
       for (const [org, id] of Object.entries(projectIds)) {
         const response = await server.app.inject({ method: 'PATCH', url: `/api/v1/projects/${id}`, headers: admin, payload: { name: `${tag} ${org}` } });
@@ -235,7 +303,14 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       const byName = ['Delta', 'Échelle', 'Project 6', 'Project 12', 'Zeta', 'zeta'];
       expect(words((await board('name', 'asc')).map((row) => row.name))).toEqual(byName);
       expect(words((await board('name', 'desc')).map((row) => row.name))).toEqual([...byName].reverse());
-      expect(words((await board('organization', 'asc')).map((row) => row.organization.name))).toEqual(['Delta', 'Delta', 'Échelle', 'Project 6', 'Project 12', 'Zeta']);
+      expect(words((await board('organization', 'asc')).map((row) => row.organization.name))).toEqual([
+        'Delta',
+        'Delta',
+        'Échelle',
+        'Project 6',
+        'Project 12',
+        'Zeta',
+      ]);
       // The spec's start pages alike.
       const pages = [0, 2, 4].map((start) => get(`/projects?active=true&sort=name&order=asc&start=${start}&limit=2`));
       const paged = (await Promise.all(pages)).flatMap(({ data }) => data.projects.map((row: { id: number }) => row.id));
@@ -264,12 +339,22 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       expect(down.error).toBeUndefined();
       expect(down.results?.map((result) => result.migrationName)).toEqual(['0022-board-watches-sort-keys', '0021-sort-keys']);
       await migrateToLatest(server.db);
-      const users = await server.db.selectFrom('users').select(['firstName', 'lastName', 'email', 'phone', 'nameSortKey', 'emailSortKey', 'phoneSortKey']).where('lastName', '=', tag).execute();
+      const users = await server.db
+        .selectFrom('users')
+        .select(['firstName', 'lastName', 'email', 'phone', 'nameSortKey', 'emailSortKey', 'phoneSortKey'])
+        .where('lastName', '=', tag)
+        .execute();
       expect(users).toHaveLength(5);
       for (const user of users) {
-        expect(user).toMatchObject({ nameSortKey: collationKey(`${user.firstName} ${user.lastName}`), emailSortKey: collationKey(user.email), phoneSortKey: phoneKey(user.phone) });
+        expect(user).toMatchObject({
+          nameSortKey: collationKey(`${user.firstName} ${user.lastName}`),
+          emailSortKey: collationKey(user.email),
+          phoneSortKey: phoneKey(user.phone),
+        });
       }
-      const { rows } = await sql<{ name: string; key: string }>`select name, name_sort_key as key from projects where name like ${`${tag}%`}`.execute(server.db);
+      const { rows } = await sql<{ name: string; key: string }>`select name, name_sort_key as key from projects where name like ${`${tag}%`}`.execute(
+        server.db,
+      );
       expect(rows).toHaveLength(6);
       for (const row of rows) expect(row.key).toBe(collationKey(row.name));
     });

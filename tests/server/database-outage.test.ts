@@ -26,7 +26,12 @@ import { DEMO_PASSWORD, signIn } from './harness.ts';
  */
 
 describe('isDatabaseUnavailable', () => {
-  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect', address: '127.0.0.1', port: 5432 });
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    code: 'ECONNREFUSED',
+    syscall: 'connect',
+    address: '127.0.0.1',
+    port: 5432,
+  });
   const refusedV6 = Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
   const withCause = (message: string, cause: unknown) => new Error(message, { cause });
   const cyclic: { message: string; cause?: unknown } = { message: 'a cause of its own' };
@@ -100,7 +105,14 @@ describe.skipIf(missing !== null)(`a database outage under a running server${mis
     await postgres.start();
     const url = postgres.url.replace('postgres@', `postgres:${SECRET}@`);
     dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-outage-'));
-    const config = loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, SEED: 'none', LOG_LEVEL: 'warn', WEB_DIR: join(dataDir, 'no-web'), MAX_EVENT_LOOP_DELAY_MS: '60000' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      DATABASE_URL: url,
+      SEED: 'none',
+      LOG_LEVEL: 'warn',
+      WEB_DIR: join(dataDir, 'no-web'),
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+    });
     db = await connectDatabase({ databaseUrl: url, dataDir });
     await migrateToLatest(db);
     await seedDemo(db, DEMO_PASSWORD);
@@ -201,7 +213,7 @@ describe.skipIf(missing !== null)(`a database outage under a running server${mis
     // The media worker claims again: a job enqueued now is run.
     const [jobId] = await jobQueue(db).enqueue([{ kind: 'test.outage' }]);
     runner.wake();
-    for (const deadline = Date.now() + 10_000; (await jobQueue(db).get(jobId!))?.status !== 'done'; ) {
+    for (const deadline = Date.now() + 10_000; (await jobQueue(db).get(jobId!))?.status !== 'done';) {
       if (Date.now() > deadline) throw new Error('the media worker did not claim again');
       await new Promise((done) => setTimeout(done, 50));
     }

@@ -132,7 +132,19 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     // A released cut to comment on (the customer sees it).
     await server.db
       .insertInto('projectVersions')
-      .values({ projectId: reviewProject, number: 1, videoPath: `projects/${reviewProject}/final/cut.mp4`, videoSize: null, previewPath: null, frameRateNum: null, frameRateDen: null, durationFrames: null, width: null, height: null, releasedAt: new Date() })
+      .values({
+        projectId: reviewProject,
+        number: 1,
+        videoPath: `projects/${reviewProject}/final/cut.mp4`,
+        videoSize: null,
+        previewPath: null,
+        frameRateNum: null,
+        frameRateDen: null,
+        durationFrames: null,
+        width: null,
+        height: null,
+        releasedAt: new Date(),
+      })
       .execute();
   });
   afterEach(() => {
@@ -173,8 +185,16 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
 
   it('refuses a ticket whose session ended since (password change, disable)', async () => {
     const editors = await ticket(`/projects/${editingProject}/events/ticket`, who.editor);
-    const editor = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', 'editor@demo.cutdesk.test').executeTakeFirstOrThrow();
-    await server.db.updateTable('users').set({ sessionVersion: editor.sessionVersion + 1 }).where('id', '=', editor.id).execute();
+    const editor = await server.db
+      .selectFrom('users')
+      .select(['id', 'sessionVersion'])
+      .where('email', '=', 'editor@demo.cutdesk.test')
+      .executeTakeFirstOrThrow();
+    await server.db
+      .updateTable('users')
+      .set({ sessionVersion: editor.sessionVersion + 1 })
+      .where('id', '=', editor.id)
+      .execute();
     try {
       expect((await call('GET', `/projects/${editingProject}/events?ticket=${editors}`)).statusCode).toBe(401);
     } finally {
@@ -279,9 +299,14 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     streams.push(dashboard);
     const owner = await projectStream(editingProject, who.owner);
     await vi.waitFor(() => expect(server.app.events.size).toBe(2));
-    const editor = await server.db.selectFrom('users').select(['id', 'email', 'firstName', 'lastName']).where('email', '=', 'editor@demo.cutdesk.test').executeTakeFirstOrThrow();
+    const editor = await server.db
+      .selectFrom('users')
+      .select(['id', 'email', 'firstName', 'lastName'])
+      .where('email', '=', 'editor@demo.cutdesk.test')
+      .executeTakeFirstOrThrow();
     const organization = await server.db.selectFrom('organizations').select(['id', 'name']).where('name', '=', 'Demo Studio').executeTakeFirstOrThrow();
-    const nameEditor = (firstName: string, phone?: string) => call('PATCH', `/users/${editor.id}`, who.admin, { email: editor.email, firstName, lastName: editor.lastName, ...(phone && { phone }) });
+    const nameEditor = (firstName: string, phone?: string) =>
+      call('PATCH', `/users/${editor.id}`, who.admin, { email: editor.email, firstName, lastName: editor.lastName, ...(phone && { phone }) });
     try {
       const renamed = await nameEditor('Renamed');
       expect(renamed.statusCode, renamed.body).toBe(200);
@@ -326,8 +351,16 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     // The owner's stream heard nothing of it; a sign-out everywhere (a password change, a session
     // version raised even behind the API) ends it.
     await expect(owner.next(undefined, 100)).rejects.toThrow(/no matching event/);
-    const ownerRow = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
-    await server.db.updateTable('users').set({ sessionVersion: ownerRow.sessionVersion + 1 }).where('id', '=', ownerRow.id).execute();
+    const ownerRow = await server.db
+      .selectFrom('users')
+      .select(['id', 'sessionVersion'])
+      .where('email', '=', 'owner@demo.cutdesk.test')
+      .executeTakeFirstOrThrow();
+    await server.db
+      .updateTable('users')
+      .set({ sessionVersion: ownerRow.sessionVersion + 1 })
+      .where('id', '=', ownerRow.id)
+      .execute();
     expect(await owner.next()).toMatchObject({ type: 'resync' });
     await owner.ended;
     who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
@@ -335,7 +368,9 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
 
   it(`caps each user at ${MAX_STREAMS_PER_USER} streams per server with a 429`, async () => {
     const owner = await server.db.selectFrom('users').select('id').where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
-    const removes = Array.from({ length: MAX_STREAMS_PER_USER }, () => server.app.events.add({ userId: owner.id, accepts: () => false, send: () => {}, close: () => {}, stillAllowed: async () => true }));
+    const removes = Array.from({ length: MAX_STREAMS_PER_USER }, () =>
+      server.app.events.add({ userId: owner.id, accepts: () => false, send: () => {}, close: () => {}, stillAllowed: async () => true }),
+    );
     try {
       const response = await call('GET', `/projects/${reviewProject}/events?ticket=${await ticket(`/projects/${reviewProject}/events/ticket`, who.owner)}`);
       expect(response.statusCode).toBe(429);
@@ -349,7 +384,9 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     const owner = await projectStream(reviewProject, who.owner);
     await vi.waitFor(() => expect(server.app.events.size).toBe(1));
     // The database ends this instance's LISTEN connection (a restart or failover looks the same).
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'cutdesk-events' and datname = current_database()`.execute(server.db);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'cutdesk-events' and datname = current_database()`.execute(
+      server.db,
+    );
     expect(await owner.next((event) => event.type === 'resync', 10_000)).toMatchObject({ type: 'resync', projectId: null });
     expect((await call('POST', `/projects/${reviewProject}/comments`, who.admin, { version: 1, frame: 3, text: 'After the reconnect' })).statusCode).toBe(201);
     expect(await owner.next((event) => event.type === 'comment')).toMatchObject({ type: 'comment', projectId: reviewProject });
@@ -363,7 +400,9 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
       const address = other.server.address();
       const otherBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
       // The ticket of instance A opens a stream on instance B (same secret, same database).
-      const stream = await openStream(`${otherBase}/api/v1/projects/${reviewProject}/events?ticket=${await ticket(`/projects/${reviewProject}/events/ticket`, who.owner)}`);
+      const stream = await openStream(
+        `${otherBase}/api/v1/projects/${reviewProject}/events?ticket=${await ticket(`/projects/${reviewProject}/events/ticket`, who.owner)}`,
+      );
       streams.push(stream);
       expect(stream.status).toBe(200);
       await vi.waitFor(() => expect(other.events.size).toBe(1));
@@ -371,8 +410,16 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
       expect(await stream.next()).toMatchObject({ type: 'comment', projectId: reviewProject });
       // Access ended through instance A's database connection (the owner signed out everywhere)
       // ends the stream on instance B at once (issue 36).
-      const owner = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
-      await server.db.updateTable('users').set({ sessionVersion: owner.sessionVersion + 1 }).where('id', '=', owner.id).execute();
+      const owner = await server.db
+        .selectFrom('users')
+        .select(['id', 'sessionVersion'])
+        .where('email', '=', 'owner@demo.cutdesk.test')
+        .executeTakeFirstOrThrow();
+      await server.db
+        .updateTable('users')
+        .set({ sessionVersion: owner.sessionVersion + 1 })
+        .where('id', '=', owner.id)
+        .execute();
       who.owner = await signIn(server.app, 'owner@demo.cutdesk.test');
       expect(await stream.next()).toMatchObject({ type: 'resync' });
       await stream.ended;
@@ -389,7 +436,11 @@ describe.each(DATABASES)('live updates on $name', ({ name, url }) => {
     const dashboard = await openStream(`${base}/api/v1/dashboard/events?ticket=${await ticket('/dashboard/events/ticket', who.editor)}`);
     streams.push(dashboard);
     await vi.waitFor(() => expect(server.app.events.size).toBe(2));
-    await server.db.updateTable('projects').set({ reviewPeriod: 1, reviewStartedAt: new Date(Date.now() - 10 * 86_400_000) }).where('id', '=', reviewProject).execute();
+    await server.db
+      .updateTable('projects')
+      .set({ reviewPeriod: 1, reviewStartedAt: new Date(Date.now() - 10 * 86_400_000) })
+      .where('id', '=', reviewProject)
+      .execute();
     expect(await completeClosedReviews(server.db)).toBe(1);
     expect(await owner.next()).toMatchObject({ type: 'project', projectId: reviewProject });
     expect(await dashboard.next()).toMatchObject({ type: 'project', projectId: reviewProject });
@@ -426,8 +477,12 @@ describe.each(DATABASES)('shutdown with open streams on $name', ({ url }) => {
       const base = await listen(server);
       const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
       const project = await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow();
-      const ticketOf = async () => (await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project.id}/events/ticket`, headers: owner })).json<{ ticket: string }>().ticket;
-      const streams = [await openStream(`${base}/api/v1/projects/${project.id}/events?ticket=${await ticketOf()}`), await openStream(`${base}/api/v1/projects/${project.id}/events?ticket=${await ticketOf()}`)];
+      const ticketOf = async () =>
+        (await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project.id}/events/ticket`, headers: owner })).json<{ ticket: string }>().ticket;
+      const streams = [
+        await openStream(`${base}/api/v1/projects/${project.id}/events?ticket=${await ticketOf()}`),
+        await openStream(`${base}/api/v1/projects/${project.id}/events?ticket=${await ticketOf()}`),
+      ];
       await vi.waitFor(() => expect(server.app.events.size).toBe(2));
       const started = Date.now();
       const closing = server.close();

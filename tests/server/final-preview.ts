@@ -10,7 +10,12 @@ import { derivedKey } from '../../src/domain/media.ts';
 export async function finalPreviewReady(db: Db, projectId: number, source = `projects/${projectId}/final/cut.mp4`): Promise<void> {
   const project = await db.selectFrom('projects').select('finalVideoPath').where('id', '=', projectId).executeTakeFirstOrThrow();
   const key = project.finalVideoPath ?? source;
-  if (!project.finalVideoPath) await db.updateTable('projects').set({ finalVideoPath: key, finalVideoPreview: derivedKey(key, 'proxy') }).where('id', '=', projectId).execute();
+  if (!project.finalVideoPath)
+    await db
+      .updateTable('projects')
+      .set({ finalVideoPath: key, finalVideoPreview: derivedKey(key, 'proxy') })
+      .where('id', '=', projectId)
+      .execute();
   const done = await db
     .updateTable('mediaJobs')
     .set({ status: 'done', finishedAt: new Date() })
@@ -23,6 +28,17 @@ export async function finalPreviewReady(db: Db, projectId: number, source = `pro
   if (Number(done.numUpdatedRows) > 0) return;
   await db
     .insertInto('mediaJobs')
-    .values({ kind: 'final.preview', projectId, assetId: null, sourceKey: key, outputKey: derivedKey(key, 'proxy'), lockedBy: null, lockedUntil: null, lastError: null, finishedAt: new Date(), status: 'done' })
+    .values({
+      kind: 'final.preview',
+      projectId,
+      assetId: null,
+      sourceKey: key,
+      outputKey: derivedKey(key, 'proxy'),
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: null,
+      finishedAt: new Date(),
+      status: 'done',
+    })
     .execute();
 }

@@ -5,7 +5,15 @@ import { changePasswordLink, readOutbox } from '../support/outbox.ts';
 import { DATABASES, DEMO_PASSWORD, signIn, startTestServer, type TestServer } from './harness.ts';
 
 const OWNER = 'owner@demo.cutdesk.test';
-const newAccount = (email: string) => ({ email, password: 'secret123', firstName: 'Nora', lastName: 'New', phone: '5551234', role: 'Owner', code: 'cutdesk-web' });
+const newAccount = (email: string) => ({
+  email,
+  password: 'secret123',
+  firstName: 'Nora',
+  lastName: 'New',
+  phone: '5551234',
+  role: 'Owner',
+  code: 'cutdesk-web',
+});
 
 describe.each(DATABASES)('foundation API on $name', ({ url }) => {
   let server: TestServer;
@@ -221,7 +229,10 @@ describe.each(DATABASES)('foundation API on $name', ({ url }) => {
       const code = (await changePasswordLink(server.dataDir, 'expired@example.com')).searchParams.get('code');
       const wrong = await call('PUT', '/password-recover-complete', { email: 'expired@example.com', recoveryCode: 'nope', newPassword: 'whatever1' });
       expect(wrong.json().code).toBe(RECOVERY_CODE_ERROR);
-      await server.db.updateTable('accessCodes').set({ expiresAt: new Date(Date.now() - 1000) }).execute();
+      await server.db
+        .updateTable('accessCodes')
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .execute();
       const expired = await call('PUT', '/password-recover-complete', { email: 'expired@example.com', recoveryCode: code, newPassword: 'whatever1' });
       expect(expired.statusCode).toBe(400);
       expect(expired.json().code).toBe(RECOVERY_CODE_ERROR);

@@ -88,7 +88,10 @@ async function migratedTemplate(admin: Kysely<unknown>, url: string): Promise<st
 }
 
 /** A real server (no listen) on a fresh database, with the demo data seeded unless `seed` is false. */
-export async function startTestServer(databaseUrl: string | null, options: { seed?: boolean; env?: Record<string, string>; storage?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  databaseUrl: string | null,
+  options: { seed?: boolean; env?: Record<string, string>; storage?: boolean } = {},
+): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-test-'));
   const throwaway = databaseUrl ? await throwawayDatabase(databaseUrl, { migrated: true }) : null;
   const config = loadConfig({

@@ -9,7 +9,12 @@ import { DATABASES, signIn, startTestServer, type TestServer } from './harness.t
 
 type Headers = Record<string, string>;
 
-const EMAILS = { SUPERADMIN: 'superadmin@demo.cutdesk.test', ADMIN: 'admin@demo.cutdesk.test', EDITOR: 'editor@demo.cutdesk.test', OWNER: 'owner@demo.cutdesk.test' };
+const EMAILS = {
+  SUPERADMIN: 'superadmin@demo.cutdesk.test',
+  ADMIN: 'admin@demo.cutdesk.test',
+  EDITOR: 'editor@demo.cutdesk.test',
+  OWNER: 'owner@demo.cutdesk.test',
+};
 
 const startOf = (date: string) => fromZonedTime(`${date}T00:00:00`, BUSINESS_TIME_ZONE);
 const isBusinessDay = (day: number) => ![0, 6].includes(weekdayOfDayNumber(day)) && US_FEDERAL_CALENDAR.holidayOnDay(day) === null;
@@ -28,7 +33,8 @@ function recentBusinessDay(now: Date): string {
 describe.each(DATABASES)('the holiday calendar on $name', ({ url }) => {
   let server: TestServer;
   const as = {} as Record<keyof typeof EMAILS, Headers>;
-  const call = (method: 'GET' | 'POST' | 'DELETE', path: string, headers: Headers, payload?: object) => server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
+  const call = (method: 'GET' | 'POST' | 'DELETE', path: string, headers: Headers, payload?: object) =>
+    server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
   const timerOrder = async () => {
     const response = await call('GET', '/projects?active=true&sort=timer&order=asc&limit=200', as.ADMIN);
     expect(response.statusCode).toBe(200);
@@ -52,16 +58,32 @@ describe.each(DATABASES)('the holiday calendar on $name', ({ url }) => {
     const org = await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow();
     const owner = await server.db.selectFrom('users').select('id').where('role', '=', 'OWNER').where('organizationId', '=', org.id).executeTakeFirstOrThrow();
     const ids: number[] = [];
-    for (const [name, submitted, paused] of [['Holiday A', submittedA, pausedA], ['Holiday B', startOf(nextDay), 0]] as const) {
+    for (const [name, submitted, paused] of [
+      ['Holiday A', submittedA, pausedA],
+      ['Holiday B', startOf(nextDay), 0],
+    ] as const) {
       const row = await server.db
         .insertInto('projects')
-        .values({ organizationId: org.id, userId: owner.id, editorId: null, name, status: 'IN_EDITING', latestSubmittedAt: submitted, pausedAt: null, totalPausedMinutes: paused, deletedAt: null } as never)
+        .values({
+          organizationId: org.id,
+          userId: owner.id,
+          editorId: null,
+          name,
+          status: 'IN_EDITING',
+          latestSubmittedAt: submitted,
+          pausedAt: null,
+          totalPausedMinutes: paused,
+          deletedAt: null,
+        } as never)
         .returning('id')
         .executeTakeFirstOrThrow();
       ids.push(row.id);
     }
     await projectsRepo(server.db).refreshSlaKeys(ids);
-    const deadlines = async () => (await server.db.selectFrom('projects').select(['name', 'slaDeadline']).where('id', 'in', ids).orderBy('name').execute()).map((r) => Number(r.slaDeadline));
+    const deadlines = async () =>
+      (await server.db.selectFrom('projects').select(['name', 'slaDeadline']).where('id', 'in', ids).orderBy('name').execute()).map((r) =>
+        Number(r.slaDeadline),
+      );
     const before = await deadlines();
     const order = await timerOrder();
     expect(order.indexOf('Holiday A')).toBeLessThan(order.indexOf('Holiday B'));
@@ -99,7 +121,8 @@ describe.each(DATABASES)('the holiday calendar on $name', ({ url }) => {
     const removed = await call('DELETE', `/business-calendar/holidays/${thanksgiving}`, as.SUPERADMIN);
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json<BusinessCalendarAnswer>().edits).toEqual([{ date: thanksgiving, name: 'Thanksgiving Day', kind: 'removed' }]);
-    if (list(removed.json()).some((h) => h.date === thanksgiving)) expect(list(removed.json())).toContainEqual({ date: thanksgiving, name: 'Thanksgiving Day', source: 'federal', removed: true });
+    if (list(removed.json()).some((h) => h.date === thanksgiving))
+      expect(list(removed.json())).toContainEqual({ date: thanksgiving, name: 'Thanksgiving Day', source: 'federal', removed: true });
     // A removed default is restored, not added again.
     expect((await call('POST', '/business-calendar/holidays', as.SUPERADMIN, { date: thanksgiving, name: 'Thanksgiving' })).statusCode).toBe(409);
     const restored = await call('POST', `/business-calendar/holidays/${thanksgiving}/restore`, as.SUPERADMIN);

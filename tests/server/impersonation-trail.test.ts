@@ -20,7 +20,8 @@ describe.each(DATABASES)('the Log In As trail on $name', ({ url }) => {
   let demoId: number;
   let adminId: number;
 
-  const call = (method: 'GET' | 'POST' | 'PUT', path: string, headers: Headers, payload?: object) => server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
+  const call = (method: 'GET' | 'POST' | 'PUT', path: string, headers: Headers, payload?: object) =>
+    server.app.inject({ method, url: `/api/v1${path}`, headers, ...(payload ? { payload } : {}) });
   const trail = async (query = '') => {
     const response = await call('GET', `/impersonations${query}`, as.SUPERADMIN);
     expect(response.statusCode).toBe(200);
@@ -44,7 +45,12 @@ describe.each(DATABASES)('the Log In As trail on $name', ({ url }) => {
   it('records who, as whom, from where and until when; the end when the admin returns; newest first', async () => {
     const before = Date.now();
     const { token, session } = await logInAs(as.ADMIN);
-    const owner = await server.db.selectFrom('users').select(['id', 'email']).where('organizationId', '=', demoId).where('role', '=', 'OWNER').executeTakeFirstOrThrow();
+    const owner = await server.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('organizationId', '=', demoId)
+      .where('role', '=', 'OWNER')
+      .executeTakeFirstOrThrow();
     let [row] = await trail();
     expect(row).toMatchObject({
       staff: { id: adminId, name: expect.stringMatching(/\S/) },
@@ -58,7 +64,11 @@ describe.each(DATABASES)('the Log In As trail on $name', ({ url }) => {
     expect(Date.parse(row!.startedAt)).toBeGreaterThanOrEqual(before - 1000);
 
     // A refresh of the impersonation token moves the session's expiry.
-    await server.db.updateTable('impersonations').set({ expiresAt: new Date(before) }).where('id', '=', row!.id).execute();
+    await server.db
+      .updateTable('impersonations')
+      .set({ expiresAt: new Date(before) })
+      .where('id', '=', row!.id)
+      .execute();
     const refreshed = (await call('PUT', '/me/refresh-token', session)).json<{ token: string }>().token;
     [row] = await trail();
     expect(row!.expiresAt).toBe(exp(refreshed));

@@ -65,7 +65,12 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
   let tmp: string;
 
   const api = (method: string, path: string, headers: Partial<Headers> = {}, body?: unknown) =>
-    fetch(`${server.baseUrl}/api/v1${path}`, { method, redirect: 'manual', headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) }, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    fetch(`${server.baseUrl}/api/v1${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
   const project = async (headers: Headers = admin) => (await (await api('GET', `/projects/${projectId}`, headers)).json()) as Project;
   const idOf = async (name: string) => (await server.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
   const abs = (path: string) => new URL(path, server.baseUrl!).toString();
@@ -135,69 +140,85 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     expect((await api('GET', `/projects/${projectId}/media-jobs`, owner)).status).toBe(403);
   });
 
-  it.runIf(withFfmpeg)('makes a playable thumbnail, preview, HLS and HD/low-res downloads whose duration matches the source', async () => {
-    await runner.idle();
-    const jobs = await server.db.selectFrom('mediaJobs').select(['kind', 'status', 'lastError']).where('projectId', '=', projectId).execute();
-    expect(jobs.filter((j) => j.status !== 'done'), JSON.stringify(jobs)).toEqual([]);
+  it.runIf(withFfmpeg)(
+    'makes a playable thumbnail, preview, HLS and HD/low-res downloads whose duration matches the source',
+    async () => {
+      await runner.idle();
+      const jobs = await server.db.selectFrom('mediaJobs').select(['kind', 'status', 'lastError']).where('projectId', '=', projectId).execute();
+      expect(
+        jobs.filter((j) => j.status !== 'done'),
+        JSON.stringify(jobs),
+      ).toEqual([]);
 
-    // Still IN_EDITING: staff's view (issue 9: customers see the version from review on).
-    const current = await project();
-    expect(current.finalVideoThumbnail).toMatch(/\/thumbnail\.jpg$/);
-    expect(current.hdUrl).toMatch(/\/hd\.mp4$/);
-    expect(current.lowResUrl).toMatch(/\/low-res\.mp4$/);
+      // Still IN_EDITING: staff's view (issue 9: customers see the version from review on).
+      const current = await project();
+      expect(current.finalVideoThumbnail).toMatch(/\/thumbnail\.jpg$/);
+      expect(current.hdUrl).toMatch(/\/hd\.mp4$/);
+      expect(current.lowResUrl).toMatch(/\/low-res\.mp4$/);
 
-    // Availability check: GET with Range bytes=0-0 through the redirect.
-    const ranged = await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' } });
-    expect(ranged.status).toBe(206);
-    expect((await ranged.arrayBuffer()).byteLength).toBe(1);
+      // Availability check: GET with Range bytes=0-0 through the redirect.
+      const ranged = await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' } });
+      expect(ranged.status).toBe(206);
+      expect((await ranged.arrayBuffer()).byteLength).toBe(1);
 
-    const thumb = await fetch(abs(current.finalVideoThumbnail!));
-    expect(thumb.headers.get('content-type')).toBe('image/jpeg');
-    expect(Buffer.from(await thumb.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      const thumb = await fetch(abs(current.finalVideoThumbnail!));
+      expect(thumb.headers.get('content-type')).toBe('image/jpeg');
+      expect(Buffer.from(await thumb.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
 
-    for (const [link, maxHeight] of [[current.finalVideoPreview!, 540], [current.lowResUrl!, 720], [current.hdUrl!, 1080]] as const) {
-      const response = await fetch(abs(link));
-      expect(response.status).toBe(200);
-      const file = join(tmp, `out-${maxHeight}.mp4`);
-      await writeFile(file, Buffer.from(await response.arrayBuffer()));
-      const info = await ffprobe(file);
-      expect(info.videoCodec).toBe('h264');
-      expect(info.audioCodec).toBe('aac');
-      expect(info.height).toBeLessThanOrEqual(maxHeight);
-      expect(Math.abs(info.duration - SECONDS)).toBeLessThan(0.25);
-      await decodesCleanly(file);
-    }
-    const hd = await fetch(abs(current.hdUrl!), { redirect: 'manual' });
-    expect(decodeURIComponent(hd.headers.get('location')!)).toContain('attachment; filename="Product_walkthrough_HD.mp4"');
+      for (const [link, maxHeight] of [
+        [current.finalVideoPreview!, 540],
+        [current.lowResUrl!, 720],
+        [current.hdUrl!, 1080],
+      ] as const) {
+        const response = await fetch(abs(link));
+        expect(response.status).toBe(200);
+        const file = join(tmp, `out-${maxHeight}.mp4`);
+        await writeFile(file, Buffer.from(await response.arrayBuffer()));
+        const info = await ffprobe(file);
+        expect(info.videoCodec).toBe('h264');
+        expect(info.audioCodec).toBe('aac');
+        expect(info.height).toBeLessThanOrEqual(maxHeight);
+        expect(Math.abs(info.duration - SECONDS)).toBeLessThan(0.25);
+        await decodesCleanly(file);
+      }
+      const hd = await fetch(abs(current.hdUrl!), { redirect: 'manual' });
+      expect(decodeURIComponent(hd.headers.get('location')!)).toContain('attachment; filename="Product_walkthrough_HD.mp4"');
 
-    // The stream: the master playlist names variants through the app, their segments presigned.
-    const streamUrl = abs(current.finalVideoPreview!.replace(/preview\.mp4$/, 'stream.m3u8'));
-    const master = await (await fetch(streamUrl)).text();
-    expect(master).toContain('#EXT-X-STREAM-INF');
-    expect(master).toContain('stream/v0/playlist.m3u8');
-    const variant = await (await fetch(new URL('stream/v0/playlist.m3u8', streamUrl))).text();
-    expect(variant).toMatch(/X-Amz-Signature=/);
-    const hls = await ffprobe(streamUrl);
-    expect(hls.videoCodec).toBe('h264');
-    expect(hls.height).toBe(720);
-    expect(Math.abs(hls.duration - SECONDS)).toBeLessThan(0.3);
-    await decodesCleanly(streamUrl);
+      // The stream: the master playlist names variants through the app, their segments presigned.
+      const streamUrl = abs(current.finalVideoPreview!.replace(/preview\.mp4$/, 'stream.m3u8'));
+      const master = await (await fetch(streamUrl)).text();
+      expect(master).toContain('#EXT-X-STREAM-INF');
+      expect(master).toContain('stream/v0/playlist.m3u8');
+      const variant = await (await fetch(new URL('stream/v0/playlist.m3u8', streamUrl))).text();
+      expect(variant).toMatch(/X-Amz-Signature=/);
+      const hls = await ffprobe(streamUrl);
+      expect(hls.videoCodec).toBe('h264');
+      expect(hls.height).toBe(720);
+      expect(Math.abs(hls.duration - SECONDS)).toBeLessThan(0.3);
+      await decodesCleanly(streamUrl);
 
-    expect((await api('POST', `/projects/${projectId}/submit`, admin)).status).toBe(200);
+      expect((await api('POST', `/projects/${projectId}/submit`, admin)).status).toBe(200);
 
-    // A preview that went missing from storage: 404, which the apps show as "no media".
-    const previewKey = derivedKey(`projects/${projectId}/final/cut-v1.mp4`, 'proxy');
-    const kept = await server.app.ctx.storage.getObjectStream(previewKey);
-    const bytes = Buffer.concat(await kept!.body.toArray());
-    await server.app.ctx.storage.deleteObject(previewKey);
-    expect((await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' }, redirect: 'manual' })).status).toBe(404);
-    await server.app.ctx.storage.putObject(previewKey, bytes, 'video/mp4');
-  }, TRANSCODING_TIMEOUT_MS);
+      // A preview that went missing from storage: 404, which the apps show as "no media".
+      const previewKey = derivedKey(`projects/${projectId}/final/cut-v1.mp4`, 'proxy');
+      const kept = await server.app.ctx.storage.getObjectStream(previewKey);
+      const bytes = Buffer.concat(await kept!.body.toArray());
+      await server.app.ctx.storage.deleteObject(previewKey);
+      expect((await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' }, redirect: 'manual' })).status).toBe(404);
+      await server.app.ctx.storage.putObject(previewKey, bytes, 'video/mp4');
+    },
+    TRANSCODING_TIMEOUT_MS,
+  );
 
   it('media links follow who may see the project now; forged ones are refused', async () => {
     // The customer holds media links once the version is sent to review (issue 9); without
     // ffmpeg the test above that sends it did not run.
-    await server.db.updateTable('projects').set({ status: 'IN_REVIEW', reviewStartedAt: new Date() }).where('id', '=', projectId).where('status', '=', 'IN_EDITING').execute();
+    await server.db
+      .updateTable('projects')
+      .set({ status: 'IN_REVIEW', reviewStartedAt: new Date() })
+      .where('id', '=', projectId)
+      .where('status', '=', 'IN_EDITING')
+      .execute();
     const current = await project(owner);
     const link = abs(current.finalVideoThumbnail ?? current.finalVideoPreview!);
     expect((await fetch(link.replace(/\.([A-Za-z0-9_-]{32})\//, '.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/'), { redirect: 'manual' })).status).toBe(404);
@@ -218,78 +239,121 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     expect((await api('POST', `/projects/${projectId}/links`, {}, { name: 'cut-v1.mp4' })).status).toBe(401);
     expect((await api('POST', `/projects/${projectId}/links`, admin, { name: 'unknown.mp4' })).status).toBe(404);
     if (withFfmpeg) {
-      const proxy = await api('POST', `/projects/${projectId}/links`, editor, { name: 'cut-v1_proxy.mp4', uploadType: 'deliverable', operationName: 'download' });
+      const proxy = await api('POST', `/projects/${projectId}/links`, editor, {
+        name: 'cut-v1_proxy.mp4',
+        uploadType: 'deliverable',
+        operationName: 'download',
+      });
       expect(proxy.status).toBe(200);
       const body = (await proxy.json()) as { link: string };
       expect(new URL(body.link).pathname).toContain(encodeURI(derivedKey(`projects/${projectId}/final/cut-v1.mp4`, 'proxy')).replace(/^/, ''));
     }
   });
 
-  it.runIf(withFfmpeg)('every registered clip gets a _proxy.mp4 and a thumbnail; the archive flags follow', async () => {
-    const clip = await generateClip({ seconds: 2, width: 640, height: 360, codec: 'mpeg4' });
-    const key = `projects/${projectId}/raw/interviews/talk.mov`;
-    await server.app.ctx.storage.putObject(key, clip, 'video/quicktime');
-    const asset = await server.db.insertInto('assets').values({ projectId, name: 'talk.mov', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
-    const image = `projects/${projectId}/raw/assets/logo.png`;
-    await server.app.ctx.storage.putObject(image, Buffer.from('png'), 'image/png');
-    const logo = await server.db.insertInto('assets').values({ projectId, name: 'logo.png', size: 3, type: 'ASSET', path: image, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
-    expect((await project()).hasLowResArchive).toBe(0);
-    expect((await project()).hasHdArchive).toBe(1);
+  it.runIf(withFfmpeg)(
+    'every registered clip gets a _proxy.mp4 and a thumbnail; the archive flags follow',
+    async () => {
+      const clip = await generateClip({ seconds: 2, width: 640, height: 360, codec: 'mpeg4' });
+      const key = `projects/${projectId}/raw/interviews/talk.mov`;
+      await server.app.ctx.storage.putObject(key, clip, 'video/quicktime');
+      const asset = await server.db
+        .insertInto('assets')
+        .values({ projectId, name: 'talk.mov', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const image = `projects/${projectId}/raw/assets/logo.png`;
+      await server.app.ctx.storage.putObject(image, Buffer.from('png'), 'image/png');
+      const logo = await server.db
+        .insertInto('assets')
+        .values({ projectId, name: 'logo.png', size: 3, type: 'ASSET', path: image, previewPath: null, deletedAt: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      expect((await project()).hasLowResArchive).toBe(0);
+      expect((await project()).hasHdArchive).toBe(1);
 
-    // Registered with a size its object does not have: no checksum is recorded for it.
-    const wrongKey = `projects/${projectId}/raw/b_roll/wrong.mov`;
-    await server.app.ctx.storage.putObject(wrongKey, clip, 'video/quicktime');
-    const wrong = await server.db.insertInto('assets').values({ projectId, name: 'wrong.mov', size: clip.length + 1, type: 'BROLL_CLIP', path: wrongKey, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
-    // A duplicated project's row of the same object.
-    const copy = await server.db.insertInto('assets').values({ projectId: openedId, name: 'talk.mov', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null }).returning('id').executeTakeFirstOrThrow();
+      // Registered with a size its object does not have: no checksum is recorded for it.
+      const wrongKey = `projects/${projectId}/raw/b_roll/wrong.mov`;
+      await server.app.ctx.storage.putObject(wrongKey, clip, 'video/quicktime');
+      const wrong = await server.db
+        .insertInto('assets')
+        .values({ projectId, name: 'wrong.mov', size: clip.length + 1, type: 'BROLL_CLIP', path: wrongKey, previewPath: null, deletedAt: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // A duplicated project's row of the same object.
+      const copy = await server.db
+        .insertInto('assets')
+        .values({ projectId: openedId, name: 'talk.mov', size: clip.length, type: 'INTERVIEW_CLIP', path: key, previewPath: null, deletedAt: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
 
-    await enqueueAssetMedia(server.app.ctx, asset.id);
-    await enqueueAssetMedia(server.app.ctx, asset.id);
-    await enqueueAssetMedia(server.app.ctx, logo.id);
-    await enqueueAssetMedia(server.app.ctx, wrong.id);
-    expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).orderBy('kind').execute()).map((job) => job.kind)).toEqual(['asset.checksum', 'asset.proxy', 'asset.thumbnail']);
-    // An image is its own proxy: only its checksum is computed.
-    expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', logo.id).execute()).map((job) => job.kind)).toEqual(['asset.checksum']);
-    await runner.idle();
-    const row = await server.db.selectFrom('assets').selectAll().where('id', '=', asset.id).executeTakeFirstOrThrow();
-    expect(row.previewPath).toBe(`projects/${projectId}/media/raw/interviews/talk_proxy.mp4`);
-    expect((await project()).hasLowResArchive).toBe(1);
-    // Each original's CRC-32, for zips made on the user's device, in the assets they list.
-    const listed = (await (await api('GET', `/projects/${projectId}/assets`, admin)).json()) as { id: number; crc32: number | null }[];
-    expect(listed.find((item) => item.id === asset.id)?.crc32).toBe(crc32(clip));
-    expect(listed.find((item) => item.id === logo.id)?.crc32).toBe(crc32(Buffer.from('png')));
-    expect(listed.find((item) => item.id === wrong.id)?.crc32).toBeNull();
-    // The object's one read serves every row of it.
-    expect((await server.db.selectFrom('assets').select('crc32').where('id', '=', copy.id).executeTakeFirstOrThrow()).crc32).toBe(crc32(clip));
+      await enqueueAssetMedia(server.app.ctx, asset.id);
+      await enqueueAssetMedia(server.app.ctx, asset.id);
+      await enqueueAssetMedia(server.app.ctx, logo.id);
+      await enqueueAssetMedia(server.app.ctx, wrong.id);
+      expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', asset.id).orderBy('kind').execute()).map((job) => job.kind)).toEqual(
+        ['asset.checksum', 'asset.proxy', 'asset.thumbnail'],
+      );
+      // An image is its own proxy: only its checksum is computed.
+      expect((await server.db.selectFrom('mediaJobs').select('kind').where('assetId', '=', logo.id).execute()).map((job) => job.kind)).toEqual([
+        'asset.checksum',
+      ]);
+      await runner.idle();
+      const row = await server.db.selectFrom('assets').selectAll().where('id', '=', asset.id).executeTakeFirstOrThrow();
+      expect(row.previewPath).toBe(`projects/${projectId}/media/raw/interviews/talk_proxy.mp4`);
+      expect((await project()).hasLowResArchive).toBe(1);
+      // Each original's CRC-32, for zips made on the user's device, in the assets they list.
+      const listed = (await (await api('GET', `/projects/${projectId}/assets`, admin)).json()) as { id: number; crc32: number | null }[];
+      expect(listed.find((item) => item.id === asset.id)?.crc32).toBe(crc32(clip));
+      expect(listed.find((item) => item.id === logo.id)?.crc32).toBe(crc32(Buffer.from('png')));
+      expect(listed.find((item) => item.id === wrong.id)?.crc32).toBeNull();
+      // The object's one read serves every row of it.
+      expect((await server.db.selectFrom('assets').select('crc32').where('id', '=', copy.id).executeTakeFirstOrThrow()).crc32).toBe(crc32(clip));
 
-    const link = (await (await api('POST', `/projects/${projectId}/links`, admin, { assetId: asset.id, variant: 'proxy' })).json()) as { link: string; name: string };
-    expect(link.name).toBe('talk_proxy.mp4');
-    const file = join(tmp, 'talk_proxy.mp4');
-    await writeFile(file, Buffer.from(await (await fetch(link.link)).arrayBuffer()));
-    const info = await ffprobe(file);
-    expect(info.videoCodec).toBe('h264');
-    expect(Math.abs(info.duration - 2)).toBeLessThan(0.25);
-    expect(await server.app.ctx.storage.headObject(`projects/${projectId}/media/raw/interviews/talk_thumb.jpg`)).not.toBeNull();
-    // Spec form: the proxy by its _proxy.mp4 name with upload type deliverable.
-    const byName = await api('POST', `/projects/${projectId}/links`, admin, { name: 'talk_proxy.mp4', type: 'InterviewClip', uploadType: 'deliverable' });
-    expect(byName.status).toBe(200);
-  }, TRANSCODING_TIMEOUT_MS);
+      const link = (await (await api('POST', `/projects/${projectId}/links`, admin, { assetId: asset.id, variant: 'proxy' })).json()) as {
+        link: string;
+        name: string;
+      };
+      expect(link.name).toBe('talk_proxy.mp4');
+      const file = join(tmp, 'talk_proxy.mp4');
+      await writeFile(file, Buffer.from(await (await fetch(link.link)).arrayBuffer()));
+      const info = await ffprobe(file);
+      expect(info.videoCodec).toBe('h264');
+      expect(Math.abs(info.duration - 2)).toBeLessThan(0.25);
+      expect(await server.app.ctx.storage.headObject(`projects/${projectId}/media/raw/interviews/talk_thumb.jpg`)).not.toBeNull();
+      // Spec form: the proxy by its _proxy.mp4 name with upload type deliverable.
+      const byName = await api('POST', `/projects/${projectId}/links`, admin, { name: 'talk_proxy.mp4', type: 'InterviewClip', uploadType: 'deliverable' });
+      expect(byName.status).toBe(200);
+    },
+    TRANSCODING_TIMEOUT_MS,
+  );
 
-  it('a source that is not a video fails its jobs with the error, visible to staff', async () => {
-    // An MP4 signature (registration takes it) in front of bytes no demuxer can read.
-    await server.app.ctx.storage.putObject(`projects/${projectId}/final/broken.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('this is not a video at all')]), 'video/mp4');
-    expect((await api('POST', `/projects/${projectId}/deliverable`, admin, { path: `projects/${projectId}/final/broken.mp4`, name: 'broken.mp4' })).status).toBe(200);
-    if (!withFfmpeg) return;
-    await runner.idle();
-    const body = (await (await api('GET', `/projects/${projectId}/media-jobs`, admin)).json()) as { data: { jobs: { kind: string; status: string; lastError: string | null }[] } };
-    const failed = body.data.jobs.filter((job) => job.status === 'failed');
-    expect(failed.map((job) => job.kind).sort()).toEqual(['final.hd', 'final.hls', 'final.lowres', 'final.preview', 'final.thumbnail']);
-    expect(failed[0]!.lastError).toMatch(/not a video/);
-    const current = await project(owner);
-    const check = await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' }, redirect: 'manual' });
-    expect(check.status).toBe(404);
-    // The earlier version's work was not redone; its outputs stay, the project shows the new one.
-    expect(current.hdUrl).toBeNull();
-    await sql`select 1`.execute(server.db);
-  }, TRANSCODING_TIMEOUT_MS);
+  it(
+    'a source that is not a video fails its jobs with the error, visible to staff',
+    async () => {
+      // An MP4 signature (registration takes it) in front of bytes no demuxer can read.
+      await server.app.ctx.storage.putObject(
+        `projects/${projectId}/final/broken.mp4`,
+        Buffer.concat([MP4_FTYP, Buffer.from('this is not a video at all')]),
+        'video/mp4',
+      );
+      expect(
+        (await api('POST', `/projects/${projectId}/deliverable`, admin, { path: `projects/${projectId}/final/broken.mp4`, name: 'broken.mp4' })).status,
+      ).toBe(200);
+      if (!withFfmpeg) return;
+      await runner.idle();
+      const body = (await (await api('GET', `/projects/${projectId}/media-jobs`, admin)).json()) as {
+        data: { jobs: { kind: string; status: string; lastError: string | null }[] };
+      };
+      const failed = body.data.jobs.filter((job) => job.status === 'failed');
+      expect(failed.map((job) => job.kind).sort()).toEqual(['final.hd', 'final.hls', 'final.lowres', 'final.preview', 'final.thumbnail']);
+      expect(failed[0]!.lastError).toMatch(/not a video/);
+      const current = await project(owner);
+      const check = await fetch(abs(current.finalVideoPreview!), { headers: { range: 'bytes=0-0' }, redirect: 'manual' });
+      expect(check.status).toBe(404);
+      // The earlier version's work was not redone; its outputs stay, the project shows the new one.
+      expect(current.hdUrl).toBeNull();
+      await sql`select 1`.execute(server.db);
+    },
+    TRANSCODING_TIMEOUT_MS,
+  );
 });

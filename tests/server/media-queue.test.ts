@@ -48,15 +48,21 @@ describe.each(DATABASES)('media job queue on $name', ({ url }) => {
   it('two consumers never run the same job, and every job runs', async () => {
     const ids = await jobQueue(server.db).enqueue(Array.from({ length: 40 }, (_v, i) => ({ kind: 'test.count', payload: { i } })));
     const runs = new Map<number, string[]>();
-    const handler = (consumer: string): JobHandler => async ({ job }) => {
-      runs.set(job.id, [...(runs.get(job.id) ?? []), consumer]);
-      await wait(Math.random() * 8);
-    };
+    const handler =
+      (consumer: string): JobHandler =>
+      async ({ job }) => {
+        runs.set(job.id, [...(runs.get(job.id) ?? []), consumer]);
+        await wait(Math.random() * 8);
+      };
     const a = startRunner({ db: server.db, handlers: { 'test.count': handler('a') }, concurrency: 3, pollMs: 10, leaseMs: 5_000, id: 'consumer-a' });
     const b = startRunner({ db: other, handlers: { 'test.count': handler('b') }, concurrency: 3, pollMs: 10, leaseMs: 5_000, id: 'consumer-b' });
     try {
       await until(async () => {
-        const row = await server.db.selectFrom('mediaJobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'done').executeTakeFirstOrThrow();
+        const row = await server.db
+          .selectFrom('mediaJobs')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('status', '=', 'done')
+          .executeTakeFirstOrThrow();
         return Number(row.n) === ids.length;
       });
     } finally {
@@ -97,7 +103,13 @@ describe.each(DATABASES)('media job queue on $name', ({ url }) => {
       return rows[0]?.expired === true;
     });
     let ranBy: string | null = null;
-    const survivor = startRunner({ db: other, handlers: { 'test.crash': async () => void (ranBy = 'survivor') }, pollMs: 10, retry: { baseDelayMs: 1, maxDelayMs: 1 }, id: 'survivor' });
+    const survivor = startRunner({
+      db: other,
+      handlers: { 'test.crash': async () => void (ranBy = 'survivor') },
+      pollMs: 10,
+      retry: { baseDelayMs: 1, maxDelayMs: 1 },
+      id: 'survivor',
+    });
     try {
       await until(async () => (await queue.get(id!))?.status === 'done');
     } finally {

@@ -74,7 +74,8 @@ describe.each(DATABASES)('metrics and readiness on $name', ({ url }) => {
   it('reports every media job kind and state, 0 when none, and counts the jobs this instance’s worker ran by outcome', async () => {
     const before = (await metricsOf(server.app)).body;
     // An empty queue is a figure (0), not a missing series: alerts on the depth keep working.
-    for (const kind of ALL_KINDS) for (const status of ['queued', 'running', 'failed']) expect(before).toContain(`cutdesk_media_jobs{kind="${kind}",status="${status}"} 0`);
+    for (const kind of ALL_KINDS)
+      for (const status of ['queued', 'running', 'failed']) expect(before).toContain(`cutdesk_media_jobs{kind="${kind}",status="${status}"} 0`);
 
     await jobQueue(server.db).enqueue([{ kind: 'test.runs-ok' }, { kind: 'test.runs-ok' }, { kind: 'test.runs-bad' }]);
     const runner = startRunner({
@@ -223,7 +224,14 @@ describe('request ids and logs', () => {
   const lines: string[] = [];
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-logs-'));
-    const config = loadConfig({ DATA_DIR: dataDir, SEED: 'none', LOG_LEVEL: 'info', WEB_DIR: join(dataDir, 'no-web'), METRICS_TOKEN: TOKEN, MAX_EVENT_LOOP_DELAY_MS: '60000' });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      SEED: 'none',
+      LOG_LEVEL: 'info',
+      WEB_DIR: join(dataDir, 'no-web'),
+      METRICS_TOKEN: TOKEN,
+      MAX_EVENT_LOOP_DELAY_MS: '60000',
+    });
     db = await connectDatabase({ databaseUrl: null, dataDir, inMemory: true });
     await migrateToLatest(db);
     const logStream = new Writable({
@@ -271,7 +279,16 @@ describe('request ids and logs', () => {
 describe('LOG_FORMAT=pretty', () => {
   it('prints a pino line as time, level, request id, message and fields, with an error stack below', () => {
     const time = Date.UTC(2026, 10, 23, 12, 3, 4, 567);
-    const line = JSON.stringify({ level: 30, time, pid: 1, hostname: 'h', reqId: 'abc-1', res: { statusCode: 200 }, responseTime: 1.5049, msg: 'request completed' });
+    const line = JSON.stringify({
+      level: 30,
+      time,
+      pid: 1,
+      hostname: 'h',
+      reqId: 'abc-1',
+      res: { statusCode: 200 },
+      responseTime: 1.5049,
+      msg: 'request completed',
+    });
     expect(prettyLine(line, false)).toBe('12:03:04.567 INFO  [abc-1] request completed res={"statusCode":200} responseTime=1.5\n');
     const failed = prettyLine(JSON.stringify({ level: 50, time, msg: 'boom', err: { type: 'Error', message: 'x', stack: 'Error: x\n    at f' } }), true);
     expect(failed).toContain('\x1b[31mERROR\x1b[0m boom');

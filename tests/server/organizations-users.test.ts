@@ -25,8 +25,22 @@ const EMAILS: Partial<Record<Actor, string>> = {
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}@example.com`;
-const newUserBody = (overrides: Record<string, unknown> = {}) => ({ email: unique('member'), firstName: 'Mia', lastName: 'Member', phone: '5551234', role: 'User', ...overrides });
-const newEditorBody = (overrides: Record<string, unknown> = {}) => ({ email: unique('editor'), firstName: 'Ed', lastName: 'Itor', phone: '+1 (555) 010-2000', role: 'Editor', ...overrides });
+const newUserBody = (overrides: Record<string, unknown> = {}) => ({
+  email: unique('member'),
+  firstName: 'Mia',
+  lastName: 'Member',
+  phone: '5551234',
+  role: 'User',
+  ...overrides,
+});
+const newEditorBody = (overrides: Record<string, unknown> = {}) => ({
+  email: unique('editor'),
+  firstName: 'Ed',
+  lastName: 'Itor',
+  phone: '+1 (555) 010-2000',
+  role: 'Editor',
+  ...overrides,
+});
 const TINY_JPEG = `data:image/jpeg;base64,${'A'.repeat(400)}`;
 
 describe.each(DATABASES)('organizations, users, credits and impersonation on $name', ({ url }) => {
@@ -46,7 +60,18 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
   async function freshMember(organizationId = demoId): Promise<number> {
     const row = await server.db
       .insertInto('users')
-      .values({ email: unique('fresh'), passwordHash: null, firstName: 'Fresh', lastName: 'Member', phone: '5550000', role: 'USER', organizationId, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+      .values({
+        email: unique('fresh'),
+        passwordHash: null,
+        firstName: 'Fresh',
+        lastName: 'Member',
+        phone: '5550000',
+        role: 'USER',
+        organizationId,
+        profilePictureUrl: null,
+        assetsPath: null,
+        deletedAt: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -55,18 +80,44 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
   async function freshEditor(): Promise<number> {
     const row = await server.db
       .insertInto('users')
-      .values({ email: unique('fresh-editor'), passwordHash: null, firstName: 'Fresh', lastName: 'Editor', phone: null, role: 'EDITOR', organizationId: null, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+      .values({
+        email: unique('fresh-editor'),
+        passwordHash: null,
+        firstName: 'Fresh',
+        lastName: 'Editor',
+        phone: null,
+        role: 'EDITOR',
+        organizationId: null,
+        profilePictureUrl: null,
+        assetsPath: null,
+        deletedAt: null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
   }
 
   async function freshOrganization(name = `Fresh ${Date.now().toString(36)} ${(counter += 1)}`, values: Record<string, unknown> = {}): Promise<number> {
-    const { id } = await server.db.insertInto('organizations').values({ name, ...values }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await server.db
+      .insertInto('organizations')
+      .values({ name, ...values })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     await server.db.insertInto('credits').values({ organizationId: id, startDate: null, endDate: null, renewDate: null }).execute();
     await server.db
       .insertInto('users')
-      .values({ email: unique('fresh-owner'), passwordHash: null, firstName: 'Fresh', lastName: 'Owner', phone: '5550001', role: 'OWNER', organizationId: id, profilePictureUrl: null, assetsPath: null, deletedAt: null })
+      .values({
+        email: unique('fresh-owner'),
+        passwordHash: null,
+        firstName: 'Fresh',
+        lastName: 'Owner',
+        phone: '5550001',
+        role: 'OWNER',
+        organizationId: id,
+        profilePictureUrl: null,
+        assetsPath: null,
+        deletedAt: null,
+      })
       .execute();
     return id;
   }
@@ -98,12 +149,48 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
 
   describe('authorization matrix', () => {
     type Case = { name: string; expect: Record<Actor, number>; request: () => Promise<{ method: Method; path: string; body?: unknown }> };
-    const staffOnly = (ok: number): Record<Actor, number> => ({ SUPERADMIN: ok, ADMIN: ok, EDITOR: 403, OWNER: 403, USER: 403, OTHER_OWNER: 403, ANONYMOUS: 401, IMPERSONATION: 403 });
+    const staffOnly = (ok: number): Record<Actor, number> => ({
+      SUPERADMIN: ok,
+      ADMIN: ok,
+      EDITOR: 403,
+      OWNER: 403,
+      USER: 403,
+      OTHER_OWNER: 403,
+      ANONYMOUS: 401,
+      IMPERSONATION: 403,
+    });
     // Staff signed in as the customer see its users but change none of them (issue 9: an added
     // user or a changed e-mail would be an account of the admin's in the customer's organization).
-    const ownerManaged = (ok: number): Record<Actor, number> => ({ SUPERADMIN: 403, ADMIN: 403, EDITOR: 403, OWNER: ok, USER: 403, OTHER_OWNER: 404, ANONYMOUS: 401, IMPERSONATION: 403 });
-    const readable: Record<Actor, number> = { SUPERADMIN: 200, ADMIN: 200, EDITOR: 200, OWNER: 200, USER: 200, OTHER_OWNER: 404, ANONYMOUS: 401, IMPERSONATION: 200 };
-    const editorManaged = (ok: number): Record<Actor, number> => ({ SUPERADMIN: ok, ADMIN: ok, EDITOR: 403, OWNER: 404, USER: 404, OTHER_OWNER: 404, ANONYMOUS: 401, IMPERSONATION: 404 });
+    const ownerManaged = (ok: number): Record<Actor, number> => ({
+      SUPERADMIN: 403,
+      ADMIN: 403,
+      EDITOR: 403,
+      OWNER: ok,
+      USER: 403,
+      OTHER_OWNER: 404,
+      ANONYMOUS: 401,
+      IMPERSONATION: 403,
+    });
+    const readable: Record<Actor, number> = {
+      SUPERADMIN: 200,
+      ADMIN: 200,
+      EDITOR: 200,
+      OWNER: 200,
+      USER: 200,
+      OTHER_OWNER: 404,
+      ANONYMOUS: 401,
+      IMPERSONATION: 200,
+    };
+    const editorManaged = (ok: number): Record<Actor, number> => ({
+      SUPERADMIN: ok,
+      ADMIN: ok,
+      EDITOR: 403,
+      OWNER: 404,
+      USER: 404,
+      OTHER_OWNER: 404,
+      ANONYMOUS: 401,
+      IMPERSONATION: 404,
+    });
 
     const cases: Case[] = [
       { name: 'GET organizations/{id}', expect: readable, request: async () => ({ method: 'GET', path: `/organizations/${demoId}` }) },
@@ -119,14 +206,42 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
         expect: { SUPERADMIN: 201, ADMIN: 201, EDITOR: 403, OWNER: 403, USER: 403, OTHER_OWNER: 403, ANONYMOUS: 401, IMPERSONATION: 403 },
         request: async () => ({ method: 'POST', path: '/users', body: newEditorBody() }),
       },
-      { name: 'PATCH users/{id} (details)', expect: ownerManaged(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshMember()}`, body: { email: unique('edited'), firstName: 'E', lastName: 'D', phone: '5550002' } }) },
-      { name: 'PATCH users/{id} (isEnabled)', expect: ownerManaged(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshMember()}`, body: { isEnabled: false } }) },
+      {
+        name: 'PATCH users/{id} (details)',
+        expect: ownerManaged(200),
+        request: async () => ({
+          method: 'PATCH',
+          path: `/users/${await freshMember()}`,
+          body: { email: unique('edited'), firstName: 'E', lastName: 'D', phone: '5550002' },
+        }),
+      },
+      {
+        name: 'PATCH users/{id} (isEnabled)',
+        expect: ownerManaged(200),
+        request: async () => ({ method: 'PATCH', path: `/users/${await freshMember()}`, body: { isEnabled: false } }),
+      },
       { name: 'DELETE users/{id}', expect: ownerManaged(204), request: async () => ({ method: 'DELETE', path: `/users/${await freshMember()}` }) },
-      { name: 'PATCH users/{id}/invite-link', expect: ownerManaged(204), request: async () => ({ method: 'PATCH', path: `/users/${await freshMember()}/invite-link` }) },
+      {
+        name: 'PATCH users/{id}/invite-link',
+        expect: ownerManaged(204),
+        request: async () => ({ method: 'PATCH', path: `/users/${await freshMember()}/invite-link` }),
+      },
       { name: 'GET organizations', expect: staffOnly(200), request: async () => ({ method: 'GET', path: '/organizations' }) },
-      { name: 'DELETE organizations/{id}', expect: staffOnly(204), request: async () => ({ method: 'DELETE', path: `/organizations/${await freshOrganization()}` }) },
-      { name: 'PATCH organizations/{id}', expect: staffOnly(200), request: async () => ({ method: 'PATCH', path: `/organizations/${demoId}`, body: { projectReviewPeriod: 7 } }) },
-      { name: 'GET organizations/{id}/admin/login', expect: staffOnly(200), request: async () => ({ method: 'GET', path: `/organizations/${demoId}/admin/login` }) },
+      {
+        name: 'DELETE organizations/{id}',
+        expect: staffOnly(204),
+        request: async () => ({ method: 'DELETE', path: `/organizations/${await freshOrganization()}` }),
+      },
+      {
+        name: 'PATCH organizations/{id}',
+        expect: staffOnly(200),
+        request: async () => ({ method: 'PATCH', path: `/organizations/${demoId}`, body: { projectReviewPeriod: 7 } }),
+      },
+      {
+        name: 'GET organizations/{id}/admin/login',
+        expect: staffOnly(200),
+        request: async () => ({ method: 'GET', path: `/organizations/${demoId}/admin/login` }),
+      },
       {
         name: 'PUT organizations/{id}/credits',
         expect: staffOnly(200),
@@ -136,13 +251,33 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
           body: { startDate: '2026-01-01', endDate: '2026-12-31', renewable: true, credits: 10, interval: 1, creditsPerInterval: 10, storage: 2 },
         }),
       },
-      { name: 'GET users?role=editor', expect: { ...staffOnly(200), EDITOR: 200 }, request: async () => ({ method: 'GET', path: '/users?role=editor&start=0&limit=50' }) },
+      {
+        name: 'GET users?role=editor',
+        expect: { ...staffOnly(200), EDITOR: 200 },
+        request: async () => ({ method: 'GET', path: '/users?role=editor&start=0&limit=50' }),
+      },
       { name: 'GET users?role=staff', expect: staffOnly(200), request: async () => ({ method: 'GET', path: '/users?role=staff&start=0&limit=100' }) },
       { name: 'GET users/trial', expect: staffOnly(200), request: async () => ({ method: 'GET', path: '/users/trial?start=0&limit=20' }) },
-      { name: 'PATCH users/{id} (editor)', expect: editorManaged(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}`, body: { email: unique('edited-editor'), firstName: 'E', lastName: 'D' } }) },
-      { name: 'PATCH users/{id} (editor isEnabled)', expect: editorManaged(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}`, body: { isEnabled: 0 } }) },
+      {
+        name: 'PATCH users/{id} (editor)',
+        expect: editorManaged(200),
+        request: async () => ({
+          method: 'PATCH',
+          path: `/users/${await freshEditor()}`,
+          body: { email: unique('edited-editor'), firstName: 'E', lastName: 'D' },
+        }),
+      },
+      {
+        name: 'PATCH users/{id} (editor isEnabled)',
+        expect: editorManaged(200),
+        request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}`, body: { isEnabled: 0 } }),
+      },
       { name: 'DELETE users/{id}/editor', expect: staffOnly(204), request: async () => ({ method: 'DELETE', path: `/users/${await freshEditor()}/editor` }) },
-      { name: 'PATCH users/{id}/asset-path', expect: staffOnly(200), request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}/asset-path`, body: { path: 'https://drive.example.com/x' } }) },
+      {
+        name: 'PATCH users/{id}/asset-path',
+        expect: staffOnly(200),
+        request: async () => ({ method: 'PATCH', path: `/users/${await freshEditor()}/asset-path`, body: { path: 'https://drive.example.com/x' } }),
+      },
     ];
 
     it.each(cases.flatMap((c) => ACTORS.map((actor) => [c.name, actor, c] as const)))('%s as %s', async (_name, actor, c) => {
@@ -182,7 +317,14 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const body = newUserBody();
       const created = await call('POST', '/users', as.OWNER, body);
       expect(created.statusCode).toBe(201);
-      expect(created.json()).toMatchObject({ email: body.email, role: { name: 'USER' }, organizationId: demoId, isEnabled: 1, hasPassword: false, deletedAt: null });
+      expect(created.json()).toMatchObject({
+        email: body.email,
+        role: { name: 'USER' },
+        organizationId: demoId,
+        isEnabled: 1,
+        hasPassword: false,
+        deletedAt: null,
+      });
       const mail = (await readOutbox(server.dataDir)).filter((m) => m.to.includes(body.email)).at(-1);
       expect(mail?.subject).toContain('Demo Studio');
       expect(mail?.raw).toContain('/change-password?code=');
@@ -237,7 +379,13 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
     it('edits a user with the settings-form rules', async () => {
       const id = await freshMember();
       const email = unique('renamed');
-      const response = await call('PATCH', `/users/${id}`, as.OWNER, { email, firstName: 'Renamed', lastName: 'Person', phone: '5559876', organizationId: demoId });
+      const response = await call('PATCH', `/users/${id}`, as.OWNER, {
+        email,
+        firstName: 'Renamed',
+        lastName: 'Person',
+        phone: '5559876',
+        organizationId: demoId,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ id, email, firstName: 'Renamed', lastName: 'Person', phone: '5559876' });
       const bad = await call('PATCH', `/users/${id}`, as.OWNER, { email, firstName: '', lastName: 'Person', phone: '55a' });
@@ -306,10 +454,20 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect((await call('PATCH', `/users/${id}/invite-link`, as.OWNER)).statusCode).toBe(204);
       const second = await changePasswordLink(server.dataDir, body.email);
       expect(second.searchParams.get('code')).not.toBe(first.searchParams.get('code'));
-      const old = await call('PUT', '/password-recover-complete', {}, { email: body.email, recoveryCode: first.searchParams.get('code'), newPassword: 'whatever-1' });
+      const old = await call(
+        'PUT',
+        '/password-recover-complete',
+        {},
+        { email: body.email, recoveryCode: first.searchParams.get('code'), newPassword: 'whatever-1' },
+      );
       expect(old.statusCode).toBe(400);
       expect((await acceptInvite(body.email)).statusCode).toBe(200);
-      const code = await server.db.selectFrom('accessCodes').select(['expiresAt', 'createdAt']).where('userId', '=', id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+      const code = await server.db
+        .selectFrom('accessCodes')
+        .select(['expiresAt', 'createdAt'])
+        .where('userId', '=', id)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
       expect(Math.round((code.expiresAt.getTime() - code.createdAt.getTime()) / 86_400_000)).toBe(INVITE_CODE_LIFETIME_DAYS);
 
       await call('PATCH', `/users/${id}`, as.OWNER, { isEnabled: false });
@@ -359,7 +517,14 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
     const list = async (query: string) => {
       const response = await call('GET', `/organizations?${query}`, as.ADMIN);
       expect(response.statusCode, response.body).toBe(200);
-      return response.json() as { id: number; name: string; endDate: string | null; owner: { firstName: string; lastName: string; email: string; phone: string | null } | null; createdAt: string; statusId: number }[];
+      return response.json() as {
+        id: number;
+        name: string;
+        endDate: string | null;
+        owner: { firstName: string; lastName: string; email: string; phone: string | null } | null;
+        createdAt: string;
+        statusId: number;
+      }[];
     };
 
     it('returns rows with the owner, credits and onboarding fields', async () => {
@@ -436,7 +601,9 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect(await ids(`nothing like this ${tag}`)).toEqual([]);
       // Paging stays right inside the matches.
       const all = await ids(tag);
-      const pages = [...(await list(`sort=organization&start=0&limit=1&q=${tag}`)), ...(await list(`sort=organization&start=1&limit=1&q=${tag}`))].map((r) => r.id);
+      const pages = [...(await list(`sort=organization&start=0&limit=1&q=${tag}`)), ...(await list(`sort=organization&start=1&limit=1&q=${tag}`))].map(
+        (r) => r.id,
+      );
       expect(pages).toEqual(all);
       expect(await list(`sort=organization&start=2&limit=1&q=${tag}`)).toEqual([]);
     });
@@ -523,7 +690,9 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
 
     it('saves the assets link, cleared by null or empty text', async () => {
       const id = await freshOrganization();
-      expect((await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: 'https://drive.example.com/a' })).json().assetsLink).toBe('https://drive.example.com/a');
+      expect((await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: 'https://drive.example.com/a' })).json().assetsLink).toBe(
+        'https://drive.example.com/a',
+      );
       for (const value of ['', null]) {
         await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: 'https://drive.example.com/a' });
         expect((await call('PATCH', `/organizations/${id}`, as.ADMIN, { assetsLink: value })).json().assetsLink).toBeNull();
@@ -597,7 +766,17 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const response = await call('PUT', `/organizations/${id}/credits`, as.ADMIN, valid);
       expect(response.statusCode).toBe(200);
       const { credits } = response.json().data;
-      expect(credits).toMatchObject({ id, startDate: '2026-01-15', endDate: '2027-01-14', renewable: true, activeCredits: 24, interval: 1, creditsPerInterval: 2, storage: 1.5, usedCredits: 0 });
+      expect(credits).toMatchObject({
+        id,
+        startDate: '2026-01-15',
+        endDate: '2027-01-14',
+        renewable: true,
+        activeCredits: 24,
+        interval: 1,
+        creditsPerInterval: 2,
+        storage: 1.5,
+        usedCredits: 0,
+      });
       expect(credits.renewDate === null || /^\d{4}-\d{2}-15$/.test(credits.renewDate)).toBe(true);
       const organization = (await call('GET', `/organizations/${id}`, as.ADMIN)).json();
       expect(organization).toMatchObject({ storage: 1.5, activeCredits: 24, creditsPerInterval: 2, endDate: '2027-01-14' });
@@ -682,7 +861,14 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const body = newEditorBody({ profilePictureUrl: TINY_JPEG });
       const response = await call('POST', '/users', as.ADMIN, body);
       expect(response.statusCode).toBe(201);
-      expect(response.json()).toMatchObject({ email: body.email, role: { name: 'EDITOR' }, organizationId: null, profilePictureUrl: TINY_JPEG, phone: body.phone, hasPassword: false });
+      expect(response.json()).toMatchObject({
+        email: body.email,
+        role: { name: 'EDITOR' },
+        organizationId: null,
+        profilePictureUrl: TINY_JPEG,
+        phone: body.phone,
+        hasPassword: false,
+      });
       const mail = (await readOutbox(server.dataDir)).filter((m) => m.to.includes(body.email)).at(-1);
       expect(mail?.subject).toBe('You are invited to the Cutdesk team');
       const done = await acceptInvite(body.email);
@@ -763,7 +949,13 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       const body = newEditorBody();
       const { id } = (await call('POST', '/users', as.ADMIN, body)).json();
       const session = { authorization: `Bearer ${(await acceptInvite(body.email)).json().token}` };
-      const edited = await call('PATCH', `/users/${id}`, as.ADMIN, { email: body.email, firstName: 'Finished', lastName: 'Profile', phone: '', profilePictureUrl: TINY_JPEG });
+      const edited = await call('PATCH', `/users/${id}`, as.ADMIN, {
+        email: body.email,
+        firstName: 'Finished',
+        lastName: 'Profile',
+        phone: '',
+        profilePictureUrl: TINY_JPEG,
+      });
       expect(edited.statusCode).toBe(200);
       expect(edited.json()).toMatchObject({ firstName: 'Finished', lastName: 'Profile', phone: null, profilePictureUrl: TINY_JPEG });
       const used = await call('PATCH', `/users/${id}`, as.ADMIN, { email: EMAILS.USER, firstName: 'F', lastName: 'P' });
@@ -807,7 +999,9 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
     it('lets staff edit but not disable themselves', async () => {
       const me = (await call('GET', '/me', as.ADMIN)).json();
       expect((await call('PATCH', `/users/${me.id}`, as.ADMIN, { isEnabled: false })).json().message).toBe(USER_MESSAGES.self);
-      expect((await call('PATCH', `/users/${me.id}`, as.ADMIN, { email: me.email, firstName: 'Alex', lastName: 'Admin', phone: '5550100' })).statusCode).toBe(200);
+      expect((await call('PATCH', `/users/${me.id}`, as.ADMIN, { email: me.email, firstName: 'Alex', lastName: 'Admin', phone: '5550100' })).statusCode).toBe(
+        200,
+      );
     });
   });
 
@@ -824,7 +1018,13 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       }
       expect(new Set(trial.map((t) => t.organizationId)).size).toBe(trial.length);
       const blueFern = trial.find((t) => t.organizationId === blueFernId);
-      expect(blueFern).toMatchObject({ organizationName: 'Blue Fern Bakery', email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', link: trialRegistrationLink(server.config.publicUrl, 'bea@bluefern.demo.cutdesk.test') });
+      expect(blueFern).toMatchObject({
+        organizationName: 'Blue Fern Bakery',
+        email: 'bea@bluefern.demo.cutdesk.test',
+        firstName: 'Bea',
+        lastName: 'Fern',
+        link: trialRegistrationLink(server.config.publicUrl, 'bea@bluefern.demo.cutdesk.test'),
+      });
       const created = await server.db.selectFrom('organizations').select('createdAt').where('id', '=', blueFernId).executeTakeFirstOrThrow();
       expect(Date.parse(blueFern!.codeExpiration) - created.createdAt.getTime()).toBe(TRIAL_DAYS * 86_400_000);
       expect(trial.map((t) => t.organizationId)).not.toContain(demoId);
@@ -832,7 +1032,7 @@ describe.each(DATABASES)('organizations, users, credits and impersonation on $na
       expect((await call('GET', '/users/trial?limit=21', as.ADMIN)).statusCode).toBe(400);
     });
 
-    it("gives each trial user a registration link of their own, with no secret in it", async () => {
+    it('gives each trial user a registration link of their own, with no secret in it', async () => {
       const rows = (await call('GET', '/users/trial?start=0&limit=20', as.ADMIN)).json() as { email: string; link: string }[];
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {

@@ -178,7 +178,10 @@ describe('PGlite on its own thread', () => {
     opened.push(db);
     await ready;
     await migrateToLatest(db);
-    const app = await buildApp({ config: loadConfig({ DATA_DIR: '/nonexistent', SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: '/nonexistent/web', MAX_EVENT_LOOP_DELAY_MS: '60000' }), db });
+    const app = await buildApp({
+      config: loadConfig({ DATA_DIR: '/nonexistent', SEED: 'none', LOG_LEVEL: 'silent', WEB_DIR: '/nonexistent/web', MAX_EVENT_LOOP_DELAY_MS: '60000' }),
+      db,
+    });
     try {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));

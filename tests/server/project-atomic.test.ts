@@ -22,13 +22,21 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
 
   /** Status, timer fields and stored keys, in one read. */
   const snapshot = (db: Db, id: number) =>
-    db.selectFrom('projects').select(['status', 'latestSubmittedAt', 'pausedAt', 'totalPausedMinutes', 'slaDeadline', 'slaFrozen', 'noReviews', 'reviewStartedAt']).where('id', '=', id).executeTakeFirstOrThrow();
+    db
+      .selectFrom('projects')
+      .select(['status', 'latestSubmittedAt', 'pausedAt', 'totalPausedMinutes', 'slaDeadline', 'slaFrozen', 'noReviews', 'reviewStartedAt'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
 
   /** The stored keys equal the domain's computation from the same row. */
   const expectFreshKeys = async (id: number) => {
     const row = await snapshot(server.db, id);
     const key = slaSortKey(row, new Date(), US_FEDERAL_CALENDAR);
-    expect({ status: row.status, deadline: row.slaDeadline, frozen: row.slaFrozen }).toEqual({ status: row.status, deadline: key.deadline, frozen: key.frozen });
+    expect({ status: row.status, deadline: row.slaDeadline, frozen: row.slaFrozen }).toEqual({
+      status: row.status,
+      deadline: key.deadline,
+      frozen: key.frozen,
+    });
     return row;
   };
 
@@ -39,7 +47,11 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
     organizationId = (await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
     editorId = (await server.db.selectFrom('users').select('id').where('email', '=', 'editor@demo.cutdesk.test').executeTakeFirstOrThrow()).id;
     // Enough credits for every project these tests send to editing.
-    await server.db.updateTable('credits').set((eb) => ({ activeCredits: eb('usedCredits', '+', 20) })).where('organizationId', '=', organizationId).execute();
+    await server.db
+      .updateTable('credits')
+      .set((eb) => ({ activeCredits: eb('usedCredits', '+', 20) }))
+      .where('organizationId', '=', organizationId)
+      .execute();
   });
   afterAll(async () => server?.close());
 
@@ -84,7 +96,8 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
       while (!done) {
         const row = await snapshot(server.db, id);
         const key = slaSortKey(row, new Date(), US_FEDERAL_CALENDAR);
-        if (row.slaDeadline !== key.deadline || row.slaFrozen !== key.frozen) seen.push(`${row.status}: ${row.slaDeadline}/${row.slaFrozen} ≠ ${key.deadline}/${key.frozen}`);
+        if (row.slaDeadline !== key.deadline || row.slaFrozen !== key.frozen)
+          seen.push(`${row.status}: ${row.slaDeadline}/${row.slaFrozen} ≠ ${key.deadline}/${key.frozen}`);
         await new Promise((resolve) => setImmediate(resolve));
       }
     })();
@@ -105,7 +118,20 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
         const submittedAt = new Date(Date.now() - 10 * REVIEW_DAY_MS);
         await server.db
           .updateTable('projects')
-          .set({ status: 'IN_REVIEW', editorId, finalVideoPreview: 'previews/x.mp4', latestSubmittedAt: submittedAt, pausedAt: new Date(submittedAt.getTime() + 3 * REVIEW_DAY_MS), totalPausedMinutes: 30, noReviews: 1, reviewPeriod, reviewStartedAt: new Date(Date.now() - startedDaysAgo * REVIEW_DAY_MS), versionReleased: true, slaDeadline: -1, slaFrozen: -1 })
+          .set({
+            status: 'IN_REVIEW',
+            editorId,
+            finalVideoPreview: 'previews/x.mp4',
+            latestSubmittedAt: submittedAt,
+            pausedAt: new Date(submittedAt.getTime() + 3 * REVIEW_DAY_MS),
+            totalPausedMinutes: 30,
+            noReviews: 1,
+            reviewPeriod,
+            reviewStartedAt: new Date(Date.now() - startedDaysAgo * REVIEW_DAY_MS),
+            versionReleased: true,
+            slaDeadline: -1,
+            slaFrozen: -1,
+          })
           .where('id', '=', id)
           .execute();
         return id;
@@ -129,7 +155,7 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
     };
     const remember = async (ids: number[]) => new Map(await Promise.all(ids.map(async (id) => [id, await snapshot(server.db, id)] as const)));
 
-    it('moves exactly the closed windows to the state machine\'s status, once when run twice', async () => {
+    it("moves exactly the closed windows to the state machine's status, once when run twice", async () => {
       const projects = await setUp('twice');
       const before = await remember([...projects.closed, ...projects.open]);
       expect(await completeClosedReviews(server.db)).toBe(projects.closed.length);
@@ -144,7 +170,12 @@ describe.each(DATABASES)('atomic project changes on $name (issue 10)', ({ url })
         for (let round = 0; round < 3; round += 1) {
           const projects = await setUp(`race ${round}`);
           const before = await remember([...projects.closed, ...projects.open]);
-          const counts = await Promise.all([completeClosedReviews(server.db), completeClosedReviews(second), completeClosedReviews(second), completeClosedReviews(server.db)]);
+          const counts = await Promise.all([
+            completeClosedReviews(server.db),
+            completeClosedReviews(second),
+            completeClosedReviews(second),
+            completeClosedReviews(server.db),
+          ]);
           expect(counts.reduce((a, b) => a + b, 0)).toBe(projects.closed.length);
           await check(projects, before);
         }

@@ -24,8 +24,10 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
   const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, headers: Record<string, string> = {}, payload?: unknown) =>
     server.app.inject({ method, url: `/api/v1${path}`, payload: payload as object, headers });
   const idOf = async (name: string) => (await server.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-  const create = async (headers = owner, body: object = BRIEF) => (await call('POST', `/organizations/${organizationId}/projects`, headers, body)).json().id as number;
-  const credits = async () => (await server.db.selectFrom('credits').select(['usedCredits', 'activeCredits']).where('organizationId', '=', organizationId).executeTakeFirstOrThrow());
+  const create = async (headers = owner, body: object = BRIEF) =>
+    (await call('POST', `/organizations/${organizationId}/projects`, headers, body)).json().id as number;
+  const credits = async () =>
+    await server.db.selectFrom('credits').select(['usedCredits', 'activeCredits']).where('organizationId', '=', organizationId).executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     server = await startTestServer(url);
@@ -33,7 +35,12 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
     user = await signIn(server.app, 'user@demo.cutdesk.test');
     admin = await signIn(server.app, 'admin@demo.cutdesk.test');
     editor = await signIn(server.app, 'editor@demo.cutdesk.test');
-    const registered = await call('POST', '/register', {}, { email: 'outsider@example.com', password: 'secret123', firstName: 'Out', lastName: 'Sider', phone: '555' });
+    const registered = await call(
+      'POST',
+      '/register',
+      {},
+      { email: 'outsider@example.com', password: 'secret123', firstName: 'Out', lastName: 'Sider', phone: '555' },
+    );
     outsider = { authorization: `Bearer ${registered.json().token}` };
     await call('POST', '/organizations', outsider, { name: 'Outsiders Inc' });
     organizationId = (await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
@@ -45,7 +52,15 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       const created = await call('POST', `/organizations/${organizationId}/projects`, user, BRIEF);
       expect(created.statusCode).toBe(201);
       const project = (await call('GET', `/projects/${created.json().id}`, user)).json();
-      expect(project).toMatchObject({ ...BRIEF, status: { name: 'OPENED' }, noReviews: 0, reviewDaysLeft: 0, organization: { id: organizationId, name: 'Demo Studio' }, user: { firstName: 'Umar' }, editor: null });
+      expect(project).toMatchObject({
+        ...BRIEF,
+        status: { name: 'OPENED' },
+        noReviews: 0,
+        reviewDaysLeft: 0,
+        organization: { id: organizationId, name: 'Demo Studio' },
+        user: { firstName: 'Umar' },
+        editor: null,
+      });
     });
 
     it.each([
@@ -62,7 +77,9 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
     });
 
     it('lists the visible projects under data.projects, and the library by type', async () => {
-      const all = (await call('GET', `/organizations/${organizationId}/projects`, owner)).json().data.projects.map((p: { status: { name: string } }) => p.status.name);
+      const all = (await call('GET', `/organizations/${organizationId}/projects`, owner))
+        .json()
+        .data.projects.map((p: { status: { name: string } }) => p.status.name);
       expect(all).toEqual(expect.arrayContaining(['OPENED', 'WAITING_FOR_EDITOR', 'IN_EDITING', 'IN_REVIEW', 'PAUSED', 'APPROVED', 'ARCHIVED']));
       expect(all).not.toContain('HIDDEN');
       const archived = (await call('GET', `/organizations/${organizationId}/projects?type=Archived`, owner)).json().data.projects;
@@ -108,12 +125,16 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
     it('renames until the project is finished', async () => {
       expect((await call('PATCH', `/projects/${await idOf('Product walkthrough')}`, owner, { name: 'Walkthrough v2' })).json().name).toBe('Walkthrough v2');
       expect((await call('PATCH', `/projects/${await idOf('Holiday greeting')}`, owner, { name: 'Nope' })).statusCode).toBe(409);
-      expect((await call('PATCH', `/projects/${await idOf('Walkthrough v2')}`, owner, { name: 'x'.repeat(44) })).json().fields.name).toBe(FIELD_MESSAGES.projectNameTooLong);
+      expect((await call('PATCH', `/projects/${await idOf('Walkthrough v2')}`, owner, { name: 'x'.repeat(44) })).json().fields.name).toBe(
+        FIELD_MESSAGES.projectNameTooLong,
+      );
     });
 
     it('lets staff set one link, an editor not the organization-assets link, and customers no link', async () => {
       const id = await idOf('Walkthrough v2');
-      expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: 'https://frame.example/x' })).json().collaborationLink).toBe('https://frame.example/x');
+      expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: 'https://frame.example/x' })).json().collaborationLink).toBe(
+        'https://frame.example/x',
+      );
       expect((await call('PATCH', `/projects/${id}`, admin, { collaborationLink: null })).json().collaborationLink).toBeNull();
       expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: 'ftp://nope' })).json().fields.reviewLink).toBe(FIELD_MESSAGES.linkInvalid);
       const editorAssets = await call('PATCH', `/projects/${id}`, editor, { assetsLink: 'https://drive.example/a' });
@@ -138,7 +159,11 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
 
     it('refuses to send without credits, and leaves the project as it was', async () => {
       const id = await create();
-      await server.db.updateTable('credits').set((eb) => ({ usedCredits: eb.ref('activeCredits') })).where('organizationId', '=', organizationId).execute();
+      await server.db
+        .updateTable('credits')
+        .set((eb) => ({ usedCredits: eb.ref('activeCredits') }))
+        .where('organizationId', '=', organizationId)
+        .execute();
       const refused = await call('POST', `/projects/${id}/submit`, owner);
       expect(refused.statusCode).toBe(409);
       expect(refused.json().message).toBe(CREDIT_MESSAGES.noCredits);
@@ -176,7 +201,19 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
 
     it('duplicates the brief and asset records into a new OPENED project', async () => {
       const source = await idOf('Holiday greeting');
-      await server.db.insertInto('assets').values({ projectId: source, name: 'clip.mp4', size: 1000, type: 'INTERVIEW_CLIP', path: 'o/1/clip.mp4', previewPath: null, crc32: 0xcafe, deletedAt: null }).execute();
+      await server.db
+        .insertInto('assets')
+        .values({
+          projectId: source,
+          name: 'clip.mp4',
+          size: 1000,
+          type: 'INTERVIEW_CLIP',
+          path: 'o/1/clip.mp4',
+          previewPath: null,
+          crc32: 0xcafe,
+          deletedAt: null,
+        })
+        .execute();
       const duplicated = await call('POST', `/projects/${source}/duplicate`, user);
       expect(duplicated.statusCode).toBe(201);
       const copy = (await call('GET', `/projects/${duplicated.json().id}`, user)).json();
@@ -205,7 +242,10 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       expect(unassigned.json()).toMatchObject({ status: { name: 'WAITING_FOR_EDITOR' }, editor: null });
       expect((await call('POST', `/projects/${id}/unassign-editor`, admin)).statusCode).toBe(409);
       const editorId = (await server.db.selectFrom('users').select('id').where('role', '=', 'EDITOR').executeTakeFirstOrThrow()).id;
-      expect((await call('POST', `/projects/${id}/assign-editor`, admin, { editorId })).json()).toMatchObject({ status: { name: 'IN_EDITING' }, editor: { id: editorId } });
+      expect((await call('POST', `/projects/${id}/assign-editor`, admin, { editorId })).json()).toMatchObject({
+        status: { name: 'IN_EDITING' },
+        editor: { id: editorId },
+      });
     });
 
     it('pauses and resumes, keeping the paused minutes', async () => {
@@ -228,10 +268,15 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       const id = await idOf('Customer story: Northwind');
       const project = () => call('GET', `/projects/${id}`, admin).then((r) => r.json());
       const send = () => call('POST', `/projects/${id}/submit`, admin);
-      const previewJob = (key: string) => server.db.updateTable('mediaJobs').where('projectId', '=', id).where('kind', '=', 'final.preview').where('sourceKey', '=', key);
+      const previewJob = (key: string) =>
+        server.db.updateTable('mediaJobs').where('projectId', '=', id).where('kind', '=', 'final.preview').where('sourceKey', '=', key);
       // Staff deliver a cut: registered as the deliverable route does, its media work queued.
       const deliver = async (key: string) => {
-        await server.db.updateTable('projects').set({ finalVideoPath: key, finalVideoPreview: derivedKey(key, 'proxy') }).where('id', '=', id).execute();
+        await server.db
+          .updateTable('projects')
+          .set({ finalVideoPath: key, finalVideoPreview: derivedKey(key, 'proxy') })
+          .where('id', '=', id)
+          .execute();
         await enqueueFinalVideoMedia(server.app.ctx, id, key);
       };
       const first = `projects/${id}/final/cut-v1.mp4`;
@@ -284,7 +329,11 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
 
     it('completes projects whose review window closed', async () => {
       const id = await idOf('Quarterly highlights');
-      await server.db.updateTable('projects').set({ reviewStartedAt: new Date(Date.now() - 4 * 86_400_000) }).where('id', '=', id).execute();
+      await server.db
+        .updateTable('projects')
+        .set({ reviewStartedAt: new Date(Date.now() - 4 * 86_400_000) })
+        .where('id', '=', id)
+        .execute();
       expect(await completeClosedReviews(server.db)).toBe(1);
       expect(await completeClosedReviews(server.db)).toBe(0);
       expect((await call('GET', `/projects/${id}`, owner)).json().status.name).toBe('APPROVED');
@@ -332,11 +381,21 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       expect((await call('POST', `/projects/${id}/assign-editor`, admin, { editorId })).statusCode).toBe(200);
       return id;
     }
-    const read = async (id: number) => (await call('GET', `/projects/${id}`, admin)).json<{ status: { name: ProjectStatus }; noReviews: number; pausedAt: string | null; totalPausedMinutes: number }>();
+    const read = async (id: number) =>
+      (await call('GET', `/projects/${id}`, admin)).json<{
+        status: { name: ProjectStatus };
+        noReviews: number;
+        pausedAt: string | null;
+        totalPausedMinutes: number;
+      }>();
 
     it('restores a deleted paused project to PAUSED, with its version, and says so on the Deleted tab', async () => {
       const id = await inEditing('Paused then deleted');
-      await server.db.updateTable('projects').set({ noReviews: 2, finalVideoPreview: `projects/${id}/media/final/cut-proxy.mp4` }).where('id', '=', id).execute();
+      await server.db
+        .updateTable('projects')
+        .set({ noReviews: 2, finalVideoPreview: `projects/${id}/media/final/cut-proxy.mp4` })
+        .where('id', '=', id)
+        .execute();
       expect((await call('POST', `/projects/${id}/pause`, admin)).statusCode).toBe(200);
       const paused = await read(id);
       expect((await call('POST', `/projects/${id}/hide`, admin)).json().status.name).toBe('HIDDEN');
@@ -344,8 +403,15 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       expect(hidden.find((row) => row.id === id)?.restoresTo).toBe('PAUSED');
       const restored = await call('POST', `/projects/${id}/restore`, admin);
       expect(restored.json().status.name).toBe('PAUSED');
-      expect(await read(id)).toMatchObject({ status: { name: 'PAUSED' }, noReviews: 2, pausedAt: paused.pausedAt, totalPausedMinutes: paused.totalPausedMinutes });
-      expect((await server.db.selectFrom('projects').select('statusBeforeHidden').where('id', '=', id).executeTakeFirstOrThrow()).statusBeforeHidden).toBeNull();
+      expect(await read(id)).toMatchObject({
+        status: { name: 'PAUSED' },
+        noReviews: 2,
+        pausedAt: paused.pausedAt,
+        totalPausedMinutes: paused.totalPausedMinutes,
+      });
+      expect(
+        (await server.db.selectFrom('projects').select('statusBeforeHidden').where('id', '=', id).executeTakeFirstOrThrow()).statusBeforeHidden,
+      ).toBeNull();
     });
 
     it('restores a project in editing to editing, its timer running again without the time it spent deleted', async () => {
@@ -358,7 +424,9 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
 
     it('sorts the board by status in workflow order, both ways', async () => {
       for (const order of ['asc', 'desc'] as const) {
-        const rows = (await call('GET', `/projects?active=true&sort=status&order=${order}&limit=200`, admin)).json().data.projects as { status: { name: ProjectStatus } }[];
+        const rows = (await call('GET', `/projects?active=true&sort=status&order=${order}&limit=200`, admin)).json().data.projects as {
+          status: { name: ProjectStatus };
+        }[];
         const ranks = rows.map((row) => statusWorkflowRank(row.status.name));
         expect(new Set(rows.map((row) => STAFF_STATUS_LABELS[row.status.name])).size).toBeGreaterThan(2);
         expect(ranks).toEqual([...ranks].sort((a, b) => (order === 'asc' ? a - b : b - a)));
@@ -371,8 +439,12 @@ describe.each(DATABASES)('projects API on $name', ({ url }) => {
       expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: link(200) })).statusCode).toBe(200);
       expect((await call('PATCH', `/projects/${id}`, admin, { reviewLink: link(201) })).json().fields.reviewLink).toBe(FIELD_MESSAGES.linkTooLong('feedback'));
       expect((await call('PATCH', `/projects/${id}`, admin, { editorAssetsLink: link(255) })).statusCode).toBe(200);
-      expect((await call('PATCH', `/projects/${id}`, admin, { editorAssetsLink: link(256) })).json().fields.editorAssetsLink).toBe(FIELD_MESSAGES.linkTooLong('asset'));
-      expect((await call('PATCH', `/organizations/${organizationId}`, admin, { assetsLink: link(256) })).json().fields.assetsLink).toBe(FIELD_MESSAGES.linkTooLong('asset'));
+      expect((await call('PATCH', `/projects/${id}`, admin, { editorAssetsLink: link(256) })).json().fields.editorAssetsLink).toBe(
+        FIELD_MESSAGES.linkTooLong('asset'),
+      );
+      expect((await call('PATCH', `/organizations/${organizationId}`, admin, { assetsLink: link(256) })).json().fields.assetsLink).toBe(
+        FIELD_MESSAGES.linkTooLong('asset'),
+      );
     });
   });
 });
@@ -387,7 +459,12 @@ describe('ids that cannot name a row', () => {
   it('answers 404 for path ids past the integer range, and 400 for such ids in bodies', async () => {
     const admin = await signIn(server.app, 'admin@demo.cutdesk.test');
     const owner = await signIn(server.app, 'owner@demo.cutdesk.test');
-    for (const url of ['/api/v1/projects/2147483648', '/api/v1/organizations/99999999999', '/api/v1/organizations/2147483648/projects', '/api/v1/projects/2147483648/assets']) {
+    for (const url of [
+      '/api/v1/projects/2147483648',
+      '/api/v1/organizations/99999999999',
+      '/api/v1/organizations/2147483648/projects',
+      '/api/v1/projects/2147483648/assets',
+    ]) {
       expect((await server.app.inject({ method: 'GET', url, headers: admin })).statusCode, url).toBe(404);
     }
     const project = (await server.db.selectFrom('projects').select('id').where('status', '=', 'WAITING_FOR_EDITOR').executeTakeFirstOrThrow()).id;
@@ -396,13 +473,20 @@ describe('ids that cannot name a row', () => {
       expect(response.statusCode, String(editorId)).toBe(400);
     }
     // A customer is refused for the role before the body is read.
-    expect((await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project}/assign-editor`, headers: owner, payload: { editorId: 1.5 } })).statusCode).toBe(403);
+    expect(
+      (await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project}/assign-editor`, headers: owner, payload: { editorId: 1.5 } })).statusCode,
+    ).toBe(403);
     for (const projectId of [2147483648, '99999999999']) {
       const response = await server.app.inject({ method: 'POST', url: '/api/v1/uploads/credentials', headers: owner, payload: { projectId } });
       expect(response.statusCode, String(projectId)).toBe(400);
     }
     for (const assetId of [1.5, 1e20]) {
-      const response = await server.app.inject({ method: 'POST', url: `/api/v1/projects/${project}/links`, headers: owner, payload: { assetId, variant: 'original' } });
+      const response = await server.app.inject({
+        method: 'POST',
+        url: `/api/v1/projects/${project}/links`,
+        headers: owner,
+        payload: { assetId, variant: 'original' },
+      });
       expect(response.statusCode, String(assetId)).toBe(400);
     }
   });

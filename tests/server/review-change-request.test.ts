@@ -37,7 +37,9 @@ describe.each(DATABASES)('a change request says what to change, on $name', ({ ur
   });
 
   it('does not count resolved or deleted threads as something to change', async () => {
-    const resolved = (await call('POST', `/projects/${projectId}/comments`, who.owner, { version: 1, frame: 3, text: 'Fine after all.' })).json<{ id: number }>();
+    const resolved = (await call('POST', `/projects/${projectId}/comments`, who.owner, { version: 1, frame: 3, text: 'Fine after all.' })).json<{
+      id: number;
+    }>();
     expect((await call('PATCH', `/projects/${projectId}/comments/${resolved.id}`, who.owner, { resolved: true })).statusCode).toBe(200);
     expect((await call('POST', `/projects/${projectId}/submit`, who.user)).statusCode).toBe(400);
     expect(await status()).toBe('IN_REVIEW');

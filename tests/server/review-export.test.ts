@@ -16,7 +16,14 @@ const COMMENTS: MarkerComment[] = [
 ];
 const SORTED = [...COMMENTS].sort((a, b) => a.frame - b.frame);
 
-const input = (rate: FrameRate, extra: Partial<MarkerExport> = {}): MarkerExport => ({ projectName: 'Spring "Launch" <promo>', version: 3, rate, durationFrames: 120000, comments: COMMENTS, ...extra });
+const input = (rate: FrameRate, extra: Partial<MarkerExport> = {}): MarkerExport => ({
+  projectName: 'Spring "Launch" <promo>',
+  version: 3,
+  rate,
+  durationFrames: 120000,
+  comments: COMMENTS,
+  ...extra,
+});
 
 /** RFC 4180: fields separated by commas, records by CRLF, quoted fields may hold anything with "" for a quote. */
 function parseCsv(text: string): string[][] {
@@ -94,7 +101,17 @@ describe('toCsv', () => {
   it('lists the replies under their thread, naming the thread they answer', () => {
     const comments: MarkerComment[] = [
       { frame: 50, text: 'Later', author: 'Ann', resolved: false },
-      { frame: 10, endFrame: 20, text: 'Too dark', author: 'Ann', resolved: true, replies: [{ text: 'Lifted +1 stop', author: 'Eddie' }, { text: '=Thanks', author: 'Ann' }] },
+      {
+        frame: 10,
+        endFrame: 20,
+        text: 'Too dark',
+        author: 'Ann',
+        resolved: true,
+        replies: [
+          { text: 'Lifted +1 stop', author: 'Eddie' },
+          { text: '=Thanks', author: 'Ann' },
+        ],
+      },
       { frame: 30, text: 'gone', author: 'Bo', resolved: false, deleted: true, replies: [{ text: 'Still relevant?', author: 'Eddie' }] },
     ];
     expect(csvRows(toCsv(input(R25, { comments }))).slice(1)).toEqual([
@@ -107,7 +124,10 @@ describe('toCsv', () => {
     ]);
     // The marker formats carry the live threads only, without their replies.
     const edl = toEdl(input(R25, { comments }));
-    expect(edl.split('\r\n').filter((l) => MARKER.test(l))).toEqual([' |C:ResolveColorGreen |M:Ann: Too dark |D:10', ' |C:ResolveColorBlue |M:Ann: Later |D:1']);
+    expect(edl.split('\r\n').filter((l) => MARKER.test(l))).toEqual([
+      ' |C:ResolveColorGreen |M:Ann: Too dark |D:10',
+      ' |C:ResolveColorBlue |M:Ann: Later |D:1',
+    ]);
     const markers = checkXml(toFcpxml(input(R25, { comments }))).filter((e) => e.name === 'marker');
     expect(markers.map((m) => m.attributes.note)).toEqual(['Too dark', 'Later']);
   });
@@ -131,7 +151,7 @@ describe('toCsv', () => {
   });
 
   it('quotes every cell, so a semicolon-separated Excel never splits a comment into a formula', () => {
-    const csv = toCsv(input(R25, { comments: [{ frame: 1, text: "note;=1+1", author: 'x;=cmd|\' /C calc\'!A0', resolved: false }] }));
+    const csv = toCsv(input(R25, { comments: [{ frame: 1, text: 'note;=1+1', author: "x;=cmd|' /C calc'!A0", resolved: false }] }));
     const line = csv.split('\r\n')[1]!;
     expect(line).toBe('"1","","00:00:00:01","","x;=cmd|\' /C calc\'!A0","Open","note;=1+1"');
   });
@@ -142,7 +162,8 @@ describe('toCsv', () => {
 });
 
 /** An event line: number, reel 001, video, cut, then source in/out and record in/out (the spaces are the format's). */
-const EVENT = /^(\d{3,}) {2}001 {6}V {5}C {8}(\d{2}:\d{2}:\d{2}[:;]\d{2}) (\d{2}:\d{2}:\d{2}[:;]\d{2}) (\d{2}:\d{2}:\d{2}[:;]\d{2}) (\d{2}:\d{2}:\d{2}[:;]\d{2})$/;
+const EVENT =
+  /^(\d{3,}) {2}001 {6}V {5}C {8}(\d{2}:\d{2}:\d{2}[:;]\d{2}) (\d{2}:\d{2}:\d{2}[:;]\d{2}) (\d{2}:\d{2}:\d{2}[:;]\d{2}) (\d{2}:\d{2}:\d{2}[:;]\d{2})$/;
 const MARKER = /^ \|C:(ResolveColor\w+) \|M:([^|\r\n]*) \|D:(\d+)$/;
 
 describe('toEdl', () => {
@@ -184,7 +205,9 @@ describe('toEdl', () => {
   });
 
   it('puts the text on one line without pipes', () => {
-    const markers = toEdl(input(R25)).split('\r\n').filter((l) => MARKER.test(l));
+    const markers = toEdl(input(R25))
+      .split('\r\n')
+      .filter((l) => MARKER.test(l));
     expect(markers).toContain(' |C:ResolveColorGreen |M:Ann: Line one line two line three |D:48');
     expect(markers).toContain(' |C:ResolveColorBlue |M:<script>: Logo <&> "brand" pipe |D:1');
   });

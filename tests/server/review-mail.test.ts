@@ -18,7 +18,8 @@ describe.each(DATABASES)('review e-mails, on $name', ({ url }) => {
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', path: string, headers: Headers, payload?: object) =>
     server.app.inject({ method, url: `/api/v1${path}`, headers: headers as Record<string, string>, ...(payload !== undefined && { payload }) });
   const deps = () => ({ db: server.db, mailer: server.app.ctx.mailer, publicUrl: server.config.publicUrl, secret: server.config.jwtSecret });
-  const mailsTo = async (email: string, subject: RegExp) => (await readOutbox(server.dataDir)).filter((m) => m.to.replace(/^.*</, '').replace(/>$/, '') === email && subject.test(m.subject));
+  const mailsTo = async (email: string, subject: RegExp) =>
+    (await readOutbox(server.dataDir)).filter((m) => m.to.replace(/^.*</, '').replace(/>$/, '') === email && subject.test(m.subject));
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });
@@ -27,7 +28,9 @@ describe.each(DATABASES)('review e-mails, on $name', ({ url }) => {
     who.user = await signIn(server.app, 'user@demo.cutdesk.test');
     projectId = (await server.db.selectFrom('projects').select('id').where('name', '=', 'Product walkthrough').executeTakeFirstOrThrow()).id;
     await server.app.ctx.storage.putObject(`projects/${projectId}/final/cut.mp4`, Buffer.concat([MP4_FTYP, Buffer.from('a cut')]), 'video/mp4');
-    expect((await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut.mp4' })).statusCode).toBe(200);
+    expect((await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut.mp4' })).statusCode).toBe(
+      200,
+    );
     await finalPreviewReady(server.db, projectId);
   });
   afterAll(async () => server?.close());
@@ -79,7 +82,9 @@ describe.each(DATABASES)('review e-mails, on $name', ({ url }) => {
     while (!isBusinessDayAt(monday8, US_FEDERAL_CALENDAR) || monday8.getUTCHours() < 14) monday8.setTime(monday8.getTime() + 3_600_000);
     // The comment was made an hour before that digest: a first digest covers the last day, and
     // on a weekend the next business morning is more than a day after the real clock.
-    await sql`update review_comments set created_at = ${new Date(monday8.getTime() - 3_600_000)} where project_id = ${projectId} and text = '<b>x</b> shorter'`.execute(server.db);
+    await sql`update review_comments set created_at = ${new Date(monday8.getTime() - 3_600_000)} where project_id = ${projectId} and text = '<b>x</b> shorter'`.execute(
+      server.db,
+    );
     const runs = await Promise.all([sendCommentDigests(deps(), monday8), sendCommentDigests(deps(), monday8)]);
     expect(runs[0] + runs[1]).toBeGreaterThan(0);
     expect(await mailsTo('admin@demo.cutdesk.test', /new comment/)).toHaveLength(1);

@@ -17,7 +17,12 @@ const probe = (overrides: Partial<ProbeResult>): ProbeResult => ({
 
 describe('a version’s frame rate and length from ffprobe', () => {
   it('takes r_frame_rate, reduced, and the stated frame count', () => {
-    expect(versionMeasure(probe({ frameRate: { real: '50/2', average: '25/1' }, frameCount: 250 }))).toEqual({ frameRate: { num: 25, den: 1 }, durationFrames: 250, width: 1920, height: 1080 });
+    expect(versionMeasure(probe({ frameRate: { real: '50/2', average: '25/1' }, frameCount: 250 }))).toEqual({
+      frameRate: { num: 25, den: 1 },
+      durationFrames: 250,
+      width: 1920,
+      height: 1080,
+    });
   });
 
   it('falls back to avg_frame_rate when r_frame_rate is unknown or implausible (variable-rate phone video)', () => {
@@ -31,6 +36,11 @@ describe('a version’s frame rate and length from ffprobe', () => {
   });
 
   it('knows nothing when ffprobe tells no rate', () => {
-    expect(versionMeasure(probe({ frameRate: { real: null, average: '0/0' }, width: 0, height: 0 }))).toEqual({ frameRate: null, durationFrames: null, width: null, height: null });
+    expect(versionMeasure(probe({ frameRate: { real: null, average: '0/0' }, width: 0, height: 0 }))).toEqual({
+      frameRate: null,
+      durationFrames: null,
+      width: null,
+      height: null,
+    });
   });
 });

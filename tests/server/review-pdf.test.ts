@@ -34,13 +34,33 @@ const FRAMES = 60;
  */
 async function rampClip(dir: string): Promise<Buffer> {
   const out = join(dir, 'ramp.mp4');
-  await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', "nullsrc=size=480x270:rate=30000/1001,geq=lum='40+N*3':cb=128:cr=128", '-frames:v', String(FRAMES), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out]);
+  await exec('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    "nullsrc=size=480x270:rate=30000/1001,geq=lum='40+N*3':cb=128:cr=128",
+    '-frames:v',
+    String(FRAMES),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-pix_fmt',
+    'yuv420p',
+    out,
+  ]);
   return readFile(out);
 }
 
 /** Mean grey of each picture in `input` (a video: one value per frame; an image: one value), by ffmpeg. */
 async function brightness(input: string): Promise<number[]> {
-  const { stdout } = await exec('ffmpeg', ['-v', 'error', '-i', input, '-vf', 'scale=1:1:flags=area,format=gray', '-f', 'rawvideo', '-'], { encoding: 'buffer' });
+  const { stdout } = await exec('ffmpeg', ['-v', 'error', '-i', input, '-vf', 'scale=1:1:flags=area,format=gray', '-f', 'rawvideo', '-'], {
+    encoding: 'buffer',
+  });
   return [...stdout];
 }
 
@@ -58,9 +78,33 @@ describe('frame times', () => {
 
   it('moves a JPEG’s frame header before its tables, bytes otherwise kept', () => {
     const segment = (marker: number, body: number[]) => [0xff, marker, 0, body.length + 2, ...body];
-    const jpeg = Uint8Array.from([0xff, 0xd8, ...segment(0xe0, [1, 2]), ...segment(0xdb, [3]), ...segment(0xc4, [4, 5]), ...segment(0xc0, [0, 0, 9, 1, 64, 3]), ...segment(0xda, [7]), 0x11, 0x22, 0xff, 0xd9]);
+    const jpeg = Uint8Array.from([
+      0xff,
+      0xd8,
+      ...segment(0xe0, [1, 2]),
+      ...segment(0xdb, [3]),
+      ...segment(0xc4, [4, 5]),
+      ...segment(0xc0, [0, 0, 9, 1, 64, 3]),
+      ...segment(0xda, [7]),
+      0x11,
+      0x22,
+      0xff,
+      0xd9,
+    ]);
     const moved = frameHeaderFirst(jpeg);
-    expect([...moved]).toEqual([0xff, 0xd8, ...segment(0xe0, [1, 2]), ...segment(0xc0, [0, 0, 9, 1, 64, 3]), ...segment(0xdb, [3]), ...segment(0xc4, [4, 5]), ...segment(0xda, [7]), 0x11, 0x22, 0xff, 0xd9]);
+    expect([...moved]).toEqual([
+      0xff,
+      0xd8,
+      ...segment(0xe0, [1, 2]),
+      ...segment(0xc0, [0, 0, 9, 1, 64, 3]),
+      ...segment(0xdb, [3]),
+      ...segment(0xc4, [4, 5]),
+      ...segment(0xda, [7]),
+      0x11,
+      0x22,
+      0xff,
+      0xd9,
+    ]);
     expect(frameHeaderFirst(Uint8Array.from([1, 2, 3]))).toEqual(Uint8Array.from([1, 2, 3]));
   });
 });
@@ -73,7 +117,12 @@ describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
   let threads: Thread[];
 
   const call = (method: string, path: string, headers: Headers, payload?: unknown) =>
-    server.app.inject({ method: method as 'GET', url: `/api/v1${path}`, headers: headers as Record<string, string>, ...(payload !== undefined && { payload: payload as object }) });
+    server.app.inject({
+      method: method as 'GET',
+      url: `/api/v1${path}`,
+      headers: headers as Record<string, string>,
+      ...(payload !== undefined && { payload: payload as object }),
+    });
   const post = async (headers: Headers, body: Record<string, unknown>) => {
     const response = await call('POST', `/projects/${projectId}/comments`, headers, body);
     expect(response.statusCode, response.body).toBe(201);
@@ -107,7 +156,12 @@ describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
     const delivered = await call('POST', `/projects/${projectId}/deliverable`, who.admin, { path: `projects/${projectId}/final`, name: 'cut-v1.mp4' });
     expect(delivered.statusCode, delivered.body).toBe(200);
     if (withFfmpeg) {
-      const job = await server.db.selectFrom('mediaJobs').selectAll().where('projectId', '=', projectId).where('kind', '=', 'final.thumbnail').executeTakeFirstOrThrow();
+      const job = await server.db
+        .selectFrom('mediaJobs')
+        .selectAll()
+        .where('projectId', '=', projectId)
+        .where('kind', '=', 'final.thumbnail')
+        .executeTakeFirstOrThrow();
       await mediaHandlers(server.app.ctx, mediaTools())['final.thumbnail']({ job, signal: new AbortController().signal });
     }
     await finalPreviewReady(server.db, projectId);
@@ -117,7 +171,13 @@ describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
       version: 1,
       frame: 45,
       text: HOSTILE,
-      drawing: { shapes: [{ kind: 'arrow', color: 'red', from: { x: 0.1, y: 0.1 }, to: { x: 0.5, y: 0.5 } }, { kind: 'rectangle', color: 'yellow', x: 0.6, y: 0.2, width: 0.3, height: 0.5 }, { kind: 'text', color: 'white', at: { x: 0.6, y: 0.9 }, text: 'here' }] },
+      drawing: {
+        shapes: [
+          { kind: 'arrow', color: 'red', from: { x: 0.1, y: 0.1 }, to: { x: 0.5, y: 0.5 } },
+          { kind: 'rectangle', color: 'yellow', x: 0.6, y: 0.2, width: 0.3, height: 0.5 },
+          { kind: 'text', color: 'white', at: { x: 0.6, y: 0.9 }, text: 'here' },
+        ],
+      },
     });
     await post(who.user, { version: 1, frame: 20, endFrame: 30, text: 'Music too loud in this range.' });
     await post(who.admin, { version: 1, frame: 0, text: `Opening title will change.\n${LONG}` });
@@ -201,7 +261,10 @@ describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
     for (const [i, thread] of threads.entries()) {
       const [seen] = await brightness(join(images, files[i]!));
       const distance = (frame: number) => (frame >= 0 && frame < FRAMES ? Math.abs(seen! - reference[frame]!) : Infinity);
-      expect(distance(thread.frame), `frame ${thread.frame}: ${seen} vs ${reference.slice(Math.max(0, thread.frame - 1), thread.frame + 2).join(' ')}`).toBeLessThan(Math.min(distance(thread.frame - 1), distance(thread.frame + 1)));
+      expect(
+        distance(thread.frame),
+        `frame ${thread.frame}: ${seen} vs ${reference.slice(Math.max(0, thread.frame - 1), thread.frame + 2).join(' ')}`,
+      ).toBeLessThan(Math.min(distance(thread.frame - 1), distance(thread.frame + 1)));
     }
   });
 
@@ -220,7 +283,12 @@ describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
   });
 
   it('still comes out, with a grey “No picture” box per thread, when the video cannot be read', async () => {
-    const version = await server.db.selectFrom('projectVersions').select('videoPath').where('projectId', '=', projectId).where('number', '=', 1).executeTakeFirstOrThrow();
+    const version = await server.db
+      .selectFrom('projectVersions')
+      .select('videoPath')
+      .where('projectId', '=', projectId)
+      .where('number', '=', 1)
+      .executeTakeFirstOrThrow();
     await server.app.ctx.storage.deleteObject(version.videoPath);
     const { file } = await download('no-video.pdf');
     expect(await imageCount(file)).toBe(0);
@@ -230,16 +298,28 @@ describe.each(DATABASES)('the comments PDF on $name', ({ name, url }) => {
   });
 
   // Fonts do not depend on the database: checked once. Last, as it adds a thread and renames the project.
-  it.runIf(name === DATABASES[0]!.name)('draws every script the page shows in the title, the footer, a name, a comment and a drawing’s label (issue 36)', async () => {
-    await server.db.updateTable('projects').set({ name: `Film ${EVERY_SCRIPT}` }).where('id', '=', projectId).execute();
-    await server.db.updateTable('users').set({ firstName: '日本 🎬', lastName: 'Owner' }).where('email', '=', 'owner@demo.cutdesk.test').execute();
-    await post(who.owner, { version: 1, frame: 50, text: EVERY_SCRIPT, drawing: { shapes: [{ kind: 'text', color: 'red', at: { x: 0.1, y: 0.5 }, text: '中文 👍' }] } });
-    const { file } = await download('every-script.pdf');
-    const words = await text(file);
-    expect(missingScripts(words)).toEqual([]);
-    // The title, the footer, the comment; the owner's name on two threads and the drawing's label.
-    expect(words.normalize('NFKC').match(/中文/g)!.length).toBeGreaterThanOrEqual(4);
-    expect(words.match(/🎬/g)!.length).toBeGreaterThanOrEqual(5);
-    expect((await exec('pdfinfo', [file])).stdout).toContain(`Film ${EVERY_SCRIPT}`);
-  });
+  it.runIf(name === DATABASES[0]!.name)(
+    'draws every script the page shows in the title, the footer, a name, a comment and a drawing’s label (issue 36)',
+    async () => {
+      await server.db
+        .updateTable('projects')
+        .set({ name: `Film ${EVERY_SCRIPT}` })
+        .where('id', '=', projectId)
+        .execute();
+      await server.db.updateTable('users').set({ firstName: '日本 🎬', lastName: 'Owner' }).where('email', '=', 'owner@demo.cutdesk.test').execute();
+      await post(who.owner, {
+        version: 1,
+        frame: 50,
+        text: EVERY_SCRIPT,
+        drawing: { shapes: [{ kind: 'text', color: 'red', at: { x: 0.1, y: 0.5 }, text: '中文 👍' }] },
+      });
+      const { file } = await download('every-script.pdf');
+      const words = await text(file);
+      expect(missingScripts(words)).toEqual([]);
+      // The title, the footer, the comment; the owner's name on two threads and the drawing's label.
+      expect(words.normalize('NFKC').match(/中文/g)!.length).toBeGreaterThanOrEqual(4);
+      expect(words.match(/🎬/g)!.length).toBeGreaterThanOrEqual(5);
+      expect((await exec('pdfinfo', [file])).stdout).toContain(`Film ${EVERY_SCRIPT}`);
+    },
+  );
 });

@@ -42,7 +42,8 @@ describe.each(DATABASES)('the review routes by role, on $name', ({ url }) => {
     const cast = await reviewCast(server);
     projectId = await walkthroughWithCut(server, cast.admin);
     expect((await call('POST', `/projects/${projectId}/submit`, cast.admin)).statusCode).toBe(200);
-    const organizationId = (await server.db.selectFrom('projects').select('organizationId').where('id', '=', projectId).executeTakeFirstOrThrow()).organizationId;
+    const organizationId = (await server.db.selectFrom('projects').select('organizationId').where('id', '=', projectId).executeTakeFirstOrThrow())
+      .organizationId;
     const login = await call('GET', `/organizations/${organizationId}/admin/login`, cast.admin);
     expect(login.statusCode, login.body).toBe(200);
     Object.assign(who, {
@@ -78,7 +79,8 @@ describe.each(DATABASES)('the review routes by role, on $name', ({ url }) => {
 
   it('writes a comment: anyone who sees the project, never through an impersonation', async () => {
     const got: Partial<Row> = {};
-    for (const caller of CALLERS) got[caller] = (await call('POST', `/projects/${projectId}/comments`, who[caller], { version: 1, frame: 3, text: `By ${caller}` })).statusCode;
+    for (const caller of CALLERS)
+      got[caller] = (await call('POST', `/projects/${projectId}/comments`, who[caller], { version: 1, frame: 3, text: `By ${caller}` })).statusCode;
     expect(got).toEqual(row(401, 201, 201, 201, 201, 201, 404, 403, 401));
   });
 
@@ -95,13 +97,21 @@ describe.each(DATABASES)('the review routes by role, on $name', ({ url }) => {
 
   it('deletes: the author and administrators, not an editor or another member', async () => {
     const got: Partial<Row> = {};
-    for (const caller of CALLERS) got[caller] = (await call('DELETE', `/projects/${projectId}/comments/${await ownerComment(`For ${caller} to delete`)}`, who[caller])).statusCode;
+    for (const caller of CALLERS)
+      got[caller] = (await call('DELETE', `/projects/${projectId}/comments/${await ownerComment(`For ${caller} to delete`)}`, who[caller])).statusCode;
     expect(got).toEqual(row(401, 204, 204, 403, 204, 403, 404, 403, 401));
   });
 
   it('exports the markers for staff only, in every format', async () => {
     for (const format of ['csv', 'edl', 'fcpxml', 'pdf']) {
-      const got = Object.fromEntries(await Promise.all(CALLERS.map(async (caller) => [caller, (await call('GET', `/projects/${projectId}/comments/export?version=1&format=${format}`, who[caller])).statusCode])));
+      const got = Object.fromEntries(
+        await Promise.all(
+          CALLERS.map(async (caller) => [
+            caller,
+            (await call('GET', `/projects/${projectId}/comments/export?version=1&format=${format}`, who[caller])).statusCode,
+          ]),
+        ),
+      );
       expect(got, format).toEqual(row(401, 200, 200, 200, 403, 403, 403, 403, 401));
     }
   });
@@ -131,7 +141,8 @@ describe.each(DATABASES)('the review routes by role, on $name', ({ url }) => {
     for (const caller of ['superadmin', 'admin', 'editor', 'owner', 'user', 'impersonation'] as const) {
       expect(await open(`/projects/${projectId}/events?ticket=${await ticket(caller, `/projects/${projectId}/events/ticket`)}`), caller).toBe(200);
     }
-    for (const caller of ['superadmin', 'admin', 'editor'] as const) expect(await open(`/dashboard/events?ticket=${await ticket(caller, '/dashboard/events/ticket')}`), caller).toBe(200);
+    for (const caller of ['superadmin', 'admin', 'editor'] as const)
+      expect(await open(`/dashboard/events?ticket=${await ticket(caller, '/dashboard/events/ticket')}`), caller).toBe(200);
     // No ticket, a session token instead of one, another stream's ticket, a ticket of another project.
     expect(await open(`/projects/${projectId}/events`)).toBe(401);
     expect(await open(`/projects/${projectId}/events?ticket=${who.owner.authorization!.slice('Bearer '.length)}`)).toBe(401);

@@ -3,7 +3,14 @@ import { DATABASES, startTestServer, type TestServer } from './harness.ts';
 import { reviewCast, walkthroughWithCut } from './review-fixture.ts';
 
 type Headers = Record<string, string>;
-interface Thread { id: number; version: number; text: string; deleted: boolean; canResolve: boolean; replies: { id: number; text: string }[] }
+interface Thread {
+  id: number;
+  version: number;
+  text: string;
+  deleted: boolean;
+  canResolve: boolean;
+  replies: { id: number; text: string }[];
+}
 
 /**
  * Issue 13, the comment list under fan-out: a live event names the changed comment, and an open
@@ -21,7 +28,8 @@ describe.each(DATABASES)('one thread of the review, on $name', ({ url }) => {
     expect(response.statusCode, response.body).toBe(201);
     return response.json<{ id: number }>().id;
   };
-  const listed = async (headers: Headers, id: number) => (await call('GET', `/projects/${projectId}/comments?version=1`, headers)).json<{ comments: Thread[] }>().comments.find((t) => t.id === id);
+  const listed = async (headers: Headers, id: number) =>
+    (await call('GET', `/projects/${projectId}/comments?version=1`, headers)).json<{ comments: Thread[] }>().comments.find((t) => t.id === id);
 
   beforeAll(async () => {
     server = await startTestServer(url, { storage: true });
@@ -46,7 +54,12 @@ describe.each(DATABASES)('one thread of the review, on $name', ({ url }) => {
       // A reply's id answers its whole thread.
       expect((await call('GET', `/projects/${projectId}/comments/${reply}`, headers)).json()).toEqual(one.json());
     }
-    expect((await call('GET', `/projects/${projectId}/comments/${thread}`, who.user)).json<Thread>()).toMatchObject({ version: 1, text: 'Logo too small', canResolve: true, replies: [{ id: reply, text: 'Bigger in v02' }] });
+    expect((await call('GET', `/projects/${projectId}/comments/${thread}`, who.user)).json<Thread>()).toMatchObject({
+      version: 1,
+      text: 'Logo too small',
+      canResolve: true,
+      replies: [{ id: reply, text: 'Bigger in v02' }],
+    });
     // Another organization: as if it did not exist.
     expect((await call('GET', `/projects/${projectId}/comments/${thread}`, who.otherOwner)).statusCode).toBe(404);
     expect((await call('GET', `/projects/${projectId}/comments/999999`, who.admin)).statusCode).toBe(404);

@@ -22,7 +22,12 @@ describe.each(DATABASES)('playable versions on $name', ({ url }) => {
   let projectId: number;
 
   const call = (method: string, path: string, headers: Headers, payload?: unknown) =>
-    server.app.inject({ method: method as 'GET', url: path.startsWith('/api/') ? path : `/api/v1${path}`, headers: headers as Record<string, string>, ...(payload !== undefined && { payload: payload as object }) });
+    server.app.inject({
+      method: method as 'GET',
+      url: path.startsWith('/api/') ? path : `/api/v1${path}`,
+      headers: headers as Record<string, string>,
+      ...(payload !== undefined && { payload: payload as object }),
+    });
   const versions = async (headers: Headers) => {
     const response = await call('GET', `/projects/${projectId}/versions`, headers);
     expect(response.statusCode, response.body).toBe(200);
@@ -37,7 +42,13 @@ describe.each(DATABASES)('playable versions on $name', ({ url }) => {
     if (!withFfmpeg) return finalPreviewReady(server.db, projectId);
     const handlers = mediaHandlers(server.app.ctx, mediaTools());
     for (const kind of ['final.preview', 'final.thumbnail'] as const) {
-      const job = await server.db.selectFrom('mediaJobs').selectAll().where('projectId', '=', projectId).where('kind', '=', kind).where('sourceKey', '=', `projects/${projectId}/final/${name}`).executeTakeFirstOrThrow();
+      const job = await server.db
+        .selectFrom('mediaJobs')
+        .selectAll()
+        .where('projectId', '=', projectId)
+        .where('kind', '=', kind)
+        .where('sourceKey', '=', `projects/${projectId}/final/${name}`)
+        .executeTakeFirstOrThrow();
       await handlers[kind]({ job, signal: new AbortController().signal });
       await server.db.updateTable('mediaJobs').set({ status: 'done', finishedAt: new Date() }).where('id', '=', job.id).execute();
     }
@@ -48,7 +59,9 @@ describe.each(DATABASES)('playable versions on $name', ({ url }) => {
   };
   const requestChanges = async () => {
     const current = (await versions(who.owner)).find((version) => version.current)!;
-    expect((await call('POST', `/projects/${projectId}/comments`, who.owner, { version: current.number, frame: 0, text: 'Warmer colours, please.' })).statusCode).toBe(201);
+    expect(
+      (await call('POST', `/projects/${projectId}/comments`, who.owner, { version: current.number, frame: 0, text: 'Warmer colours, please.' })).statusCode,
+    ).toBe(201);
     const submitted = await call('POST', `/projects/${projectId}/submit`, who.owner);
     expect(submitted.statusCode, submitted.body).toBe(200);
   };
@@ -105,14 +118,20 @@ describe.each(DATABASES)('playable versions on $name', ({ url }) => {
   it('refuses a customer the links of a version not yet released (404), and lists it for staff', async () => {
     await requestChanges();
     await deliver('cut-v3.mp4', 200);
-    expect((await versions(who.admin)).map((version) => [version.number, version.media !== null])).toEqual([[1, true], [2, true], [3, true]]);
+    expect((await versions(who.admin)).map((version) => [version.number, version.media !== null])).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+    ]);
     expect((await versions(who.owner)).map((version) => version.number)).toEqual([1, 2]);
     const session = await ownerSession();
     const unreleased = signMediaToken(server.config.jwtSecret, projectId, session, Date.now(), 3);
     expect((await call('GET', `/api/v1/media/${unreleased}/preview.mp4`, {})).statusCode).toBe(404);
     expect((await call('GET', `/api/v1/media/${unreleased}/stream/v0/playlist.m3u8`, {})).statusCode).toBe(404);
     // A version that does not exist at all answers the same.
-    expect((await call('GET', `/api/v1/media/${signMediaToken(server.config.jwtSecret, projectId, session, Date.now(), 9)}/preview.mp4`, {})).statusCode).toBe(404);
+    expect((await call('GET', `/api/v1/media/${signMediaToken(server.config.jwtSecret, projectId, session, Date.now(), 9)}/preview.mp4`, {})).statusCode).toBe(
+      404,
+    );
     // While the project is back in editing, the released versions stay playable for the customer.
     const [v1] = await versions(who.owner);
     if (withFfmpeg) expect((await call('GET', v1!.media!.preview, {})).statusCode).toBe(302);
@@ -123,8 +142,18 @@ describe.each(DATABASES)('playable versions on $name', ({ url }) => {
 
   it('answers 404 to another organization, by the list and by a link signed for them', async () => {
     expect((await call('GET', `/projects/${projectId}/versions`, who.outsider)).statusCode).toBe(404);
-    const nina = await server.db.selectFrom('users').select(['id', 'sessionVersion']).where('email', '=', 'nina@northwind.demo.cutdesk.test').executeTakeFirstOrThrow();
-    const token = signMediaToken(server.config.jwtSecret, projectId, { userId: nina.id, sessionVersion: nina.sessionVersion, impersonatorId: null, impersonatorSessionVersion: null }, Date.now(), 1);
+    const nina = await server.db
+      .selectFrom('users')
+      .select(['id', 'sessionVersion'])
+      .where('email', '=', 'nina@northwind.demo.cutdesk.test')
+      .executeTakeFirstOrThrow();
+    const token = signMediaToken(
+      server.config.jwtSecret,
+      projectId,
+      { userId: nina.id, sessionVersion: nina.sessionVersion, impersonatorId: null, impersonatorSessionVersion: null },
+      Date.now(),
+      1,
+    );
     expect((await call('GET', `/api/v1/media/${token}/preview.mp4`, {})).statusCode).toBe(404);
   });
 });

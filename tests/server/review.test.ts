@@ -26,7 +26,25 @@ async function ntscClip(): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'cutdesk-review-clip-'));
   const out = join(dir, 'clip.mp4');
   try {
-    await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30000/1001', '-frames:v', String(FRAMES), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', out]);
+    await exec('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=30000/1001',
+      '-frames:v',
+      String(FRAMES),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      out,
+    ]);
     return await readFile(out);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -64,13 +82,25 @@ function parseCsv(text: string): string[][] {
 
 describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
   let server: TestServer;
-  const who: Record<'superadmin' | 'admin' | 'editor' | 'owner' | 'user' | 'outsider', Headers> = { superadmin: {}, admin: {}, editor: {}, owner: {}, user: {}, outsider: {} };
+  const who: Record<'superadmin' | 'admin' | 'editor' | 'owner' | 'user' | 'outsider', Headers> = {
+    superadmin: {},
+    admin: {},
+    editor: {},
+    owner: {},
+    user: {},
+    outsider: {},
+  };
   let projectId: number;
   let organizationId: number;
   const anonymous: Headers = {};
 
   const call = (method: string, path: string, headers: Headers, payload?: unknown) =>
-    server.app.inject({ method: method as 'GET', url: `/api/v1${path}`, headers: headers as Record<string, string>, ...(payload !== undefined && { payload: payload as object }) });
+    server.app.inject({
+      method: method as 'GET',
+      url: `/api/v1${path}`,
+      headers: headers as Record<string, string>,
+      ...(payload !== undefined && { payload: payload as object }),
+    });
   const versions = async (headers: Headers) => {
     const response = await call('GET', `/projects/${projectId}/versions`, headers);
     expect(response.statusCode, response.body).toBe(200);
@@ -128,7 +158,13 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
   });
 
   it.runIf(withFfmpeg)('learns the real frame rate and length when the media job probes the video', async () => {
-    const job = await server.db.selectFrom('mediaJobs').selectAll().where('projectId', '=', projectId).where('kind', '=', 'final.thumbnail').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const job = await server.db
+      .selectFrom('mediaJobs')
+      .selectAll()
+      .where('projectId', '=', projectId)
+      .where('kind', '=', 'final.thumbnail')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     await mediaHandlers(server.app.ctx, mediaTools())['final.thumbnail']({ job, signal: new AbortController().signal });
     const [v1] = await versions(who.admin);
     expect(v1).toMatchObject({ frameRate: NTSC, frameRateKnown: true, durationFrames: FRAMES, width: 320, height: 240 });
@@ -156,7 +192,14 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
   it('lets staff comment on the version in editing', async () => {
     const response = await post(who.editor, { version: 1, frame: 10, text: 'Colour jumps here.' });
     expect(response.statusCode, response.body).toBe(201);
-    expect(response.json<Comment>()).toMatchObject({ frame: 10, author: { name: 'Eddie Cutter', role: 'EDITOR' }, canEdit: true, canResolve: true, canDelete: true, resolved: false });
+    expect(response.json<Comment>()).toMatchObject({
+      frame: 10,
+      author: { name: 'Eddie Cutter', role: 'EDITOR' },
+      canEdit: true,
+      canResolve: true,
+      canDelete: true,
+      resolved: false,
+    });
   });
 
   it('releases the version to the customer when staff send it to review', async () => {
@@ -171,11 +214,22 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
 
   let ownerThread: Comment;
   it('takes comments from OWNER, USER and ADMIN with their timecode, and one level of replies', async () => {
-    const owner = await post(who.owner, { version: 1, frame: 45, text: '  Logo <b>too</b> small  ', drawing: { shapes: [{ kind: 'arrow', color: 'red', from: { x: 0.1, y: 0.1 }, to: { x: 0.5, y: 0.5 } }] } });
+    const owner = await post(who.owner, {
+      version: 1,
+      frame: 45,
+      text: '  Logo <b>too</b> small  ',
+      drawing: { shapes: [{ kind: 'arrow', color: 'red', from: { x: 0.1, y: 0.1 }, to: { x: 0.5, y: 0.5 } }] },
+    });
     expect(owner.statusCode, owner.body).toBe(201);
     ownerThread = owner.json<Comment>();
     const rate = withFfmpeg ? NTSC : { num: 30, den: 1 };
-    expect(ownerThread).toMatchObject({ frame: 45, timecode: withFfmpeg ? '00:00:01;15' : '00:00:01:15', text: 'Logo <b>too</b> small', author: { name: 'Olivia Owner', role: 'OWNER' }, parentId: null });
+    expect(ownerThread).toMatchObject({
+      frame: 45,
+      timecode: withFfmpeg ? '00:00:01;15' : '00:00:01:15',
+      text: 'Logo <b>too</b> small',
+      author: { name: 'Olivia Owner', role: 'OWNER' },
+      parentId: null,
+    });
     expect(timecodeToFrame(ownerThread.timecode, rate)).toBe(45);
     expect(ownerThread.drawing).toEqual({ shapes: [{ kind: 'arrow', color: 'red', from: { x: 0.1, y: 0.1 }, to: { x: 0.5, y: 0.5 } }] });
 
@@ -219,7 +273,12 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
       [{ version: 0, frame: 1, text: 'x' }, 'version'],
       [{ version: 1, frame: 1, text: 'x', extra: true }, 'extra'],
       [{ version: 1, parentId: ownerThread.id, frame: 3, text: 'reply with a frame' }, 'frame'],
-      ...(withFfmpeg ? ([[{ version: 1, frame: FRAMES + 1, text: 'past the end' }, 'frame'], [{ version: 1, frame: 1, endFrame: FRAMES + 1, text: 'range past the end' }, 'frame']] as [Record<string, unknown>, string][]) : []),
+      ...(withFfmpeg
+        ? ([
+            [{ version: 1, frame: FRAMES + 1, text: 'past the end' }, 'frame'],
+            [{ version: 1, frame: 1, endFrame: FRAMES + 1, text: 'range past the end' }, 'frame'],
+          ] as [Record<string, unknown>, string][])
+        : []),
     ];
     for (const [body, field] of cases) {
       const response = await post(who.owner, body);
@@ -294,7 +353,10 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
     expect(edl.statusCode).toBe(200);
     expect(edl.headers['content-disposition']).toMatch(/filename="Product_walkthrough_v01_comments\.edl"/);
     const start = timecodeToFrame(EDL_START_TIMECODE, rate)!;
-    const events = edl.body.split('\r\n').filter((line) => /^\d{3} /.test(line)).map((line) => line.trim().split(/\s+/)[4]!);
+    const events = edl.body
+      .split('\r\n')
+      .filter((line) => /^\d{3} /.test(line))
+      .map((line) => line.trim().split(/\s+/)[4]!);
     expect(events.map((tc) => timecodeToFrame(tc, rate)! - start)).toEqual(frames);
 
     const xml = await call('GET', `/projects/${projectId}/comments/export?version=1&format=fcpxml`, who.superadmin);
@@ -338,18 +400,45 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
     // Another account is not held back by the first one's count.
     expect((await post(who.admin, { version: 1, frame: 2, text: 'Flood by another account' })).statusCode).toBe(201);
 
-    const version = await server.db.selectFrom('projectVersions').select('id').where('projectId', '=', projectId).where('number', '=', 1).executeTakeFirstOrThrow();
-    const live = await server.db.selectFrom('reviewComments').select((eb) => eb.fn.countAll<string>().as('n')).where('versionId', '=', version.id).where('deletedAt', 'is', null).executeTakeFirstOrThrow();
+    const version = await server.db
+      .selectFrom('projectVersions')
+      .select('id')
+      .where('projectId', '=', projectId)
+      .where('number', '=', 1)
+      .executeTakeFirstOrThrow();
+    const live = await server.db
+      .selectFrom('reviewComments')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('versionId', '=', version.id)
+      .where('deletedAt', 'is', null)
+      .executeTakeFirstOrThrow();
     const admin = await server.db.selectFrom('users').select(['id']).where('email', '=', 'admin@demo.cutdesk.test').executeTakeFirstOrThrow();
     const missing = COMMENTS_PER_VERSION_MAX - Number(live.n);
     await server.db
       .insertInto('reviewComments')
-      .values(Array.from({ length: missing }, (_, i) => ({ projectId, versionId: version.id, parentId: null, authorUserId: admin.id, authorName: 'Alex Admin', authorRole: 'ADMIN', frame: 3, endFrame: null, text: `Filler ${i}`, drawing: null })))
+      .values(
+        Array.from({ length: missing }, (_, i) => ({
+          projectId,
+          versionId: version.id,
+          parentId: null,
+          authorUserId: admin.id,
+          authorName: 'Alex Admin',
+          authorRole: 'ADMIN',
+          frame: 3,
+          endFrame: null,
+          text: `Filler ${i}`,
+          drawing: null,
+        })),
+      )
       .execute();
     const full = await post(who.admin, { version: 1, frame: 2, text: 'One too many' });
     expect(full.statusCode).toBe(409);
     expect(full.json().message).toBe(REVIEW_MESSAGES.versionFull);
-    await server.db.deleteFrom('reviewComments').where('versionId', '=', version.id).where((eb) => eb.or([eb('text', 'like', 'Flood%'), eb('text', 'like', 'Filler%')])).execute();
+    await server.db
+      .deleteFrom('reviewComments')
+      .where('versionId', '=', version.id)
+      .where((eb) => eb.or([eb('text', 'like', 'Flood%'), eb('text', 'like', 'Filler%')]))
+      .execute();
   });
 
   it('closes comments once approved (409); managers may still delete', async () => {
@@ -367,7 +456,10 @@ describe.each(DATABASES)('frame-accurate review on $name', ({ url }) => {
 
   it('a cut delivered after approval is version 2, hidden from customers until restored to review', async () => {
     await deliver('cut-v2.mp4', withFfmpeg ? await ntscClip() : Buffer.concat([MP4_FTYP, Buffer.from('still not a video')]));
-    expect((await versions(who.admin)).map((v) => [v.number, v.current])).toEqual([[1, false], [2, true]]);
+    expect((await versions(who.admin)).map((v) => [v.number, v.current])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
     // Version 1 stays playable from its own files (its link names it).
     expect((await versions(who.admin))[0]!.media!.preview).toMatch(new RegExp(`^/api/v1/media/${projectId}v1\\.[^/]+/preview\\.mp4$`));
     expect((await versions(who.owner)).map((v) => v.number)).toEqual([1]);

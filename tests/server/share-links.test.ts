@@ -36,7 +36,14 @@ async function openStream(url: string) {
   };
 }
 
-interface Link { id: number; url: string; state: string; hasPassword: boolean; guestComments: number; version: number }
+interface Link {
+  id: number;
+  url: string;
+  state: string;
+  hasPassword: boolean;
+  guestComments: number;
+  version: number;
+}
 
 /**
  * Issue 13, guest reviewers: the owner shares one version with someone without an account
@@ -90,8 +97,14 @@ describe.each(DATABASES)('guest share links, on $name', ({ url }) => {
     const token = tokenOf(link);
     const page = await call('GET', `/share/${token}`);
     expect(page.statusCode, page.body).toBe(200);
-    const review = page.json<{ requiresPassword: boolean; review: { projectName: string; organizationName: string; open: boolean; version: { number: number; media: { thumbnail: string } } } }>();
-    expect(review).toMatchObject({ requiresPassword: false, review: { projectName: 'Product walkthrough', organizationName: 'Demo Studio', open: true, version: { number: 1 } } });
+    const review = page.json<{
+      requiresPassword: boolean;
+      review: { projectName: string; organizationName: string; open: boolean; version: { number: number; media: { thumbnail: string } } };
+    }>();
+    expect(review).toMatchObject({
+      requiresPassword: false,
+      review: { projectName: 'Product walkthrough', organizationName: 'Demo Studio', open: true, version: { number: 1 } },
+    });
     // Guest media links name the share link, not a session; they answer like the project's own (not processed yet).
     expect(review.review.version.media.thumbnail).toMatch(/^\/api\/v1\/media\/g\d+\./);
     expect((await server.app.inject({ method: 'GET', url: review.review.version.media.thumbnail })).statusCode).not.toBe(404);
@@ -101,10 +114,19 @@ describe.each(DATABASES)('guest share links, on $name', ({ url }) => {
     expect(noName.json()).toMatchObject({ fields: { guestName: REVIEW_MESSAGES.guestNameRequired } });
     const posted = await call('POST', `/share/${token}/comments`, {}, { frame: 12, text: '<b>Logo</b> too small', guestName: '  Dana from Marketing ' });
     expect(posted.statusCode, posted.body).toBe(201);
-    expect(posted.json()).toMatchObject({ version: 1, frame: 12, text: '<b>Logo</b> too small', author: { name: 'Dana from Marketing', role: 'GUEST' }, canEdit: false, canResolve: false, canDelete: false });
+    expect(posted.json()).toMatchObject({
+      version: 1,
+      frame: 12,
+      text: '<b>Logo</b> too small',
+      author: { name: 'Dana from Marketing', role: 'GUEST' },
+      canEdit: false,
+      canResolve: false,
+      canDelete: false,
+    });
 
     // Members see it as a guest's; staff can resolve it.
-    const threads = (await call('GET', `/projects/${projectId}/comments?version=1`, who.owner)).json<{ comments: { id: number; author: { role: string } }[] }>().comments;
+    const threads = (await call('GET', `/projects/${projectId}/comments?version=1`, who.owner)).json<{ comments: { id: number; author: { role: string } }[] }>()
+      .comments;
     const guestThread = threads.find((t) => t.author.role === 'GUEST')!;
     expect(guestThread).toBeDefined();
     expect((await call('PATCH', `/projects/${projectId}/comments/${guestThread.id}`, who.editor, { resolved: true })).statusCode).toBe(200);
@@ -167,12 +189,20 @@ describe.each(DATABASES)('guest share links, on $name', ({ url }) => {
     expect(gone.json()).toMatchObject({ message: SHARE_MESSAGES.linkGone });
     expect((await call('POST', `/share/${token}/comments`, {}, { frame: 1, text: 'late', guestName: 'Dana' })).statusCode).toBe(410);
     expect((await server.app.inject({ method: 'GET', url: media })).statusCode).toBe(404);
-    expect((await call('GET', `/projects/${projectId}/share-links`, who.owner)).json<{ links: Link[] }>().links.find((l) => l.id === link.id)).toMatchObject({ state: 'revoked' });
+    expect((await call('GET', `/projects/${projectId}/share-links`, who.owner)).json<{ links: Link[] }>().links.find((l) => l.id === link.id)).toMatchObject({
+      state: 'revoked',
+    });
 
     const expiring = await share();
-    await server.db.updateTable('reviewShareLinks').set({ expiresAt: new Date(Date.now() - 1000) }).where('id', '=', expiring.id).execute();
+    await server.db
+      .updateTable('reviewShareLinks')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where('id', '=', expiring.id)
+      .execute();
     expect((await call('GET', `/share/${tokenOf(expiring)}`)).statusCode).toBe(410);
-    expect((await call('GET', `/projects/${projectId}/share-links`, who.owner)).json<{ links: Link[] }>().links.find((l) => l.id === expiring.id)).toMatchObject({ state: 'expired' });
+    expect(
+      (await call('GET', `/projects/${projectId}/share-links`, who.owner)).json<{ links: Link[] }>().links.find((l) => l.id === expiring.id),
+    ).toMatchObject({ state: 'expired' });
   });
 
   it('streams to a guest the link’s version’s comments and the project’s changes only, without version numbers; behind its password; closed once revoked', async () => {

@@ -13,20 +13,36 @@ import { DEMO_ACCOUNTS, isEmpty, seedDemo } from '../../server/seed/demo.ts';
 async function schemaOf(db: Db): Promise<Record<string, unknown[]>> {
   const rows = async (query: ReturnType<typeof sql>) => (await query.execute(db)).rows;
   return {
-    columns: await rows(sql`select table_name, column_name, ordinal_position, data_type, udt_name, is_nullable, column_default, character_maximum_length, numeric_precision from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`),
-    constraints: await rows(sql`select c.conrelid::regclass::text as on_table, c.conname, pg_get_constraintdef(c.oid) as def from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = 'public' order by 1, 2`),
+    columns: await rows(
+      sql`select table_name, column_name, ordinal_position, data_type, udt_name, is_nullable, column_default, character_maximum_length, numeric_precision from information_schema.columns where table_schema = 'public' order by table_name, ordinal_position`,
+    ),
+    constraints: await rows(
+      sql`select c.conrelid::regclass::text as on_table, c.conname, pg_get_constraintdef(c.oid) as def from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = 'public' order by 1, 2`,
+    ),
     indexes: await rows(sql`select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by tablename, indexname`),
-    sequences: await rows(sql`select sequence_name, data_type, start_value, increment from information_schema.sequences where sequence_schema = 'public' order by sequence_name`),
-    functions: await rows(sql`select p.proname, pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1, 2`),
-    triggers: await rows(sql`select event_object_table, trigger_name, action_timing, event_manipulation, action_statement from information_schema.triggers where trigger_schema = 'public' order by 1, 2, 4`),
-    types: await rows(sql`select t.typname, t.typtype, array(select e.enumlabel::text from pg_enum e where e.enumtypid = t.oid order by e.enumsortorder) as labels from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'public' and t.typtype in ('e', 'd') order by 1`),
+    sequences: await rows(
+      sql`select sequence_name, data_type, start_value, increment from information_schema.sequences where sequence_schema = 'public' order by sequence_name`,
+    ),
+    functions: await rows(
+      sql`select p.proname, pg_get_functiondef(p.oid) as def from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' order by 1, 2`,
+    ),
+    triggers: await rows(
+      sql`select event_object_table, trigger_name, action_timing, event_manipulation, action_statement from information_schema.triggers where trigger_schema = 'public' order by 1, 2, 4`,
+    ),
+    types: await rows(
+      sql`select t.typname, t.typtype, array(select e.enumlabel::text from pg_enum e where e.enumtypid = t.oid order by e.enumsortorder) as labels from pg_type t join pg_namespace n on n.oid = t.typnamespace where n.nspname = 'public' and t.typtype in ('e', 'd') order by 1`,
+    ),
     extensions: await rows(sql`select extname from pg_extension order by 1`),
   };
 }
 
 /** Rows per table (the migrations insert some: plans, settings), and the migrations recorded. */
 async function contentOf(db: Db): Promise<{ counts: Record<string, number>; migrations: string[] }> {
-  const tables = (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db)).rows;
+  const tables = (
+    await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db)
+  ).rows;
   const counts: Record<string, number> = {};
   for (const { name } of tables) counts[name] = Number((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)}`.execute(db)).rows[0]!.n);
   const migrations = (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db)).rows.map((r) => r.name);

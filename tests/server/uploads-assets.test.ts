@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand,
-  ListObjectsV2Command, PutObjectCommand, S3Client, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
@@ -13,7 +21,16 @@ import { DATABASES, signIn, startTestServer, type TestServer } from './harness.t
 
 type Headers = { authorization: string };
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string; expiration: string }
+interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  prefix: string;
+  expiration: string;
+}
 
 const BRIEF = { name: 'Upload test', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film.' };
 const DAY = 86_400_000;
@@ -31,11 +48,15 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
 
   const call = (method: Method, path: string, headers: Partial<Headers> = {}, payload?: unknown) =>
     server.app.inject({ method, url: `/api/v1${path}`, payload: payload as object, headers: { ...headers, host: new URL(server.baseUrl!).host } });
-  const projectIn = async (headers: Headers, orgId: number) => (await call('POST', `/organizations/${orgId}/projects`, headers, BRIEF)).json<{ id: number }>().id;
+  const projectIn = async (headers: Headers, orgId: number) =>
+    (await call('POST', `/organizations/${orgId}/projects`, headers, BRIEF)).json<{ id: number }>().id;
   const idOf = async (name: string) => (await server.db.selectFrom('projects').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
-  const setStatus = (id: number, status: 'OPENED' | 'IN_EDITING' | 'APPROVED' | 'ARCHIVED' | 'IN_REVIEW' | 'WAITING_FOR_EDITOR') => server.db.updateTable('projects').set({ status }).where('id', '=', id).execute();
-  const usedSpace = async (orgId = organizationId) => (await server.db.selectFrom('organizations').select('usedSpace').where('id', '=', orgId).executeTakeFirstOrThrow()).usedSpace;
-  const setQuota = (storageTb: number, used = 0, orgId = organizationId) => server.db.updateTable('organizations').set({ storageTb, usedSpace: used }).where('id', '=', orgId).execute();
+  const setStatus = (id: number, status: 'OPENED' | 'IN_EDITING' | 'APPROVED' | 'ARCHIVED' | 'IN_REVIEW' | 'WAITING_FOR_EDITOR') =>
+    server.db.updateTable('projects').set({ status }).where('id', '=', id).execute();
+  const usedSpace = async (orgId = organizationId) =>
+    (await server.db.selectFrom('organizations').select('usedSpace').where('id', '=', orgId).executeTakeFirstOrThrow()).usedSpace;
+  const setQuota = (storageTb: number, used = 0, orgId = organizationId) =>
+    server.db.updateTable('organizations').set({ storageTb, usedSpace: used }).where('id', '=', orgId).execute();
 
   async function credentials(headers: Headers, projectId: number, uploadType?: string): Promise<Credentials> {
     const response = await call('POST', '/uploads/credentials', headers, { projectId, ...(uploadType && { uploadType }) });
@@ -48,7 +69,11 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       endpoint: `${server.baseUrl}/s3`,
       region: server.config.storage.region,
       forcePathStyle: true,
-      credentials: { accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey, ...(creds.sessionToken !== undefined && { sessionToken: creds.sessionToken }) },
+      credentials: {
+        accessKeyId: creds.accessKeyId,
+        secretAccessKey: creds.secretAccessKey,
+        ...(creds.sessionToken !== undefined && { sessionToken: creds.sessionToken }),
+      },
       maxAttempts: 1,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
@@ -60,7 +85,10 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
   /** Uploads `bytes` with the project's temporary credentials under a name from check-name. */
   async function upload(headers: Headers, projectId: number, name: string, bytes: Buffer, type = 'InterviewClip') {
     const creds = await credentials(headers, projectId);
-    const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, headers)).json<{ name: string; location: string }>();
+    const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=${type}&name=${encodeURIComponent(name)}`, headers)).json<{
+      name: string;
+      location: string;
+    }>();
     await s3With(creds).send(new PutObjectCommand({ Bucket: creds.bucket, Key: checked.location, Body: bytes, ContentType: 'video/mp4' }));
     return checked;
   }
@@ -78,7 +106,12 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     user = await signIn(server.app, 'user@demo.cutdesk.test');
     admin = await signIn(server.app, 'admin@demo.cutdesk.test');
     editor = await signIn(server.app, 'editor@demo.cutdesk.test');
-    const registered = await call('POST', '/register', {}, { email: 'outsider-uploads@example.com', password: 'secret123', firstName: 'Out', lastName: 'Sider', phone: '555' });
+    const registered = await call(
+      'POST',
+      '/register',
+      {},
+      { email: 'outsider-uploads@example.com', password: 'secret123', firstName: 'Out', lastName: 'Sider', phone: '555' },
+    );
     outsider = { authorization: `Bearer ${registered.json().token}` };
     outsiderOrganizationId = (await call('POST', '/organizations', outsider, { name: 'Outsiders Uploads' })).json<{ id: number }>().id;
     organizationId = (await server.db.selectFrom('organizations').select('id').where('name', '=', 'Demo Studio').executeTakeFirstOrThrow()).id;
@@ -92,7 +125,13 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
     it('gives a customer of an OPENED project credentials limited to its raw prefix, with where to send', async () => {
       const projectId = await projectIn(owner, organizationId);
       const creds = await credentials(user, projectId);
-      expect(creds).toMatchObject({ endpoint: `${server.baseUrl}/s3`, bucket: server.config.storage.bucket, region: server.config.storage.region, prefix: `projects/${projectId}/raw/`, forcePathStyle: true });
+      expect(creds).toMatchObject({
+        endpoint: `${server.baseUrl}/s3`,
+        bucket: server.config.storage.bucket,
+        region: server.config.storage.region,
+        prefix: `projects/${projectId}/raw/`,
+        forcePathStyle: true,
+      });
       expect(creds.accessKeyId).toMatch(/^ASIA/);
       const lifetime = new Date(creds.expiration).getTime() - Date.now();
       expect(lifetime).toBeGreaterThan(50 * 60_000);
@@ -104,11 +143,23 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const creds = await credentials(owner, projectId);
       const s3 = s3With(creds);
       await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}interviews/a.mp4`, Body: 'inside' }));
-      await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `projects/${projectId}/final/a.mp4`, Body: 'final' }))).rejects.toMatchObject({ name: 'AccessDenied' });
-      await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `projects/${projectId + 1}/raw/interviews/a.mp4`, Body: 'other' }))).rejects.toMatchObject({ name: 'AccessDenied' });
+      await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `projects/${projectId}/final/a.mp4`, Body: 'final' }))).rejects.toMatchObject({
+        name: 'AccessDenied',
+      });
+      await expect(
+        s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `projects/${projectId + 1}/raw/interviews/a.mp4`, Body: 'other' })),
+      ).rejects.toMatchObject({ name: 'AccessDenied' });
       // Without the session token the key id is unknown, as on S3.
-      await expect(s3With({ accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey }).send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}x`, Body: 'x' }))).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
-      await expect(s3With({ ...creds, secretAccessKey: 'wrong-secret-wrong-secret' }).send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}x`, Body: 'x' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+      await expect(
+        s3With({ accessKeyId: creds.accessKeyId, secretAccessKey: creds.secretAccessKey }).send(
+          new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}x`, Body: 'x' }),
+        ),
+      ).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
+      await expect(
+        s3With({ ...creds, secretAccessKey: 'wrong-secret-wrong-secret' }).send(
+          new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}x`, Body: 'x' }),
+        ),
+      ).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
     });
 
     it('only upload: they cannot replace, read, delete, copy or list objects', async () => {
@@ -117,10 +168,22 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const creds = await credentials(owner, projectId);
       const s3 = s3With(creds);
       // Replacing a registered object (say, with a much larger one) would dodge the storage quota.
-      await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: registered.path, Body: randomBytes(200) }))).rejects.toMatchObject({ name: 'PreconditionFailed', $metadata: { httpStatusCode: 412 } });
+      await expect(s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: registered.path, Body: randomBytes(200) }))).rejects.toMatchObject({
+        name: 'PreconditionFailed',
+        $metadata: { httpStatusCode: 412 },
+      });
       const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: creds.bucket, Key: registered.path }));
       const part = await s3.send(new UploadPartCommand({ Bucket: creds.bucket, Key: registered.path, UploadId, PartNumber: 1, Body: randomBytes(300) }));
-      await expect(s3.send(new CompleteMultipartUploadCommand({ Bucket: creds.bucket, Key: registered.path, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] } }))).rejects.toMatchObject({ $metadata: { httpStatusCode: 412 } });
+      await expect(
+        s3.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: creds.bucket,
+            Key: registered.path,
+            UploadId,
+            MultipartUpload: { Parts: [{ PartNumber: 1, ETag: part.ETag }] },
+          }),
+        ),
+      ).rejects.toMatchObject({ $metadata: { httpStatusCode: 412 } });
       expect((await server.app.ctx.storage.headObject(registered.path))?.size).toBe(100);
       for (const command of [
         new GetObjectCommand({ Bucket: creds.bucket, Key: registered.path }),
@@ -139,15 +202,23 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const theirProject = await projectIn(outsider, outsiderOrganizationId);
       expect((await call('POST', '/uploads/credentials', outsider, { projectId })).statusCode).toBe(404);
       const theirs = await credentials(outsider, theirProject);
-      await expect(s3With(theirs).send(new PutObjectCommand({ Bucket: theirs.bucket, Key: `projects/${projectId}/raw/interviews/intruder.mp4`, Body: 'no' }))).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
+      await expect(
+        s3With(theirs).send(new PutObjectCommand({ Bucket: theirs.bucket, Key: `projects/${projectId}/raw/interviews/intruder.mp4`, Body: 'no' })),
+      ).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } });
     });
 
     it('stops working once expired', async () => {
       const projectId = await projectIn(owner, organizationId);
       const creds = await credentials(owner, projectId);
       // Not used yet, so the store has not cached the principal: it reads the expiry set here.
-      await server.db.updateTable('storageCredentials').set({ expiresAt: new Date(Date.now() - 1000) }).where('accessKeyId', '=', creds.accessKeyId).execute();
-      await expect(s3With(creds).send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}late.mp4`, Body: 'late' }))).rejects.toMatchObject({ name: 'ExpiredToken' });
+      await server.db
+        .updateTable('storageCredentials')
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where('accessKeyId', '=', creds.accessKeyId)
+        .execute();
+      await expect(s3With(creds).send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}late.mp4`, Body: 'late' }))).rejects.toMatchObject({
+        name: 'ExpiredToken',
+      });
     });
 
     it('follows C§4 and A§4: customers while OPENED, managers the final video outside OPENED/WAITING/DELETED, never an editor', async () => {
@@ -180,7 +251,10 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
         expect(response.statusCode, response.body).toBe(200);
         return response.json<{ name: string; location: string }>();
       };
-      expect(await check('My clip (final) #1.MP4')).toEqual({ name: 'My clip final 1.MP4', location: assetKey(projectId, 'INTERVIEW_CLIP', 'My clip final 1.MP4') });
+      expect(await check('My clip (final) #1.MP4')).toEqual({
+        name: 'My clip final 1.MP4',
+        location: assetKey(projectId, 'INTERVIEW_CLIP', 'My clip final 1.MP4'),
+      });
       // Reserved by the first call: the next upload of the same name gets another one.
       expect((await check('My clip (final) #1.MP4')).name).toBe('My clip final 1-1.MP4');
       expect(await check('photo.png', 'Asset')).toEqual({ name: 'photo.png', location: `projects/${projectId}/raw/assets/photo.png` });
@@ -200,7 +274,12 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect(checked.name).toBe(name);
       expect(checked.location).toMatch(/^projects\/\d+\/raw\/b_roll\/[A-Za-z0-9._-]+\.mov$/);
       // Registration sanitises again: a name that skipped check-name cannot smuggle a bidi override or a path.
-      const response = await call('POST', `/projects/${projectId}/assets`, owner, { name: `../\u202e${name.normalize('NFD')}\u200b`, path: checked.location, type: 'BRollClip', size: 24 });
+      const response = await call('POST', `/projects/${projectId}/assets`, owner, {
+        name: `../\u202e${name.normalize('NFD')}\u200b`,
+        path: checked.location,
+        type: 'BRollClip',
+        size: 24,
+      });
       expect(response.statusCode, response.body).toBe(201);
       const asset = response.json<{ id: number; name: string; path: string }>();
       expect(asset).toMatchObject({ name, path: checked.location });
@@ -237,8 +316,12 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect(await usedSpace()).toBe(before + bytes.length);
       const image = await uploadAndRegister(user, projectId, 'logo.png', pngBytes(300), 'Asset');
 
-      const clips = (await call('GET', `/projects/${projectId}/assets?type=InterviewClip`, owner)).json<Array<{ id: number; name: string; size: number; type: { name: string }; url: string }>>();
-      expect(clips).toEqual([expect.objectContaining({ id: asset.id, name: 'Interview 1.mp4', size: 5000, type: { name: 'INTERVIEW_CLIP' }, previewPath: null, deletedAt: null })]);
+      const clips = (await call('GET', `/projects/${projectId}/assets?type=InterviewClip`, owner)).json<
+        Array<{ id: number; name: string; size: number; type: { name: string }; url: string }>
+      >();
+      expect(clips).toEqual([
+        expect.objectContaining({ id: asset.id, name: 'Interview 1.mp4', size: 5000, type: { name: 'INTERVIEW_CLIP' }, previewPath: null, deletedAt: null }),
+      ]);
       const fetched = await fetch(clips[0]!.url);
       expect(fetched.status).toBe(200);
       expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
@@ -276,7 +359,8 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const otherProject = await projectIn(owner, organizationId);
       const bytes = mp4Bytes(100);
       const checked = await upload(owner, projectId, 'c.mp4', bytes);
-      const register = (body: object) => call('POST', `/projects/${projectId}/assets`, owner, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100, ...body });
+      const register = (body: object) =>
+        call('POST', `/projects/${projectId}/assets`, owner, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100, ...body });
       expect((await register({ size: 99 })).json()).toMatchObject({ message: UPLOAD_MESSAGES.sizeMismatch });
       expect((await register({ path: assetKey(projectId, 'INTERVIEW_CLIP', 'missing.mp4') })).json()).toMatchObject({ message: UPLOAD_MESSAGES.objectMissing });
       expect((await register({ type: 'Asset' })).json()).toMatchObject({ message: UPLOAD_MESSAGES.pathOutside });
@@ -287,23 +371,47 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       // Another asset's object can never be a preview: deleting this record would remove it.
       const victim = await uploadAndRegister(owner, projectId, 'victim.mp4', mp4Bytes(64));
       expect((await register({ previewPath: victim.path })).json()).toMatchObject({ fields: { previewPath: UPLOAD_MESSAGES.pathOutside } });
-      expect((await call('POST', `/projects/${projectId}/assets`, outsider, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode).toBe(404);
-      expect((await call('POST', `/projects/${projectId}/assets`, admin, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode).toBe(403);
+      expect(
+        (await call('POST', `/projects/${projectId}/assets`, outsider, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode,
+      ).toBe(404);
+      expect(
+        (await call('POST', `/projects/${projectId}/assets`, admin, { name: 'c.mp4', path: checked.location, type: 'InterviewClip', size: 100 })).statusCode,
+      ).toBe(403);
       expect((await register({})).statusCode).toBe(201);
     });
 
     it('accepts the object of a multipart upload made with the temporary credentials', async () => {
       const projectId = await projectIn(owner, organizationId);
       const creds = await credentials(owner, projectId);
-      const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=BRollClip&name=big.mov`, owner)).json<{ name: string; location: string }>();
+      const checked = (await call('GET', `/projects/${projectId}/assets/check-name?type=BRollClip&name=big.mov`, owner)).json<{
+        name: string;
+        location: string;
+      }>();
       const s3 = s3With(creds);
       const part1 = mp4Bytes(5 * 1024 * 1024);
       const part2 = randomBytes(1234);
       const { UploadId } = await s3.send(new CreateMultipartUploadCommand({ Bucket: creds.bucket, Key: checked.location, ContentType: 'video/quicktime' }));
       const e1 = await s3.send(new UploadPartCommand({ Bucket: creds.bucket, Key: checked.location, UploadId, PartNumber: 1, Body: part1 }));
       const e2 = await s3.send(new UploadPartCommand({ Bucket: creds.bucket, Key: checked.location, UploadId, PartNumber: 2, Body: part2 }));
-      await s3.send(new CompleteMultipartUploadCommand({ Bucket: creds.bucket, Key: checked.location, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: e1.ETag }, { PartNumber: 2, ETag: e2.ETag }] } }));
-      const response = await call('POST', `/projects/${projectId}/assets`, owner, { name: checked.name, path: checked.location, type: 'BRollClip', size: part1.length + part2.length });
+      await s3.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: creds.bucket,
+          Key: checked.location,
+          UploadId,
+          MultipartUpload: {
+            Parts: [
+              { PartNumber: 1, ETag: e1.ETag },
+              { PartNumber: 2, ETag: e2.ETag },
+            ],
+          },
+        }),
+      );
+      const response = await call('POST', `/projects/${projectId}/assets`, owner, {
+        name: checked.name,
+        path: checked.location,
+        type: 'BRollClip',
+        size: part1.length + part2.length,
+      });
       expect(response.statusCode, response.body).toBe(201);
     });
 
@@ -312,11 +420,18 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       await setQuota(quotaBytes / BYTES_PER_TB, quotaBytes - 500);
       const projectId = await projectIn(owner, organizationId);
       const fits = await upload(owner, projectId, 'fits.mp4', mp4Bytes(400));
-      expect((await call('POST', `/projects/${projectId}/assets`, owner, { name: fits.name, path: fits.location, type: 'InterviewClip', size: 400 })).statusCode).toBe(201);
+      expect(
+        (await call('POST', `/projects/${projectId}/assets`, owner, { name: fits.name, path: fits.location, type: 'InterviewClip', size: 400 })).statusCode,
+      ).toBe(201);
       // Within the tolerance still fits; past it does not.
       await setQuota(quotaBytes / BYTES_PER_TB, quotaBytes + QUOTA_TOLERANCE_BYTES - 1000);
       const tooBig = await upload(owner, projectId, 'too-big.mp4', mp4Bytes(1001));
-      const refused = await call('POST', `/projects/${projectId}/assets`, owner, { name: tooBig.name, path: tooBig.location, type: 'InterviewClip', size: 1001 });
+      const refused = await call('POST', `/projects/${projectId}/assets`, owner, {
+        name: tooBig.name,
+        path: tooBig.location,
+        type: 'InterviewClip',
+        size: 1001,
+      });
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toEqual({ message: UPLOAD_MESSAGES.noMoreMemory, code: NO_MEMORY_CODE });
       expect(await server.app.ctx.storage.headObject(tooBig.location)).toBeNull();
@@ -332,7 +447,9 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const room = Math.floor((quota + QUOTA_TOLERANCE_BYTES) / size);
       const projectId = await projectIn(owner, organizationId);
       const stored = await Promise.all(Array.from({ length: room + 6 }, (_, i) => upload(owner, projectId, `race-${i}.mp4`, mp4Bytes(size))));
-      const answers = await Promise.all(stored.map((each) => call('POST', `/projects/${projectId}/assets`, owner, { name: each.name, path: each.location, type: 'InterviewClip', size })));
+      const answers = await Promise.all(
+        stored.map((each) => call('POST', `/projects/${projectId}/assets`, owner, { name: each.name, path: each.location, type: 'InterviewClip', size })),
+      );
       const codes = answers.map((a) => a.statusCode);
       expect(codes.filter((c) => c === 201)).toHaveLength(room);
       expect(codes.filter((c) => c === 409)).toHaveLength(6);
@@ -345,7 +462,10 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const projectId = await projectIn(owner, organizationId);
       const checked = await upload(owner, projectId, 'late.mp4', randomBytes(10));
       await setStatus(projectId, 'WAITING_FOR_EDITOR');
-      expect((await call('POST', `/projects/${projectId}/assets`, owner, { name: checked.name, path: checked.location, type: 'InterviewClip', size: 10 })).statusCode).toBe(409);
+      expect(
+        (await call('POST', `/projects/${projectId}/assets`, owner, { name: checked.name, path: checked.location, type: 'InterviewClip', size: 10 }))
+          .statusCode,
+      ).toBe(409);
     });
   });
 
@@ -384,7 +504,10 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       const asset = await uploadAndRegister(owner, projectId, 'both.mp4', mp4Bytes(800));
       const copyId = (await call('POST', `/projects/${projectId}/duplicate`, owner)).json<{ id: number }>().id;
       const copyAsset = (await call('GET', `/projects/${copyId}/assets`, owner)).json<Array<{ id: number }>>()[0]!;
-      const answers = await Promise.all([call('DELETE', `/projects/${projectId}/assets/${asset.id}`, owner), call('DELETE', `/projects/${copyId}/assets/${copyAsset.id}`, owner)]);
+      const answers = await Promise.all([
+        call('DELETE', `/projects/${projectId}/assets/${asset.id}`, owner),
+        call('DELETE', `/projects/${copyId}/assets/${copyAsset.id}`, owner),
+      ]);
       expect(answers.map((a) => a.statusCode)).toEqual([204, 204]);
       expect(await usedSpace()).toBe(0);
       expect(await server.app.ctx.storage.headObject(asset.path)).toBeNull();

@@ -26,13 +26,22 @@ const item = (over: Partial<UploadItemView> = {}): UploadItemView => ({
   ...over,
 });
 
-describe('sameUploadStates (what redraws the project page\'s sections)', () => {
+describe("sameUploadStates (what redraws the project page's sections)", () => {
   it('ignores progress: bytes, percent, speed and time left', () => {
     expect(sameUploadStates([item()], [item({ loaded: 60, percent: 60, speed: 9, secondsLeft: 4 })])).toBe(true);
   });
 
   it('sees every change of state, name or outcome', () => {
-    const changes: Partial<UploadItemView>[] = [{ status: 'done' }, { paused: true }, { error: 'Refused' }, { refused: true }, { needs: 'file' }, { name: 'a (1).mp4' }, { assetId: 3 }, { uid: 'u2' }];
+    const changes: Partial<UploadItemView>[] = [
+      { status: 'done' },
+      { paused: true },
+      { error: 'Refused' },
+      { refused: true },
+      { needs: 'file' },
+      { name: 'a (1).mp4' },
+      { assetId: 3 },
+      { uid: 'u2' },
+    ];
     for (const change of changes) expect(sameUploadStates([item()], [item(change)]), JSON.stringify(change)).toBe(false);
   });
 

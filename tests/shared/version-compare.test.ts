@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Version } from '../../src/domain/contract/review.ts';
-import { clampWipe, finerRate, frameSeconds, initialPair, NUDGE, PLAYING_SEEK_FRAMES, syncAction, wipeAt, wipeClip, wipeKey } from '../../src/shared/review/compare-logic.ts';
+import {
+  clampWipe,
+  finerRate,
+  frameSeconds,
+  initialPair,
+  NUDGE,
+  PLAYING_SEEK_FRAMES,
+  syncAction,
+  wipeAt,
+  wipeClip,
+  wipeKey,
+} from '../../src/shared/review/compare-logic.ts';
 
 const FPS25 = { num: 25, den: 1 };
 const NTSC = { num: 30000, den: 1001 };
@@ -8,7 +19,18 @@ const frame = frameSeconds(FPS25);
 
 function version(number: number, playable = true, current = false): Version {
   const media = playable ? { preview: `/p${number}`, stream: `/s${number}`, thumbnail: `/t${number}` } : null;
-  return { number, createdAt: '2026-11-01T00:00:00.000Z', releasedAt: null, current, frameRate: FPS25, frameRateKnown: true, durationFrames: 50, width: 320, height: 180, media };
+  return {
+    number,
+    createdAt: '2026-11-01T00:00:00.000Z',
+    releasedAt: null,
+    current,
+    frameRate: FPS25,
+    frameRateKnown: true,
+    durationFrames: 50,
+    width: 320,
+    height: 180,
+    media,
+  };
 }
 
 describe('synchronised playback of a compare', () => {
@@ -21,7 +43,11 @@ describe('synchronised playback of a compare', () => {
     expect(syncAction(2, 2 + frame * 0.9, { playing: true, rate: FPS25, followerDuration: 10 })).toEqual({ kind: 'none', playbackRate: 1 });
     expect(syncAction(2, 2 + frame * 2, { playing: true, rate: FPS25, followerDuration: 10 })).toEqual({ kind: 'none', playbackRate: 1 - NUDGE });
     expect(syncAction(2, 2 - frame * 2, { playing: true, rate: FPS25, followerDuration: 10 })).toEqual({ kind: 'none', playbackRate: 1 + NUDGE });
-    expect(syncAction(2, 2 + frame * (PLAYING_SEEK_FRAMES + 1), { playing: true, rate: FPS25, followerDuration: 10 })).toEqual({ kind: 'seek', to: 2, playbackRate: 1 });
+    expect(syncAction(2, 2 + frame * (PLAYING_SEEK_FRAMES + 1), { playing: true, rate: FPS25, followerDuration: 10 })).toEqual({
+      kind: 'seek',
+      to: 2,
+      playbackRate: 1,
+    });
     // The nudge is relative to the chosen speed.
     expect(syncAction(2, 2 + frame * 2, { playing: true, rate: FPS25, followerDuration: 10, speed: 2 }).playbackRate).toBeCloseTo(2 * (1 - NUDGE));
   });

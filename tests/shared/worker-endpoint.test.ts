@@ -41,9 +41,21 @@ describe('the shared upload worker, started again through the app’s service wo
   it('holds the calls until the worker listens, then sends them there, callbacks included', async () => {
     const first = sharedWorker('first');
     const opened: Fake[] = [];
-    const remote = Comlink.wrap<Api>(sharedWithRetry({ first: (opened.push(first), first), reopen: () => { throw new Error('no second try wanted'); }, leaveOwnScope: async () => true, onPort: () => undefined }));
+    const remote = Comlink.wrap<Api>(
+      sharedWithRetry({
+        first: (opened.push(first), first),
+        reopen: () => {
+          throw new Error('no second try wanted');
+        },
+        leaveOwnScope: async () => true,
+        onPort: () => undefined,
+      }),
+    );
     const seen: string[] = [];
-    const started = remote.start('owner', Comlink.proxy((text: string) => void seen.push(text)));
+    const started = remote.start(
+      'owner',
+      Comlink.proxy((text: string) => void seen.push(text)),
+    );
     await settle();
     first.listen();
     expect(await started).toBe('first');
@@ -69,14 +81,22 @@ describe('the shared upload worker, started again through the app’s service wo
       }),
     );
     const seen: string[] = [];
-    const started = remote.start('owner', Comlink.proxy((text: string) => void seen.push(text)));
+    const started = remote.start(
+      'owner',
+      Comlink.proxy((text: string) => void seen.push(text)),
+    );
     workers[0]!.fail();
     await settle();
     expect(left).toBe(1);
     expect(opened).toHaveLength(2);
     workers[1]!.listen();
     expect(await started).toBe('app scope');
-    expect(await remote.start('again', Comlink.proxy((text: string) => void seen.push(text)))).toBe('app scope');
+    expect(
+      await remote.start(
+        'again',
+        Comlink.proxy((text: string) => void seen.push(text)),
+      ),
+    ).toBe('app scope');
     expect(seen).toEqual(['app scope started for owner', 'app scope started for again']);
     expect(ports).toEqual([workers[0]!.port, workers[1]!.port]);
   });
@@ -93,7 +113,12 @@ describe('the shared upload worker, started again through the app’s service wo
 
     let openedWithoutScope = 0;
     const lone = sharedWorker('lone');
-    sharedWithRetry({ first: (openedWithoutScope++, lone), reopen: () => (openedWithoutScope++, lone), leaveOwnScope: async () => false, onPort: () => undefined });
+    sharedWithRetry({
+      first: (openedWithoutScope++, lone),
+      reopen: () => (openedWithoutScope++, lone),
+      leaveOwnScope: async () => false,
+      onPort: () => undefined,
+    });
     lone.fail();
     await settle();
     expect(openedWithoutScope).toBe(1);
@@ -102,12 +127,24 @@ describe('the shared upload worker, started again through the app’s service wo
   it('stays with a worker that listens: a later error event changes nothing', async () => {
     const worker = sharedWorker('first');
     let opened = 0;
-    const remote = Comlink.wrap<Api>(sharedWithRetry({ first: (opened++, worker), reopen: () => (opened++, worker), leaveOwnScope: async () => true, onPort: () => undefined }));
+    const remote = Comlink.wrap<Api>(
+      sharedWithRetry({ first: (opened++, worker), reopen: () => (opened++, worker), leaveOwnScope: async () => true, onPort: () => undefined }),
+    );
     worker.listen();
-    expect(await remote.start('owner', Comlink.proxy(() => undefined))).toBe('first');
+    expect(
+      await remote.start(
+        'owner',
+        Comlink.proxy(() => undefined),
+      ),
+    ).toBe('first');
     worker.fail();
     await settle();
-    expect(await remote.start('owner', Comlink.proxy(() => undefined))).toBe('first');
+    expect(
+      await remote.start(
+        'owner',
+        Comlink.proxy(() => undefined),
+      ),
+    ).toBe('first');
     expect(opened).toBe(1);
   });
 });

@@ -2,10 +2,26 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand,
-  CreateMultipartUploadCommand, DeleteObjectCommand, DeleteObjectsCommand, GetBucketLocationCommand, GetObjectCommand,
-  HeadBucketCommand, HeadObjectCommand, ListBucketsCommand, ListMultipartUploadsCommand, ListObjectsCommand, ListObjectsV2Command,
-  ListPartsCommand, PutObjectCommand, S3Client, UploadPartCommand, UploadPartCopyCommand,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateBucketCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetBucketLocationCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListBucketsCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsCommand,
+  ListObjectsV2Command,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  UploadPartCopyCommand,
 } from '@aws-sdk/client-s3';
 import type { GetObjectCommandOutput } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -66,7 +82,10 @@ async function getBytes(key: string, each: S3Client = client): Promise<Buffer> {
 
 /** Asserts an SDK call fails with this S3 error code (and HTTP status when given). */
 async function expectS3Error(promise: Promise<unknown>, code: string, status?: number): Promise<void> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught as { name?: string; $metadata?: { httpStatusCode?: number } });
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught as { name?: string; $metadata?: { httpStatusCode?: number } },
+  );
   expect(error, `expected ${code}`).toBeDefined();
   expect(error?.name).toBe(code);
   if (status !== undefined) expect(error?.$metadata?.httpStatusCode).toBe(status);
@@ -75,12 +94,15 @@ async function expectS3Error(promise: Promise<unknown>, code: string, status?: n
 /** Captures the final (signed) request headers and the raw response headers of every call. */
 function capture(each: S3Client): { requests: Array<Record<string, string>>; responses: Array<Record<string, string>> } {
   const seen = { requests: [] as Array<Record<string, string>>, responses: [] as Array<Record<string, string>> };
-  each.middlewareStack.add((next) => async (args) => {
-    seen.requests.push({ ...(args.request as { headers: Record<string, string> }).headers });
-    const result = await next(args);
-    seen.responses.push({ ...(result.response as { headers: Record<string, string> }).headers });
-    return result;
-  }, { step: 'deserialize', name: 'conformanceCapture' });
+  each.middlewareStack.add(
+    (next) => async (args) => {
+      seen.requests.push({ ...(args.request as { headers: Record<string, string> }).headers });
+      const result = await next(args);
+      seen.responses.push({ ...(result.response as { headers: Record<string, string> }).headers });
+      return result;
+    },
+    { step: 'deserialize', name: 'conformanceCapture' },
+  );
   return seen;
 }
 
@@ -89,10 +111,17 @@ describe('objects: PutObject, HeadObject, GetObject', () => {
     const each = mode === 'default' ? sdkDefault : client;
     const key = k(`roundtrip-${mode}.bin`);
     const data = randomBytes(70_000);
-    const put = await each.send(new PutObjectCommand({
-      Bucket: target.bucket, Key: key, Body: data, ContentType: 'video/mp4',
-      Metadata: { origin: 'conformance', 'file-name': 'clip 1.mp4' }, CacheControl: 'max-age=60', ContentDisposition: 'inline',
-    }));
+    const put = await each.send(
+      new PutObjectCommand({
+        Bucket: target.bucket,
+        Key: key,
+        Body: data,
+        ContentType: 'video/mp4',
+        Metadata: { origin: 'conformance', 'file-name': 'clip 1.mp4' },
+        CacheControl: 'max-age=60',
+        ContentDisposition: 'inline',
+      }),
+    );
     expect(put.ETag).toBe(`"${md5(data).toString('hex')}"`);
     const head = await each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key }));
     expect(head.ContentLength).toBe(data.length);
@@ -126,7 +155,11 @@ describe('objects: PutObject, HeadObject, GetObject', () => {
     const key = k('conditional-write.txt');
     const first = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'first', IfNoneMatch: '*' }));
     await expectS3Error(client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'second', IfNoneMatch: '*' })), 'PreconditionFailed', 412);
-    await expectS3Error(client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'second', IfMatch: '"0123456789abcdef0123456789abcdef"' })), 'PreconditionFailed', 412);
+    await expectS3Error(
+      client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'second', IfMatch: '"0123456789abcdef0123456789abcdef"' })),
+      'PreconditionFailed',
+      412,
+    );
     await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'third', IfMatch: first.ETag }));
     expect((await getBytes(key)).toString()).toBe('third');
   });
@@ -161,9 +194,15 @@ describe('objects: PutObject, HeadObject, GetObject', () => {
     const key = k('conditional.txt');
     const { ETag } = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'conditional' }));
     // A 304 has no body, so SDKs cannot name an error code; only the status tells.
-    const notModified = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, IfNoneMatch: ETag })).catch((error: { $metadata?: { httpStatusCode?: number } }) => error);
+    const notModified = await client
+      .send(new GetObjectCommand({ Bucket: target.bucket, Key: key, IfNoneMatch: ETag }))
+      .catch((error: { $metadata?: { httpStatusCode?: number } }) => error);
     expect(notModified.$metadata?.httpStatusCode).toBe(304);
-    await expectS3Error(client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, IfMatch: '"0123456789abcdef0123456789abcdef"' })), 'PreconditionFailed', 412);
+    await expectS3Error(
+      client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, IfMatch: '"0123456789abcdef0123456789abcdef"' })),
+      'PreconditionFailed',
+      412,
+    );
     const matched = await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, IfMatch: ETag }));
     expect((await bodyBytes(matched)).toString()).toBe('conditional');
   });
@@ -191,7 +230,9 @@ describe('request bodies: aws-chunked, checksums and digests', () => {
   it('stores a streaming upload sent with WHEN_REQUIRED checksums byte-exact', async () => {
     const data = randomBytes(200_000);
     const key = k('chunked/when-required.bin');
-    await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: Readable.from([data.subarray(0, 5), data.subarray(5)]), ContentLength: data.length }));
+    await client.send(
+      new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: Readable.from([data.subarray(0, 5), data.subarray(5)]), ContentLength: data.length }),
+    );
     expect(sha256(await getBytes(key))).toBe(sha256(data));
   });
 
@@ -214,22 +255,31 @@ describe('request bodies: aws-chunked, checksums and digests', () => {
       'content-type': 'text/plain',
     });
     const ok = await sendSigned(target, {
-      method: 'PUT', key: k('chunked/hand.txt'), contentSha256: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
-      headers: headers(data.length), body: awsChunked(chunks, `x-amz-checksum-crc32:${crc32Base64(data)}`),
+      method: 'PUT',
+      key: k('chunked/hand.txt'),
+      contentSha256: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+      headers: headers(data.length),
+      body: awsChunked(chunks, `x-amz-checksum-crc32:${crc32Base64(data)}`),
     });
     expect(ok.status, ok.body.toString()).toBe(200);
     expect((await getBytes(k('chunked/hand.txt'))).equals(data)).toBe(true);
 
     const badChecksum = await sendSigned(target, {
-      method: 'PUT', key: k('chunked/bad-checksum.txt'), contentSha256: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
-      headers: headers(data.length), body: awsChunked(chunks, `x-amz-checksum-crc32:${crc32Base64(Buffer.from('other'))}`),
+      method: 'PUT',
+      key: k('chunked/bad-checksum.txt'),
+      contentSha256: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+      headers: headers(data.length),
+      body: awsChunked(chunks, `x-amz-checksum-crc32:${crc32Base64(Buffer.from('other'))}`),
     });
     expect(badChecksum.status).toBe(400);
     expect(errorCode(badChecksum.body)).toBe('BadDigest');
 
     const short = await sendSigned(target, {
-      method: 'PUT', key: k('chunked/short.txt'), contentSha256: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
-      headers: headers(data.length + 10), body: awsChunked(chunks, `x-amz-checksum-crc32:${crc32Base64(data)}`),
+      method: 'PUT',
+      key: k('chunked/short.txt'),
+      contentSha256: 'STREAMING-UNSIGNED-PAYLOAD-TRAILER',
+      headers: headers(data.length + 10),
+      body: awsChunked(chunks, `x-amz-checksum-crc32:${crc32Base64(data)}`),
     });
     expect(short.status).toBe(400);
     expect(errorCode(short.body)).toBe('IncompleteBody');
@@ -239,7 +289,12 @@ describe('request bodies: aws-chunked, checksums and digests', () => {
 
   it('verifies a hex x-amz-content-sha256 against the body', async () => {
     const signedFor = Buffer.from('the body that was signed');
-    const mismatch = await sendSigned(target, { method: 'PUT', key: k('sha/mismatch.txt'), contentSha256: sha256(signedFor), body: Buffer.from('a different body') });
+    const mismatch = await sendSigned(target, {
+      method: 'PUT',
+      key: k('sha/mismatch.txt'),
+      contentSha256: sha256(signedFor),
+      body: Buffer.from('a different body'),
+    });
     expect(mismatch.status).toBe(400);
     expect(errorCode(mismatch.body)).toBe('XAmzContentSHA256Mismatch');
     const match = await sendSigned(target, { method: 'PUT', key: k('sha/match.txt'), contentSha256: sha256(signedFor), body: signedFor });
@@ -248,13 +303,33 @@ describe('request bodies: aws-chunked, checksums and digests', () => {
   });
 
   it('rejects a wrong Content-MD5 (BadDigest) and a wrong x-amz-checksum-crc32', async () => {
-    await expectS3Error(client.send(new PutObjectCommand({
-      Bucket: target.bucket, Key: k('digest/md5.txt'), Body: 'payload', ContentMD5: md5('something else').toString('base64'),
-    })), 'BadDigest', 400);
-    await expectS3Error(client.send(new PutObjectCommand({
-      Bucket: target.bucket, Key: k('digest/crc.txt'), Body: 'payload', ChecksumCRC32: crc32Base64(Buffer.from('something else')),
-    })), 'BadDigest', 400);
-    const good = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: k('digest/good.txt'), Body: 'payload', ContentMD5: md5('payload').toString('base64') }));
+    await expectS3Error(
+      client.send(
+        new PutObjectCommand({
+          Bucket: target.bucket,
+          Key: k('digest/md5.txt'),
+          Body: 'payload',
+          ContentMD5: md5('something else').toString('base64'),
+        }),
+      ),
+      'BadDigest',
+      400,
+    );
+    await expectS3Error(
+      client.send(
+        new PutObjectCommand({
+          Bucket: target.bucket,
+          Key: k('digest/crc.txt'),
+          Body: 'payload',
+          ChecksumCRC32: crc32Base64(Buffer.from('something else')),
+        }),
+      ),
+      'BadDigest',
+      400,
+    );
+    const good = await client.send(
+      new PutObjectCommand({ Bucket: target.bucket, Key: k('digest/good.txt'), Body: 'payload', ContentMD5: md5('payload').toString('base64') }),
+    );
     expect(good.ETag).toBe(`"${md5('payload').toString('hex')}"`);
   });
 });
@@ -325,10 +400,12 @@ describe('delete and copy', () => {
     const each = mode === 'default' ? sdkDefault : client;
     const keys = [k(`delete/${mode}/a.txt`), k(`delete/${mode}/b c.txt`), k(`delete/${mode}/ü.txt`)];
     for (const key of keys) await each.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: key }));
-    const result = await each.send(new DeleteObjectsCommand({
-      Bucket: target.bucket,
-      Delete: { Objects: [...keys, k(`delete/${mode}/never-existed`)].map((Key) => ({ Key })) },
-    }));
+    const result = await each.send(
+      new DeleteObjectsCommand({
+        Bucket: target.bucket,
+        Delete: { Objects: [...keys, k(`delete/${mode}/never-existed`)].map((Key) => ({ Key })) },
+      }),
+    );
     expect((result.Deleted ?? []).map((entry) => entry.Key).sort()).toEqual([...keys, k(`delete/${mode}/never-existed`)].sort());
     expect(result.Errors ?? []).toEqual([]);
     for (const key of keys) await expectS3Error(each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key })), 'NotFound');
@@ -340,7 +417,9 @@ describe('delete and copy', () => {
     const source = k('copy/source file.mp4');
     const data = randomBytes(50_000);
     await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: source, Body: data, ContentType: 'video/mp4', Metadata: { a: '1' } }));
-    const copied = await client.send(new CopyObjectCommand({ Bucket: target.bucket, Key: k('copy/ziel/kopie.mp4'), CopySource: `${target.bucket}/${encodeURIComponent(source)}` }));
+    const copied = await client.send(
+      new CopyObjectCommand({ Bucket: target.bucket, Key: k('copy/ziel/kopie.mp4'), CopySource: `${target.bucket}/${encodeURIComponent(source)}` }),
+    );
     expect(copied.CopyObjectResult?.ETag).toBe(`"${md5(data).toString('hex')}"`);
     expect(copied.CopyObjectResult?.LastModified).toBeInstanceOf(Date);
     const head = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: k('copy/ziel/kopie.mp4') }));
@@ -348,10 +427,16 @@ describe('delete and copy', () => {
     expect(head.Metadata).toEqual({ a: '1' });
     expect(sha256(await getBytes(k('copy/ziel/kopie.mp4')))).toBe(sha256(data));
 
-    await client.send(new CopyObjectCommand({
-      Bucket: target.bucket, Key: k('copy/replaced.bin'), CopySource: `${target.bucket}/${encodeURIComponent(source)}`,
-      MetadataDirective: 'REPLACE', ContentType: 'application/x-test', Metadata: { b: '2' },
-    }));
+    await client.send(
+      new CopyObjectCommand({
+        Bucket: target.bucket,
+        Key: k('copy/replaced.bin'),
+        CopySource: `${target.bucket}/${encodeURIComponent(source)}`,
+        MetadataDirective: 'REPLACE',
+        ContentType: 'application/x-test',
+        Metadata: { b: '2' },
+      }),
+    );
     const replaced = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: k('copy/replaced.bin') }));
     expect(replaced.ContentType).toBe('application/x-test');
     expect(replaced.Metadata).toEqual({ b: '2' });
@@ -363,14 +448,23 @@ describe('delete and copy', () => {
     const put = await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: source, Body: data, ContentType: 'video/quicktime' }));
     const key = k('copy/big copy.bin');
     const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key, ContentType: 'video/quicktime' }));
-    const ranges = [[0, 5 * MiB - 1], [5 * MiB, data.length - 1]] as const;
+    const ranges = [
+      [0, 5 * MiB - 1],
+      [5 * MiB, data.length - 1],
+    ] as const;
     const parts = [];
     for (const [index, [start, end]] of ranges.entries()) {
-      const part = await client.send(new UploadPartCopyCommand({
-        Bucket: target.bucket, Key: key, UploadId, PartNumber: index + 1,
-        CopySource: `${target.bucket}/${source.split('/').map(encodeURIComponent).join('/')}`,
-        CopySourceRange: `bytes=${start}-${end}`, CopySourceIfMatch: put.ETag,
-      }));
+      const part = await client.send(
+        new UploadPartCopyCommand({
+          Bucket: target.bucket,
+          Key: key,
+          UploadId,
+          PartNumber: index + 1,
+          CopySource: `${target.bucket}/${source.split('/').map(encodeURIComponent).join('/')}`,
+          CopySourceRange: `bytes=${start}-${end}`,
+          CopySourceIfMatch: put.ETag,
+        }),
+      );
       parts.push({ ETag: part.CopyPartResult?.ETag, PartNumber: index + 1 });
     }
     const done = await client.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
@@ -381,10 +475,18 @@ describe('delete and copy', () => {
   });
 
   it('CopyObject fails for a missing source (NoSuchKey) and for a copy onto itself without REPLACE', async () => {
-    await expectS3Error(client.send(new CopyObjectCommand({ Bucket: target.bucket, Key: k('copy/x'), CopySource: `${target.bucket}/${encodeURIComponent(k('copy/missing'))}` })), 'NoSuchKey', 404);
+    await expectS3Error(
+      client.send(new CopyObjectCommand({ Bucket: target.bucket, Key: k('copy/x'), CopySource: `${target.bucket}/${encodeURIComponent(k('copy/missing'))}` })),
+      'NoSuchKey',
+      404,
+    );
     const key = k('copy/self.txt');
     await client.send(new PutObjectCommand({ Bucket: target.bucket, Key: key, Body: 'self' }));
-    await expectS3Error(client.send(new CopyObjectCommand({ Bucket: target.bucket, Key: key, CopySource: `${target.bucket}/${encodeURIComponent(key)}` })), 'InvalidRequest', 400);
+    await expectS3Error(
+      client.send(new CopyObjectCommand({ Bucket: target.bucket, Key: key, CopySource: `${target.bucket}/${encodeURIComponent(key)}` })),
+      'InvalidRequest',
+      400,
+    );
   });
 });
 
@@ -453,28 +555,37 @@ describe('multipart uploads', () => {
     return `"${createHash('md5').update(Buffer.concat(digests)).digest('hex')}-${digests.length}"`;
   }
 
-  it.each<ChecksumMode>(['default', 'WHEN_REQUIRED'])('lib-storage Upload in 3 parts of 5 MiB (%s checksums)', async (mode) => {
-    const each = mode === 'default' ? sdkDefault : client;
-    const data = randomBytes(2 * partSize + 123_457);
-    const key = k(`multipart/lib-storage-${mode}.bin`);
-    const upload = new Upload({ client: each, params: { Bucket: target.bucket, Key: key, Body: data, ContentType: 'video/quicktime' }, partSize, queueSize: 3 });
-    const result = await upload.done();
-    expect(result.ETag).toBe(expectedMultipartEtag(data, partSize));
-    const head = await each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key }));
-    expect(head.ContentLength).toBe(data.length);
-    expect(head.ContentType).toBe('video/quicktime');
-    expect(head.ETag).toBe(expectedMultipartEtag(data, partSize));
-    expect(sha256(await getBytes(key, each))).toBe(sha256(data));
-    const tail = await each.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, Range: `bytes=${partSize - 2}-${partSize + 1}` }));
-    expect((await bodyBytes(tail)).equals(data.subarray(partSize - 2, partSize + 2))).toBe(true);
-    if (mode === 'default') {
-      // lib-storage asked for CRC32 at CreateMultipartUpload: the object carries S3's composite checksum.
-      const partCrcs = [0, 1, 2].map((index) => Buffer.from(crc32Base64(data.subarray(index * partSize, (index + 1) * partSize)), 'base64'));
-      const checked = await each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key, ChecksumMode: 'ENABLED' }));
-      expect(checked.ChecksumCRC32).toBe(`${crc32Base64(Buffer.concat(partCrcs))}-3`);
-      expect(checked.ChecksumType).toBe('COMPOSITE');
-    }
-  }, 30_000);
+  it.each<ChecksumMode>(['default', 'WHEN_REQUIRED'])(
+    'lib-storage Upload in 3 parts of 5 MiB (%s checksums)',
+    async (mode) => {
+      const each = mode === 'default' ? sdkDefault : client;
+      const data = randomBytes(2 * partSize + 123_457);
+      const key = k(`multipart/lib-storage-${mode}.bin`);
+      const upload = new Upload({
+        client: each,
+        params: { Bucket: target.bucket, Key: key, Body: data, ContentType: 'video/quicktime' },
+        partSize,
+        queueSize: 3,
+      });
+      const result = await upload.done();
+      expect(result.ETag).toBe(expectedMultipartEtag(data, partSize));
+      const head = await each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key }));
+      expect(head.ContentLength).toBe(data.length);
+      expect(head.ContentType).toBe('video/quicktime');
+      expect(head.ETag).toBe(expectedMultipartEtag(data, partSize));
+      expect(sha256(await getBytes(key, each))).toBe(sha256(data));
+      const tail = await each.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, Range: `bytes=${partSize - 2}-${partSize + 1}` }));
+      expect((await bodyBytes(tail)).equals(data.subarray(partSize - 2, partSize + 2))).toBe(true);
+      if (mode === 'default') {
+        // lib-storage asked for CRC32 at CreateMultipartUpload: the object carries S3's composite checksum.
+        const partCrcs = [0, 1, 2].map((index) => Buffer.from(crc32Base64(data.subarray(index * partSize, (index + 1) * partSize)), 'base64'));
+        const checked = await each.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key, ChecksumMode: 'ENABLED' }));
+        expect(checked.ChecksumCRC32).toBe(`${crc32Base64(Buffer.concat(partCrcs))}-3`);
+        expect(checked.ChecksumType).toBe('COMPOSITE');
+      }
+    },
+    30_000,
+  );
 
   it('lib-storage Upload from a stream of unknown length', async () => {
     const data = randomBytes(partSize + 1000);
@@ -500,9 +611,14 @@ describe('multipart uploads', () => {
 
     const page1 = await client.send(new ListPartsCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MaxParts: 2 }));
     expect(page1.IsTruncated).toBe(true);
-    expect((page1.Parts ?? []).map((part) => [part.PartNumber, part.ETag, part.Size])).toEqual([[1, etag1, partSize], [2, etag2, 1000]]);
+    expect((page1.Parts ?? []).map((part) => [part.PartNumber, part.ETag, part.Size])).toEqual([
+      [1, etag1, partSize],
+      [2, etag2, 1000],
+    ]);
     expect(page1.NextPartNumberMarker).toBe('2');
-    const page2 = await client.send(new ListPartsCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MaxParts: 2, PartNumberMarker: page1.NextPartNumberMarker }));
+    const page2 = await client.send(
+      new ListPartsCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MaxParts: 2, PartNumberMarker: page1.NextPartNumberMarker }),
+    );
     expect(page2.IsTruncated).toBe(false);
     expect((page2.Parts ?? []).map((part) => part.PartNumber)).toEqual([3]);
 
@@ -514,18 +630,56 @@ describe('multipart uploads', () => {
 
     const complete = (parts: Array<{ PartNumber: number; ETag: string }>): Promise<unknown> =>
       client.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
-    await expectS3Error(complete([{ PartNumber: 1, ETag: etag1 }, { PartNumber: 2, ETag: '"00000000000000000000000000000000"' }]), 'InvalidPart', 400);
-    await expectS3Error(complete([{ PartNumber: 1, ETag: etag1 }, { PartNumber: 4, ETag: etag2 }]), 'InvalidPart', 400);
-    await expectS3Error(complete([{ PartNumber: 2, ETag: etag2 }, { PartNumber: 1, ETag: etag1 }]), 'InvalidPartOrder', 400);
-    await expectS3Error(complete([{ PartNumber: 1, ETag: etag1 }, { PartNumber: 2, ETag: etag2 }, { PartNumber: 3, ETag: etag3 }]), 'EntityTooSmall', 400);
+    await expectS3Error(
+      complete([
+        { PartNumber: 1, ETag: etag1 },
+        { PartNumber: 2, ETag: '"00000000000000000000000000000000"' },
+      ]),
+      'InvalidPart',
+      400,
+    );
+    await expectS3Error(
+      complete([
+        { PartNumber: 1, ETag: etag1 },
+        { PartNumber: 4, ETag: etag2 },
+      ]),
+      'InvalidPart',
+      400,
+    );
+    await expectS3Error(
+      complete([
+        { PartNumber: 2, ETag: etag2 },
+        { PartNumber: 1, ETag: etag1 },
+      ]),
+      'InvalidPartOrder',
+      400,
+    );
+    await expectS3Error(
+      complete([
+        { PartNumber: 1, ETag: etag1 },
+        { PartNumber: 2, ETag: etag2 },
+        { PartNumber: 3, ETag: etag3 },
+      ]),
+      'EntityTooSmall',
+      400,
+    );
 
     // Replacing part 2 with a full-size body makes the three parts completable; part 3 is left out.
     const part2b = randomBytes(partSize);
     const etag2b = (await client.send(new UploadPartCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, PartNumber: 2, Body: part2b }))).ETag ?? '';
-    const done = await client.send(new CompleteMultipartUploadCommand({
-      Bucket: target.bucket, Key: key, UploadId: uploadId,
-      MultipartUpload: { Parts: [{ PartNumber: 1, ETag: etag1.replace(/"/g, '') }, { PartNumber: 2, ETag: etag2b }] },
-    }));
+    const done = await client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: target.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: etag1.replace(/"/g, '') },
+            { PartNumber: 2, ETag: etag2b },
+          ],
+        },
+      }),
+    );
     const both = Buffer.concat([part1, part2b]);
     expect(done.ETag).toBe(expectedMultipartEtag(both, partSize));
     expect(done.Key).toBe(key);
@@ -542,9 +696,18 @@ describe('multipart uploads', () => {
     expect(aborted.$metadata.httpStatusCode).toBe(204);
     await expectS3Error(client.send(new ListPartsCommand({ Bucket: target.bucket, Key: key, UploadId })), 'NoSuchUpload', 404);
     await expectS3Error(client.send(new UploadPartCommand({ Bucket: target.bucket, Key: key, UploadId, PartNumber: 2, Body: 'more' })), 'NoSuchUpload', 404);
-    await expectS3Error(client.send(new CompleteMultipartUploadCommand({
-      Bucket: target.bucket, Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] },
-    })), 'NoSuchUpload', 404);
+    await expectS3Error(
+      client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: target.bucket,
+          Key: key,
+          UploadId,
+          MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] },
+        }),
+      ),
+      'NoSuchUpload',
+      404,
+    );
     await expectS3Error(client.send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: 'no-such-upload-id' })), 'NoSuchUpload', 404);
     const uploads = await client.send(new ListMultipartUploadsCommand({ Bucket: target.bucket, Prefix: key }));
     expect((uploads.Uploads ?? []).some((upload) => upload.UploadId === UploadId)).toBe(false);
@@ -559,9 +722,15 @@ describe('presigned GET', () => {
   });
 
   it('serves the object, honours response-content-disposition and Range', async () => {
-    const url = await getSignedUrl(client, new GetObjectCommand({
-      Bucket: target.bucket, Key: presignKey(), ResponseContentDisposition: 'attachment; filename="clip.mp4"',
-    }), { expiresIn: 300 });
+    const url = await getSignedUrl(
+      client,
+      new GetObjectCommand({
+        Bucket: target.bucket,
+        Key: presignKey(),
+        ResponseContentDisposition: 'attachment; filename="clip.mp4"',
+      }),
+      { expiresIn: 300 },
+    );
     const answer = await sendRaw(url);
     expect(answer.status).toBe(200);
     expect(answer.body.equals(data)).toBe(true);
@@ -575,7 +744,8 @@ describe('presigned GET', () => {
 
   it('refuses an expired URL with AccessDenied', async () => {
     const url = await getSignedUrl(client, new GetObjectCommand({ Bucket: target.bucket, Key: presignKey() }), {
-      expiresIn: 60, signingDate: new Date(Date.now() - 10 * 60_000),
+      expiresIn: 60,
+      signingDate: new Date(Date.now() - 10 * 60_000),
     });
     const answer = await sendRaw(url);
     expect(answer.status).toBe(403);
@@ -588,7 +758,10 @@ describe('presigned GET', () => {
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
     const tampered = [
       url.replace(signature, flipped),
-      url.replace(encodeURIComponent('(1)').replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`), '%282%29'),
+      url.replace(
+        encodeURIComponent('(1)').replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`),
+        '%282%29',
+      ),
       url.replace('X-Amz-Expires=60', 'X-Amz-Expires=61'),
     ];
     expect(tampered[1]).not.toBe(url);
@@ -609,10 +782,17 @@ describe('signature checks', () => {
   });
 
   it('rejects a signature for another region (AuthorizationHeaderMalformed) and a stale date (RequestTimeTooSkewed)', async () => {
-    const otherRegion = track(new S3Client({
-      endpoint: target.endpoint, region: target.region === 'ap-south-1' ? 'sa-east-1' : 'ap-south-1', forcePathStyle: true,
-      credentials: target.credentials, maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
-    }));
+    const otherRegion = track(
+      new S3Client({
+        endpoint: target.endpoint,
+        region: target.region === 'ap-south-1' ? 'sa-east-1' : 'ap-south-1',
+        forcePathStyle: true,
+        credentials: target.credentials,
+        maxAttempts: 1,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    );
     await expectS3Error(otherRegion.send(new GetObjectCommand({ Bucket: target.bucket, Key: k('sig/x') })), 'AuthorizationHeaderMalformed', 400);
     const stale = await sendSigned(target, { method: 'GET', key: k('sig/x'), signingDate: new Date(Date.now() - 20 * 60_000) });
     expect(stale.status).toBe(403);
@@ -628,15 +808,21 @@ describe('signature checks', () => {
 
   it('rejects a request changed after signing', async () => {
     const each = track(makeClient(target));
-    each.middlewareStack.add((next) => async (args) => {
-      const request = args.request as { headers: Record<string, string>; query: Record<string, string> };
-      request.headers['x-amz-meta-note'] = 'changed';
-      return next(args);
-    }, { step: 'deserialize', name: 'tamperAfterSigning' });
-    each.middlewareStack.add((next) => async (args) => {
-      (args.request as { headers: Record<string, string> }).headers['x-amz-meta-note'] = 'signed';
-      return next(args);
-    }, { step: 'build', name: 'addSignedHeader' });
+    each.middlewareStack.add(
+      (next) => async (args) => {
+        const request = args.request as { headers: Record<string, string>; query: Record<string, string> };
+        request.headers['x-amz-meta-note'] = 'changed';
+        return next(args);
+      },
+      { step: 'deserialize', name: 'tamperAfterSigning' },
+    );
+    each.middlewareStack.add(
+      (next) => async (args) => {
+        (args.request as { headers: Record<string, string> }).headers['x-amz-meta-note'] = 'signed';
+        return next(args);
+      },
+      { step: 'build', name: 'addSignedHeader' },
+    );
     await expectS3Error(each.send(new PutObjectCommand({ Bucket: target.bucket, Key: k('sig/tampered'), Body: 'x' })), 'SignatureDoesNotMatch', 403);
   });
 });
@@ -657,7 +843,17 @@ describe('temporary credentials of the embedded store', () => {
     await expectS3Error(limited.send(new PutObjectCommand({ Bucket: target.bucket, Key: k('outside/new.mp4'), Body: 'x' })), 'AccessDenied', 403);
     await expectS3Error(limited.send(new GetObjectCommand({ Bucket: target.bucket, Key: outside })), 'AccessDenied', 403);
     await expectS3Error(limited.send(new DeleteObjectCommand({ Bucket: target.bucket, Key: outside })), 'AccessDenied', 403);
-    await expectS3Error(limited.send(new CopyObjectCommand({ Bucket: target.bucket, Key: `${restricted.allowedPrefix}copy.mp4`, CopySource: `${target.bucket}/${encodeURIComponent(outside)}` })), 'AccessDenied', 403);
+    await expectS3Error(
+      limited.send(
+        new CopyObjectCommand({
+          Bucket: target.bucket,
+          Key: `${restricted.allowedPrefix}copy.mp4`,
+          CopySource: `${target.bucket}/${encodeURIComponent(outside)}`,
+        }),
+      ),
+      'AccessDenied',
+      403,
+    );
     await expectS3Error(limited.send(new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: outside })), 'AccessDenied', 403);
     await expectS3Error(limited.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix: k('') })), 'AccessDenied', 403);
     const listed = await limited.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix: restricted.allowedPrefix }));
@@ -717,7 +913,11 @@ describe('CORS for the browser upload worker', () => {
     if (!target.embedded) ctx.skip();
     const answer = await sendRaw(`${target.endpoint}/${target.bucket}/${encodeURIComponent(k('cors/part.bin'))}?partNumber=1&uploadId=x`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,x-amz-date,x-amz-content-sha256,content-type,x-amz-security-token' },
+      headers: {
+        origin,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization,x-amz-date,x-amz-content-sha256,content-type,x-amz-security-token',
+      },
     });
     expect(answer.status).toBe(200);
     expect(answer.headers['access-control-allow-origin']).toBe(origin);
@@ -733,7 +933,9 @@ describe('CORS for the browser upload worker', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.etag).toBe(`"${md5('hello').toString('hex')}"`);
     expect(answer.headers['access-control-allow-origin']).toBe(origin);
-    const exposed = String(answer.headers['access-control-expose-headers']).split(',').map((name) => name.trim().toLowerCase());
+    const exposed = String(answer.headers['access-control-expose-headers'])
+      .split(',')
+      .map((name) => name.trim().toLowerCase());
     expect(exposed).toEqual(expect.arrayContaining(['etag', 'x-amz-version-id', 'content-range', 'content-length']));
     const denied = await sendRaw(`${target.endpoint}/${target.bucket}/${encodeURIComponent(k('cors/nothing'))}`, { headers: { origin } });
     expect(denied.status).toBe(403);
@@ -743,7 +945,8 @@ describe('CORS for the browser upload worker', () => {
   it('answers only its own origins: another page gets no Allow-Origin and its preflight is refused', async (ctx) => {
     if (!target.embedded) ctx.skip();
     const object = `${target.endpoint}/${target.bucket}/${encodeURIComponent(k('cors/other.bin'))}`;
-    const preflight = (from: string) => sendRaw(`${object}?partNumber=1&uploadId=x`, { method: 'OPTIONS', headers: { origin: from, 'access-control-request-method': 'PUT' } });
+    const preflight = (from: string) =>
+      sendRaw(`${object}?partNumber=1&uploadId=x`, { method: 'OPTIONS', headers: { origin: from, 'access-control-request-method': 'PUT' } });
     for (const other of ['https://evil.example', 'http://localhost:5174', 'null']) {
       const refused = await preflight(other);
       expect(refused.status).toBe(403);
@@ -790,7 +993,11 @@ describe('mounting and bucket-level calls', () => {
   it('leaves the JSON routes of the surrounding app alone', async (ctx) => {
     if (!target.embedded) ctx.skip();
     const origin = target.appOrigin ?? new URL(target.endpoint).origin;
-    const answer = await sendRaw(`${origin}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) });
+    const answer = await sendRaw(`${origin}/api/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hello: 'world' }),
+    });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body.toString())).toEqual({ received: { hello: 'world' } });
   });

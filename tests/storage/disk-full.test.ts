@@ -1,8 +1,15 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CreateMultipartUploadCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListPartsCommand, PutObjectCommand, S3Client,
-  S3ServiceException, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -29,7 +36,10 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /** The SDK's error of a refused call (no retries: the client has maxAttempts 1). */
 async function refusal(call: Promise<unknown>): Promise<S3ServiceException> {
-  const error = await call.then(() => null, (caught: unknown) => caught);
+  const error = await call.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(S3ServiceException);
   return error as S3ServiceException;
 }
@@ -59,7 +69,14 @@ describe.skipIf(smallDiskUnavailable)('the embedded store on a full disk', () =>
       credentials: { lookup: async (id) => (id === KEYS.accessKeyId ? { secretAccessKey: KEYS.secretAccessKey } : null) },
     });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    client = new S3Client({ endpoint: `${address}/s3`, region: 'us-east-1', forcePathStyle: true, credentials: KEYS, maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED' });
+    client = new S3Client({
+      endpoint: `${address}/s3`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: KEYS,
+      maxAttempts: 1,
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+    });
   });
   afterAll(async () => {
     client?.destroy();
@@ -109,7 +126,9 @@ describe.skipIf(smallDiskUnavailable)('the embedded store on a full disk', () =>
     const beforeFull = await storeFiles();
     try {
       expect((await refusal(client.send(new CreateMultipartUploadCommand({ Bucket: BUCKET, Key: 'clips/another.mp4' })))).$metadata.httpStatusCode).toBe(507);
-      const complete = await refusal(client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } })));
+      const complete = await refusal(
+        client.send(new CompleteMultipartUploadCommand({ Bucket: BUCKET, Key: key, UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag }] } })),
+      );
       // Answered plainly (not an error inside a 200): completing by hard links takes milliseconds.
       expect(complete.$metadata.httpStatusCode).toBe(507);
       expect(complete.name).toBe('InsufficientStorage');

@@ -4,9 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  AbortMultipartUploadCommand, DeleteObjectsCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client,
-} from '@aws-sdk/client-s3';
+import { AbortMultipartUploadCommand, DeleteObjectsCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { S3ClientConfig } from '@aws-sdk/client-s3';
 import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
@@ -52,7 +50,12 @@ export interface S3TestTarget {
 
 export async function startS3Target(): Promise<S3TestTarget> {
   const runPrefix = `conformance-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}/`;
-  const restricted = { accessKeyId: 'ASIARESTRICTEDTEST', secretAccessKey: 'restricted-secret', sessionToken: 'session-token-for-tests', allowedPrefix: `${runPrefix}restricted/` };
+  const restricted = {
+    accessKeyId: 'ASIARESTRICTEDTEST',
+    secretAccessKey: 'restricted-secret',
+    sessionToken: 'session-token-for-tests',
+    allowedPrefix: `${runPrefix}restricted/`,
+  };
   const expired = { accessKeyId: 'ASIAEXPIREDTEST', secretAccessKey: 'expired-secret', sessionToken: 'expired-token' };
 
   const remote = process.env.S3_CONFORMANCE_ENDPOINT;
@@ -77,7 +80,15 @@ export async function startS3Target(): Promise<S3TestTarget> {
   const main = { accessKeyId: 'AKIAEMBEDDEDTEST', secretAccessKey: 'embedded-secret-key' };
   const principals = new Map<string, S3Principal>([
     [main.accessKeyId, { secretAccessKey: main.secretAccessKey }],
-    [restricted.accessKeyId, { secretAccessKey: restricted.secretAccessKey, sessionToken: restricted.sessionToken, allowedPrefix: restricted.allowedPrefix, expiresAt: new Date(Date.now() + 3_600_000) }],
+    [
+      restricted.accessKeyId,
+      {
+        secretAccessKey: restricted.secretAccessKey,
+        sessionToken: restricted.sessionToken,
+        allowedPrefix: restricted.allowedPrefix,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      },
+    ],
     [expired.accessKeyId, { secretAccessKey: expired.secretAccessKey, sessionToken: expired.sessionToken, expiresAt: new Date(Date.now() - 1000) }],
   ]);
   const app = Fastify({ logger: false });
@@ -183,7 +194,10 @@ export function sendRaw(url: string, options: { method?: string; headers?: Recor
 
 /** Key path as the SDK puts it in a URL: every segment encoded, slashes kept. */
 export function encodeKey(key: string): string {
-  return key.split('/').map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)).join('/');
+  return key
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/[!'()*]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`))
+    .join('/');
 }
 
 export interface SignedRawRequest {
@@ -203,7 +217,14 @@ export async function sendSigned(target: S3TestTarget, request: SignedRawRequest
   const url = new URL(target.endpoint);
   const basePath = url.pathname.replace(/\/+$/, '');
   const credentials = request.credentials ?? target.credentials;
-  const signer = new SignatureV4({ credentials, region: target.region, service: 's3', sha256: Hash.bind(null, 'sha256'), uriEscapePath: false, applyChecksum: false });
+  const signer = new SignatureV4({
+    credentials,
+    region: target.region,
+    service: 's3',
+    sha256: Hash.bind(null, 'sha256'),
+    uriEscapePath: false,
+    applyChecksum: false,
+  });
   const headers: Record<string, string> = {
     host: url.host,
     'x-amz-content-sha256': request.contentSha256 ?? 'UNSIGNED-PAYLOAD',
@@ -215,10 +236,16 @@ export async function sendSigned(target: S3TestTarget, request: SignedRawRequest
     new HttpRequest({ method: request.method, protocol: url.protocol, hostname: url.hostname, path, query: request.query ?? {}, headers }),
     request.signingDate ? { signingDate: request.signingDate } : {},
   );
-  const query = Object.entries(request.query ?? {}).map(([name, value]) => `${encodeKey(name)}=${encodeKey(value)}`).join('&');
+  const query = Object.entries(request.query ?? {})
+    .map(([name, value]) => `${encodeKey(name)}=${encodeKey(value)}`)
+    .join('&');
   const signedHeaders: Record<string, string> = {};
   for (const [name, value] of Object.entries(signed.headers)) signedHeaders[name] = String(value);
-  return sendRaw(`${url.protocol}//${url.host}${path}${query ? `?${query}` : ''}`, { method: request.method, headers: signedHeaders, ...(request.body !== undefined && { body: request.body }) });
+  return sendRaw(`${url.protocol}//${url.host}${path}${query ? `?${query}` : ''}`, {
+    method: request.method,
+    headers: signedHeaders,
+    ...(request.body !== undefined && { body: request.body }),
+  });
 }
 
 /** aws-chunked framing exactly as SDK v3 writes it, with an optional trailer line. */

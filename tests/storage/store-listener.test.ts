@@ -1,6 +1,14 @@
 import { createConnection } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
+import {
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.ts';
 import { listenStore, storeListenerPort } from '../../server/storage/store-listener.ts';
@@ -13,17 +21,37 @@ import { DEMO_PASSWORD, startTestServer, type TestServer } from '../server/harne
  * live-updates stream), and S3 clients that cannot take an endpoint with a path get a root one.
  * The credentials stay what they were: temporary, limited to the project's `raw/` prefix, upload only.
  */
-interface Credentials { accessKeyId: string; secretAccessKey: string; sessionToken: string; endpoint: string; bucket: string; region: string; prefix: string }
+interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  endpoint: string;
+  bucket: string;
+  region: string;
+  prefix: string;
+}
 /** A seeded server starts in seconds; on a loaded 2-core machine it can take a minute. */
 const SERVER_START_MS = 180_000;
 const BRIEF = { name: 'Own port', audience: 'Investors', goal: 'Raise the round', finalVideoLength: '1-2 minutes', brief: 'A short film.' };
 
 function client(endpoint: string, region: string, credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string }): S3Client {
-  return new S3Client({ endpoint, region, forcePathStyle: true, credentials, maxAttempts: 1, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' });
+  return new S3Client({
+    endpoint,
+    region,
+    forcePathStyle: true,
+    credentials,
+    maxAttempts: 1,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
 }
 
 async function signInOwner(baseUrl: string): Promise<{ authorization: string; organizationId: number }> {
-  const response = await fetch(`${baseUrl}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD }) });
+  const response = await fetch(`${baseUrl}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD }),
+  });
   const body = (await response.json()) as { token: string; organizationId: number };
   return { authorization: `Bearer ${body.token}`, organizationId: body.organizationId };
 }
@@ -32,14 +60,16 @@ async function signInOwner(baseUrl: string): Promise<{ authorization: string; or
 async function uploadCredentials(baseUrl: string, headers: Record<string, string> = {}): Promise<Credentials> {
   const owner = await signInOwner(baseUrl);
   const json = { 'content-type': 'application/json', authorization: owner.authorization, ...headers };
-  const project = (await (await fetch(`${baseUrl}/api/v1/organizations/${owner.organizationId}/projects`, { method: 'POST', headers: json, body: JSON.stringify(BRIEF) })).json()) as { id: number };
+  const project = (await (
+    await fetch(`${baseUrl}/api/v1/organizations/${owner.organizationId}/projects`, { method: 'POST', headers: json, body: JSON.stringify(BRIEF) })
+  ).json()) as { id: number };
   const response = await fetch(`${baseUrl}/api/v1/uploads/credentials`, { method: 'POST', headers: json, body: JSON.stringify({ projectId: project.id }) });
   expect(response.status).toBe(200);
   return (await response.json()) as Credentials;
 }
 
 describe('S3_PORT: the embedded store on a port of its own', () => {
-  it('defaults to the app port + 1, takes a port, 0 or off, and refuses the app\'s own port', () => {
+  it("defaults to the app port + 1, takes a port, 0 or off, and refuses the app's own port", () => {
     const env = { DATA_DIR: '.tmp/store-listener-config', SEED: 'none' };
     expect(loadConfig({ ...env, PORT: '8080' }).storage.storeListener).toEqual({ port: 8081, explicit: false });
     expect(loadConfig({ ...env, PORT: '0' }).storage.storeListener).toEqual({ port: 0, explicit: false });
@@ -52,7 +82,10 @@ describe('S3_PORT: the embedded store on a port of its own', () => {
   it('reads S3_CORS_ORIGINS as origins, and refuses *, paths and other schemes', () => {
     const env = { DATA_DIR: '.tmp/store-listener-config', SEED: 'none' };
     expect(loadConfig(env).storage.corsOrigins).toEqual([]);
-    expect(loadConfig({ ...env, S3_CORS_ORIGINS: ' https://App.Example.com:443/ , http://localhost:5173,http://localhost:5173' }).storage.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ ...env, S3_CORS_ORIGINS: ' https://App.Example.com:443/ , http://localhost:5173,http://localhost:5173' }).storage.corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
     for (const bad of ['*', 'https://app.example.com/portal', 'ftp://files.example.com', 'app.example.com']) {
       expect(() => loadConfig({ ...env, S3_CORS_ORIGINS: bad }), bad).toThrow(/S3_CORS_ORIGINS/);
     }
@@ -65,7 +98,11 @@ describe('the embedded store on its own port', () => {
   const clients: S3Client[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(null, { storage: true, seed: true, env: { PUBLIC_URL: 'http://cutdesk.example.test', S3_CORS_ORIGINS: 'http://localhost:5173' } });
+    server = await startTestServer(null, {
+      storage: true,
+      seed: true,
+      env: { PUBLIC_URL: 'http://cutdesk.example.test', S3_CORS_ORIGINS: 'http://localhost:5173' },
+    });
     const port = await listenStore(server.app, { host: '127.0.0.1', port: 0 });
     store = `http://127.0.0.1:${port}`;
   }, SERVER_START_MS);
@@ -74,7 +111,7 @@ describe('the embedded store on its own port', () => {
     await server?.close();
   });
 
-  it('answers S3 from the root with the server\'s key pair, and shares its objects with /s3', async () => {
+  it("answers S3 from the root with the server's key pair, and shares its objects with /s3", async () => {
     const { region, bucket, accessKeyId, secretAccessKey } = server.config.storage;
     const root = client(store, region, { accessKeyId, secretAccessKey });
     const mounted = client(`${server.baseUrl}/s3`, region, { accessKeyId, secretAccessKey });
@@ -82,9 +119,25 @@ describe('the embedded store on its own port', () => {
     const key = `own-port/${randomBytes(4).toString('hex')}.bin`;
     const bytes = randomBytes(6 * 1024 * 1024 + 17);
     const upload = await root.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key: key }));
-    const first = await root.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: upload.UploadId, PartNumber: 1, Body: bytes.subarray(0, 5 * 1024 * 1024) }));
-    const second = await mounted.send(new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: upload.UploadId, PartNumber: 2, Body: bytes.subarray(5 * 1024 * 1024) }));
-    await root.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: upload.UploadId, MultipartUpload: { Parts: [{ PartNumber: 1, ETag: first.ETag }, { PartNumber: 2, ETag: second.ETag }] } }));
+    const first = await root.send(
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: upload.UploadId, PartNumber: 1, Body: bytes.subarray(0, 5 * 1024 * 1024) }),
+    );
+    const second = await mounted.send(
+      new UploadPartCommand({ Bucket: bucket, Key: key, UploadId: upload.UploadId, PartNumber: 2, Body: bytes.subarray(5 * 1024 * 1024) }),
+    );
+    await root.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: bucket,
+        Key: key,
+        UploadId: upload.UploadId,
+        MultipartUpload: {
+          Parts: [
+            { PartNumber: 1, ETag: first.ETag },
+            { PartNumber: 2, ETag: second.ETag },
+          ],
+        },
+      }),
+    );
     const read = await mounted.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
     expect(Buffer.from(await read.Body!.transformToByteArray()).equals(bytes)).toBe(true);
     const listed = await root.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: 'own-port/' }));
@@ -102,21 +155,31 @@ describe('the embedded store on its own port', () => {
     expect(await response.text()).toContain('SignatureDoesNotMatch');
   });
 
-  it('hands browsers upload credentials for the store\'s own origin, still limited to the project\'s raw/ prefix and to uploads', async () => {
+  it("hands browsers upload credentials for the store's own origin, still limited to the project's raw/ prefix and to uploads", async () => {
     const credentials = await uploadCredentials(server.baseUrl!);
     expect(credentials.endpoint).toBe(store);
     expect(credentials.prefix).toMatch(/^projects\/\d+\/raw\/$/);
-    const browser = client(credentials.endpoint, credentials.region, { accessKeyId: credentials.accessKeyId, secretAccessKey: credentials.secretAccessKey, sessionToken: credentials.sessionToken });
+    const browser = client(credentials.endpoint, credentials.region, {
+      accessKeyId: credentials.accessKeyId,
+      secretAccessKey: credentials.secretAccessKey,
+      sessionToken: credentials.sessionToken,
+    });
     clients.push(browser);
-    await browser.send(new PutObjectCommand({ Bucket: credentials.bucket, Key: `${credentials.prefix}interviews/clip.mp4`, Body: mp4Bytes(2048), IfNoneMatch: '*' }));
-    await expect(browser.send(new PutObjectCommand({ Bucket: credentials.bucket, Key: 'projects/999/raw/interviews/intruder.mp4', Body: 'no' }))).rejects.toMatchObject({ name: 'AccessDenied' });
-    await expect(browser.send(new GetObjectCommand({ Bucket: credentials.bucket, Key: `${credentials.prefix}interviews/clip.mp4` }))).rejects.toMatchObject({ name: 'AccessDenied' });
+    await browser.send(
+      new PutObjectCommand({ Bucket: credentials.bucket, Key: `${credentials.prefix}interviews/clip.mp4`, Body: mp4Bytes(2048), IfNoneMatch: '*' }),
+    );
+    await expect(
+      browser.send(new PutObjectCommand({ Bucket: credentials.bucket, Key: 'projects/999/raw/interviews/intruder.mp4', Body: 'no' })),
+    ).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(browser.send(new GetObjectCommand({ Bucket: credentials.bucket, Key: `${credentials.prefix}interviews/clip.mp4` }))).rejects.toMatchObject({
+      name: 'AccessDenied',
+    });
     // The same host the browser used for the app: localhost stays localhost.
     const byName = await uploadCredentials(server.baseUrl!.replace('127.0.0.1', 'localhost'));
     expect(byName.endpoint).toBe(store.replace('127.0.0.1', 'localhost'));
   });
 
-  it('answers the browser\'s CORS preflight and lets the page connect there (CSP connect-src)', async () => {
+  it("answers the browser's CORS preflight and lets the page connect there (CSP connect-src)", async () => {
     const preflight = await fetch(`${store}/${server.config.storage.bucket}/projects/1/raw/interviews/a.mp4?partNumber=1&uploadId=x`, {
       method: 'OPTIONS',
       headers: { origin: server.baseUrl!, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,x-amz-date' },
@@ -130,10 +193,13 @@ describe('the embedded store on its own port', () => {
     expect(preflight.headers.get('content-security-policy')).toBe('sandbox');
   });
 
-  it('answers CORS for the app\'s own origins only: the page sent there, PUBLIC_URL, S3_CORS_ORIGINS', async () => {
+  it("answers CORS for the app's own origins only: the page sent there, PUBLIC_URL, S3_CORS_ORIGINS", async () => {
     const object = `/${server.config.storage.bucket}/projects/1/raw/interviews/a.mp4`;
     const allowOrigin = async (base: string, origin: string) => {
-      const preflight = await fetch(`${base}${object}?partNumber=1&uploadId=x`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT' } });
+      const preflight = await fetch(`${base}${object}?partNumber=1&uploadId=x`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'PUT' },
+      });
       const read = await fetch(`${base}${object}`, { headers: { origin } });
       expect(read.status).toBe(403);
       // The preflight and an answer agree.
@@ -157,7 +223,7 @@ describe('the embedded store on its own port', () => {
   });
 
   it('names no store origin for a Host header that is not a plain name (no directive slips into the CSP)', async () => {
-    const forged = await server.app.inject({ method: 'GET', url: '/api/v1/health', headers: { host: "evil;script-src-elem:80" } });
+    const forged = await server.app.inject({ method: 'GET', url: '/api/v1/health', headers: { host: 'evil;script-src-elem:80' } });
     const csp = String(forged.headers['content-security-policy'] ?? '');
     expect(csp).toContain("connect-src 'self'");
     expect(csp).not.toContain('evil');
@@ -165,7 +231,8 @@ describe('the embedded store on its own port', () => {
   });
 
   it('counts the bytes it receives for /metrics', async () => {
-    const scrape = async () => Number(/^cutdesk_store_listener_received_bytes_total (\S+)$/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1]);
+    const scrape = async () =>
+      Number(/^cutdesk_store_listener_received_bytes_total (\S+)$/m.exec(await (await fetch(`${server.baseUrl}/metrics`)).text())?.[1]);
     const before = await scrape();
     const { region, bucket, accessKeyId, secretAccessKey } = server.config.storage;
     const root = client(store, region, { accessKeyId, secretAccessKey });
@@ -175,42 +242,58 @@ describe('the embedded store on its own port', () => {
   });
 });
 
-describe('where the browser is sent when the store\'s port is not its way in', () => {
-  it('behind a proxy (TRUST_PROXY) uploads keep going to /s3 on the address the browser used', async () => {
-    const server = await startTestServer(null, { storage: true, seed: true, env: { TRUST_PROXY: '1' } });
-    try {
-      await listenStore(server.app, { host: '127.0.0.1', port: 0 });
-      const credentials = await uploadCredentials(server.baseUrl!, { 'x-forwarded-host': 'cutdesk.example.com', 'x-forwarded-proto': 'https' });
-      expect(credentials.endpoint).toBe('https://cutdesk.example.com/s3');
-      // CORS there: the page the proxy serves (the request's own origin), not another.
-      const preflight = (origin: string) => fetch(`${server.baseUrl}/s3/${server.config.storage.bucket}/projects/1/raw/a.mp4`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'PUT', 'x-forwarded-host': 'cutdesk.example.com', 'x-forwarded-proto': 'https' } });
-      expect((await preflight('https://cutdesk.example.com')).headers.get('access-control-allow-origin')).toBe('https://cutdesk.example.com');
-      expect((await preflight('https://evil.example')).status).toBe(403);
-      expect((await fetch(`${server.baseUrl}/api/v1/health`)).headers.get('content-security-policy')).not.toContain(`:${storeListenerPort(server.app)}`);
-    } finally {
-      await server.close();
-    }
-  }, SERVER_START_MS);
+describe("where the browser is sent when the store's port is not its way in", () => {
+  it(
+    'behind a proxy (TRUST_PROXY) uploads keep going to /s3 on the address the browser used',
+    async () => {
+      const server = await startTestServer(null, { storage: true, seed: true, env: { TRUST_PROXY: '1' } });
+      try {
+        await listenStore(server.app, { host: '127.0.0.1', port: 0 });
+        const credentials = await uploadCredentials(server.baseUrl!, { 'x-forwarded-host': 'cutdesk.example.com', 'x-forwarded-proto': 'https' });
+        expect(credentials.endpoint).toBe('https://cutdesk.example.com/s3');
+        // CORS there: the page the proxy serves (the request's own origin), not another.
+        const preflight = (origin: string) =>
+          fetch(`${server.baseUrl}/s3/${server.config.storage.bucket}/projects/1/raw/a.mp4`, {
+            method: 'OPTIONS',
+            headers: { origin, 'access-control-request-method': 'PUT', 'x-forwarded-host': 'cutdesk.example.com', 'x-forwarded-proto': 'https' },
+          });
+        expect((await preflight('https://cutdesk.example.com')).headers.get('access-control-allow-origin')).toBe('https://cutdesk.example.com');
+        expect((await preflight('https://evil.example')).status).toBe(403);
+        expect((await fetch(`${server.baseUrl}/api/v1/health`)).headers.get('content-security-policy')).not.toContain(`:${storeListenerPort(server.app)}`);
+      } finally {
+        await server.close();
+      }
+    },
+    SERVER_START_MS,
+  );
 
-  it('S3_PUBLIC_ENDPOINT wins over the store\'s own port', async () => {
-    const server = await startTestServer(null, { storage: true, seed: true, env: { S3_PUBLIC_ENDPOINT: 'https://files.example.com' } });
-    try {
-      await listenStore(server.app, { host: '127.0.0.1', port: 0 });
-      expect((await uploadCredentials(server.baseUrl!)).endpoint).toBe('https://files.example.com');
-    } finally {
-      await server.close();
-    }
-  }, SERVER_START_MS);
+  it(
+    "S3_PUBLIC_ENDPOINT wins over the store's own port",
+    async () => {
+      const server = await startTestServer(null, { storage: true, seed: true, env: { S3_PUBLIC_ENDPOINT: 'https://files.example.com' } });
+      try {
+        await listenStore(server.app, { host: '127.0.0.1', port: 0 });
+        expect((await uploadCredentials(server.baseUrl!)).endpoint).toBe('https://files.example.com');
+      } finally {
+        await server.close();
+      }
+    },
+    SERVER_START_MS,
+  );
 
-  it('closes with the app', async () => {
-    const server = await startTestServer(null, { storage: true, seed: false });
-    const port = await listenStore(server.app, { host: '127.0.0.1', port: 0 });
-    await server.close();
-    expect(storeListenerPort(server.app)).toBeNull();
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host: '127.0.0.1', port }, () => (socket.destroy(), resolve(false)));
-      socket.on('error', () => resolve(true));
-    });
-    expect(refused).toBe(true);
-  }, SERVER_START_MS);
+  it(
+    'closes with the app',
+    async () => {
+      const server = await startTestServer(null, { storage: true, seed: false });
+      const port = await listenStore(server.app, { host: '127.0.0.1', port: 0 });
+      await server.close();
+      expect(storeListenerPort(server.app)).toBeNull();
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port }, () => (socket.destroy(), resolve(false)));
+        socket.on('error', () => resolve(true));
+      });
+      expect(refused).toBe(true);
+    },
+    SERVER_START_MS,
+  );
 });

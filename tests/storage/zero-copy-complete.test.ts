@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,7 +20,11 @@ const MiB = 1024 * 1024;
 /** Every file under `dir`, recursively, with its inode. */
 async function filesUnder(dir: string): Promise<{ path: string; ino: number }[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  return Promise.all(entries.filter((entry) => entry.isFile()).map(async (entry) => ({ path: join(entry.parentPath, entry.name), ino: (await stat(join(entry.parentPath, entry.name))).ino })));
+  return Promise.all(
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => ({ path: join(entry.parentPath, entry.name), ino: (await stat(join(entry.parentPath, entry.name))).ino })),
+  );
 }
 
 /**
@@ -47,8 +58,19 @@ describe.runIf(!process.env.S3_CONFORMANCE_ENDPOINT)('zero-copy multipart comple
     return { uploadId: UploadId!, completed: done, bytes: Buffer.concat(parts) };
   }
   const complete = (key: string, uploadId: string, parts: { PartNumber: number; ETag?: string }[], ifNoneMatch?: string) =>
-    client.send(new CompleteMultipartUploadCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, ...(ifNoneMatch && { IfNoneMatch: ifNoneMatch }) }));
-  const read = async (key: string, range?: string) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, ...(range && { Range: range }) }))).Body!.transformToByteArray());
+    client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: target.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: parts },
+        ...(ifNoneMatch && { IfNoneMatch: ifNoneMatch }),
+      }),
+    );
+  const read = async (key: string, range?: string) =>
+    Buffer.from(
+      await (await client.send(new GetObjectCommand({ Bucket: target.bucket, Key: key, ...(range && { Range: range }) }))).Body!.transformToByteArray(),
+    );
 
   it('makes the object of the parts’ own files (no byte copied) and reads it back whole and across every part boundary', async () => {
     const key = k('linked.mp4');
@@ -61,7 +83,13 @@ describe.runIf(!process.env.S3_CONFORMANCE_ENDPOINT)('zero-copy multipart comple
     expect(segments.map((file) => file.ino).sort()).toEqual(partFiles.map((file) => file.ino).sort());
 
     expect((await read(key)).equals(bytes)).toBe(true);
-    const ranges: [number, number][] = [[5 * MiB - 10, 5 * MiB + 9], [10 * MiB - 1, 10 * MiB], [0, 0], [bytes.length - 100, bytes.length - 1], [3, 11 * MiB]];
+    const ranges: [number, number][] = [
+      [5 * MiB - 10, 5 * MiB + 9],
+      [10 * MiB - 1, 10 * MiB],
+      [0, 0],
+      [bytes.length - 100, bytes.length - 1],
+      [3, 11 * MiB],
+    ];
     for (const [start, end] of ranges) {
       expect((await read(key, `bytes=${start}-${end}`)).equals(bytes.subarray(start, end + 1)), `${start}-${end}`).toBe(true);
     }
@@ -75,7 +103,10 @@ describe.runIf(!process.env.S3_CONFORMANCE_ENDPOINT)('zero-copy multipart comple
     await client.send(new CopyObjectCommand({ Bucket: target.bucket, Key: k('listed/copy.mp4'), CopySource: `${target.bucket}/${key}` }));
     expect((await read(k('listed/copy.mp4'))).equals(bytes)).toBe(true);
     const listed = await client.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix: k('listed/') }));
-    expect((listed.Contents ?? []).map((object) => [object.Key, object.Size])).toEqual([[k('listed/copy.mp4'), bytes.length], [k('listed/source.mp4'), bytes.length]]);
+    expect((listed.Contents ?? []).map((object) => [object.Key, object.Size])).toEqual([
+      [k('listed/copy.mp4'), bytes.length],
+      [k('listed/source.mp4'), bytes.length],
+    ]);
     const folders = await client.send(new ListObjectsV2Command({ Bucket: target.bucket, Prefix: k(''), Delimiter: '/' }));
     expect(folders.CommonPrefixes?.map((p) => p.Prefix)).toContain(k('listed/'));
     expect(JSON.stringify(folders)).not.toMatch(/~d\./);

@@ -19,7 +19,13 @@ export const SITE_FILE = resolve('deploy/nginx.conf');
 
 /** nginx on this machine (Debian puts it in /usr/sbin, which a user's PATH may lack); a clear error when there is none. */
 export function nginxBinary(): string {
-  const candidates = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'nginx')), '/usr/sbin/nginx'];
+  const candidates = [
+    ...(process.env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, 'nginx')),
+    '/usr/sbin/nginx',
+  ];
   for (const candidate of candidates) {
     try {
       accessSync(candidate, constants.X_OK);
@@ -36,10 +42,14 @@ export function siteForTest(source: string, options: { port: number; storePort: 
   const lines = source.split('\n');
   const start = lines.findIndex((line) => line.startsWith('# >>> EDIT'));
   const end = lines.findIndex((line) => line.startsWith('# <<< EDIT'));
-  if (start < 0 || end < start || lines.filter((line) => /^# (>>>|<<<) EDIT/.test(line)).length !== 2) throw new Error('deploy/nginx.conf: one section between "# >>> EDIT" and "# <<< EDIT" was expected');
+  if (start < 0 || end < start || lines.filter((line) => /^# (>>>|<<<) EDIT/.test(line)).length !== 2)
+    throw new Error('deploy/nginx.conf: one section between "# >>> EDIT" and "# <<< EDIT" was expected');
   const cut = lines.slice(start, end + 1).filter((line) => !line.trim().startsWith('#') && line.trim() !== '');
   const upstreams = cut.filter((line) => line.startsWith('upstream ')).map((line) => line.split(/\s+/)[1]);
-  if (upstreams.join() !== 'cutdesk,cutdesk_store,cutdesk_store_port') throw new Error(`deploy/nginx.conf: the EDIT section should hold the upstreams cutdesk, cutdesk_store and cutdesk_store_port (found ${upstreams.join(', ')})`);
+  if (upstreams.join() !== 'cutdesk,cutdesk_store,cutdesk_store_port')
+    throw new Error(
+      `deploy/nginx.conf: the EDIT section should hold the upstreams cutdesk, cutdesk_store and cutdesk_store_port (found ${upstreams.join(', ')})`,
+    );
   const ports = [options.port, options.storePort];
   let listens = 0;
   let logs = 0;
@@ -53,7 +63,8 @@ export function siteForTest(source: string, options: { port: number; storePort: 
     }
     return line;
   });
-  if (listens !== 2 || logs !== 2) throw new Error(`deploy/nginx.conf: two servers with a "listen" and an "access_log" line marked EDIT were expected (found ${listens} and ${logs})`);
+  if (listens !== 2 || logs !== 2)
+    throw new Error(`deploy/nginx.conf: two servers with a "listen" and an "access_log" line marked EDIT were expected (found ${listens} and ${logs})`);
   return kept.join('\n');
 }
 

@@ -29,7 +29,9 @@ export interface PrivatePostgres {
 function binDir(): string | null {
   if (!existsSync(DEBIAN_POSTGRESQL)) return null;
   const versions = readdirSync(DEBIAN_POSTGRESQL)
-    .filter((name) => /^\d+$/.test(name) && existsSync(join(DEBIAN_POSTGRESQL, name, 'bin', 'initdb')) && existsSync(join(DEBIAN_POSTGRESQL, name, 'bin', 'pg_ctl')))
+    .filter(
+      (name) => /^\d+$/.test(name) && existsSync(join(DEBIAN_POSTGRESQL, name, 'bin', 'initdb')) && existsSync(join(DEBIAN_POSTGRESQL, name, 'bin', 'pg_ctl')),
+    )
     .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? join(DEBIAN_POSTGRESQL, versions[0], 'bin') : null;
 }

@@ -22,7 +22,9 @@ const columns: Column<Row, Key>[] = [
 /** The table's markup (the server renderer: these tests run in Node without a DOM). */
 function render(props: Partial<Parameters<typeof DataTable<Row, Key>>[0]> = {}) {
   const sort: SortState<Key> = { key: 'name', order: 'asc' };
-  return renderToStaticMarkup(createElement(DataTable<Row, Key>, { label: 'Things', columns, rows, rowKey: (row) => row.id, sort, onSort: () => undefined, ...props }));
+  return renderToStaticMarkup(
+    createElement(DataTable<Row, Key>, { label: 'Things', columns, rows, rowKey: (row) => row.id, sort, onSort: () => undefined, ...props }),
+  );
 }
 
 describe('DataTable', () => {
@@ -38,7 +40,9 @@ describe('DataTable', () => {
     const html = render({ variant: 'board', sort: { key: 'id', order: 'desc' } });
     expect(html).toContain('<table class="dt data-table dt-board"');
     expect(html).toContain('<th><button type="button" class="sort-button">Name<span class="sort-arrow" aria-hidden="true">↕</span></button></th>');
-    expect(html).toContain('<th aria-sort="descending"><button type="button" class="sort-button active">ID<span class="sort-arrow" aria-hidden="true">▼</span></button></th>');
+    expect(html).toContain(
+      '<th aria-sort="descending"><button type="button" class="sort-button active">ID<span class="sort-arrow" aria-hidden="true">▼</span></button></th>',
+    );
   });
 
   it('names a header without text, tags rows for tests and leaves plain rows without a class', () => {

@@ -20,10 +20,32 @@ import {
 import { countryOptions } from '@/features/settings/countries.ts';
 
 const TODAY = '2026-11-23';
-const plan: PaymentPlanView = { id: 2, name: 'Growth', monthlyCredits: 4, storage: 2, pricePerMonth: 89900, pricePerYear: 1078800, currency: 'usd', termMonths: 12, kitType: null };
+const plan: PaymentPlanView = {
+  id: 2,
+  name: 'Growth',
+  monthlyCredits: 4,
+  storage: 2,
+  pricePerMonth: 89900,
+  pricePerYear: 1078800,
+  currency: 'usd',
+  termMonths: 12,
+  kitType: null,
+};
 
 function subscription(id: number, status: SubscriptionView['status']): SubscriptionView {
-  return { id, status, state: status === 'inactive' ? 'ended' : 'active', plan: { id: 2, name: 'Growth' }, startDate: TODAY, renewableAt: '2027-11-23', isCancelled: status === 'canceled', amount: 1078800, currency: 'usd', card: null, invoices: [] };
+  return {
+    id,
+    status,
+    state: status === 'inactive' ? 'ended' : 'active',
+    plan: { id: 2, name: 'Growth' },
+    startDate: TODAY,
+    renewableAt: '2027-11-23',
+    isCancelled: status === 'canceled',
+    amount: 1078800,
+    currency: 'usd',
+    card: null,
+    invoices: [],
+  };
 }
 
 function filled() {
@@ -106,7 +128,15 @@ describe('the checkout form', () => {
   });
   it('checks shipping only when it is not the billing address', () => {
     const errors = checkoutErrors(filled(), { sameAsBilling: false, card: 'embedded' }, TODAY);
-    expect(Object.keys(errors).sort()).toEqual(['shipping.address', 'shipping.city', 'shipping.code', 'shipping.company', 'shipping.country', 'shipping.name', 'shipping.phone']);
+    expect(Object.keys(errors).sort()).toEqual([
+      'shipping.address',
+      'shipping.city',
+      'shipping.code',
+      'shipping.company',
+      'shipping.country',
+      'shipping.name',
+      'shipping.phone',
+    ]);
     expect(checkoutErrors(filled(), { sameAsBilling: true, card: 'embedded' }, TODAY)).toEqual({});
   });
   it('does not check card digits the browser no longer has (tokenized or in Stripe)', () => {
@@ -115,7 +145,13 @@ describe('the checkout form', () => {
     expect(checkoutErrors(values, { sameAsBilling: true, card: 'embedded' }, TODAY)['card.number']).toBe(BILLING_MESSAGES.cardNumberRequired);
   });
   it('puts server messages on their fields; shipping ones on billing when copied', () => {
-    const fields = { 'billing.name': 'Name is required', 'shipping.city': 'City is required', coupon: BILLING_MESSAGES.couponInvalid, paymentMethodId: BILLING_MESSAGES.declined, paymentPlanId: BILLING_MESSAGES.planUnavailable };
+    const fields = {
+      'billing.name': 'Name is required',
+      'shipping.city': 'City is required',
+      coupon: BILLING_MESSAGES.couponInvalid,
+      paymentMethodId: BILLING_MESSAGES.declined,
+      paymentPlanId: BILLING_MESSAGES.planUnavailable,
+    };
     expect(serverFieldErrors(fields, false)).toEqual({
       form: { 'billing.name': 'Name is required', 'shipping.city': 'City is required' },
       coupon: BILLING_MESSAGES.couponInvalid,
@@ -130,13 +166,31 @@ describe('the checkout form', () => {
 describe('order and body', () => {
   it('prices the term with the coupon and renews a term ahead at the full price', () => {
     expect(orderSummary(plan, null, TODAY)).toEqual({ price: 1078800, discount: 0, total: 1078800, currency: 'usd', renewsOn: '2027-11-23' });
-    expect(orderSummary(plan, { code: 'WELCOME10', percentOff: 10, amountOff: null, validUntil: null }, TODAY)).toMatchObject({ discount: 107880, total: 970920 });
+    expect(orderSummary(plan, { code: 'WELCOME10', percentOff: 10, amountOff: null, validUntil: null }, TODAY)).toMatchObject({
+      discount: 107880,
+      total: 970920,
+    });
     expect(orderSummary(plan, { code: 'BIG', percentOff: null, amountOff: 99_999_999, validUntil: null }, TODAY).total).toBe(0);
     expect(orderSummary(plan, null, '2028-02-29').renewsOn).toBe('2029-02-28');
   });
   it('sends the token, never the card digits, and copies billing to shipping when asked', () => {
-    const body = subscriptionBody({ values: filled(), sameAsBilling: true, planId: 2, coupon: 'WELCOME10', paymentMethodId: 'pm_abc', idempotencyKey: 'key-12345678' });
-    expect(body.shipping).toEqual({ name: 'Bea Fern', company: 'Blue Fern Bakery', phone: '+1 555 0177', address: '12 Fern Street', city: 'Portland', code: '97201', country: 'US' });
+    const body = subscriptionBody({
+      values: filled(),
+      sameAsBilling: true,
+      planId: 2,
+      coupon: 'WELCOME10',
+      paymentMethodId: 'pm_abc',
+      idempotencyKey: 'key-12345678',
+    });
+    expect(body.shipping).toEqual({
+      name: 'Bea Fern',
+      company: 'Blue Fern Bakery',
+      phone: '+1 555 0177',
+      address: '12 Fern Street',
+      city: 'Portland',
+      code: '97201',
+      country: 'US',
+    });
     expect(body.billing.phone2).toBe('5550178');
     expect(body).toMatchObject({ paymentPlanId: 2, paymentMethodId: 'pm_abc', coupon: 'WELCOME10', idempotencyKey: 'key-12345678', card: null });
     const text = JSON.stringify(body);

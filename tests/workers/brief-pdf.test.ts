@@ -36,13 +36,28 @@ describe('brief PDF', () => {
     expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe('%PDF-');
     const { text, pages } = await readPdf(pdf);
     expect(pages).toBe(1);
-    for (const value of ['Created by', 'Olivia Owner', 'Spring launch teaser', 'Audience', 'New customers', 'Goal', 'Sign-ups', 'Length', '0-60 seconds', 'Brief', 'Fast cuts, bright colours, our logo at the end.']) {
+    for (const value of [
+      'Created by',
+      'Olivia Owner',
+      'Spring launch teaser',
+      'Audience',
+      'New customers',
+      'Goal',
+      'Sign-ups',
+      'Length',
+      '0-60 seconds',
+      'Brief',
+      'Fast cuts, bright colours, our logo at the end.',
+    ]) {
       expect(text).toContain(value);
     }
   });
 
   it('paginates a long brief, keeping every paragraph', async () => {
-    const paragraphs = Array.from({ length: 120 }, (_v, i) => `Paragraph ${i + 1}: the interview opens on the founder in the workshop, then cuts to the product close-ups.`);
+    const paragraphs = Array.from(
+      { length: 120 },
+      (_v, i) => `Paragraph ${i + 1}: the interview opens on the founder in the workshop, then cuts to the product close-ups.`,
+    );
     const { text, pages } = await readPdf(await build({ ...base, brief: paragraphs.join('\n') }));
     expect(pages).toBeGreaterThan(2);
     expect(text).toContain('Paragraph 1:');
@@ -68,7 +83,10 @@ describe('brief PDF', () => {
   });
 
   it('reads the CJK and emoji fonts only for a text that has such characters', async () => {
-    expect([...(await fontsFromDisk({ ...base, brief: 'Ünïcødé Ελληνικά Кириллица עברית العربية' })).fonts.keys()]).toEqual(['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf']);
+    expect([...(await fontsFromDisk({ ...base, brief: 'Ünïcødé Ελληνικά Кириллица עברית العربية' })).fonts.keys()]).toEqual([
+      'DejaVuSans.ttf',
+      'DejaVuSans-Bold.ttf',
+    ]);
     expect([...(await fontsFromDisk({ ...base, brief: 'Logo 👍' })).fonts.keys()]).toEqual(['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'Symbola.ttf']);
     expect([...(await fontsFromDisk({ ...base, brief: '日本語' })).fonts.keys()]).toEqual(['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DroidSansFallback.ttf']);
   });

@@ -79,7 +79,13 @@ describe('invoice PDF', () => {
 
   it('prints names and addresses in any script, and drops control characters', async () => {
     const { text } = await readPdf(
-      await build({ ...base, billedTo: ['Ольга Петрова', 'Ζαχαροπλαστείο Ωμέγα', 'Straße 5\u0007', 'Zürich, 8001'], total: '€1,200.50', currency: 'EUR', lines: [{ ...base.lines[0]!, amount: '€1,200.50' }] }),
+      await build({
+        ...base,
+        billedTo: ['Ольга Петрова', 'Ζαχαροπλαστείο Ωμέγα', 'Straße 5\u0007', 'Zürich, 8001'],
+        total: '€1,200.50',
+        currency: 'EUR',
+        lines: [{ ...base.lines[0]!, amount: '€1,200.50' }],
+      }),
     );
     expect(text).toContain('Ольга Петрова');
     expect(text).toContain('Ζαχαροπλαστείο Ωμέγα');
@@ -99,14 +105,18 @@ describe('invoice PDF', () => {
 
   it('wraps a long address and description instead of running off the page', async () => {
     const long = 'Unit 4, The Old Brewery Yard, 221 Long Industrial Estate Road, Behind the Railway Station, North Side';
-    const { text, pages } = await readPdf(await build({ ...base, billedTo: ['Bea Fern', long], lines: [{ ...base.lines[0]!, description: `Studio plan, yearly subscription — ${long}` }] }));
+    const { text, pages } = await readPdf(
+      await build({ ...base, billedTo: ['Bea Fern', long], lines: [{ ...base.lines[0]!, description: `Studio plan, yearly subscription — ${long}` }] }),
+    );
     expect(pages).toBe(1);
     expect(text).toContain('North Side');
     expect(text).toContain('Unit 4, The Old');
   });
 
   it('prints a name, address and plan line in every script the page shows, CJK and emoji too (issue 36)', async () => {
-    const { text, pages } = await readPdf(await build({ ...base, billedTo: [EVERY_SCRIPT, 'Blue Fern Bakery'], lines: [{ ...base.lines[0]!, description: `Growth plan ${EVERY_SCRIPT}` }] }));
+    const { text, pages } = await readPdf(
+      await build({ ...base, billedTo: [EVERY_SCRIPT, 'Blue Fern Bakery'], lines: [{ ...base.lines[0]!, description: `Growth plan ${EVERY_SCRIPT}` }] }),
+    );
     expect(pages).toBe(1);
     expect(missingScripts(text)).toEqual([]);
     expect(text).toContain('Blue Fern Bakery');

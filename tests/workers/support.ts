@@ -20,7 +20,11 @@ export interface UploadWorld {
 export async function startUploadWorld(): Promise<UploadWorld> {
   const server = await startTestServer(null, { storage: true });
   const base = `${server.baseUrl}/api/v1`;
-  const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD }) });
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: DEMO_PASSWORD }),
+  });
   const { token, organizationId } = (await login.json()) as { token: string; organizationId: number };
   const owner = await server.db.selectFrom('users').select('id').where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
   return {
@@ -84,7 +88,9 @@ export interface Recorded {
  * `rule` answers 'fail' (network error), a status to answer instead, 'hold' (never answers
  * until aborted), or undefined to pass.
  */
-export function scriptedTransport(rule: (request: TransportRequest, partNumber: number | null, attempt: number) => 'fail' | 'hold' | number | undefined = () => undefined) {
+export function scriptedTransport(
+  rule: (request: TransportRequest, partNumber: number | null, attempt: number) => 'fail' | 'hold' | number | undefined = () => undefined,
+) {
   const inner: Transport = fetchTransport();
   const log: Recorded[] = [];
   const attempts = new Map<string, number>();
@@ -106,7 +112,11 @@ export function scriptedTransport(rule: (request: TransportRequest, partNumber: 
     }
     if (typeof action === 'number') {
       log.push({ method: request.method, url, partNumber, bytes: size, status: action });
-      return { status: action, header: () => null, text: `<Error><Code>${action === 503 ? 'SlowDown' : 'InternalError'}</Code><Message>scripted</Message></Error>` };
+      return {
+        status: action,
+        header: () => null,
+        text: `<Error><Code>${action === 503 ? 'SlowDown' : 'InternalError'}</Code><Message>scripted</Message></Error>`,
+      };
     }
     try {
       const response = await inner(request);

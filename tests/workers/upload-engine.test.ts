@@ -58,10 +58,12 @@ function engineWith(store: UploadStore, options: Partial<UploadEngineOptions> = 
   return { engine, snapshots };
 }
 
-const clip = (data: Buffer, name = 'clip.mp4', type = 'video/mp4', lastModified = 1_700_000_000_000) => new File([new Uint8Array(data)], name, { type, lastModified });
+const clip = (data: Buffer, name = 'clip.mp4', type = 'video/mp4', lastModified = 1_700_000_000_000) =>
+  new File([new Uint8Array(data)], name, { type, lastModified });
 const statusOf = (engine: UploadEngine, uid: string) => engine.snapshot().items.find((item) => item.uid === uid)?.status;
 const doneOrIncomplete = (engine: UploadEngine, uid: string) => () => ['done', 'incomplete'].includes(statusOf(engine, uid) ?? '');
-const assetsOf = async (projectId: number) => world.server.db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('deletedAt', 'is', null).execute();
+const assetsOf = async (projectId: number) =>
+  world.server.db.selectFrom('assets').selectAll().where('projectId', '=', projectId).where('deletedAt', 'is', null).execute();
 
 describe('upload engine against the embedded store', () => {
   it('sends a small file in one PUT, registers it and forgets its IndexedDB record', async () => {
@@ -87,7 +89,13 @@ describe('upload engine against the embedded store', () => {
     const projectId = await world.createProject();
     const store = await freshStore();
     const recorded: number[] = [];
-    const watched: UploadStore = { ...store, put: async (record) => { recorded.push(record.parts.length); await store.put(record); } };
+    const watched: UploadStore = {
+      ...store,
+      put: async (record) => {
+        recorded.push(record.parts.length);
+        await store.put(record);
+      },
+    };
     let inFlight = 0;
     let peak = 0;
     const script = scriptedTransport();
@@ -177,7 +185,9 @@ describe('upload engine against the embedded store', () => {
     const second = scriptedTransport();
     const b = engineWith(store, { transport: second.transport });
     await b.engine.start();
-    expect(b.engine.snapshot().items).toEqual([expect.objectContaining({ uid, status: 'incomplete', needs: 'file', loaded: 3 * PART, error: UPLOAD_MESSAGES.needsFile })]);
+    expect(b.engine.snapshot().items).toEqual([
+      expect.objectContaining({ uid, status: 'incomplete', needs: 'file', loaded: 3 * PART, error: UPLOAD_MESSAGES.needsFile }),
+    ]);
     expect(await b.engine.provideFile(uid, clip(data, 'crash.mp4', 'video/mp4', 1))).toBe(false);
     // Dropping the same file (name, size, date) on the zone resumes the upload rather than starting another.
     const again = await b.engine.enqueue([{ file: clip(data, 'crash.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
@@ -235,7 +245,10 @@ describe('upload engine against the embedded store', () => {
 
     // After a reload (access still granted) it resumes with no click at all.
     const second = scriptedTransport();
-    const b = engineWith(store, { transport: second.transport, openHandle: async (h) => (h.name === 'handle.mp4' ? file : Promise.reject(new Error('unknown'))) });
+    const b = engineWith(store, {
+      transport: second.transport,
+      openHandle: async (h) => (h.name === 'handle.mp4' ? file : Promise.reject(new Error('unknown'))),
+    });
     await b.engine.start();
     await until(doneOrIncomplete(b.engine, uid));
     expect(statusOf(b.engine, uid)).toBe('done');
@@ -247,7 +260,13 @@ describe('upload engine against the embedded store', () => {
     const store = await freshStore();
     const data = bytes(PART + 10, 55);
     let registrations = 0;
-    const failingApi = { ...world.api, registerAsset: async () => { registrations += 1; throw new Error('tab closed'); } };
+    const failingApi = {
+      ...world.api,
+      registerAsset: async () => {
+        registrations += 1;
+        throw new Error('tab closed');
+      },
+    };
     const a = engineWith(store, { api: failingApi });
     const { accepted } = await a.engine.enqueue([{ file: clip(data, 'late.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
     const uid = accepted[0]!;
@@ -282,7 +301,10 @@ describe('upload engine against the embedded store', () => {
     const { engine } = engineWith(await freshStore(), { transport });
     const small = bytes(50_000, 12);
     const large = bytes(PART + 5, 13);
-    const { accepted } = await engine.enqueue([{ file: clip(small, 'lost-put.mp4') }, { file: clip(large, 'lost-complete.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    const { accepted } = await engine.enqueue([{ file: clip(small, 'lost-put.mp4') }, { file: clip(large, 'lost-complete.mp4') }], {
+      projectId,
+      type: 'INTERVIEW_CLIP',
+    });
     await until(() => accepted.every((uid) => ['done', 'incomplete'].includes(statusOf(engine, uid) ?? '')));
     expect(accepted.map((uid) => statusOf(engine, uid))).toEqual(['done', 'done']);
     expect(lost).toBe(2);
@@ -486,7 +508,11 @@ describe('upload engine against the embedded store', () => {
   it('refuses a batch that does not fit in the remaining storage, counting uploads still pending', async () => {
     const projectId = await world.createProject();
     const quota = 50 * MiB;
-    await world.server.db.updateTable('organizations').set({ storageTb: quota / BYTES_PER_TB, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    await world.server.db
+      .updateTable('organizations')
+      .set({ storageTb: quota / BYTES_PER_TB, usedSpace: 0 })
+      .where('id', '=', world.organizationId)
+      .execute();
     try {
       const script = scriptedTransport((_request, part) => (part !== null ? 'hold' : undefined));
       const { engine } = engineWith(await freshStore(), { transport: script.transport });
@@ -503,7 +529,11 @@ describe('upload engine against the embedded store', () => {
   it('asks for the storage figures again when the server fails to answer, and still refuses what does not fit', async () => {
     const projectId = await world.createProject();
     const quota = 50 * MiB;
-    await world.server.db.updateTable('organizations').set({ storageTb: quota / BYTES_PER_TB, usedSpace: 0 }).where('id', '=', world.organizationId).execute();
+    await world.server.db
+      .updateTable('organizations')
+      .set({ storageTb: quota / BYTES_PER_TB, usedSpace: 0 })
+      .where('id', '=', world.organizationId)
+      .execute();
     try {
       let failures = 2;
       const asked: number[] = [];
@@ -535,7 +565,11 @@ describe('upload engine against the embedded store', () => {
     const data = bytes(200_000, 9);
     const { accepted } = await engine.enqueue([{ file: clip(data, 'late-quota.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
     // Someone else filled the storage meanwhile.
-    await world.server.db.updateTable('organizations').set({ storageTb: 1, usedSpace: BYTES_PER_TB + 1024 * 1024 }).where('id', '=', world.organizationId).execute();
+    await world.server.db
+      .updateTable('organizations')
+      .set({ storageTb: 1, usedSpace: BYTES_PER_TB + 1024 * 1024 })
+      .where('id', '=', world.organizationId)
+      .execute();
     try {
       await until(doneOrIncomplete(engine, accepted[0]!));
       expect(engine.snapshot().items[0]).toMatchObject({ status: 'incomplete', error: UPLOAD_MESSAGES.noMoreMemory });
@@ -551,7 +585,11 @@ describe('upload engine against the embedded store', () => {
     const store = await freshStore();
     const { engine, snapshots } = engineWith(store);
     const { accepted } = await engine.enqueue([{ file: clip(bytes(150_000, 4), 'refused.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
-    await world.server.db.updateTable('organizations').set({ storageTb: 1, usedSpace: BYTES_PER_TB + 1024 * 1024 }).where('id', '=', world.organizationId).execute();
+    await world.server.db
+      .updateTable('organizations')
+      .set({ storageTb: 1, usedSpace: BYTES_PER_TB + 1024 * 1024 })
+      .where('id', '=', world.organizationId)
+      .execute();
     try {
       // Every snapshot that shows the upload incomplete also lets it go: status and actions are one state.
       await until(() => snapshots.some((snapshot) => snapshot.items.some((item) => item.uid === accepted[0] && item.status === 'incomplete')));
@@ -581,7 +619,9 @@ describe('upload engine against the embedded store', () => {
     // Not counted as done, nor as still to do, in the overall figures.
     expect(engine.snapshot().totals).toMatchObject({ files: 1, active: 0, size: 0, loaded: 0, percent: 0 });
     // No snapshot ever showed it done, nor refused with bytes to its credit.
-    expect(snapshots.some((snapshot) => snapshot.items.some((item) => item.uid === uid && (item.status === 'done' || (item.refused && item.percent > 0))))).toBe(false);
+    expect(
+      snapshots.some((snapshot) => snapshot.items.some((item) => item.uid === uid && (item.status === 'done' || (item.refused && item.percent > 0)))),
+    ).toBe(false);
     expect(await assetsOf(projectId)).toEqual([]);
     // The phase and the reason are stored with the record.
     expect(await store.get(uid)).toMatchObject({ status: 'incomplete', phase: 'refused', error: FILE_MESSAGES.notVideo });
@@ -649,14 +689,27 @@ describe('upload engine against the embedded store', () => {
     const projectId = await world.createProject();
     const { engine } = engineWith(await freshStore());
     const result = await engine.enqueue(
-      [{ file: clip(bytes(10), 'photo.png', 'image/png') }, { file: clip(bytes(10), 'notes.txt', '') }, { file: clip(bytes(100, 1), 'Take #1 (good).mp4') }, { file: clip(bytes(100, 2), 'Take #1 (good).mp4', 'video/mp4', 5) }],
+      [
+        { file: clip(bytes(10), 'photo.png', 'image/png') },
+        { file: clip(bytes(10), 'notes.txt', '') },
+        { file: clip(bytes(100, 1), 'Take #1 (good).mp4') },
+        { file: clip(bytes(100, 2), 'Take #1 (good).mp4', 'video/mp4', 5) },
+      ],
       { projectId, type: 'INTERVIEW_CLIP' },
     );
     expect(result.rejected).toEqual(['photo.png', 'notes.txt']);
     expect(result.accepted).toHaveLength(2);
     await until(() => engine.snapshot().items.every((item) => item.status === 'done'));
-    expect(engine.snapshot().items.map((item) => item.name).sort()).toEqual(['Take 1 good-1.mp4', 'Take 1 good.mp4']);
-    const images = await engine.enqueue([{ file: clip(bytes(10), 'clip.mp4') }, { file: clip(pngBytes(), 'logo.png', 'image/png') }], { projectId, type: 'ASSET' });
+    expect(
+      engine
+        .snapshot()
+        .items.map((item) => item.name)
+        .sort(),
+    ).toEqual(['Take 1 good-1.mp4', 'Take 1 good.mp4']);
+    const images = await engine.enqueue([{ file: clip(bytes(10), 'clip.mp4') }, { file: clip(pngBytes(), 'logo.png', 'image/png') }], {
+      projectId,
+      type: 'ASSET',
+    });
     expect(images.rejected).toEqual(['clip.mp4']);
     expect(images.accepted).toHaveLength(1);
   });
@@ -665,7 +718,10 @@ describe('upload engine against the embedded store', () => {
     const projectId = await world.createProject();
     const { engine, snapshots } = engineWith(await freshStore(), { transport: scriptedTransport().transport });
     const data = bytes(6 * PART, 88);
-    const { accepted } = await engine.enqueue([{ file: clip(data, 'progress.mp4') }, { file: clip(bytes(1000), 'small.mp4') }], { projectId, type: 'BROLL_CLIP' });
+    const { accepted } = await engine.enqueue([{ file: clip(data, 'progress.mp4') }, { file: clip(bytes(1000), 'small.mp4') }], {
+      projectId,
+      type: 'BROLL_CLIP',
+    });
     await until(() => accepted.every((uid) => statusOf(engine, uid) === 'done'), 60_000);
     // An item reads done a moment before the engine emits its closing snapshot: wait for that report.
     await until(() => snapshots.at(-1)?.totals.active === 0, 5_000, 'the closing snapshot');
@@ -737,7 +793,8 @@ describe('upload engine against the embedded store', () => {
  * nginx's lingering close lets a browser read it), the rest go on to the store unchanged.
  */
 describe('upload engine behind a proxy that limits request bodies', () => {
-  const NGINX_413 = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
+  const NGINX_413 =
+    '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n</body>\r\n</html>\r\n';
   let proxy: Server;
   let limit = MiB;
   /** The store's disk is full: parts get the embedded store's own 507 (server/storage/disk-full.ts). */
@@ -751,7 +808,8 @@ describe('upload engine behind a proxy that limits request bodies', () => {
       if (full && request.method === 'PUT') {
         refused.push({ method: request.method, partNumber: new URL(request.url!, store).searchParams.get('partNumber'), bytes: length });
         request.resume();
-        const xml = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InsufficientStorage</Code><Message>The disk of the object store is full.</Message></Error>';
+        const xml =
+          '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InsufficientStorage</Code><Message>The disk of the object store is full.</Message></Error>';
         request.on('end', () => response.writeHead(507, { 'content-type': 'application/xml' }).end(xml));
         return;
       }
@@ -761,10 +819,13 @@ describe('upload engine behind a proxy that limits request bodies', () => {
         request.on('end', () => response.writeHead(413, { 'content-type': 'text/html', connection: 'close' }).end(NGINX_413));
         return;
       }
-      const forward = httpRequest({ host: store.hostname, port: store.port, method: request.method, path: request.url, headers: { ...request.headers, host: store.host } }, (answer) => {
-        response.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(response);
-      });
+      const forward = httpRequest(
+        { host: store.hostname, port: store.port, method: request.method, path: request.url, headers: { ...request.headers, host: store.host } },
+        (answer) => {
+          response.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(response);
+        },
+      );
       forward.on('error', () => response.destroy());
       request.pipe(forward);
     });
@@ -795,11 +856,19 @@ describe('upload engine behind a proxy that limits request bodies', () => {
       const { engine, snapshots } = engineWith(await freshStore(), { transport: throughProxy(), sleep: async () => undefined });
       const data = bytes(3 * PART - 7, 32);
       const small = bytes(2 * MiB, 33);
-      const { accepted } = await engine.enqueue([{ file: clip(data, 'behind-proxy.mp4') }, { file: clip(small, 'small-behind-proxy.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+      const { accepted } = await engine.enqueue([{ file: clip(data, 'behind-proxy.mp4') }, { file: clip(small, 'small-behind-proxy.mp4') }], {
+        projectId,
+        type: 'INTERVIEW_CLIP',
+      });
       for (const uid of accepted) await until(doneOrIncomplete(engine, uid));
       // Both the parts and the single PUT: the person reads why and what to ask for, and may resume.
       for (const uid of accepted) {
-        expect(engine.snapshot().items.find((item) => item.uid === uid)).toMatchObject({ status: 'incomplete', refused: false, error: UPLOAD_MESSAGES.tooLargeForProxy, needs: null });
+        expect(engine.snapshot().items.find((item) => item.uid === uid)).toMatchObject({
+          status: 'incomplete',
+          refused: false,
+          error: UPLOAD_MESSAGES.tooLargeForProxy,
+          needs: null,
+        });
       }
       // A 413 is not tried again: each refused request was sent once, and nothing reached the store.
       const parts = refused.filter((request) => request.partNumber !== null).map((request) => request.partNumber);
@@ -809,7 +878,9 @@ describe('upload engine behind a proxy that limits request bodies', () => {
       // Never shown as retrying by itself or as failed on the network.
       expect(snapshots.some((snapshot) => snapshot.items.some((item) => item.error === UPLOAD_MESSAGES.failedAfterRetries))).toBe(false);
       // The operator's log: one line per refused upload, with the size to allow.
-      await until(() => warned.mock.calls.filter(([, message]) => typeof message === 'string' && message.startsWith('a proxy in front of Cutdesk refused')).length === 2);
+      await until(
+        () => warned.mock.calls.filter(([, message]) => typeof message === 'string' && message.startsWith('a proxy in front of Cutdesk refused')).length === 2,
+      );
       const lines = warned.mock.calls.filter(([, message]) => typeof message === 'string' && message.startsWith('a proxy in front of Cutdesk refused'));
       expect(lines.map(([fields]) => (fields as { bytes: number }).bytes).sort((x, y) => x - y)).toEqual([small.length, PART]);
       expect(lines[0]![0]).toMatchObject({ projectId, status: 413, userId: world.userId });
@@ -835,7 +906,11 @@ describe('upload engine behind a proxy that limits request bodies', () => {
       const { accepted } = await engine.enqueue([{ file: clip(bytes(2 * PART, 34), 'no-room.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
       const [uid] = accepted;
       await until(doneOrIncomplete(engine, uid!));
-      expect(engine.snapshot().items.find((item) => item.uid === uid)).toMatchObject({ status: 'incomplete', refused: false, error: UPLOAD_MESSAGES.storageFull });
+      expect(engine.snapshot().items.find((item) => item.uid === uid)).toMatchObject({
+        status: 'incomplete',
+        refused: false,
+        error: UPLOAD_MESSAGES.storageFull,
+      });
       const parts = refused.map((request) => request.partNumber);
       expect(new Set(parts).size).toBe(parts.length);
       full = false;
@@ -848,12 +923,25 @@ describe('upload engine behind a proxy that limits request bodies', () => {
   });
 
   it('refuses a report that is not a 413, or about a project the person cannot see', async () => {
-    const post = (body: unknown) => fetch(`${world.server.baseUrl}/api/v1/uploads/refusals`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${world.server.baseUrl}/api/v1/uploads/refusals`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${world.token}` },
+        body: JSON.stringify(body),
+      });
     const projectId = await world.createProject();
     expect((await post({ projectId, status: 413, bytes: PART })).status).toBe(204);
     expect((await post({ projectId, status: 500, bytes: PART })).status).toBe(400);
     expect((await post({ projectId, status: 413, bytes: 'a lot' })).status).toBe(400);
     expect((await post({ projectId: 999_999, status: 413, bytes: PART })).status).toBe(404);
-    expect((await fetch(`${world.server.baseUrl}/api/v1/uploads/refusals`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ projectId, status: 413, bytes: PART }) })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${world.server.baseUrl}/api/v1/uploads/refusals`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ projectId, status: 413, bytes: PART }),
+        })
+      ).status,
+    ).toBe(401);
   });
 });

@@ -58,7 +58,11 @@ describe('credential cache', () => {
     const cache = new CredentialCache({ api, transport, now, onEndpoint: (endpoint) => endpoints.push(endpoint) });
     const client = cache.clientFor(1, 'asset');
     expect(cache.clientFor(1, 'asset')).toBe(client);
-    await Promise.all([client.abortMultipartUpload('a', 'u1'), client.abortMultipartUpload('b', 'u2'), cache.clientFor(2, 'asset').abortMultipartUpload('c', 'u3')]);
+    await Promise.all([
+      client.abortMultipartUpload('a', 'u1'),
+      client.abortMultipartUpload('b', 'u2'),
+      cache.clientFor(2, 'asset').abortMultipartUpload('c', 'u3'),
+    ]);
     expect(calls).toEqual([1, 2]);
     expect(endpoints).toEqual(['http://store.test', 'http://store.test']);
     clock += 9 * MINUTE;
@@ -92,7 +96,15 @@ describe('scheduler', () => {
 
   it('starts queued files with their bytes at hand, oldest first, up to the files allowed at once', () => {
     const scheduler = new Scheduler({ parallel: 6, maxActiveFiles: 3, autoRetryMs: 0 });
-    const uploads = [upload('queued', 5), upload('uploading', 1), upload('queued', 2), upload('queued', 1, false), upload('failed', 0), upload('queued', 3), upload('paused', 0)];
+    const uploads = [
+      upload('queued', 5),
+      upload('uploading', 1),
+      upload('queued', 2),
+      upload('queued', 1, false),
+      upload('failed', 0),
+      upload('queued', 3),
+      upload('paused', 0),
+    ];
     expect(scheduler.toStart(uploads).map((u) => u.createdAt)).toEqual([2, 3]);
     expect(scheduler.toStart([upload('uploading', 1), upload('uploading', 2), upload('uploading', 3), upload('queued', 4)])).toEqual([]);
     scheduler.stop();
@@ -121,7 +133,15 @@ describe('scheduler', () => {
     const scheduler = new Scheduler({ parallel: 2, maxActiveFiles: 3, autoRetryMs: 0 });
     const order: string[] = [];
     const release: Array<() => void> = [];
-    const part = (owner: string) => scheduler.slots.run(() => new Promise<void>((resolve) => { order.push(owner); release.push(resolve); }), owner);
+    const part = (owner: string) =>
+      scheduler.slots.run(
+        () =>
+          new Promise<void>((resolve) => {
+            order.push(owner);
+            release.push(resolve);
+          }),
+        owner,
+      );
     const running = [part('large'), part('large'), part('large'), part('small')];
     await new Promise((resolve) => setTimeout(resolve, 0));
     release.shift()!();
@@ -171,9 +191,18 @@ describe('progress meter', () => {
   it('gives the bytes a stored record already has, and the totals of the list', () => {
     const base = { size: 50, partSize: 20, status: 'incomplete' } as UploadRecord;
     expect(storedBytesOf({ ...base, parts: [] })).toBe(0);
-    expect(storedBytesOf({ ...base, parts: [{ PartNumber: 1, ETag: 'a' }, { PartNumber: 3, ETag: 'c' }] })).toBe(30);
+    expect(
+      storedBytesOf({
+        ...base,
+        parts: [
+          { PartNumber: 1, ETag: 'a' },
+          { PartNumber: 3, ETag: 'c' },
+        ],
+      }),
+    ).toBe(30);
     expect(storedBytesOf({ ...base, status: 'done', parts: [] })).toBe(50);
-    const view = (status: UploadItemView['status'], size: number, loaded: number, needs: UploadItemView['needs'] = null) => ({ status, size, loaded, needs }) as UploadItemView;
+    const view = (status: UploadItemView['status'], size: number, loaded: number, needs: UploadItemView['needs'] = null) =>
+      ({ status, size, loaded, needs }) as UploadItemView;
     const totals = totalsOf([view('uploading', 100, 40), view('queued', 100, 0), view('done', 50, 50), view('incomplete', 500, 10, 'file')], 20);
     expect(totals).toEqual({ files: 4, active: 2, size: 250, loaded: 90, percent: 36, speed: 20, secondsLeft: 8 });
   });

@@ -35,7 +35,11 @@ describe('part plan', () => {
   it('sends files under 20 MiB in one request and larger ones in 20,971,520-byte parts', () => {
     expect(planParts(0)).toEqual({ mode: 'single', size: 0 });
     expect(planParts(SINGLE_PUT_LIMIT - 1)).toEqual({ mode: 'single', size: SINGLE_PUT_LIMIT - 1 });
-    expect(planParts(SINGLE_PUT_LIMIT)).toMatchObject({ mode: 'multipart', partSize: PART_SIZE, parts: [{ partNumber: 1, start: 0, end: PART_SIZE, size: PART_SIZE }] });
+    expect(planParts(SINGLE_PUT_LIMIT)).toMatchObject({
+      mode: 'multipart',
+      partSize: PART_SIZE,
+      parts: [{ partNumber: 1, start: 0, end: PART_SIZE, size: PART_SIZE }],
+    });
     const plan = planParts(200 * 1000 * 1000);
     expect(plan.mode).toBe('multipart');
     if (plan.mode !== 'multipart') return;
@@ -68,9 +72,37 @@ describe('part plan', () => {
 });
 
 /** Any code point (lone surrogates included), mixed with the characters names are attacked with; cheap to make. */
-const HOSTILE_CHARACTERS = ['\u202e', '\u2066', '\u200b', '\u200d', '\ufeff', '/', '\\', '\0', '\n', '\t', ' ', '.', '-', '_', '\u0301', '日', 'é', 'A', '9', '🎬', 'ß'];
+const HOSTILE_CHARACTERS = [
+  '\u202e',
+  '\u2066',
+  '\u200b',
+  '\u200d',
+  '\ufeff',
+  '/',
+  '\\',
+  '\0',
+  '\n',
+  '\t',
+  ' ',
+  '.',
+  '-',
+  '_',
+  '\u0301',
+  '日',
+  'é',
+  'A',
+  '9',
+  '🎬',
+  'ß',
+];
 const hostileName = fc
-  .array(fc.oneof(fc.constantFrom(...HOSTILE_CHARACTERS), fc.integer({ min: 0, max: 0x2ffff }).map((cp) => String.fromCodePoint(cp))), { maxLength: 300 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(...HOSTILE_CHARACTERS),
+      fc.integer({ min: 0, max: 0x2ffff }).map((cp) => String.fromCodePoint(cp)),
+    ),
+    { maxLength: 300 },
+  )
   .map((chars) => chars.join(''));
 
 describe('names', () => {
@@ -174,7 +206,16 @@ describe('names', () => {
   });
 
   it('reads every spelling of a type', () => {
-    expect(['Asset', 'InterviewClip', 'BRollClip', 'BROLL_CLIP', 'B_ROLL_CLIP', 'ASSET', 'x', 1].map(parseAssetType)).toEqual(['ASSET', 'INTERVIEW_CLIP', 'BROLL_CLIP', 'BROLL_CLIP', 'BROLL_CLIP', 'ASSET', null, null]);
+    expect(['Asset', 'InterviewClip', 'BRollClip', 'BROLL_CLIP', 'B_ROLL_CLIP', 'ASSET', 'x', 1].map(parseAssetType)).toEqual([
+      'ASSET',
+      'INTERVIEW_CLIP',
+      'BROLL_CLIP',
+      'BROLL_CLIP',
+      'BROLL_CLIP',
+      'ASSET',
+      null,
+      null,
+    ]);
   });
 });
 
@@ -225,16 +266,27 @@ describe('who uploads (C§4, A§4)', () => {
     expect(uploadDecision('OWNER', 'OPENED', 'deliverable')).toMatchObject({ allowed: false, status: 403 });
     expect(uploadDecision('ADMIN', 'IN_EDITING', 'deliverable').allowed).toBe(true);
     expect(uploadDecision('SUPERADMIN', 'APPROVED', 'deliverable').allowed).toBe(true);
-    for (const status of ['OPENED', 'WAITING_FOR_EDITOR', 'DELETED', 'HIDDEN'] as const) expect(uploadDecision('ADMIN', status, 'deliverable')).toMatchObject({ allowed: false, status: 409 });
+    for (const status of ['OPENED', 'WAITING_FOR_EDITOR', 'DELETED', 'HIDDEN'] as const)
+      expect(uploadDecision('ADMIN', status, 'deliverable')).toMatchObject({ allowed: false, status: 409 });
     expect(uploadDecision('EDITOR', 'IN_EDITING', 'deliverable')).toMatchObject({ allowed: false, status: 403 });
     expect(uploadDecision('ADMIN', 'IN_EDITING', 'asset')).toMatchObject({ allowed: false, status: 403 });
-    expect(['OPENED', 'APPROVED', 'ARCHIVED', 'IN_REVIEW', 'IN_EDITING'].map((s) => canDeleteAllAssets(s as 'OPENED'))).toEqual([true, true, true, false, false]);
+    expect(['OPENED', 'APPROVED', 'ARCHIVED', 'IN_REVIEW', 'IN_EDITING'].map((s) => canDeleteAllAssets(s as 'OPENED'))).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
 describe('progress figures', () => {
   it('measures speed over the last seconds and estimates the time left', () => {
-    const samples = [{ at: 0, bytes: 0 }, { at: 1000, bytes: 10 * MiB }, { at: 2000, bytes: 20 * MiB }];
+    const samples = [
+      { at: 0, bytes: 0 },
+      { at: 1000, bytes: 10 * MiB },
+      { at: 2000, bytes: 20 * MiB },
+    ];
     expect(rateFromSamples(samples, 2000)).toBe(10 * MiB);
     expect(rateFromSamples(samples, 60_000)).toBe(0);
     expect(secondsLeft(100 * MiB, 10 * MiB)).toBe(10);
@@ -265,14 +317,20 @@ describe('ListParts reconciliation', () => {
   it('trusts the store: adopts parts IndexedDB missed, drops recorded parts the store lacks or holds otherwise', () => {
     const result = reconcileParts(
       plan,
-      [{ PartNumber: 1, ETag: 'a' }, { PartNumber: 3, ETag: 'c-old' }],
+      [
+        { PartNumber: 1, ETag: 'a' },
+        { PartNumber: 3, ETag: 'c-old' },
+      ],
       [
         { partNumber: 1, etag: 'a', size: PART_SIZE },
         { partNumber: 2, etag: 'b', size: PART_SIZE },
         { partNumber: 3, etag: 'c', size: 12 },
       ],
     );
-    expect([...result.done.entries()]).toEqual([[1, 'a'], [2, 'b']]);
+    expect([...result.done.entries()]).toEqual([
+      [1, 'a'],
+      [2, 'b'],
+    ]);
     expect(result.adopted).toEqual([2]);
     expect(result.dropped).toEqual([3]);
   });
@@ -329,11 +387,15 @@ describe('slot pool', () => {
     pool.setSize(1);
     let running = 0;
     let peak = 0;
-    await Promise.all([1, 2, 3].map(() => pool.run(async () => {
-      peak = Math.max(peak, (running += 1));
-      await new Promise((r) => setTimeout(r, 5));
-      running -= 1;
-    })));
+    await Promise.all(
+      [1, 2, 3].map(() =>
+        pool.run(async () => {
+          peak = Math.max(peak, (running += 1));
+          await new Promise((r) => setTimeout(r, 5));
+          running -= 1;
+        }),
+      ),
+    );
     expect(peak).toBe(1);
   });
 

@@ -19,14 +19,20 @@ const MiB = 1024 ** 2;
  */
 function downloadServiceWorker() {
   const handlers: Record<string, (event: unknown) => void> = {};
-  const scope = { addEventListener: (type: string, handler: (event: unknown) => void) => (handlers[type] = handler), skipWaiting: () => undefined, clients: { claim: async () => undefined } };
+  const scope = {
+    addEventListener: (type: string, handler: (event: unknown) => void) => (handlers[type] = handler),
+    skipWaiting: () => undefined,
+    clients: { claim: async () => undefined },
+  };
   runInThisContext(`(function (self) {\n${readFileSync('public/zip-download/sw.js', 'utf8')}\n})`)(scope);
   return {
     /** Registers a download as the page does; resolves with the service worker's acknowledgement and the port for the archive's producer. */
     async register(id: string, name: string): Promise<{ ack: { ok: boolean; chunks?: boolean; entries?: boolean }; port: MessagePort }> {
       const data = new MessageChannel();
       const ack = new MessageChannel();
-      const acknowledged = new Promise<{ ok: boolean; chunks?: boolean; entries?: boolean }>((resolve) => (ack.port1.onmessage = (event) => resolve(event.data)));
+      const acknowledged = new Promise<{ ok: boolean; chunks?: boolean; entries?: boolean }>(
+        (resolve) => (ack.port1.onmessage = (event) => resolve(event.data)),
+      );
       handlers.message!({ data: { type: 'register', id, name, port: data.port1 }, ports: [ack.port2] });
       const answer = await acknowledged;
       ack.port1.close();
@@ -35,7 +41,10 @@ function downloadServiceWorker() {
     /** The hidden frame's navigation: the download's response. */
     open(id: string, name: string): Promise<Response> {
       let answer: Promise<Response> | null = null;
-      handlers.fetch!({ request: { url: `https://cutdesk.test/zip-download/${id}/${encodeURIComponent(name)}` }, respondWith: (response: Promise<Response>) => (answer = response) });
+      handlers.fetch!({
+        request: { url: `https://cutdesk.test/zip-download/${id}/${encodeURIComponent(name)}` },
+        respondWith: (response: Promise<Response>) => (answer = response),
+      });
       return answer!;
     },
   };
@@ -43,7 +52,10 @@ function downloadServiceWorker() {
 
 /** What `promise` came to, with its rejection handled at once (it is looked at later). */
 function outcome(promise: Promise<void>): Promise<unknown> {
-  return promise.then(() => 'done', (error: unknown) => error);
+  return promise.then(
+    () => 'done',
+    (error: unknown) => error,
+  );
 }
 
 async function whole(entries: () => ZipEntry[]): Promise<Buffer> {
@@ -110,7 +122,7 @@ describe('a streamed zip from the media worker to the download service worker', 
     const sent = outcome(sendArchive(port, 'chunks', zipChunks(clips, undefined, { heldChunks: 0 }), controller));
     const reader = (await sw.open('three', 'x.zip')).body!.getReader();
     // Cancelled in the middle of the clip.
-    for (let read = 0; read < 2 * MiB; ) read += (await reader.read()).value?.length ?? 0;
+    for (let read = 0; read < 2 * MiB;) read += (await reader.read()).value?.length ?? 0;
     await reader.cancel();
     expect(await sent).toMatchObject({ name: 'DownloadCancelled' });
     expect(controller.signal.aborted).toBe(true);
@@ -231,7 +243,14 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
   /** The archive's entries as the media worker makes them, the clips' bytes at `paths` on the stand-in. */
   const entries = (paths: [string, string]): ZipEntry[] => [
     { name: 'interviews/', directory: true, lastModified: new Date(2026, 0, 1) },
-    { name: 'interviews/a.mov', size: a.length, crc32: crc32(a), lastModified: new Date(2026, 0, 1), open: notRead, link: async () => `${origin}${paths[0]}?n=${requests.length}` },
+    {
+      name: 'interviews/a.mov',
+      size: a.length,
+      crc32: crc32(a),
+      lastModified: new Date(2026, 0, 1),
+      open: notRead,
+      link: async () => `${origin}${paths[0]}?n=${requests.length}`,
+    },
     { name: 'b_roll/b.mov', size: b.length, crc32: crc32(b), lastModified: new Date(2026, 0, 1), open: notRead, link: async () => `${origin}${paths[1]}` },
   ];
   const computed = () =>
@@ -246,7 +265,9 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
     const { port } = await sw.register(id, 'x.zip');
     const read: number[] = [];
     const controller = new AbortController();
-    const sent = outcome(sendArchive(port, 'entries', zipParts(entries(paths), undefined, { heldChunks: 0, passthrough: true }), controller, (bytes) => read.push(bytes)));
+    const sent = outcome(
+      sendArchive(port, 'entries', zipParts(entries(paths), undefined, { heldChunks: 0, passthrough: true }), controller, (bytes) => read.push(bytes)),
+    );
     return { response: await sw.open(id, 'x.zip'), sent, read, controller };
   }
 
@@ -311,7 +332,9 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
     const channel = new MessageChannel();
     const controller = new AbortController();
     let settled = false;
-    const sent = outcome(sendArchive(channel.port2, 'entries', zipParts(entries(['/a', '/b']), undefined, { heldChunks: 0, passthrough: true }), controller)).then((result) => {
+    const sent = outcome(
+      sendArchive(channel.port2, 'entries', zipParts(entries(['/a', '/b']), undefined, { heldChunks: 0, passthrough: true }), controller),
+    ).then((result) => {
       settled = true;
       return result;
     });
@@ -326,7 +349,7 @@ describe('entries of known CRC-32 that the download service worker fetches itsel
   it('stops the zip when the download is cancelled in the middle of a fetched entry', async () => {
     const { response, sent, controller } = await download('e5', ['/a', '/b']);
     const reader = response.body!.getReader();
-    for (let got = 0; got < MiB; ) got += (await reader.read()).value?.length ?? 0;
+    for (let got = 0; got < MiB;) got += (await reader.read()).value?.length ?? 0;
     await reader.cancel();
     expect(await sent).toMatchObject({ name: 'DownloadCancelled' });
     expect(controller.signal.aborted).toBe(true);

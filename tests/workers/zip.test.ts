@@ -22,14 +22,17 @@ const MiB = 1024 ** 2;
 /** A stream of `size` bytes: `chunk` repeated, never more than one chunk in memory. */
 function generated(size: number, chunk: Uint8Array): ReadableStream<Uint8Array> {
   let left = size;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (left <= 0) return controller.close();
-      const n = Math.min(left, chunk.length);
-      controller.enqueue(n === chunk.length ? chunk : chunk.subarray(0, n));
-      left -= n;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (left <= 0) return controller.close();
+        const n = Math.min(left, chunk.length);
+        controller.enqueue(n === chunk.length ? chunk : chunk.subarray(0, n));
+        left -= n;
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
 }
 
 function fromBytes(data: Uint8Array, chunkSize = 64 * 1024): ReadableStream<Uint8Array> {
@@ -100,7 +103,19 @@ describe('zip writer', () => {
   it("names an uploaded file's entry as the person named it, flagged UTF-8 (general purpose bit 11) in both headers (issue 36)", async () => {
     const name = sanitizeFileName('b roll café ünïcødé 日本.mov');
     const data = new Uint8Array([1, 2, 3]);
-    const asset: Asset = { id: 1, name, size: 3, type: { name: 'BROLL_CLIP' }, path: assetKey(1, 'BROLL_CLIP', name), previewPath: null, createdAt: '2026-11-29T00:00:00Z', deletedAt: null, url: null, previewUrl: null, crc32: null };
+    const asset: Asset = {
+      id: 1,
+      name,
+      size: 3,
+      type: { name: 'BROLL_CLIP' },
+      path: assetKey(1, 'BROLL_CLIP', name),
+      previewPath: null,
+      createdAt: '2026-11-29T00:00:00Z',
+      deletedAt: null,
+      url: null,
+      previewUrl: null,
+      crc32: null,
+    };
     const entry = zipPlan([asset], 'raw').plan.find((e) => e.ref)!;
     expect(entry.name).toBe('b_roll/b roll café ünïcødé 日本.mov');
     const chunks: Uint8Array[] = [];
@@ -152,7 +167,13 @@ describe('zip writer', () => {
     expect(sizes.slice(1, 5)).toEqual([MiB, MiB, MiB, 12_345]);
 
     const file = join(dir, 'bytes.zip');
-    await writeZip([{ name: 'interviews/', directory: true }, { name: 'interviews/talk.mov', size: data.length, open: () => body() }], file);
+    await writeZip(
+      [
+        { name: 'interviews/', directory: true },
+        { name: 'interviews/talk.mov', size: data.length, open: () => body() },
+      ],
+      file,
+    );
     await exec('unzip', ['-t', '-qq', file]);
     expect((await pythonRead(file)).find((e) => e.name === 'interviews/talk.mov')).toMatchObject({ size: data.length, sha256: sha(data), stored: true });
     await expect(writeZip([{ name: 'a.bin', size: data.length, open: () => body(MiB + 7) }], join(dir, 'bytes-short.zip'))).rejects.toThrow(/cut short/);
@@ -203,7 +224,7 @@ describe('zip writer', () => {
     expect(read.find((e) => e.name === 'b_roll/b.mov')).toMatchObject({ size: second.length, sha256: sha(second) });
   });
 
-  it("takes a CRC-32 the server computed instead of computing it, and passes such an entry on to a reader that fetches it", async () => {
+  it('takes a CRC-32 the server computed instead of computing it, and passes such an entry on to a reader that fetches it', async () => {
     const a = randomBytes(MiB + 3);
     const b = randomBytes(70_000);
     const when = new Date(2026, 0, 1);

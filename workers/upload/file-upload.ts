@@ -85,7 +85,10 @@ interface Outcome {
   error: string | null;
 }
 
-export function sameFile(record: Pick<UploadRecord, 'fileName' | 'size' | 'lastModified'>, file: { name: string; size: number; lastModified: number }): boolean {
+export function sameFile(
+  record: Pick<UploadRecord, 'fileName' | 'size' | 'lastModified'>,
+  file: { name: string; size: number; lastModified: number },
+): boolean {
   return record.fileName === file.name && record.size === file.size && record.lastModified === file.lastModified;
 }
 
@@ -121,7 +124,12 @@ export class FileUpload {
     this.progress = new FileProgress(storedBytesOf(record), total);
     const previous = context.previous();
     this.handingOver = previous !== null;
-    this.handedOver = previous ? previous.finished(record.uid).then(() => this.takeOver()).catch(() => undefined) : Promise.resolve();
+    this.handedOver = previous
+      ? previous
+          .finished(record.uid)
+          .then(() => this.takeOver())
+          .catch(() => undefined)
+      : Promise.resolve();
   }
 
   get uid(): string {
@@ -265,7 +273,8 @@ export class FileUpload {
     } catch (error) {
       next = this.outcomeOf(error, controller.signal);
       if (next.error === UPLOAD_MESSAGES.tooLargeForProxy) this.reportProxyRefusal();
-      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close' && !this.context.isDraining()) await this.context.records.saveOutcome(this.record, next.phase, next.error);
+      if (next.phase !== 'cancelled' && this.phase !== 'cancelled' && controller.signal.reason !== 'close' && !this.context.isDraining())
+        await this.context.records.saveOutcome(this.record, next.phase, next.error);
     }
     this.progress.dropInflight();
     this.controller = null;
@@ -346,7 +355,9 @@ export class FileUpload {
   private async register(): Promise<void> {
     const record = this.record;
     const path = record.key!;
-    const asset = await this.attempt(() => this.context.api.registerAsset(record.projectId, { name: record.name ?? sanitizeFileName(record.fileName), path, type: record.type, size: record.size }));
+    const asset = await this.attempt(() =>
+      this.context.api.registerAsset(record.projectId, { name: record.name ?? sanitizeFileName(record.fileName), path, type: record.type, size: record.size }),
+    );
     this.assetId = asset.id;
   }
 
@@ -402,7 +413,15 @@ export class FileUpload {
     const uploadId = record.uploadId;
     await this.recordParts(parts, done);
     await this.sendParts(parts, done);
-    const complete = () => this.attempt((signal) => s3.completeMultipartUpload(key, uploadId, partRecords(done).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag })), { signal }));
+    const complete = () =>
+      this.attempt((signal) =>
+        s3.completeMultipartUpload(
+          key,
+          uploadId,
+          partRecords(done).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag })),
+          { signal },
+        ),
+      );
     try {
       await complete();
     } catch (error) {
@@ -455,26 +474,29 @@ export class FileUpload {
     const missing = parts.filter((part) => !done.has(part.partNumber));
     try {
       await forEachConcurrently(missing, this.context.parallel, (part) =>
-      this.context.slots.run(async () => {
-        // A slot can come free long after it was asked for: the upload may be stopped by now.
-        this.checkpoint();
-        const etag = await this.attempt(async (signal) => {
-          this.progress.restart(part.partNumber);
-          const reported = this.context.reportPart(part.size);
-          const onUploadProgress = reported && ((loaded: number) => this.reportProgress(part.partNumber, loaded));
-          try {
-            return await s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), { signal, ...(onUploadProgress && { onUploadProgress }) });
-          } finally {
-            reported?.();
-          }
-        });
-        this.progress.partStored(part.partNumber, part.size);
-        done.set(part.partNumber, etag);
-        record.parts = partRecords(done);
-        // Written in the background: the slot goes to the next part at once.
-        this.context.records.saveSoon(record);
-        this.context.announce();
-      }, record.uid),
+        this.context.slots.run(async () => {
+          // A slot can come free long after it was asked for: the upload may be stopped by now.
+          this.checkpoint();
+          const etag = await this.attempt(async (signal) => {
+            this.progress.restart(part.partNumber);
+            const reported = this.context.reportPart(part.size);
+            const onUploadProgress = reported && ((loaded: number) => this.reportProgress(part.partNumber, loaded));
+            try {
+              return await s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), {
+                signal,
+                ...(onUploadProgress && { onUploadProgress }),
+              });
+            } finally {
+              reported?.();
+            }
+          });
+          this.progress.partStored(part.partNumber, part.size);
+          done.set(part.partNumber, etag);
+          record.parts = partRecords(done);
+          // Written in the background: the slot goes to the next part at once.
+          this.context.records.saveSoon(record);
+          this.context.announce();
+        }, record.uid),
       );
     } finally {
       await this.context.records.flush(record.uid);

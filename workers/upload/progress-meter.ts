@@ -126,5 +126,13 @@ export function totalsOf(views: readonly UploadItemView[], speed: number): Uploa
   const loaded = counted.reduce((sum, v) => sum + v.loaded, 0);
   const active = views.filter((v) => ACTIVE_STATUSES.includes(v.status));
   const pending = active.reduce((sum, v) => sum + (v.size - v.loaded), 0);
-  return { files: views.length, active: active.length, size, loaded, percent: counted.length ? percentOf(loaded, size) : 0, speed, secondsLeft: active.length ? secondsLeft(pending, speed) : 0 };
+  return {
+    files: views.length,
+    active: active.length,
+    size,
+    loaded,
+    percent: counted.length ? percentOf(loaded, size) : 0,
+    speed,
+    secondsLeft: active.length ? secondsLeft(pending, speed) : 0,
+  };
 }

@@ -13,7 +13,12 @@ const client = new S3Client({
 });
 
 onFile(async (file) => {
-  const upload = new Upload({ client, params: { Bucket: config.bucket, Key: config.key, Body: file, ContentType: file.type }, partSize: config.partSize, queueSize: config.limit });
+  const upload = new Upload({
+    client,
+    params: { Bucket: config.bucket, Key: config.key, Body: file, ContentType: file.type },
+    partSize: config.partSize,
+    queueSize: config.limit,
+  });
   await upload.done();
   report({ type: 'done' });
 });

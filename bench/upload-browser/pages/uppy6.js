@@ -7,7 +7,7 @@ import { config, onFile, report } from './common.js';
 
 const uppy = new Uppy({ id: 'bench', autoProceed: false });
 // Golden Retriever restores its state from IndexedDB after `use`; the bench waits for it after a reload.
-uppy.on('restored', () => (/** @type {any} */ (window).benchRestored = true));
+uppy.on('restored', () => /** @type {any} */ (window.benchRestored = true));
 if (config.goldenRetriever) uppy.use(GoldenRetriever);
 uppy.use(AwsS3, {
   s3Endpoint: `${config.endpoint}/${config.bucket}`,

@@ -120,12 +120,13 @@ export async function stageBackup(source: BackupSource): Promise<StagedBackup> {
         if (error.code !== 'ENOENT') throw error;
       });
     }
-    for (const name of SECRET_FILES) await copyFile(join(source.dataDir, name), join(staging, name)).catch((error: unknown) => {
-      if (isDiskFull(error)) throw error;
-    });
+    for (const name of SECRET_FILES)
+      await copyFile(join(source.dataDir, name), join(staging, name)).catch((error: unknown) => {
+        if (isDiskFull(error)) throw error;
+      });
   } catch (error) {
     if (staging) await rm(staging, { recursive: true, force: true });
-    rethrowDiskFull(error, 'staging the backup in the data directory (the database\'s dump beside the objects\' hard links)', source.dataDir);
+    rethrowDiskFull(error, "staging the backup in the data directory (the database's dump beside the objects' hard links)", source.dataDir);
   }
   const dir = staging;
   const discard = () => rm(dir, { recursive: true, force: true });
@@ -133,8 +134,15 @@ export async function stageBackup(source: BackupSource): Promise<StagedBackup> {
     discard,
     async writeTo(output) {
       try {
-        const manifest: BackupManifest = { format: BACKUP_FORMAT, createdAt: new Date().toISOString(), objects: await describeObjects(join(dir, 's3')), objectsElsewhere: source.objectsElsewhere ?? null };
-        await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest), { mode: 0o600 }).catch((error: unknown) => rethrowDiskFull(error, 'staging the backup\'s manifest in the data directory', source.dataDir));
+        const manifest: BackupManifest = {
+          format: BACKUP_FORMAT,
+          createdAt: new Date().toISOString(),
+          objects: await describeObjects(join(dir, 's3')),
+          objectsElsewhere: source.objectsElsewhere ?? null,
+        };
+        await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest), { mode: 0o600 }).catch((error: unknown) =>
+          rethrowDiskFull(error, "staging the backup's manifest in the data directory", source.dataDir),
+        );
         const entries = ['manifest.json', 'db.tar.gz', 's3', ...(await readdir(dir)).filter((name) => (SECRET_FILES as readonly string[]).includes(name))];
         await pipeline(create({ cwd: dir, portable: true }, entries), output);
         return manifest;

@@ -103,7 +103,8 @@ async function extractWhole(file: string, dir: string): Promise<void> {
  * manifest; the caller decides the exit code (the rest is restored all the same).
  */
 export async function restoreBackup(file: string, dataDir: string): Promise<RestoreReport> {
-  if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) throw new RestoreRefusedError(`The data directory ${dataDir} is not empty. Restore into an empty (or new) directory: nothing is overwritten.`);
+  if (existsSync(dataDir) && (await readdir(dataDir)).length > 0)
+    throw new RestoreRefusedError(`The data directory ${dataDir} is not empty. Restore into an empty (or new) directory: nothing is overwritten.`);
   if (!existsSync(file)) throw new RestoreRefusedError(`There is no backup at ${file}.`);
   const existed = existsSync(dataDir);
   let workspace: Workspace | null = null;
@@ -114,7 +115,8 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
     await mkdir(staging, { mode: 0o700 });
     await extractWhole(file, staging);
     const manifest = JSON.parse(await readFile(join(staging, 'manifest.json'), 'utf8')) as BackupManifest;
-    if (manifest.format !== BACKUP_FORMAT) throw new RestoreRefusedError(`This backup has format ${String(manifest.format)}; this version reads format ${BACKUP_FORMAT}.`);
+    if (manifest.format !== BACKUP_FORMAT)
+      throw new RestoreRefusedError(`This backup has format ${String(manifest.format)}; this version reads format ${BACKUP_FORMAT}.`);
     const mismatches: string[] = [];
     let bytes = 0;
     for (const object of manifest.objects) {
@@ -133,7 +135,8 @@ export async function restoreBackup(file: string, dataDir: string): Promise<Rest
     await workspace?.discard().catch(() => undefined);
     if (error instanceof RestoreRefusedError) throw error;
     const left = `Nothing was left behind: ${dataDir} ${existed ? 'is as empty as it was' : 'was not created'}.`;
-    if (isDiskFull(error)) throw new RestoreFailedError(`${diskFullMessage(`restoring ${file} into ${dataDir}`, existed ? dataDir : dirname(dataDir))} ${left}`, { cause: error });
+    if (isDiskFull(error))
+      throw new RestoreFailedError(`${diskFullMessage(`restoring ${file} into ${dataDir}`, existed ? dataDir : dirname(dataDir))} ${left}`, { cause: error });
     throw new RestoreFailedError(`The restore of ${file} failed: ${describe(error)}. ${left}`, { cause: error });
   }
 }
@@ -160,7 +163,9 @@ async function loadDatabase(dump: string, dbDir: string): Promise<Record<string,
 
 /** Rows of every table of the public schema, by name. */
 export async function countRows(pglite: { query: <T>(sql: string) => Promise<{ rows: T[] }> }): Promise<Record<string, number>> {
-  const { rows } = await pglite.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
+  const { rows } = await pglite.query<{ name: string }>(
+    `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  );
   const counts: Record<string, number> = {};
   for (const { name } of rows) {
     const [row] = (await pglite.query<{ n: number }>(`select count(*)::int as n from "${name.replace(/"/g, '""')}"`)).rows;

@@ -52,7 +52,9 @@ export function resumeCommand(args: readonly string[], dataDir: string, env: Nod
   if (!words.includes('--data-dir')) words.push('--data-dir', dataDir);
   const notes = [
     ...(hidden ? ['*** is the database password you gave'] : []),
-    ...(words.includes('--to-s3-endpoint') && env.MOVE_S3_ACCESS_KEY_ID ? ['with MOVE_S3_ACCESS_KEY_ID and MOVE_S3_SECRET_ACCESS_KEY set as they are now'] : []),
+    ...(words.includes('--to-s3-endpoint') && env.MOVE_S3_ACCESS_KEY_ID
+      ? ['with MOVE_S3_ACCESS_KEY_ID and MOVE_S3_SECRET_ACCESS_KEY set as they are now']
+      : []),
   ];
   return [`  npm run move-data -- ${words.map(shellWord).join(' ')}`, ...(notes.length ? [`  (${notes.join('; ')})`] : [])];
 }
@@ -60,7 +62,10 @@ export function resumeCommand(args: readonly string[], dataDir: string, env: Nod
 /** What the command prints when interrupted by `signal`: what happened, what was cleaned up, how to finish. */
 export function interruptedLines(error: MoveInterruptedError, signal: string, resume: string[]): string[] {
   const lines = [`Interrupted by ${signal === 'SIGINT' ? 'Ctrl-C (SIGINT)' : signal}. ${error.message}`];
-  if (error.abortedUploads.length) lines.push(`Aborted the unfinished multipart upload${error.abortedUploads.length > 1 ? 's' : ''} of ${error.abortedUploads.join(', ')} in ${error.bucket ?? 'the target bucket'}: no half-sent object is left there.`);
+  if (error.abortedUploads.length)
+    lines.push(
+      `Aborted the unfinished multipart upload${error.abortedUploads.length > 1 ? 's' : ''} of ${error.abortedUploads.join(', ')} in ${error.bucket ?? 'the target bucket'}: no half-sent object is left there.`,
+    );
   lines.push('Nothing is lost: the rows and objects already copied stay in the target and are not copied again, and the data directory is unlocked.');
   lines.push('To finish the move, run the same command again:', ...resume);
   return lines;

@@ -46,7 +46,11 @@ export function redactedUrl(url: string): string {
 export function movedStartRefusal(dataDir: string, uses: { embeddedDatabase: boolean; embeddedStore: boolean }): string | null {
   const marker = readMovedMarker(dataDir);
   if (!marker) return null;
-  const what = uses.embeddedDatabase ? `its database was moved to ${marker.database}` : uses.embeddedStore && marker.objects ? `its objects were moved to ${marker.objects}` : null;
+  const what = uses.embeddedDatabase
+    ? `its database was moved to ${marker.database}`
+    : uses.embeddedStore && marker.objects
+      ? `its objects were moved to ${marker.objects}`
+      : null;
   if (!what) return null;
   return `The data directory ${dataDir} was moved on ${marker.movedAt}: ${what}. Start the server with DATABASE_URL${marker.objects ? ' and S3_ENDPOINT' : ''} pointing there (see ${join(dataDir, MOVED_MARKER)}), or start it here anyway with --force (CUTDESK_FORCE=1).`;
 }

@@ -57,7 +57,8 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     if (signal?.aborted) throw new MoveInterruptedError(where);
   };
   if (config.databaseUrl) throw new MoveRefusedError('This installation already uses PostgreSQL (DATABASE_URL is set): there is no embedded database to move.');
-  if (options.toS3 && config.storage.mode !== 'embedded') throw new MoveRefusedError('This installation already keeps its objects in S3 (S3_ENDPOINT is set): copy that bucket with the S3 service\'s own tools.');
+  if (options.toS3 && config.storage.mode !== 'embedded')
+    throw new MoveRefusedError("This installation already keeps its objects in S3 (S3_ENDPOINT is set): copy that bucket with the S3 service's own tools.");
   if (!existsSync(join(config.dataDir, 'db'))) throw new MoveRefusedError(`There is no embedded database in ${config.dataDir}: nothing to move.`);
   const lock = lockDataDir(config.dataDir);
   const pool = new pg.Pool({ connectionString: options.toDatabase, max: 2 });
@@ -83,7 +84,13 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     const tables = await tablesInOrder(source);
     stopHere('preparing the target database (its tables are made, no row was copied)');
     if (state === 'resume') progress('Resuming the move into this database: rows already there are kept, the rest copied.');
-    else await startMove(pool, tables.map((t) => t.name), installation, config.dataDir);
+    else
+      await startMove(
+        pool,
+        tables.map((t) => t.name),
+        installation,
+        config.dataDir,
+      );
 
     const totals = new Map<string, number>();
     for (const table of tables) totals.set(table.name, await countRows(source, table.name));
@@ -91,12 +98,18 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     let copied = 0;
     for (const table of tables) copied += await countRows(target, table.name);
     for (const table of tables) {
-      await copyTable(source, target, table, (rows) => {
-        copied += rows;
-        progress(`rows ${progressBar(copied, allRows)} ${copied}/${allRows} ${table.name}`);
-        if (options.stopAfterRows !== undefined && copied >= options.stopAfterRows) throw new Error('interrupted (test)');
-        stopHere(`copying the rows: ${copied} of ${allRows} are in the target (table ${table.name}), each page whole`);
-      }, options.batchRows);
+      await copyTable(
+        source,
+        target,
+        table,
+        (rows) => {
+          copied += rows;
+          progress(`rows ${progressBar(copied, allRows)} ${copied}/${allRows} ${table.name}`);
+          if (options.stopAfterRows !== undefined && copied >= options.stopAfterRows) throw new Error('interrupted (test)');
+          stopHere(`copying the rows: ${copied} of ${allRows} are in the target (table ${table.name}), each page whole`);
+        },
+        options.batchRows,
+      );
     }
     await continueSequences(source, target);
     stopHere(`copying the rows: all ${allRows} rows are in the target, before the objects`);
@@ -106,7 +119,11 @@ export async function moveData(options: MoveOptions): Promise<MoveReport> {
     const targetSequences = new Map((await sequenceStates(target)).map((s) => [s.name, s.next]));
     for (const { name, next } of await sequenceStates(source)) report.sequences.push({ name, source: next, target: targetSequences.get(name) ?? 0 });
     if (options.toS3) report.objects = await moveObjects(config, options.toS3, progress, signal);
-    report.ok = report.tables.every((t) => t.source === t.target) && report.sequences.every((s) => s.target >= s.source) && (report.objects?.mismatches.length ?? 0) === 0 && (report.objects?.verified.count ?? 0) === (report.objects?.source.count ?? 0);
+    report.ok =
+      report.tables.every((t) => t.source === t.target) &&
+      report.sequences.every((s) => s.target >= s.source) &&
+      (report.objects?.mismatches.length ?? 0) === 0 &&
+      (report.objects?.verified.count ?? 0) === (report.objects?.source.count ?? 0);
 
     if (report.ok) {
       await target.query(`update ${MOVE_TABLE} set finished_at = now() where installation = $1`, [installation]);
@@ -134,7 +151,9 @@ async function startMove(pool: pg.Pool, tables: string[], installation: string, 
   try {
     await client.query('begin');
     await client.query(`truncate table ${tables.map(ident).join(', ')} cascade`);
-    await client.query(`create table ${MOVE_TABLE} (installation text primary key, data_dir text not null, started_at timestamptz not null default now(), finished_at timestamptz)`);
+    await client.query(
+      `create table ${MOVE_TABLE} (installation text primary key, data_dir text not null, started_at timestamptz not null default now(), finished_at timestamptz)`,
+    );
     await client.query(MOVE_TABLES_DDL);
     await client.query(`insert into ${MOVE_TABLE} (installation, data_dir) values ($1, $2)`, [installation, dataDir]);
     await client.query('commit');

@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, ListBucketsCommand,
-  ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, UploadPartCommand, type CompletedPart,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListBucketsCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  type CompletedPart,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 
@@ -104,16 +114,25 @@ export async function abortLeftUploads(target: Bucket, keys: ReadonlySet<string>
     let keyMarker: string | undefined;
     let uploadIdMarker: string | undefined;
     do {
-      const page = await target.client.send(new ListMultipartUploadsCommand({ Bucket: target.bucket, ...(keyMarker && { KeyMarker: keyMarker }), ...(uploadIdMarker && { UploadIdMarker: uploadIdMarker }) }));
-      for (const upload of page.Uploads ?? []) if (upload.Key && upload.UploadId && keys.has(upload.Key)) left.push({ Key: upload.Key, UploadId: upload.UploadId });
+      const page = await target.client.send(
+        new ListMultipartUploadsCommand({
+          Bucket: target.bucket,
+          ...(keyMarker && { KeyMarker: keyMarker }),
+          ...(uploadIdMarker && { UploadIdMarker: uploadIdMarker }),
+        }),
+      );
+      for (const upload of page.Uploads ?? [])
+        if (upload.Key && upload.UploadId && keys.has(upload.Key)) left.push({ Key: upload.Key, UploadId: upload.UploadId });
       keyMarker = page.IsTruncated ? page.NextKeyMarker : undefined;
       uploadIdMarker = page.IsTruncated ? page.NextUploadIdMarker : undefined;
     } while (keyMarker);
     if (left.length === 0) break;
     for (const upload of left) {
-      await target.client.send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: upload.Key, UploadId: upload.UploadId })).catch((error: unknown) => {
-        if ((error as { name?: string }).name !== 'NoSuchUpload') throw error;
-      });
+      await target.client
+        .send(new AbortMultipartUploadCommand({ Bucket: target.bucket, Key: upload.Key, UploadId: upload.UploadId }))
+        .catch((error: unknown) => {
+          if ((error as { name?: string }).name !== 'NoSuchUpload') throw error;
+        });
       if (round === 0) aborted.push(upload.Key);
     }
   }
@@ -134,10 +153,12 @@ export interface CopyOptions {
 /** Copies one object (or finds it copied already). */
 export async function copyObject(source: Bucket, target: Bucket, object: SourceObject, options: CopyOptions): Promise<CopyOutcome> {
   const { onBytes, signal } = options;
-  const existing = await target.client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: object.key }), { abortSignal: signal }).catch((error: unknown) => {
-    if (isAbort(error)) throw error;
-    return null;
-  });
+  const existing = await target.client
+    .send(new HeadObjectCommand({ Bucket: target.bucket, Key: object.key }), { abortSignal: signal })
+    .catch((error: unknown) => {
+      if (isAbort(error)) throw error;
+      return null;
+    });
   if (existing?.ContentLength === object.size && existing.Metadata?.sha256) {
     const { sha256 } = await sha256OfObject(source, object.key, signal);
     if (sha256 === existing.Metadata.sha256) {
@@ -176,7 +197,12 @@ export async function copyObject(source: Bucket, target: Bucket, object: SourceO
 }
 
 /** A multipart upload of `body`, PART_QUEUE parts in flight; aborted (and said so) when it does not complete. */
-async function uploadInParts(target: Bucket, params: { Bucket: string; Key: string } & Record<string, unknown>, body: Readable, options: CopyOptions): Promise<void> {
+async function uploadInParts(
+  target: Bucket,
+  params: { Bucket: string; Key: string } & Record<string, unknown>,
+  body: Readable,
+  options: CopyOptions,
+): Promise<void> {
   const { signal } = options;
   const { UploadId } = await target.client.send(new CreateMultipartUploadCommand(params), { abortSignal: signal });
   const parts: CompletedPart[] = [];
@@ -197,11 +223,16 @@ async function uploadInParts(target: Bucket, params: { Bucket: string; Key: stri
       if (inFlight.size >= PART_QUEUE) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
-    await target.client.send(new CompleteMultipartUploadCommand({ Bucket: params.Bucket, Key: params.Key, UploadId, MultipartUpload: { Parts: parts } }), { abortSignal: signal });
+    await target.client.send(new CompleteMultipartUploadCommand({ Bucket: params.Bucket, Key: params.Key, UploadId, MultipartUpload: { Parts: parts } }), {
+      abortSignal: signal,
+    });
   } catch (error) {
     // Parts still in flight end first (given up with the signal, or failed), then the upload goes.
     await Promise.allSettled(inFlight);
-    const aborted = await target.client.send(new AbortMultipartUploadCommand({ Bucket: params.Bucket, Key: params.Key, UploadId })).then(() => true, () => false);
+    const aborted = await target.client.send(new AbortMultipartUploadCommand({ Bucket: params.Bucket, Key: params.Key, UploadId })).then(
+      () => true,
+      () => false,
+    );
     if (aborted) options.onAbortedUpload?.(params.Key);
     throw error;
   }
@@ -216,10 +247,16 @@ async function uploadInParts(target: Bucket, params: { Bucket: string; Key: stri
 export type TargetKind = 'cutdesk' | 's3' | 'unknown';
 
 export async function targetKind(target: Bucket): Promise<TargetKind> {
-  const ofAnObject = await target.client
-    .send(new ListObjectsV2Command({ Bucket: target.bucket, MaxKeys: 1, FetchOwner: true }))
-    .then((page) => page.Contents?.[0]?.Owner?.ID, () => undefined);
-  const owner = ofAnObject ?? (await target.client.send(new ListBucketsCommand({})).then((page) => page.Owner?.ID, () => undefined));
+  const ofAnObject = await target.client.send(new ListObjectsV2Command({ Bucket: target.bucket, MaxKeys: 1, FetchOwner: true })).then(
+    (page) => page.Contents?.[0]?.Owner?.ID,
+    () => undefined,
+  );
+  const owner =
+    ofAnObject ??
+    (await target.client.send(new ListBucketsCommand({})).then(
+      (page) => page.Owner?.ID,
+      () => undefined,
+    ));
   if (owner === undefined) return 'unknown';
   return owner === 'cutdesk' ? 'cutdesk' : 's3';
 }

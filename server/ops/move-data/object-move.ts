@@ -43,13 +43,24 @@ export async function moveObjects(config: Config, to: BucketAccess, progress: (l
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/s3`;
-  const source = { client: clientOf({ endpoint, region: storage.region, bucket: storage.bucket, accessKeyId: storage.accessKeyId, secretAccessKey: storage.secretAccessKey, forcePathStyle: true }), bucket: storage.bucket };
+  const source = {
+    client: clientOf({
+      endpoint,
+      region: storage.region,
+      bucket: storage.bucket,
+      accessKeyId: storage.accessKeyId,
+      secretAccessKey: storage.secretAccessKey,
+      forcePathStyle: true,
+    }),
+    bucket: storage.bucket,
+  };
   const target = { client: clientOf(to), bucket: to.bucket };
   try {
     const objects = [];
     for await (const object of listObjects(source.client, source.bucket)) objects.push(object);
     const abortedEarlier = await abortLeftUploads(target, new Set(objects.map((object) => object.key)));
-    if (abortedEarlier.length) progress(`Aborted ${abortedEarlier.length} unfinished multipart upload${abortedEarlier.length > 1 ? 's' : ''} an earlier run left in ${to.bucket}.`);
+    if (abortedEarlier.length)
+      progress(`Aborted ${abortedEarlier.length} unfinished multipart upload${abortedEarlier.length > 1 ? 's' : ''} an earlier run left in ${to.bucket}.`);
     const report: ObjectsReport = {
       source: { count: objects.length, bytes: objects.reduce((sum, o) => sum + o.size, 0) },
       verified: { count: 0, bytes: 0 },
@@ -61,11 +72,12 @@ export async function moveObjects(config: Config, to: BucketAccess, progress: (l
     let sent = 0;
     for (const object of objects) {
       const abortedNow: string[] = [];
-      const interrupted = () => new MoveInterruptedError(
-        `copying the objects: ${report.verified.count} of ${objects.length} are in ${to.bucket} (${mib(report.verified.bytes)} of ${mib(report.source.bytes)} MiB), ${object.key} was on its way`,
-        abortedNow,
-        to.bucket,
-      );
+      const interrupted = () =>
+        new MoveInterruptedError(
+          `copying the objects: ${report.verified.count} of ${objects.length} are in ${to.bucket} (${mib(report.verified.bytes)} of ${mib(report.source.bytes)} MiB), ${object.key} was on its way`,
+          abortedNow,
+          to.bucket,
+        );
       if (signal?.aborted) throw interrupted();
       try {
         const outcome = await copyObject(source, target, object, {

@@ -28,7 +28,11 @@ export const MOVE_TABLES_TABLE = 'cutdesk_move_tables';
 export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 export async function publicTables(db: SqlRunner): Promise<string[]> {
-  return (await db.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`)).map((row) => row.name);
+  return (
+    await db.query<{ name: string }>(
+      `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+    )
+  ).map((row) => row.name);
 }
 
 /** The product's tables, parents before the tables that reference them (a topological order of the foreign keys). */
@@ -103,7 +107,11 @@ interface SequenceState {
 
 /** Every sequence's next value, owned by a column (ids) or standing alone (invoice numbers). */
 export async function sequenceStates(db: SqlRunner): Promise<SequenceState[]> {
-  const names = (await db.query<{ name: string }>(`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'S' and n.nspname = 'public' order by 1`)).map((row) => row.name);
+  const names = (
+    await db.query<{ name: string }>(
+      `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.relkind = 'S' and n.nspname = 'public' order by 1`,
+    )
+  ).map((row) => row.name);
   const states: SequenceState[] = [];
   for (const name of names) {
     const [state] = await db.query<{ last_value: string | number; is_called: boolean }>(`select last_value, is_called from ${ident(name)}`);

@@ -31,14 +31,24 @@ export async function inspectTarget(target: SqlRunner, installation: string): Pr
   const seeded = tables.includes('kysely_migration') ? await rowsTheMigrationsInsert() : new Map<string, string>();
   for (const { table, rows } of filled) if (seeded.get(table) !== (await rowsWithoutTimes(target, table)).join('\n')) foreign.push({ table, rows });
   if (foreign.length === 0) return 'empty';
-  const named = foreign.slice(0, 5).map((f) => `${f.table} (${f.rows} rows)`).join(', ');
+  const named = foreign
+    .slice(0, 5)
+    .map((f) => `${f.table} (${f.rows} rows)`)
+    .join(', ');
   throw new MoveRefusedError(`The target database is not empty: ${named}${foreign.length > 5 ? ', …' : ''}. Move into a new, empty database.`);
 }
 
 /** A table's rows without their timestamps (a migration's `now()` differs from one run to the next), in key order. */
 async function rowsWithoutTimes(db: SqlRunner, table: string): Promise<string[]> {
-  const times = (await db.query<{ name: string }>(`select column_name as name from information_schema.columns where table_schema = 'public' and table_name = $1 and data_type like 'timestamp%'`, [table])).map((row) => row.name);
-  const rows = await db.query<{ row: string }>(`select (to_jsonb(t) ${times.map((name) => `- '${name.replace(/'/g, "''")}'`).join(' ')})::text as row from ${ident(table)} t order by 1`);
+  const times = (
+    await db.query<{ name: string }>(
+      `select column_name as name from information_schema.columns where table_schema = 'public' and table_name = $1 and data_type like 'timestamp%'`,
+      [table],
+    )
+  ).map((row) => row.name);
+  const rows = await db.query<{ row: string }>(
+    `select (to_jsonb(t) ${times.map((name) => `- '${name.replace(/'/g, "''")}'`).join(' ')})::text as row from ${ident(table)} t order by 1`,
+  );
   return rows.map((r) => r.row);
 }
 

@@ -123,7 +123,9 @@ export async function rollBackUpgrade(dataDir: string): Promise<RollBack> {
   try {
     snapshot = JSON.parse(await readFile(join(dir, SNAPSHOT_FILE), 'utf8')) as UpgradeSnapshot;
   } catch {
-    throw new NoSnapshotError(`There is no snapshot from before an upgrade in ${dataDir} (${SNAPSHOT_DIR}/): nothing to roll back to. (A snapshot is taken when a start upgrades the embedded database.)`);
+    throw new NoSnapshotError(
+      `There is no snapshot from before an upgrade in ${dataDir} (${SNAPSHOT_DIR}/): nothing to roll back to. (A snapshot is taken when a start upgrades the embedded database.)`,
+    );
   }
   if (!existsSync(join(dir, 'db', 'PG_VERSION'))) throw new NoSnapshotError(`The snapshot in ${dir} has no database: it cannot be rolled back to.`);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -42,18 +42,28 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
   route(app, operations.listPlans, async () => service.plans());
 
   // Rate limited per address: coupon codes must not be guessable by trying them all.
-  route(app, operations.checkCoupon, async ({ params }, request) => {
-    const { user } = request.auth;
-    return service.checkCoupon(user.organizationId!, params.code, today()); // access 'customer': a member of one
-  }, { config: perIpRouteLimit(app.ctx.config) });
+  route(
+    app,
+    operations.checkCoupon,
+    async ({ params }, request) => {
+      const { user } = request.auth;
+      return service.checkCoupon(user.organizationId!, params.code, today()); // access 'customer': a member of one
+    },
+    { config: perIpRouteLimit(app.ctx.config) },
+  );
 
   // The embedded gateway's card form; with Stripe, Stripe.js tokenizes and this call does not exist.
   if (providers.default.name === 'embedded') {
     // Rate limited per address: a card form is where stolen numbers get tried out.
-    route(app, operations.addCard, async ({ body }, request) => {
-      const { user } = request.auth;
-      return service.addCard(user.organizationId!, body as Record<string, unknown>, today());
-    }, { config: perIpRouteLimit(app.ctx.config) });
+    route(
+      app,
+      operations.addCard,
+      async ({ body }, request) => {
+        const { user } = request.auth;
+        return service.addCard(user.organizationId!, body as Record<string, unknown>, today());
+      },
+      { config: perIpRouteLimit(app.ctx.config) },
+    );
   }
 
   route(app, operations.listSubscriptions, async ({ params: { id } }, request) => {
@@ -66,27 +76,32 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
     return (await service.list(id, withDetails)) as operations.SubscriptionView[];
   });
 
-  route(app, operations.createSubscription, async ({ params: { id }, body: input }, request, reply) => {
-    const { user } = request.auth;
-    const header = request.headers['idempotency-key'];
-    const headerKey = typeof header === 'string' ? header : null;
-    if (headerKey !== null && !/^[\w-]{8,100}$/.test(headerKey)) throw badRequest('The Idempotency-Key header must be 8 to 100 letters, digits, - or _.');
-    const organization = await organizationsRepo(app.ctx.db).findById(id);
-    if (!organization) throw notFound();
-    const { subscription, replayed } = await service.purchase({
-      organizationId: id,
-      organizationName: organization.name,
-      ownerEmail: user.email,
-      paymentPlanId: input.paymentPlanId,
-      paymentMethodId: input.paymentMethodId,
-      coupon: input.coupon ?? null,
-      billing: input.billing,
-      shipping: input.shipping,
-      idempotencyKey: headerKey ?? input.idempotencyKey ?? null,
-      today: today(),
-    });
-    return reply.code(replayed ? 200 : 201).send(subscription);
-  }, { config: perIpRouteLimit(app.ctx.config) });
+  route(
+    app,
+    operations.createSubscription,
+    async ({ params: { id }, body: input }, request, reply) => {
+      const { user } = request.auth;
+      const header = request.headers['idempotency-key'];
+      const headerKey = typeof header === 'string' ? header : null;
+      if (headerKey !== null && !/^[\w-]{8,100}$/.test(headerKey)) throw badRequest('The Idempotency-Key header must be 8 to 100 letters, digits, - or _.');
+      const organization = await organizationsRepo(app.ctx.db).findById(id);
+      if (!organization) throw notFound();
+      const { subscription, replayed } = await service.purchase({
+        organizationId: id,
+        organizationName: organization.name,
+        ownerEmail: user.email,
+        paymentPlanId: input.paymentPlanId,
+        paymentMethodId: input.paymentMethodId,
+        coupon: input.coupon ?? null,
+        billing: input.billing,
+        shipping: input.shipping,
+        idempotencyKey: headerKey ?? input.idempotencyKey ?? null,
+        today: today(),
+      });
+      return reply.code(replayed ? 200 : 201).send(subscription);
+    },
+    { config: perIpRouteLimit(app.ctx.config) },
+  );
 
   route(app, operations.cancelSubscription, async ({ params: { id } }) => {
     await service.cancel(id, today());
@@ -96,4 +111,3 @@ export default async function billingRoutes(app: FastifyInstance, options: Billi
   const webhookSecret = config.stripe?.webhookSecret ?? null;
   if (stripe && webhookSecret) await app.register(stripeWebhookRoute, { provider: stripe, webhookSecret });
 }
-

@@ -2,7 +2,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as operations from '../../../src/domain/contract/media.ts';
 import type { MediaFile } from '../../../src/domain/media.ts';
 import { forbidden, notFound } from '../../http-error.ts';
-import { MEDIA_MESSAGES, downloadLink, finalVideoFile, mediaLinkTarget, projectMediaJobs, registerDeliverable, variantPlaylist, type MediaAnswer } from '../../services/media.ts';
+import {
+  MEDIA_MESSAGES,
+  downloadLink,
+  finalVideoFile,
+  mediaLinkTarget,
+  projectMediaJobs,
+  registerDeliverable,
+  variantPlaylist,
+  type MediaAnswer,
+} from '../../services/media.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
@@ -13,7 +22,10 @@ function unavailable(reply: FastifyReply, state: Extract<MediaAnswer, { kind: 'u
   if (state === 'processing' || state === 'none') {
     return reply.code(503).header('Retry-After', '5').header('Cache-Control', 'no-store').send({ message: MEDIA_MESSAGES.processing });
   }
-  return reply.code(404).header('Cache-Control', 'no-store').send({ message: state === 'failed' ? MEDIA_MESSAGES.failed : MEDIA_MESSAGES.missing });
+  return reply
+    .code(404)
+    .header('Cache-Control', 'no-store')
+    .send({ message: state === 'failed' ? MEDIA_MESSAGES.failed : MEDIA_MESSAGES.missing });
 }
 
 /** A media link's answer as HTTP: 503/404 while not there, the playlist, or a redirect; never cached. */
@@ -24,7 +36,13 @@ function sendMedia(reply: FastifyReply, answer: MediaAnswer) {
   return reply.redirect(answer.url, 302);
 }
 
-const FILES: Record<string, MediaFile> = { 'preview.mp4': 'preview', 'stream.m3u8': 'stream', 'thumbnail.jpg': 'thumbnail', 'hd.mp4': 'hd', 'low-res.mp4': 'lowRes' };
+const FILES: Record<string, MediaFile> = {
+  'preview.mp4': 'preview',
+  'stream.m3u8': 'stream',
+  'thumbnail.jpg': 'thumbnail',
+  'hd.mp4': 'hd',
+  'low-res.mp4': 'lowRes',
+};
 
 export default async function mediaRoutes(app: FastifyInstance) {
   const { ctx } = app;

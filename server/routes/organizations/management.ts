@@ -8,7 +8,14 @@ import organizationUsersRoute from './users.ts';
 
 /** Organizations as staff manage them, plus their users and credits (C§7, A§7). */
 export default async function organizationManagementRoutes(app: FastifyInstance) {
-  for (const routes of [organizationListRoute, organizationUpdateRoutes, adminLoginRoute, impersonationRoutes, organizationCreditsRoutes, organizationUsersRoute]) {
+  for (const routes of [
+    organizationListRoute,
+    organizationUpdateRoutes,
+    adminLoginRoute,
+    impersonationRoutes,
+    organizationCreditsRoutes,
+    organizationUsersRoute,
+  ]) {
     await app.register(routes);
   }
 }

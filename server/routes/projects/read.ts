@@ -26,7 +26,8 @@ export default async function projectReadRoutes(app: FastifyInstance) {
     // Staff of a deleted organization find nothing to list: it is gone for them too.
     if (staff && !(await organizationsRepo(app.ctx.db).findById(organizationId))) throw notFound();
     const visible = staff ? PROJECT_STATUSES : CUSTOMER_VISIBLE;
-    const wanted: readonly ProjectStatus[] = type === 'Archived' ? ['ARCHIVED'] : type === 'Approved' ? ['APPROVED'] : section ? BOARD_SECTIONS[section] : visible;
+    const wanted: readonly ProjectStatus[] =
+      type === 'Archived' ? ['ARCHIVED'] : type === 'Approved' ? ['APPROVED'] : section ? BOARD_SECTIONS[section] : visible;
     const statuses = wanted.filter((status) => visible.includes(status));
     const { rows, total } = await projectsRepo(app.ctx.db).listForOrganization(organizationId, statuses, start, limit);
     return { data: { projects: rows.map((row) => projectFor(auth, row)), total } };

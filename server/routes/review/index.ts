@@ -22,7 +22,10 @@ const perAccountWrites = {
   rateLimit: {
     max: COMMENT_WRITES_PER_MINUTE,
     timeWindow: 60_000,
-    keyGenerator: (request: FastifyRequest) => `comments:${createHash('sha256').update(request.headers.authorization ?? request.ip).digest('base64url')}`,
+    keyGenerator: (request: FastifyRequest) =>
+      `comments:${createHash('sha256')
+        .update(request.headers.authorization ?? request.ip)
+        .digest('base64url')}`,
   },
 };
 
@@ -33,7 +36,11 @@ export default async function reviewRoutes(app: FastifyInstance) {
     // Media links signed for this session: the project's own (version null) or one version's.
     const links = (version: number | null) => {
       const token = signMediaToken(app.ctx.config.jwtSecret, project.id, request.session, Date.now(), version);
-      return { preview: mediaUrl(app.prefix, token, 'preview'), stream: mediaUrl(app.prefix, token, 'stream'), thumbnail: mediaUrl(app.prefix, token, 'thumbnail') };
+      return {
+        preview: mediaUrl(app.prefix, token, 'preview'),
+        stream: mediaUrl(app.prefix, token, 'stream'),
+        thumbnail: mediaUrl(app.prefix, token, 'thumbnail'),
+      };
     };
     return listVersions(app.ctx, auth, project, links);
   });
@@ -50,17 +57,27 @@ export default async function reviewRoutes(app: FastifyInstance) {
     return threadOf(app.ctx, memberCaller(auth), project, params.commentId);
   });
 
-  route(app, operations.createComment, async ({ params, body }, request) => {
-    const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, params.id);
-    return createComment(app.ctx, memberCaller(auth), project, body);
-  }, { config: perAccountWrites });
+  route(
+    app,
+    operations.createComment,
+    async ({ params, body }, request) => {
+      const { auth } = request;
+      const project = await visibleProject(app.ctx, auth, params.id);
+      return createComment(app.ctx, memberCaller(auth), project, body);
+    },
+    { config: perAccountWrites },
+  );
 
-  route(app, operations.updateComment, async ({ params, body }, request) => {
-    const { auth } = request;
-    const project = await visibleProject(app.ctx, auth, params.id);
-    return updateComment(app.ctx, memberCaller(auth), project, params.commentId, body);
-  }, { config: perAccountWrites });
+  route(
+    app,
+    operations.updateComment,
+    async ({ params, body }, request) => {
+      const { auth } = request;
+      const project = await visibleProject(app.ctx, auth, params.id);
+      return updateComment(app.ctx, memberCaller(auth), project, params.commentId, body);
+    },
+    { config: perAccountWrites },
+  );
 
   route(app, operations.deleteComment, async ({ params }, request) => {
     const { auth } = request;

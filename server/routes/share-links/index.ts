@@ -4,7 +4,16 @@ import * as operations from '../../../src/domain/contract/share-links.ts';
 import { SHARE_PASS_HEADER } from '../../../src/domain/contract/share-links.ts';
 import { openEventStream } from '../../events/sse.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { createShareLink, guestComment, guestComments, guestReview, listShareLinks, openShare, revokeShareLink, unlockShare } from '../../services/share-links.ts';
+import {
+  createShareLink,
+  guestComment,
+  guestComments,
+  guestReview,
+  listShareLinks,
+  openShare,
+  revokeShareLink,
+  unlockShare,
+} from '../../services/share-links.ts';
 import { route } from '../operation-route.ts';
 
 /**
@@ -20,7 +29,14 @@ const passOf = (request: FastifyRequest) => {
 };
 /** Counted per link and address (hashed: the counts live in the database). */
 const perLink = (name: string, max: number) => ({
-  rateLimit: { max, timeWindow: 60_000, keyGenerator: (request: FastifyRequest) => `share-${name}:${createHash('sha256').update(`${tokenOf(request)} ${request.ip}`).digest('base64url')}` },
+  rateLimit: {
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (request: FastifyRequest) =>
+      `share-${name}:${createHash('sha256')
+        .update(`${tokenOf(request)} ${request.ip}`)
+        .digest('base64url')}`,
+  },
 });
 /** Password attempts: a person mistypes a few times; a script guessing gets ten a minute. */
 const PASSWORD_ATTEMPTS_PER_MINUTE = 10;
@@ -52,14 +68,21 @@ export default async function shareLinkRoutes(app: FastifyInstance) {
     return guestReview(ctx, params.token, passOf(request), app.prefix);
   });
 
-  route(app, operations.unlockShare, async ({ params, body }) => unlockShare(ctx, params.token, body.password), { config: perLink('access', PASSWORD_ATTEMPTS_PER_MINUTE) });
+  route(app, operations.unlockShare, async ({ params, body }) => unlockShare(ctx, params.token, body.password), {
+    config: perLink('access', PASSWORD_ATTEMPTS_PER_MINUTE),
+  });
 
   route(app, operations.listGuestComments, async ({ params }, request) => guestComments(ctx, await openShare(ctx, params.token, passOf(request))));
 
-  route(app, operations.createGuestComment, async ({ params, body }, request) => {
-    const share = await openShare(ctx, params.token, passOf(request));
-    return guestComment(ctx, share, body);
-  }, { config: perLink('comments', GUEST_WRITES_PER_MINUTE) });
+  route(
+    app,
+    operations.createGuestComment,
+    async ({ params, body }, request) => {
+      const share = await openShare(ctx, params.token, passOf(request));
+      return guestComment(ctx, share, body);
+    },
+    { config: perLink('comments', GUEST_WRITES_PER_MINUTE) },
+  );
 
   route(app, operations.guestEvents, async ({ params, query }, _, reply) => {
     const { pass } = query;
@@ -70,7 +93,9 @@ export default async function shareLinkRoutes(app: FastifyInstance) {
       shareLinkId: row.id,
       organizationId: project.organizationId,
       // The project's status, names shown with it (projectId null: the organization's), comments on the link's version.
-      accepts: (event) => (event.type === 'project' && (event.projectId === project.id || event.projectId === null)) || (event.type === 'comment' && event.projectId === project.id && event.version === row.versionNumber),
+      accepts: (event) =>
+        (event.type === 'project' && (event.projectId === project.id || event.projectId === null)) ||
+        (event.type === 'comment' && event.projectId === project.id && event.version === row.versionNumber),
       view: ({ version: _version, released: _released, ...event }) => event,
       // Revoked, expired, the project or its version gone: the link opens no more.
       stillAllowed: async () => Boolean(await openShare(ctx, token, pass)),

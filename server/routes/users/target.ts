@@ -12,7 +12,13 @@ import { usersRepo } from '../../repositories/users.ts';
  * (src/domain/user-management.ts): 404 for a missing user or another organization's, 403 for
  * a role that may not. Deleted users do not exist.
  */
-export async function targetUser(ctx: AppContext, request: FastifyRequest, id: number, action: UserAction, onlyRole?: RoleName): Promise<{ auth: AuthContext; target: UserRow }> {
+export async function targetUser(
+  ctx: AppContext,
+  request: FastifyRequest,
+  id: number,
+  action: UserAction,
+  onlyRole?: RoleName,
+): Promise<{ auth: AuthContext; target: UserRow }> {
   const { auth } = request;
   const target = await usersRepo(ctx.db).findById(id);
   // Routes for one role (users/{id}/editor, asset-path) do not know other users.

@@ -17,7 +17,8 @@ type ListEntry = { name: string; object: ObjectMeta } | { name: string; commonPr
 function encodingTypeParam(ctx: S3Context): 'url' | undefined {
   const value = queryValue(ctx.target.query, 'encoding-type');
   if (value === undefined) return undefined;
-  if (value !== 'url') throw new S3Error('InvalidArgument', 'Invalid Encoding Method specified in Request', { ArgumentName: 'encoding-type', ArgumentValue: value });
+  if (value !== 'url')
+    throw new S3Error('InvalidArgument', 'Invalid Encoding Method specified in Request', { ArgumentName: 'encoding-type', ArgumentValue: value });
   return 'url';
 }
 
@@ -53,47 +54,56 @@ export async function listObjects(ctx: S3Context, version: 1 | 2): Promise<Fasti
   const lastName = page.at(-1)?.name;
   const withOwner = version === 1 || queryValue(query, 'fetch-owner') === 'true';
 
-  const contents = page.flatMap((entry) => ('object' in entry ? [entry.object] : [])).map((object) => element('Contents', [
-    textElement('Key', encode(object.key)),
-    textElement('LastModified', object.lastModified),
-    textElement('ETag', object.etag),
-    textElement('ChecksumAlgorithm', object.checksum?.algorithm),
-    textElement('ChecksumType', object.checksum?.type),
-    textElement('Size', object.size),
-    textElement('StorageClass', 'STANDARD'),
-    withOwner ? element('Owner', OWNER_XML) : '',
-  ]));
+  const contents = page
+    .flatMap((entry) => ('object' in entry ? [entry.object] : []))
+    .map((object) =>
+      element('Contents', [
+        textElement('Key', encode(object.key)),
+        textElement('LastModified', object.lastModified),
+        textElement('ETag', object.etag),
+        textElement('ChecksumAlgorithm', object.checksum?.algorithm),
+        textElement('ChecksumType', object.checksum?.type),
+        textElement('Size', object.size),
+        textElement('StorageClass', 'STANDARD'),
+        withOwner ? element('Owner', OWNER_XML) : '',
+      ]),
+    );
   const commonPrefixes = page.filter((entry) => 'commonPrefix' in entry).map((entry) => element('CommonPrefixes', textElement('Prefix', encode(entry.name))));
 
-  const paging = version === 2
-    ? [
-        textElement('KeyCount', page.length),
-        textElement('ContinuationToken', continuationToken),
-        textElement('NextContinuationToken', truncated && lastName !== undefined ? Buffer.from(lastName).toString('base64url') : undefined),
-        textElement('StartAfter', queryValue(query, 'start-after') !== undefined ? encode(queryValue(query, 'start-after') ?? '') : undefined),
-      ]
-    : [
-        textElement('Marker', encode(queryValue(query, 'marker') ?? '')),
-        textElement('NextMarker', truncated && lastName !== undefined ? encode(lastName) : undefined),
-      ];
-  return sendXml(ctx, xmlDocument('ListBucketResult', [
-    textElement('Name', ctx.options.bucket),
-    textElement('Prefix', encode(prefix)),
-    textElement('Delimiter', delimiter === undefined ? undefined : encode(delimiter)),
-    textElement('MaxKeys', maxKeys),
-    textElement('EncodingType', encodingType),
-    textElement('IsTruncated', truncated),
-    ...paging,
-    ...contents,
-    ...commonPrefixes,
-  ]));
+  const paging =
+    version === 2
+      ? [
+          textElement('KeyCount', page.length),
+          textElement('ContinuationToken', continuationToken),
+          textElement('NextContinuationToken', truncated && lastName !== undefined ? Buffer.from(lastName).toString('base64url') : undefined),
+          textElement('StartAfter', queryValue(query, 'start-after') !== undefined ? encode(queryValue(query, 'start-after') ?? '') : undefined),
+        ]
+      : [
+          textElement('Marker', encode(queryValue(query, 'marker') ?? '')),
+          textElement('NextMarker', truncated && lastName !== undefined ? encode(lastName) : undefined),
+        ];
+  return sendXml(
+    ctx,
+    xmlDocument('ListBucketResult', [
+      textElement('Name', ctx.options.bucket),
+      textElement('Prefix', encode(prefix)),
+      textElement('Delimiter', delimiter === undefined ? undefined : encode(delimiter)),
+      textElement('MaxKeys', maxKeys),
+      textElement('EncodingType', encodingType),
+      textElement('IsTruncated', truncated),
+      ...paging,
+      ...contents,
+      ...commonPrefixes,
+    ]),
+  );
 }
 
 /** S3 requires an integrity header on DeleteObjects so a damaged key list cannot delete the wrong objects. */
 function assertIntegrityHeader(ctx: S3Context): void {
-  const has = requestHeader(ctx, 'content-md5') !== undefined
-    || requestHeader(ctx, 'x-amz-trailer') !== undefined
-    || CHECKSUM_ALGORITHMS.some((algorithm) => requestHeader(ctx, checksumHeaderName(algorithm)) !== undefined);
+  const has =
+    requestHeader(ctx, 'content-md5') !== undefined ||
+    requestHeader(ctx, 'x-amz-trailer') !== undefined ||
+    CHECKSUM_ALGORITHMS.some((algorithm) => requestHeader(ctx, checksumHeaderName(algorithm)) !== undefined);
   if (!has) throw new S3Error('InvalidRequest', 'Missing required header for this request: Content-MD5');
 }
 
@@ -103,11 +113,13 @@ export async function deleteObjects(ctx: S3Context): Promise<FastifyReply> {
   const root = parseXml(body.toString('utf8'));
   if (root.name !== 'Delete') throw new S3Error('MalformedXML');
   const quiet = childText(root, 'Quiet')?.trim().toLowerCase() === 'true';
-  const requested = root.children.filter((child) => child.name === 'Object').map((object) => {
-    const key = childText(object, 'Key');
-    if (key === undefined) throw new S3Error('MalformedXML');
-    return { key, versionId: childText(object, 'VersionId') };
-  });
+  const requested = root.children
+    .filter((child) => child.name === 'Object')
+    .map((object) => {
+      const key = childText(object, 'Key');
+      if (key === undefined) throw new S3Error('MalformedXML');
+      return { key, versionId: childText(object, 'VersionId') };
+    });
   if (requested.length === 0 || requested.length > MAX_DELETE_KEYS) throw new S3Error('MalformedXML');
 
   const results: string[] = [];
@@ -118,7 +130,14 @@ export async function deleteObjects(ctx: S3Context): Promise<FastifyReply> {
       continue;
     }
     if (versionId !== undefined && versionId !== 'null') {
-      results.push(element('Error', [textElement('Key', key), textElement('VersionId', versionId), textElement('Code', 'NoSuchVersion'), textElement('Message', 'The specified version does not exist.')]));
+      results.push(
+        element('Error', [
+          textElement('Key', key),
+          textElement('VersionId', versionId),
+          textElement('Code', 'NoSuchVersion'),
+          textElement('Message', 'The specified version does not exist.'),
+        ]),
+      );
       continue;
     }
     await ctx.objects.remove(key);
@@ -141,14 +160,20 @@ export async function createBucket(ctx: S3Context): Promise<FastifyReply> {
 export async function getBucketLocation(ctx: S3Context): Promise<FastifyReply> {
   assertUnrestricted(ctx);
   const region = ctx.options.region === 'us-east-1' ? '' : ctx.options.region;
-  return sendXml(ctx, `<?xml version="1.0" encoding="UTF-8"?>\n<LocationConstraint xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${region}</LocationConstraint>`);
+  return sendXml(
+    ctx,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<LocationConstraint xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${region}</LocationConstraint>`,
+  );
 }
 
 export async function listBuckets(ctx: S3Context, bucketDir: string): Promise<FastifyReply> {
   assertUnrestricted(ctx);
   const created = await stat(bucketDir);
-  return sendXml(ctx, xmlDocument('ListAllMyBucketsResult', [
-    element('Owner', OWNER_XML),
-    element('Buckets', element('Bucket', [textElement('Name', ctx.options.bucket), textElement('CreationDate', created.birthtime.toISOString())])),
-  ]));
+  return sendXml(
+    ctx,
+    xmlDocument('ListAllMyBucketsResult', [
+      element('Owner', OWNER_XML),
+      element('Buckets', element('Bucket', [textElement('Name', ctx.options.bucket), textElement('CreationDate', created.birthtime.toISOString())])),
+    ]),
+  );
 }

@@ -65,10 +65,14 @@ class NodeHashHasher implements ChecksumHasher {
 /** A hasher for the algorithm, or null when this server cannot compute it. */
 export function createChecksumHasher(algorithm: ChecksumAlgorithm): ChecksumHasher | null {
   switch (algorithm) {
-    case 'CRC32': return new Crc32Hasher();
-    case 'SHA1': return new NodeHashHasher('sha1');
-    case 'SHA256': return new NodeHashHasher('sha256');
-    default: return null;
+    case 'CRC32':
+      return new Crc32Hasher();
+    case 'SHA1':
+      return new NodeHashHasher('sha1');
+    case 'SHA256':
+      return new NodeHashHasher('sha256');
+    default:
+      return null;
   }
 }
 

@@ -28,17 +28,19 @@ interface RequestedPart {
 function parseCompleteRequest(body: Buffer): RequestedPart[] {
   const root = parseXml(body.toString('utf8'));
   if (root.name !== 'CompleteMultipartUpload') throw new S3Error('MalformedXML');
-  const parts = root.children.filter((child) => child.name === 'Part').map((part) => {
-    const partNumber = Number(childText(part, 'PartNumber'));
-    const etag = childText(part, 'ETag');
-    if (!Number.isInteger(partNumber) || etag === undefined) throw new S3Error('MalformedXML');
-    const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
-    for (const child of part.children) {
-      const algorithm = child.name.startsWith('Checksum') ? parseChecksumAlgorithm(child.name.slice('Checksum'.length)) : undefined;
-      if (algorithm) checksums[algorithm] = child.text;
-    }
-    return { partNumber, etag, checksums };
-  });
+  const parts = root.children
+    .filter((child) => child.name === 'Part')
+    .map((part) => {
+      const partNumber = Number(childText(part, 'PartNumber'));
+      const etag = childText(part, 'ETag');
+      if (!Number.isInteger(partNumber) || etag === undefined) throw new S3Error('MalformedXML');
+      const checksums: Partial<Record<ChecksumAlgorithm, string>> = {};
+      for (const child of part.children) {
+        const algorithm = child.name.startsWith('Checksum') ? parseChecksumAlgorithm(child.name.slice('Checksum'.length)) : undefined;
+        if (algorithm) checksums[algorithm] = child.text;
+      }
+      return { partNumber, etag, checksums };
+    });
   if (parts.length === 0) throw new S3Error('MalformedXML');
   return parts;
 }
@@ -61,7 +63,12 @@ function validateRequestedParts(upload: UploadRecord, requested: RequestedPart[]
   });
   chosen.slice(0, -1).forEach((part) => {
     if (part.size < MIN_PART_BYTES) {
-      throw new S3Error('EntityTooSmall', undefined, { ProposedSize: String(part.size), MinSizeAllowed: String(MIN_PART_BYTES), PartNumber: String(part.partNumber), ETag: part.etag });
+      throw new S3Error('EntityTooSmall', undefined, {
+        ProposedSize: String(part.size),
+        MinSizeAllowed: String(MIN_PART_BYTES),
+        PartNumber: String(part.partNumber),
+        ETag: part.etag,
+      });
     }
   });
   return chosen;
@@ -117,20 +124,27 @@ async function assembleAndCommit(ctx: S3Context, upload: UploadRecord, parts: Pa
   const linked = await ctx.uploads.linkParts(upload.uploadId, parts, temp);
   if (!linked) await ctx.uploads.assemble(upload.uploadId, parts, temp);
   const checksum = multipartChecksum(upload, parts);
-  const meta = await ctx.objects.commit(key, temp, {
-    size: parts.reduce((total, part) => total + part.size, 0),
-    etag: multipartEtag(parts),
-    lastModified: new Date().toISOString(),
-    contentType: upload.contentType,
-    headers: upload.headers,
-    userMetadata: upload.userMetadata,
-    partsCount: parts.length,
-    ...(linked && { segments: parts.map((part) => part.size) }),
-    ...(checksum && { checksum }),
-  }, condition).catch(async (error: unknown) => {
-    await rm(temp, { recursive: true, force: true });
-    throw error;
-  });
+  const meta = await ctx.objects
+    .commit(
+      key,
+      temp,
+      {
+        size: parts.reduce((total, part) => total + part.size, 0),
+        etag: multipartEtag(parts),
+        lastModified: new Date().toISOString(),
+        contentType: upload.contentType,
+        headers: upload.headers,
+        userMetadata: upload.userMetadata,
+        partsCount: parts.length,
+        ...(linked && { segments: parts.map((part) => part.size) }),
+        ...(checksum && { checksum }),
+      },
+      condition,
+    )
+    .catch(async (error: unknown) => {
+      await rm(temp, { recursive: true, force: true });
+      throw error;
+    });
   await ctx.uploads.remove(upload.uploadId);
   return xmlRoot('CompleteMultipartUploadResult', [
     textElement('Location', `${ctx.request.protocol}://${ctx.request.host}${ctx.target.rawPath}`),
@@ -141,4 +155,3 @@ async function assembleAndCommit(ctx: S3Context, upload: UploadRecord, parts: Pa
     textElement('ChecksumType', meta.checksum?.type),
   ]);
 }
-

@@ -62,7 +62,8 @@ export function sendXml(ctx: S3Context, document: string, status = 200): Fastify
 export function integerParam(ctx: S3Context, name: string, fallback: number, max?: number): number {
   const text = queryValue(ctx.target.query, name);
   if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text)) throw new S3Error('InvalidArgument', `Provided ${name} not an integer or within integer range`, { ArgumentName: name, ArgumentValue: text });
+  if (!/^\d+$/.test(text))
+    throw new S3Error('InvalidArgument', `Provided ${name} not an integer or within integer range`, { ArgumentName: name, ArgumentValue: text });
   const value = Number(text);
   return max === undefined ? value : Math.min(value, max);
 }

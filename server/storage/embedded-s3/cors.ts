@@ -49,7 +49,10 @@ export function answerPreflight(request: FastifyRequest, reply: FastifyReply): F
     return reply.code(400).type('text/plain').send('Insufficient information. Origin request header needed.');
   }
   if (!reply.hasHeader('access-control-allow-origin')) {
-    return reply.code(403).type('text/plain').send('CORSResponse: This CORS request is not allowed: the origin is not one of this store\'s (see S3_CORS_ORIGINS).');
+    return reply
+      .code(403)
+      .type('text/plain')
+      .send("CORSResponse: This CORS request is not allowed: the origin is not one of this store's (see S3_CORS_ORIGINS).");
   }
   reply.header('access-control-allow-methods', ALLOWED_METHODS);
   const requestedHeaders = request.headers['access-control-request-headers'];

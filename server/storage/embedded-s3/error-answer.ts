@@ -6,13 +6,17 @@ import { textElement, xmlRoot } from './xml.ts';
 /** The <Error> element S3 answers with (no namespace); also sent inside a 200 by slow operations. */
 export function errorElement(error: S3Error, resource: string, requestId: string): string {
   const details = Object.entries(error.details).map(([name, value]) => textElement(name, value));
-  return xmlRoot('Error', [
-    textElement('Code', error.code),
-    textElement('Message', error.message),
-    ...details,
-    textElement('Resource', resource),
-    textElement('RequestId', requestId),
-  ], false);
+  return xmlRoot(
+    'Error',
+    [
+      textElement('Code', error.code),
+      textElement('Message', error.message),
+      ...details,
+      textElement('Resource', resource),
+      textElement('RequestId', requestId),
+    ],
+    false,
+  );
 }
 
 function isClientGone(error: unknown): boolean {
@@ -36,7 +40,7 @@ export function toS3Error(error: unknown, log: FastifyBaseLogger): S3Error {
     return new S3Error('IncompleteBody');
   }
   if (isDiskFull(error)) {
-    log.error({ err: error }, 'embedded S3: the disk is full, a write was refused (507): free space on the disk of the store\'s files');
+    log.error({ err: error }, "embedded S3: the disk is full, a write was refused (507): free space on the disk of the store's files");
     return new S3Error('InsufficientStorage');
   }
   log.error({ err: error }, 'embedded S3: request failed');

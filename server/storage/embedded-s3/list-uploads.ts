@@ -22,9 +22,7 @@ export async function listMultipartUploads(ctx: S3Context): Promise<FastifyReply
     .sort((a, b) => compareKeys(a.key, b.key) || a.initiated.localeCompare(b.initiated) || a.uploadId.localeCompare(b.uploadId));
   // After the marker: later keys, plus the marker key's uploads after upload-id-marker.
   const markerIndex = uploadIdMarker ? all.findIndex((upload) => upload.key === keyMarker && upload.uploadId === uploadIdMarker) : -1;
-  const remaining = markerIndex !== -1
-    ? all.slice(markerIndex + 1)
-    : all.filter((upload) => keyMarker === '' || compareKeys(upload.key, keyMarker) > 0);
+  const remaining = markerIndex !== -1 ? all.slice(markerIndex + 1) : all.filter((upload) => keyMarker === '' || compareKeys(upload.key, keyMarker) > 0);
 
   const entries: Array<{ upload: UploadRecord } | { commonPrefix: string }> = [];
   const seenPrefixes = new Set<string>();
@@ -44,26 +42,35 @@ export async function listMultipartUploads(ctx: S3Context): Promise<FastifyReply
   const nextKeyMarker = last === undefined ? undefined : 'upload' in last ? last.upload.key : last.commonPrefix;
   const nextUploadIdMarker = last !== undefined && 'upload' in last ? last.upload.uploadId : undefined;
 
-  return sendXml(ctx, xmlDocument('ListMultipartUploadsResult', [
-    textElement('Bucket', ctx.options.bucket),
-    textElement('KeyMarker', keyMarker),
-    textElement('UploadIdMarker', uploadIdMarker),
-    textElement('NextKeyMarker', truncated ? nextKeyMarker : undefined),
-    textElement('NextUploadIdMarker', truncated ? nextUploadIdMarker : undefined),
-    textElement('Delimiter', delimiter),
-    textElement('Prefix', prefix),
-    textElement('MaxUploads', maxUploads),
-    textElement('IsTruncated', truncated),
-    ...page.filter((entry): entry is { upload: UploadRecord } => 'upload' in entry).map(({ upload }) => element('Upload', [
-      textElement('Key', upload.key),
-      textElement('UploadId', upload.uploadId),
-      element('Initiator', OWNER_XML),
-      element('Owner', OWNER_XML),
-      textElement('StorageClass', 'STANDARD'),
-      textElement('Initiated', upload.initiated),
-      textElement('ChecksumAlgorithm', upload.checksumAlgorithm),
-      textElement('ChecksumType', upload.checksumAlgorithm ? upload.checksumType : undefined),
-    ])),
-    ...page.filter((entry): entry is { commonPrefix: string } => 'commonPrefix' in entry).map(({ commonPrefix }) => element('CommonPrefixes', textElement('Prefix', commonPrefix))),
-  ]));
+  return sendXml(
+    ctx,
+    xmlDocument('ListMultipartUploadsResult', [
+      textElement('Bucket', ctx.options.bucket),
+      textElement('KeyMarker', keyMarker),
+      textElement('UploadIdMarker', uploadIdMarker),
+      textElement('NextKeyMarker', truncated ? nextKeyMarker : undefined),
+      textElement('NextUploadIdMarker', truncated ? nextUploadIdMarker : undefined),
+      textElement('Delimiter', delimiter),
+      textElement('Prefix', prefix),
+      textElement('MaxUploads', maxUploads),
+      textElement('IsTruncated', truncated),
+      ...page
+        .filter((entry): entry is { upload: UploadRecord } => 'upload' in entry)
+        .map(({ upload }) =>
+          element('Upload', [
+            textElement('Key', upload.key),
+            textElement('UploadId', upload.uploadId),
+            element('Initiator', OWNER_XML),
+            element('Owner', OWNER_XML),
+            textElement('StorageClass', 'STANDARD'),
+            textElement('Initiated', upload.initiated),
+            textElement('ChecksumAlgorithm', upload.checksumAlgorithm),
+            textElement('ChecksumType', upload.checksumAlgorithm ? upload.checksumType : undefined),
+          ]),
+        ),
+      ...page
+        .filter((entry): entry is { commonPrefix: string } => 'commonPrefix' in entry)
+        .map(({ commonPrefix }) => element('CommonPrefixes', textElement('Prefix', commonPrefix))),
+    ]),
+  );
 }

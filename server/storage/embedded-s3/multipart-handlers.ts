@@ -2,9 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
 import { checksumElementName, checksumHeaderName, parseChecksumAlgorithm } from './checksums.ts';
 import type { ChecksumAlgorithm } from './checksums.ts';
-import {
-  MAX_OBJECT_PUT_BYTES, MAX_PART_NUMBER, OWNER_XML, assertKeyAllowed, integerParam, requestHeader, sendXml,
-} from './context.ts';
+import { MAX_OBJECT_PUT_BYTES, MAX_PART_NUMBER, OWNER_XML, assertKeyAllowed, integerParam, requestHeader, sendXml } from './context.ts';
 import type { S3Context } from './context.ts';
 import { copyBytesToFile } from './copy-bytes.ts';
 import type { PartRecord, UploadRecord } from './multipart.ts';
@@ -44,7 +42,8 @@ export async function createMultipartUpload(ctx: S3Context): Promise<FastifyRepl
   const headers = ctx.request.headers;
   const algorithmHeader = requestHeader(ctx, 'x-amz-checksum-algorithm');
   const checksumAlgorithm = parseChecksumAlgorithm(algorithmHeader);
-  if (algorithmHeader !== undefined && !checksumAlgorithm) throw new S3Error('InvalidRequest', `Checksum algorithm provided is unsupported: ${algorithmHeader}`);
+  if (algorithmHeader !== undefined && !checksumAlgorithm)
+    throw new S3Error('InvalidRequest', `Checksum algorithm provided is unsupported: ${algorithmHeader}`);
   const checksumType = requestHeader(ctx, 'x-amz-checksum-type')?.toUpperCase() === 'FULL_OBJECT' ? 'FULL_OBJECT' : 'COMPOSITE';
   const upload = await ctx.uploads.create({
     key,
@@ -57,11 +56,14 @@ export async function createMultipartUpload(ctx: S3Context): Promise<FastifyRepl
     ctx.reply.header('x-amz-checksum-algorithm', upload.checksumAlgorithm);
     ctx.reply.header('x-amz-checksum-type', upload.checksumType ?? 'COMPOSITE');
   }
-  return sendXml(ctx, xmlDocument('InitiateMultipartUploadResult', [
-    textElement('Bucket', ctx.options.bucket),
-    textElement('Key', key),
-    textElement('UploadId', upload.uploadId),
-  ]));
+  return sendXml(
+    ctx,
+    xmlDocument('InitiateMultipartUploadResult', [
+      textElement('Bucket', ctx.options.bucket),
+      textElement('Key', key),
+      textElement('UploadId', upload.uploadId),
+    ]),
+  );
 }
 
 export async function uploadPart(ctx: S3Context): Promise<FastifyReply> {
@@ -78,7 +80,10 @@ export async function uploadPart(ctx: S3Context): Promise<FastifyReply> {
   });
   if (upload.checksumAlgorithm && received.checksum && received.checksum.algorithm !== upload.checksumAlgorithm) {
     await rm(temp, { force: true });
-    throw new S3Error('InvalidRequest', `Checksum Type mismatch occurred, expected checksum Type: ${upload.checksumAlgorithm.toLowerCase()}, actual checksum Type: ${received.checksum.algorithm.toLowerCase()}`);
+    throw new S3Error(
+      'InvalidRequest',
+      `Checksum Type mismatch occurred, expected checksum Type: ${upload.checksumAlgorithm.toLowerCase()}, actual checksum Type: ${received.checksum.algorithm.toLowerCase()}`,
+    );
   }
   const part = await ctx.uploads.putPart(upload.uploadId, partNumber, temp, {
     etag: `"${received.md5.toString('hex')}"`,
@@ -99,7 +104,10 @@ function copySourceRange(ctx: S3Context, size: number): { start: number; end: nu
   const start = Number(match?.[1]);
   const end = Number(match?.[2]);
   if (!match || end < start || end >= size) {
-    throw new S3Error('InvalidArgument', `Range specified is not valid for source object of size: ${size}`, { ArgumentName: 'x-amz-copy-source-range', ArgumentValue: text });
+    throw new S3Error('InvalidArgument', `Range specified is not valid for source object of size: ${size}`, {
+      ArgumentName: 'x-amz-copy-source-range',
+      ArgumentValue: text,
+    });
   }
   return { start, end };
 }
@@ -111,7 +119,8 @@ async function uploadPartCopy(ctx: S3Context, upload: UploadRecord, partNumber: 
   let copied: { size: number; md5: Buffer };
   try {
     const { start, end } = copySourceRange(ctx, meta.size);
-    if (end - start + 1 > MAX_OBJECT_PUT_BYTES) throw new S3Error('InvalidRequest', 'The specified copy range is larger than the maximum allowable size for a part.');
+    if (end - start + 1 > MAX_OBJECT_PUT_BYTES)
+      throw new S3Error('InvalidRequest', 'The specified copy range is larger than the maximum allowable size for a part.');
     copied = await copyBytesToFile(handle, start, end, temp);
   } finally {
     await handle.close();
@@ -142,21 +151,24 @@ export async function listParts(ctx: S3Context): Promise<FastifyReply> {
   const remaining = (await ctx.uploads.listParts(upload.uploadId)).filter((part) => part.partNumber > marker);
   const page = remaining.slice(0, maxParts);
   const truncated = remaining.length > page.length;
-  return sendXml(ctx, xmlDocument('ListPartsResult', [
-    textElement('Bucket', ctx.options.bucket),
-    textElement('Key', upload.key),
-    textElement('UploadId', upload.uploadId),
-    textElement('PartNumberMarker', marker),
-    textElement('NextPartNumberMarker', page.at(-1)?.partNumber ?? marker),
-    textElement('MaxParts', maxParts),
-    textElement('IsTruncated', truncated),
-    ...page.map(partXml),
-    element('Initiator', OWNER_XML),
-    element('Owner', OWNER_XML),
-    textElement('StorageClass', 'STANDARD'),
-    textElement('ChecksumAlgorithm', upload.checksumAlgorithm),
-    textElement('ChecksumType', upload.checksumAlgorithm ? upload.checksumType : undefined),
-  ]));
+  return sendXml(
+    ctx,
+    xmlDocument('ListPartsResult', [
+      textElement('Bucket', ctx.options.bucket),
+      textElement('Key', upload.key),
+      textElement('UploadId', upload.uploadId),
+      textElement('PartNumberMarker', marker),
+      textElement('NextPartNumberMarker', page.at(-1)?.partNumber ?? marker),
+      textElement('MaxParts', maxParts),
+      textElement('IsTruncated', truncated),
+      ...page.map(partXml),
+      element('Initiator', OWNER_XML),
+      element('Owner', OWNER_XML),
+      textElement('StorageClass', 'STANDARD'),
+      textElement('ChecksumAlgorithm', upload.checksumAlgorithm),
+      textElement('ChecksumType', upload.checksumAlgorithm ? upload.checksumType : undefined),
+    ]),
+  );
 }
 
 export async function abortMultipartUpload(ctx: S3Context): Promise<FastifyReply> {

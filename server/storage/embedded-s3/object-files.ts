@@ -88,7 +88,8 @@ function segmentedBody(dir: string, sizes: readonly number[], release: () => voi
       if (size === 0 || offset <= start || first > end) continue;
       const from = Math.max(start, first) - first;
       const to = Math.min(end, offset - 1) - first;
-      for await (const chunk of createReadStream(join(dir, segmentFileName(index)), { start: from, end: to, ...(highWaterMark && { highWaterMark }) })) yield chunk as Buffer;
+      for await (const chunk of createReadStream(join(dir, segmentFileName(index)), { start: from, end: to, ...(highWaterMark && { highWaterMark }) }))
+        yield chunk as Buffer;
     }
   }
   return {

@@ -29,7 +29,8 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 /** This store keeps one version per key: only the null version id S3 uses for unversioned buckets exists. */
 export function assertNoVersionId(ctx: S3Context): void {
   const versionId = queryValue(ctx.target.query, 'versionId');
-  if (versionId !== undefined && versionId !== 'null') throw new S3Error('InvalidArgument', 'Invalid version id specified', { ArgumentName: 'versionId', ArgumentValue: versionId });
+  if (versionId !== undefined && versionId !== 'null')
+    throw new S3Error('InvalidArgument', 'Invalid version id specified', { ArgumentName: 'versionId', ArgumentValue: versionId });
 }
 
 /** If-None-Match / If-Match of a write, checked against the current object when the write commits. */
@@ -39,7 +40,8 @@ export function writeCondition(ctx: S3Context): ((current: ObjectMeta | null) =>
   if (!allows && !createOnly) return undefined;
   return (current) => {
     // Checked at commit too: an upload cannot replace an object registered meanwhile.
-    if (createOnly && current !== null) throw new S3Error('PreconditionFailed', 'Upload credentials cannot replace an existing object.', { Condition: 'If-None-Match' });
+    if (createOnly && current !== null)
+      throw new S3Error('PreconditionFailed', 'Upload credentials cannot replace an existing object.', { Condition: 'If-None-Match' });
     if (allows && !allows(current)) throw new S3Error('PreconditionFailed', undefined, { Condition: current === null ? 'If-Match' : 'If-None-Match' });
   };
 }
@@ -94,7 +96,12 @@ export async function getObject(ctx: S3Context, headOnly: boolean): Promise<Fast
     }
     const range = parseRange(requestHeader(ctx, 'range'), meta.size);
     if (range.kind === 'unsatisfiable') {
-      throw new S3Error('InvalidRange', undefined, { RangeRequested: requestHeader(ctx, 'range') ?? '', ActualObjectSize: String(meta.size) }, { 'content-range': `bytes */${meta.size}` });
+      throw new S3Error(
+        'InvalidRange',
+        undefined,
+        { RangeRequested: requestHeader(ctx, 'range') ?? '', ActualObjectSize: String(meta.size) },
+        { 'content-range': `bytes */${meta.size}` },
+      );
     }
     const checksumMode = (requestHeader(ctx, 'x-amz-checksum-mode') ?? queryValue(query, 'x-amz-checksum-mode'))?.toUpperCase() === 'ENABLED';
     setObjectHeaders(reply, meta, checksumMode && range.kind === 'whole');
@@ -152,7 +159,11 @@ export function parseCopySource(ctx: S3Context): CopySource {
 /** Opens a copy source and applies x-amz-copy-source-if-* (each failure is 412 on copies). */
 export async function openCopySource(ctx: S3Context, source: CopySource): Promise<OpenedObject> {
   const opened = await openForRead(ctx, source.key);
-  const outcome = evaluatePreconditions(ctx.request.headers, { etag: opened.meta.etag, lastModified: new Date(opened.meta.lastModified) }, 'x-amz-copy-source-');
+  const outcome = evaluatePreconditions(
+    ctx.request.headers,
+    { etag: opened.meta.etag, lastModified: new Date(opened.meta.lastModified) },
+    'x-amz-copy-source-',
+  );
   if (outcome !== 'proceed') {
     await opened.handle.close();
     throw new S3Error('PreconditionFailed', undefined, { Condition: 'x-amz-copy-source-If' });
@@ -165,13 +176,22 @@ export async function copyObject(ctx: S3Context): Promise<FastifyReply> {
   assertKeyAllowed(ctx, key);
   const source = parseCopySource(ctx);
   const directive = (requestHeader(ctx, 'x-amz-metadata-directive') ?? 'COPY').toUpperCase();
-  if (directive !== 'COPY' && directive !== 'REPLACE') throw new S3Error('InvalidArgument', 'Unknown metadata directive.', { ArgumentName: 'x-amz-metadata-directive' });
+  if (directive !== 'COPY' && directive !== 'REPLACE')
+    throw new S3Error('InvalidArgument', 'Unknown metadata directive.', { ArgumentName: 'x-amz-metadata-directive' });
   if (source.key === key && directive === 'COPY') {
-    throw new S3Error('InvalidRequest', "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.");
+    throw new S3Error(
+      'InvalidRequest',
+      "This copy request is illegal because it is trying to copy an object to itself without changing the object's metadata, storage class, website redirect location or encryption attributes.",
+    );
   }
-  const replaced = directive === 'REPLACE'
-    ? { contentType: contentTypeFrom(ctx.request.headers), headers: storedHeadersFrom(ctx.request.headers), userMetadata: userMetadataFrom(ctx.request.headers) }
-    : undefined;
+  const replaced =
+    directive === 'REPLACE'
+      ? {
+          contentType: contentTypeFrom(ctx.request.headers),
+          headers: storedHeadersFrom(ctx.request.headers),
+          userMetadata: userMetadataFrom(ctx.request.headers),
+        }
+      : undefined;
   const { meta: sourceMeta, handle } = await openCopySource(ctx, source);
   const temp = ctx.objects.newTempPath();
   let copied: { size: number; md5: Buffer };

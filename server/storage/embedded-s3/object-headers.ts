@@ -28,7 +28,11 @@ export function storedHeadersFrom(headers: IncomingHttpHeaders): Record<string, 
     let value = header(headers, name);
     // aws-chunked describes the transfer, not the object: S3 drops it.
     if (name === 'content-encoding' && value !== undefined) {
-      value = value.split(',').map((part) => part.trim()).filter((part) => part !== '' && part !== 'aws-chunked').join(',');
+      value = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== '' && part !== 'aws-chunked')
+        .join(',');
       if (value === '') value = undefined;
     }
     if (value !== undefined) stored[name] = value;
@@ -47,7 +51,10 @@ export function userMetadataFrom(headers: IncomingHttpHeaders): Record<string, s
     bytes += Buffer.byteLength(shortName) + Buffer.byteLength(value);
   }
   if (bytes > MAX_USER_METADATA_BYTES) {
-    throw new S3Error('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.', { Size: String(bytes), MaxSizeAllowed: String(MAX_USER_METADATA_BYTES) });
+    throw new S3Error('MetadataTooLarge', 'Your metadata headers exceed the maximum allowed metadata size.', {
+      Size: String(bytes),
+      MaxSizeAllowed: String(MAX_USER_METADATA_BYTES),
+    });
   }
   return metadata;
 }

@@ -3,10 +3,7 @@
  * well-formed range is ignored and the whole object is sent, as S3 does; a well-formed range
  * outside the object is 416 InvalidRange.
  */
-export type RangeRequest =
-  | { kind: 'whole' }
-  | { kind: 'partial'; start: number; end: number }
-  | { kind: 'unsatisfiable' };
+export type RangeRequest = { kind: 'whole' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
 
 export function parseRange(header: string | undefined, size: number): RangeRequest {
   if (header === undefined) return { kind: 'whole' };

@@ -22,10 +22,35 @@ import type { EmbeddedS3Options } from './types.ts';
 
 /** Sub-resources S3 has and this endpoint does not: answered 501 rather than mistaken for plain object calls. */
 const UNSUPPORTED_SUBRESOURCES = [
-  'accelerate', 'acl', 'analytics', 'attributes', 'cors', 'encryption', 'intelligent-tiering', 'inventory',
-  'legal-hold', 'lifecycle', 'logging', 'metrics', 'notification', 'object-lock', 'ownershipControls', 'policy',
-  'policyStatus', 'publicAccessBlock', 'renameObject', 'replication', 'requestPayment', 'restore', 'retention',
-  'select', 'tagging', 'torrent', 'versioning', 'versions', 'website',
+  'accelerate',
+  'acl',
+  'analytics',
+  'attributes',
+  'cors',
+  'encryption',
+  'intelligent-tiering',
+  'inventory',
+  'legal-hold',
+  'lifecycle',
+  'logging',
+  'metrics',
+  'notification',
+  'object-lock',
+  'ownershipControls',
+  'policy',
+  'policyStatus',
+  'publicAccessBlock',
+  'renameObject',
+  'replication',
+  'requestPayment',
+  'restore',
+  'retention',
+  'select',
+  'tagging',
+  'torrent',
+  'versioning',
+  'versions',
+  'website',
 ];
 const METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS'] as const;
 /** Temp files older than this are leftovers of a crash; newer ones may belong to requests in flight. */
@@ -42,8 +67,10 @@ function resourceOf(target: S3Target): string {
 async function bucketOperation(ctx: S3Context): Promise<FastifyReply> {
   const { query } = ctx.target;
   switch (ctx.request.method) {
-    case 'HEAD': return headBucket(ctx);
-    case 'PUT': return createBucket(ctx);
+    case 'HEAD':
+      return headBucket(ctx);
+    case 'PUT':
+      return createBucket(ctx);
     case 'POST':
       if (hasQuery(query, 'delete')) return deleteObjects(ctx);
       throw methodNotAllowed();

@@ -50,14 +50,12 @@ export type S3ErrorCode = keyof typeof STATUS_BY_CODE;
 const DEFAULT_MESSAGES: Partial<Record<S3ErrorCode, string>> = {
   AccessDenied: 'Access Denied',
   InvalidAccessKeyId: 'The AWS Access Key Id you provided does not exist in our records.',
-  SignatureDoesNotMatch:
-    'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+  SignatureDoesNotMatch: 'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
   ExpiredToken: 'The provided token has expired.',
   InvalidToken: 'The provided token is malformed or otherwise invalid.',
   NoSuchKey: 'The specified key does not exist.',
   NoSuchBucket: 'The specified bucket does not exist',
-  NoSuchUpload:
-    'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
+  NoSuchUpload: 'The specified upload does not exist. The upload ID may be invalid, or the upload may have been aborted or completed.',
   InvalidPart:
     "One or more of the specified parts could not be found.  The part may not have been uploaded, or the specified entity tag may not match the part's entity tag.",
   InvalidPartOrder: 'The list of parts was not in ascending order. Parts must be ordered by part number.',
@@ -71,10 +69,11 @@ const DEFAULT_MESSAGES: Partial<Record<S3ErrorCode, string>> = {
   MissingContentLength: 'You must provide the Content-Length HTTP header.',
   PreconditionFailed: 'At least one of the pre-conditions you specified did not hold',
   NotImplemented: 'A header or query you provided implies functionality that is not implemented',
-  RequestTimeTooSkewed: "The difference between the request time and the current time is too large.",
+  RequestTimeTooSkewed: 'The difference between the request time and the current time is too large.',
   KeyTooLongError: 'Your key is too long',
   InternalError: 'We encountered an internal error. Please try again.',
-  InsufficientStorage: 'The disk of the object store is full: nothing was stored. An operator must free space on the disk that holds the store\'s files (DATA_DIR/s3); then try again.',
+  InsufficientStorage:
+    "The disk of the object store is full: nothing was stored. An operator must free space on the disk that holds the store's files (DATA_DIR/s3); then try again.",
 };
 
 export class S3Error extends Error {

@@ -68,7 +68,9 @@ function parseCredential(value: string, region: string, errorCode: FormatError):
   const [date = '', credentialRegion = '', service = ''] = parts.slice(-4);
   const credential = { accessKeyId: parts.slice(0, -4).join('/'), date, region: credentialRegion, service };
   if (credential.region !== region) {
-    throw new S3Error(errorCode, `The authorization header is malformed; the region '${credential.region}' is wrong; expecting '${region}'`, { Region: region });
+    throw new S3Error(errorCode, `The authorization header is malformed; the region '${credential.region}' is wrong; expecting '${region}'`, {
+      Region: region,
+    });
   }
   if (credential.service !== SERVICE) {
     throw new S3Error(errorCode, `The authorization header is malformed; incorrect service "${credential.service}". This endpoint belongs to "s3".`);
@@ -103,7 +105,10 @@ function awsUriEncode(segment: string): string {
 function canonicalPathCandidates(rawPath: string): string[] {
   let normalized: string;
   try {
-    normalized = rawPath.split('/').map((segment) => awsUriEncode(decodeURIComponent(segment))).join('/');
+    normalized = rawPath
+      .split('/')
+      .map((segment) => awsUriEncode(decodeURIComponent(segment)))
+      .join('/');
   } catch {
     return [rawPath];
   }
@@ -160,11 +165,7 @@ function assertPrincipalUsable(principal: S3Principal, receivedToken: string | u
   if (!sameSecret(receivedToken, principal.sessionToken)) throw new S3Error('InvalidToken');
 }
 
-async function signatureMatches(
-  compute: (path: string) => Promise<string | undefined>,
-  rawPath: string,
-  received: string,
-): Promise<boolean> {
+async function signatureMatches(compute: (path: string) => Promise<string | undefined>, rawPath: string, received: string): Promise<boolean> {
   for (const path of canonicalPathCandidates(rawPath)) {
     const expected = await compute(path);
     if (expected !== undefined && sameSecret(received.toLowerCase(), expected)) return true;
@@ -190,7 +191,10 @@ function parseAuthorizationHeader(value: string): { credential: string; signedHe
 function assertPayloadHashValue(value: string): void {
   if (value === UNSIGNED_PAYLOAD || value === STREAMING_UNSIGNED_PAYLOAD_TRAILER || /^[0-9a-f]{64}$/.test(value)) return;
   if (value.startsWith('STREAMING-')) {
-    throw new S3Error('NotImplemented', `x-amz-content-sha256 ${value} (signed chunks) is not supported; use ${STREAMING_UNSIGNED_PAYLOAD_TRAILER} or UNSIGNED-PAYLOAD.`);
+    throw new S3Error(
+      'NotImplemented',
+      `x-amz-content-sha256 ${value} (signed chunks) is not supported; use ${STREAMING_UNSIGNED_PAYLOAD_TRAILER} or UNSIGNED-PAYLOAD.`,
+    );
   }
   throw new S3Error('InvalidArgument', 'x-amz-content-sha256 must be UNSIGNED-PAYLOAD, STREAMING-UNSIGNED-PAYLOAD-TRAILER, or a valid sha256 value.');
 }
@@ -215,19 +219,23 @@ async function verifyHeaderAuth(request: SignedRequest, authorization: string, o
   const principal = await lookupPrincipal(credential.accessKeyId, options.credentials);
   const signer = createSigner(credential.accessKeyId, principal, options.region);
   const headers = signedHeaderBag(request.headers, signedHeaders, contentSha256);
-  const matches = await signatureMatches(async (path) => {
-    const signed = await signer.sign(
-      new HttpRequest({ method: request.method, protocol: 'http:', hostname: 'localhost', path, query: request.query, headers }),
-      {
-        signingDate,
-        signingRegion: credential.region,
-        signingService: credential.service,
-        signableHeaders: new Set(signedHeaders),
-        unsignableHeaders: signedHeaders.includes(SHA256_HEADER) ? undefined : new Set([SHA256_HEADER]),
-      },
-    );
-    return /Signature=([0-9a-f]{64})/.exec(String(signed.headers.authorization ?? ''))?.[1];
-  }, request.rawPath, signature);
+  const matches = await signatureMatches(
+    async (path) => {
+      const signed = await signer.sign(
+        new HttpRequest({ method: request.method, protocol: 'http:', hostname: 'localhost', path, query: request.query, headers }),
+        {
+          signingDate,
+          signingRegion: credential.region,
+          signingService: credential.service,
+          signableHeaders: new Set(signedHeaders),
+          unsignableHeaders: signedHeaders.includes(SHA256_HEADER) ? undefined : new Set([SHA256_HEADER]),
+        },
+      );
+      return /Signature=([0-9a-f]{64})/.exec(String(signed.headers.authorization ?? ''))?.[1];
+    },
+    request.rawPath,
+    signature,
+  );
   if (!matches) throw new S3Error('SignatureDoesNotMatch', undefined, { AWSAccessKeyId: credential.accessKeyId });
   assertPrincipalUsable(principal, headerValue(request.headers, TOKEN_HEADER), now);
   return { accessKeyId: credential.accessKeyId, principal, contentSha256, presigned: false };
@@ -236,7 +244,10 @@ async function verifyHeaderAuth(request: SignedRequest, authorization: string, o
 function requiredQuery(query: QueryBag, name: string): string {
   const value = queryValue(query, name);
   if (value === undefined || value === '') {
-    throw new S3Error('AuthorizationQueryParametersError', `Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.`);
+    throw new S3Error(
+      'AuthorizationQueryParametersError',
+      `Query-string authentication version 4 requires the X-Amz-Algorithm, X-Amz-Credential, X-Amz-Signature, X-Amz-Date, X-Amz-SignedHeaders, and X-Amz-Expires parameters.`,
+    );
   }
   return value;
 }
@@ -250,7 +261,10 @@ async function verifyPresigned(request: SignedRequest, options: VerifyOptions, n
   const amzDate = requiredQuery(query, 'X-Amz-Date');
   const signingDate = parseAmzDate(amzDate);
   if (!signingDate || amzDate.slice(0, 8) !== credential.date) {
-    throw new S3Error('AuthorizationQueryParametersError', 'X-Amz-Date must be in the ISO8601 Long Format "yyyyMMdd\'T\'HHmmss\'Z\'" and match the credential date');
+    throw new S3Error(
+      'AuthorizationQueryParametersError',
+      "X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\" and match the credential date",
+    );
   }
   const expiresText = requiredQuery(query, 'X-Amz-Expires');
   const expiresIn = /^\d+$/.test(expiresText) ? Number(expiresText) : NaN;
@@ -258,7 +272,11 @@ async function verifyPresigned(request: SignedRequest, options: VerifyOptions, n
     throw new S3Error('AuthorizationQueryParametersError', 'X-Amz-Expires must be a number between 1 and 604800 seconds');
   }
   if (now.getTime() >= signingDate.getTime() + expiresIn * 1000) {
-    throw new S3Error('AccessDenied', 'Request has expired', { 'X-Amz-Expires': expiresText, Expires: new Date(signingDate.getTime() + expiresIn * 1000).toISOString(), ServerTime: now.toISOString() });
+    throw new S3Error('AccessDenied', 'Request has expired', {
+      'X-Amz-Expires': expiresText,
+      Expires: new Date(signingDate.getTime() + expiresIn * 1000).toISOString(),
+      ServerTime: now.toISOString(),
+    });
   }
   if (signingDate.getTime() - now.getTime() > MAX_CLOCK_SKEW_MS) throw new S3Error('AccessDenied', 'Request is not valid yet');
   const signedHeaders = requiredQuery(query, 'X-Amz-SignedHeaders').toLowerCase().split(';');
@@ -271,22 +289,26 @@ async function verifyPresigned(request: SignedRequest, options: VerifyOptions, n
   delete unsignedQuery['X-Amz-Signature'];
   // Presigned URLs always sign UNSIGNED-PAYLOAD; the header only tells the signer so and is neither signed nor hoisted.
   const headers = signedHeaderBag(request.headers, signedHeaders, UNSIGNED_PAYLOAD);
-  const matches = await signatureMatches(async (path) => {
-    const presigned = await signer.presign(
-      new HttpRequest({ method: request.method, protocol: 'http:', hostname: 'localhost', path, query: unsignedQuery, headers }),
-      {
-        signingDate,
-        expiresIn,
-        signingRegion: credential.region,
-        signingService: credential.service,
-        signableHeaders: new Set(signedHeaders),
-        unsignableHeaders: signedHeaders.includes(SHA256_HEADER) ? new Set() : new Set([SHA256_HEADER]),
-        unhoistableHeaders: new Set(Object.keys(headers)),
-      },
-    );
-    const value = presigned.query?.['X-Amz-Signature'];
-    return typeof value === 'string' ? value : undefined;
-  }, request.rawPath, signature);
+  const matches = await signatureMatches(
+    async (path) => {
+      const presigned = await signer.presign(
+        new HttpRequest({ method: request.method, protocol: 'http:', hostname: 'localhost', path, query: unsignedQuery, headers }),
+        {
+          signingDate,
+          expiresIn,
+          signingRegion: credential.region,
+          signingService: credential.service,
+          signableHeaders: new Set(signedHeaders),
+          unsignableHeaders: signedHeaders.includes(SHA256_HEADER) ? new Set() : new Set([SHA256_HEADER]),
+          unhoistableHeaders: new Set(Object.keys(headers)),
+        },
+      );
+      const value = presigned.query?.['X-Amz-Signature'];
+      return typeof value === 'string' ? value : undefined;
+    },
+    request.rawPath,
+    signature,
+  );
   if (!matches) throw new S3Error('SignatureDoesNotMatch', undefined, { AWSAccessKeyId: credential.accessKeyId });
   assertPrincipalUsable(principal, queryValue(query, 'X-Amz-Security-Token') ?? headerValue(request.headers, TOKEN_HEADER), now);
   return { accessKeyId: credential.accessKeyId, principal, contentSha256: UNSIGNED_PAYLOAD, presigned: true };
@@ -298,7 +320,10 @@ export async function verifySigV4(request: SignedRequest, options: VerifyOptions
   const authorization = headerValue(request.headers, 'authorization');
   const presigned = queryValue(request.query, 'X-Amz-Algorithm') !== undefined || queryValue(request.query, 'X-Amz-Signature') !== undefined;
   if (authorization !== undefined && presigned) {
-    throw new S3Error('InvalidArgument', 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified');
+    throw new S3Error(
+      'InvalidArgument',
+      'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified',
+    );
   }
   if (presigned) return verifyPresigned(request, options, now);
   if (authorization === undefined) throw new S3Error('AccessDenied', 'Access Denied');

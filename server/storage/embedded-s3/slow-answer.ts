@@ -20,7 +20,10 @@ const PLAIN_ANSWER_WITHIN_MS = 1_000;
  * Work that ends within PLAIN_ANSWER_WITHIN_MS is answered plainly, its failure with its status.
  */
 export async function answerWhenDone(ctx: S3Context, work: () => Promise<string>, resource: string): Promise<FastifyReply> {
-  const running = work().then((result) => ({ result }), (error: unknown) => ({ error }));
+  const running = work().then(
+    (result) => ({ result }),
+    (error: unknown) => ({ error }),
+  );
   let timer: NodeJS.Timeout | undefined;
   const early = await Promise.race([running, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), PLAIN_ANSWER_WITHIN_MS)))]);
   clearTimeout(timer);

@@ -12,14 +12,22 @@ export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 export function escapeXml(value: string): string {
   return value.replace(/[&<>"'\r\n\t]/g, (ch) => {
     switch (ch) {
-      case '&': return '&amp;';
-      case '<': return '&lt;';
-      case '>': return '&gt;';
-      case '"': return '&quot;';
-      case "'": return '&apos;';
-      case '\r': return '&#13;';
-      case '\n': return '&#10;';
-      default: return '&#9;';
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '"':
+        return '&quot;';
+      case "'":
+        return '&apos;';
+      case '\r':
+        return '&#13;';
+      case '\n':
+        return '&#10;';
+      default:
+        return '&#9;';
     }
   });
 }
@@ -63,11 +71,16 @@ function malformed(): S3Error {
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g, (_match, entity: string) => {
     switch (entity) {
-      case 'amp': return '&';
-      case 'lt': return '<';
-      case 'gt': return '>';
-      case 'quot': return '"';
-      case 'apos': return "'";
+      case 'amp':
+        return '&';
+      case 'lt':
+        return '<';
+      case 'gt':
+        return '>';
+      case 'quot':
+        return '"';
+      case 'apos':
+        return "'";
       default: {
         const code = entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
         if (!Number.isFinite(code) || code > 0x10ffff) throw malformed();
@@ -127,7 +140,10 @@ export function parseXml(source: string): XmlElement {
       } else if (source.startsWith('<![CDATA[', pos)) {
         const end = source.indexOf(']]>', pos);
         if (end === -1) throw malformed();
-        text += source.slice(pos + 9, end).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+        text += source
+          .slice(pos + 9, end)
+          .replace(/&/g, '&amp;')
+          .replace(/</g, '&lt;');
         pos = end + 3;
       } else if (source[pos] === '<') {
         node.children.push(parseElement(depth + 1));

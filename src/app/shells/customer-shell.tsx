@@ -78,7 +78,13 @@ export function CustomerShell({ children }: { children: ReactNode }) {
           <button className="meter" onClick={toSettings} title="Credits used this period">
             <span className="meter-label">Credits</span>
             <span className="meter-value" data-testid="credits-meter">
-              {!info ? '—' : info.creditsActive && info.activeCredits > 0 ? `${info.usedCredits} / ${info.activeCredits}` : <span className="meter-note">No credits</span>}
+              {!info ? (
+                '—'
+              ) : info.creditsActive && info.activeCredits > 0 ? (
+                `${info.usedCredits} / ${info.activeCredits}`
+              ) : (
+                <span className="meter-note">No credits</span>
+              )}
             </span>
           </button>
         </div>

@@ -20,7 +20,6 @@ const MENU = [
   { page: 'adminSettings', label: 'Settings', icon: 'gear' },
 ] as const satisfies readonly { page: PageName; label: string; icon: string }[];
 
-
 /** Left menu and top bar of the staff portal (A§2 Shell). An EDITOR sees only the Dashboard. */
 export function StaffShell({ children, title }: { children: ReactNode; title?: ReactNode }) {
   const me = useAtomValue(meAtom);

@@ -66,4 +66,10 @@ export const score = defineOperation({ method: 'GET', path: '/score', access: 'p
 /** 204 whether or not the e-mail has an account. */
 export const recoverPassword = defineOperation({ method: 'PUT', path: '/password-recover', access: 'public', body: RecoverBodyStruct });
 /** Completes a recovery or an invitation: both links lead to /change-password. */
-export const completeRecovery = defineOperation({ method: 'PUT', path: '/password-recover-complete', access: 'public', body: RecoverCompleteBodyStruct, answer: SessionStruct });
+export const completeRecovery = defineOperation({
+  method: 'PUT',
+  path: '/password-recover-complete',
+  access: 'public',
+  body: RecoverCompleteBodyStruct,
+  answer: SessionStruct,
+});

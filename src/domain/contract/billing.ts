@@ -1,4 +1,22 @@
-import { array, assign, boolean, coerce, define, enums, literal, nullable, number, object, optional, record, string, type, union, unknown, type Infer } from 'superstruct';
+import {
+  array,
+  assign,
+  boolean,
+  coerce,
+  define,
+  enums,
+  literal,
+  nullable,
+  number,
+  object,
+  optional,
+  record,
+  string,
+  type,
+  union,
+  unknown,
+  type Infer,
+} from 'superstruct';
 import { BILLING_FIELDS, BILLING_MESSAGES, BILLING_RULES, CATALOG_MESSAGES, SHIPPING_FIELDS, isKnownCurrency, type BillingField } from '../billing.ts';
 import { defineOperation } from './define.ts';
 import { Id, ruleField } from './fields.ts';
@@ -19,13 +37,25 @@ export const ShippingDetailsStruct = detailsStruct(SHIPPING_FIELDS);
  */
 export const CreateSubscriptionBodyStruct = type({
   paymentPlanId: Id,
-  paymentMethodId: define<string>('paymentMethodId', (value) => (typeof value === 'string' && /^pm_[A-Za-z0-9_]{1,200}$/.test(value)) || BILLING_MESSAGES.paymentMethodRequired),
+  paymentMethodId: define<string>(
+    'paymentMethodId',
+    (value) => (typeof value === 'string' && /^pm_[A-Za-z0-9_]{1,200}$/.test(value)) || BILLING_MESSAGES.paymentMethodRequired,
+  ),
   coupon: optional(nullable(string())),
   renewableAt: optional(nullable(union([string(), number()]))),
   billing: BillingDetailsStruct,
   shipping: ShippingDetailsStruct,
-  card: optional(nullable(define<unknown>('card', (value) => !(typeof value === 'object' && value !== null && ('number' in value || 'cvc' in value)) || BILLING_MESSAGES.rawCardRefused))),
-  idempotencyKey: optional(define<string>('idempotencyKey', (value) => (typeof value === 'string' && /^[\w-]{8,100}$/.test(value)) || 'Must be 8 to 100 letters, digits, - or _.')),
+  card: optional(
+    nullable(
+      define<unknown>(
+        'card',
+        (value) => !(typeof value === 'object' && value !== null && ('number' in value || 'cvc' in value)) || BILLING_MESSAGES.rawCardRefused,
+      ),
+    ),
+  ),
+  idempotencyKey: optional(
+    define<string>('idempotencyKey', (value) => (typeof value === 'string' && /^[\w-]{8,100}$/.test(value)) || 'Must be 8 to 100 letters, digits, - or _.'),
+  ),
 });
 export type CreateSubscriptionBody = Infer<typeof CreateSubscriptionBodyStruct>;
 
@@ -56,7 +86,13 @@ export const CardStruct = object({ brand: string(), last4: string(), expMonth: n
 export type CardView = Infer<typeof CardStruct>;
 
 /** The embedded gateway's card form: the number and CVC go in, only display data comes out. */
-export const AddCardBodyStruct = type({ number: string(), expMonth: union([number(), string()]), expYear: union([number(), string()]), cvc: string(), name: optional(string()) });
+export const AddCardBodyStruct = type({
+  number: string(),
+  expMonth: union([number(), string()]),
+  expYear: union([number(), string()]),
+  cvc: string(),
+  name: optional(string()),
+});
 export const PaymentMethodStruct = assign(object({ paymentMethodId: string() }), CardStruct);
 export type PaymentMethodView = Infer<typeof PaymentMethodStruct>;
 
@@ -95,16 +131,28 @@ export const SubscriptionListStruct = array(SubscriptionStruct);
 // ---- Staff: plans and coupons (A§ "Plans & coupons" tab, SUPERADMIN and ADMIN) -------------
 
 const wholeNumber = (name: string, min: number, max: number) =>
-  define<number>(name, (value) => (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max) || `Must be a whole number from ${min} to ${max}.`);
+  define<number>(
+    name,
+    (value) => (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max) || `Must be a whole number from ${min} to ${max}.`,
+  );
 
 /** Create or edit a plan. A price change applies to purchases and yearly renewals from then on. */
 export const PlanBodyStruct = object({
-  name: define<string>('name', (value) => (typeof value === 'string' && value.trim().length > 0 && value.length <= 60) || 'Name is required (at most 60 characters).'),
+  name: define<string>(
+    'name',
+    (value) => (typeof value === 'string' && value.trim().length > 0 && value.length <= 60) || 'Name is required (at most 60 characters).',
+  ),
   monthlyCredits: wholeNumber('monthlyCredits', 1, 1000),
-  storage: define<number>('storage', (value) => (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1000) || 'Must be more than 0 and at most 1000 TB.'),
+  storage: define<number>(
+    'storage',
+    (value) => (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1000) || 'Must be more than 0 and at most 1000 TB.',
+  ),
   pricePerMonth: wholeNumber('pricePerMonth', 0, 100_000_000),
   pricePerYear: wholeNumber('pricePerYear', 0, 1_200_000_000),
-  currency: define<string>('currency', (value) => (typeof value === 'string' && /^[a-z]{3}$/.test(value) && isKnownCurrency(value)) || CATALOG_MESSAGES.currencyUnknown),
+  currency: define<string>(
+    'currency',
+    (value) => (typeof value === 'string' && /^[a-z]{3}$/.test(value) && isKnownCurrency(value)) || CATALOG_MESSAGES.currencyUnknown,
+  ),
   termMonths: wholeNumber('termMonths', 1, 36),
   kitType: nullable(define<string>('kitType', (value) => (typeof value === 'string' && value.length <= 60) || 'At most 60 characters.')),
   retired: optional(boolean()),
@@ -116,10 +164,14 @@ export const StaffPlanListStruct = array(StaffPlanStruct);
 
 /** Create a coupon (exactly one of percentOff and amountOff), or edit one (its code stays). */
 export const CouponBodyStruct = object({
-  code: optional(define<string>('code', (value) => (typeof value === 'string' && /^[A-Za-z0-9_-]{1,50}$/.test(value.trim())) || 'Letters, digits, - and _ only, up to 50.')),
+  code: optional(
+    define<string>('code', (value) => (typeof value === 'string' && /^[A-Za-z0-9_-]{1,50}$/.test(value.trim())) || 'Letters, digits, - and _ only, up to 50.'),
+  ),
   percentOff: nullable(wholeNumber('percentOff', 1, 100)),
   amountOff: nullable(wholeNumber('amountOff', 1, 1_200_000_000)),
-  validUntil: nullable(define<string>('validUntil', (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) || 'Must be a date (YYYY-MM-DD).')),
+  validUntil: nullable(
+    define<string>('validUntil', (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) || 'Must be a date (YYYY-MM-DD).'),
+  ),
   maxRedemptions: nullable(wholeNumber('maxRedemptions', 1, 1_000_000)),
   retired: optional(boolean()),
 });
@@ -150,8 +202,21 @@ export const listPlans = defineOperation({ method: 'GET', path: '/payment-plans'
 /** The discount when the caller's organization may use the code; 404 with fields.coupon otherwise. */
 export const checkCoupon = defineOperation({ method: 'GET', path: '/payment-plans/coupons/{code}', access: 'customer', answer: CouponCheckStruct });
 /** The embedded gateway's card form; with Stripe, Stripe.js tokenizes and this call does not exist. */
-export const addCard = defineOperation({ method: 'POST', path: '/payment-methods', access: 'owner', body: checkedByService<Infer<typeof AddCardBodyStruct>>('card'), answer: PaymentMethodStruct, status: 201 });
-export const listSubscriptions = defineOperation({ method: 'GET', path: '/organizations/{id}/subscriptions', access: 'signed-in', organizationParam: 'id', answer: SubscriptionListStruct });
+export const addCard = defineOperation({
+  method: 'POST',
+  path: '/payment-methods',
+  access: 'owner',
+  body: checkedByService<Infer<typeof AddCardBodyStruct>>('card'),
+  answer: PaymentMethodStruct,
+  status: 201,
+});
+export const listSubscriptions = defineOperation({
+  method: 'GET',
+  path: '/organizations/{id}/subscriptions',
+  access: 'signed-in',
+  organizationParam: 'id',
+  answer: SubscriptionListStruct,
+});
 /** 201, or 200 when an idempotency key replays an earlier purchase. */
 export const createSubscription = defineOperation({
   method: 'POST',
@@ -168,12 +233,43 @@ export const createSubscription = defineOperation({
 });
 export const cancelSubscription = defineOperation({ method: 'DELETE', path: '/organizations/{id}/subscriptions', access: 'owner', organizationParam: 'id' });
 /** Stripe's webhook: public, the signature over the raw body is the authentication. */
-export const stripeWebhook = defineOperation({ method: 'POST', path: '/billing/stripe-webhook', access: 'public', answer: object({ received: literal(true) }) });
+export const stripeWebhook = defineOperation({
+  method: 'POST',
+  path: '/billing/stripe-webhook',
+  access: 'public',
+  answer: object({ received: literal(true) }),
+});
 
 /** Staff's plans and coupons: SUPERADMIN and ADMIN, not through an impersonation. */
 export const listStaffPlans = defineOperation({ method: 'GET', path: '/admin/payment-plans', access: 'managers', answer: StaffPlanListStruct });
-export const createPlan = defineOperation({ method: 'POST', path: '/admin/payment-plans', access: 'managers', body: PlanBodyStruct, answer: StaffPlanStruct, status: 201 });
-export const updatePlan = defineOperation({ method: 'PUT', path: '/admin/payment-plans/{id}', access: 'managers', body: PlanBodyStruct, answer: StaffPlanStruct });
+export const createPlan = defineOperation({
+  method: 'POST',
+  path: '/admin/payment-plans',
+  access: 'managers',
+  body: PlanBodyStruct,
+  answer: StaffPlanStruct,
+  status: 201,
+});
+export const updatePlan = defineOperation({
+  method: 'PUT',
+  path: '/admin/payment-plans/{id}',
+  access: 'managers',
+  body: PlanBodyStruct,
+  answer: StaffPlanStruct,
+});
 export const listCoupons = defineOperation({ method: 'GET', path: '/admin/coupons', access: 'managers', answer: StaffCouponListStruct });
-export const createCoupon = defineOperation({ method: 'POST', path: '/admin/coupons', access: 'managers', body: checkedByService<CouponBody>('coupon'), answer: StaffCouponStruct, status: 201 });
-export const updateCoupon = defineOperation({ method: 'PUT', path: '/admin/coupons/{code}', access: 'managers', body: checkedByService<CouponBody>('coupon'), answer: StaffCouponStruct });
+export const createCoupon = defineOperation({
+  method: 'POST',
+  path: '/admin/coupons',
+  access: 'managers',
+  body: checkedByService<CouponBody>('coupon'),
+  answer: StaffCouponStruct,
+  status: 201,
+});
+export const updateCoupon = defineOperation({
+  method: 'PUT',
+  path: '/admin/coupons/{code}',
+  access: 'managers',
+  body: checkedByService<CouponBody>('coupon'),
+  answer: StaffCouponStruct,
+});

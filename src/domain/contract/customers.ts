@@ -87,7 +87,12 @@ export const OrganizationListQueryStruct = type({
   /** Onboarding tabs: 1 in progress, 2 completed. */
   statusId: optional(queryNumber('statusId', 1, 2)),
   /** The customers search (issue 36): rows whose organization, owner name or owner e-mail contains it, ignoring case and accents; blank lists all. */
-  q: optional(define<string>('q', (v) => (typeof v === 'string' && v.length <= ORGANIZATION_SEARCH_MAX) || `q must be text of at most ${ORGANIZATION_SEARCH_MAX} characters.`)),
+  q: optional(
+    define<string>(
+      'q',
+      (v) => (typeof v === 'string' && v.length <= ORGANIZATION_SEARCH_MAX) || `q must be text of at most ${ORGANIZATION_SEARCH_MAX} characters.`,
+    ),
+  ),
 });
 export type OrganizationListQuery = Infer<typeof OrganizationListQueryStruct>;
 
@@ -168,13 +173,43 @@ export type CreditDetail = Infer<typeof CreditDetailStruct>;
 export const CreditsAnswerStruct = object({ data: object({ credits: CreditDetailStruct }) });
 
 /** A§7 customers list and onboarding tabs: a page of rows, sorted, searched and filtered by the server. */
-export const listOrganizations = defineOperation({ method: 'GET', path: '/organizations', access: 'managers', query: OrganizationListQueryStruct, answer: OrganizationRowListStruct });
+export const listOrganizations = defineOperation({
+  method: 'GET',
+  path: '/organizations',
+  access: 'managers',
+  query: OrganizationListQueryStruct,
+  answer: OrganizationRowListStruct,
+});
 /** A member reads the customer answer, staff the staff one: the caller checks the one it expects. */
-export const getOrganization = defineOperation({ method: 'GET', path: '/organizations/{id}', access: 'signed-in', organizationParam: 'id', answer: union([OrganizationStruct, StaffOrganizationStruct]) });
-export const updateOrganization = defineOperation({ method: 'PATCH', path: '/organizations/{id}', access: 'managers', body: UpdateOrganizationBodyStruct, answer: OrganizationFieldsStruct });
+export const getOrganization = defineOperation({
+  method: 'GET',
+  path: '/organizations/{id}',
+  access: 'signed-in',
+  organizationParam: 'id',
+  answer: union([OrganizationStruct, StaffOrganizationStruct]),
+});
+export const updateOrganization = defineOperation({
+  method: 'PATCH',
+  path: '/organizations/{id}',
+  access: 'managers',
+  body: UpdateOrganizationBodyStruct,
+  answer: OrganizationFieldsStruct,
+});
 export const deleteOrganization = defineOperation({ method: 'DELETE', path: '/organizations/{id}', access: 'managers' });
-export const getCredits = defineOperation({ method: 'GET', path: '/organizations/{id}/credits', access: 'signed-in', organizationParam: 'id', answer: CreditsAnswerStruct });
-export const updateCredits = defineOperation({ method: 'PUT', path: '/organizations/{id}/credits', access: 'managers', body: UpdateCreditsBodyStruct, answer: CreditsAnswerStruct });
+export const getCredits = defineOperation({
+  method: 'GET',
+  path: '/organizations/{id}/credits',
+  access: 'signed-in',
+  organizationParam: 'id',
+  answer: CreditsAnswerStruct,
+});
+export const updateCredits = defineOperation({
+  method: 'PUT',
+  path: '/organizations/{id}/credits',
+  access: 'managers',
+  body: UpdateCreditsBodyStruct,
+  answer: CreditsAnswerStruct,
+});
 
 /** A§7 GET organizations/{id}/admin/login. */
 export const AdminLoginStruct = object({ token: string(), organizationId: number() });

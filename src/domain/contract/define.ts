@@ -75,11 +75,14 @@ export function defineOperation<
 export type AnyOperation = OperationDefinition<string, any, any, any>;
 
 /** What a call of `O` answers: its answer struct's type, or nothing. */
-export type AnswerOf<O> = O extends OperationDefinition<string, SomeStruct | undefined, SomeStruct | undefined, infer A> ? (A extends SomeStruct ? Infer<A> : void) : never;
+export type AnswerOf<O> =
+  O extends OperationDefinition<string, SomeStruct | undefined, SomeStruct | undefined, infer A> ? (A extends SomeStruct ? Infer<A> : void) : never;
 /** The body `O` takes. */
-export type BodyOf<O> = O extends OperationDefinition<string, SomeStruct | undefined, infer B, SomeStruct | undefined> ? (B extends SomeStruct ? Infer<B> : undefined) : never;
+export type BodyOf<O> =
+  O extends OperationDefinition<string, SomeStruct | undefined, infer B, SomeStruct | undefined> ? (B extends SomeStruct ? Infer<B> : undefined) : never;
 /** The query `O` takes. */
-export type QueryOf<O> = O extends OperationDefinition<string, infer Q, SomeStruct | undefined, SomeStruct | undefined> ? (Q extends SomeStruct ? Infer<Q> : undefined) : never;
+export type QueryOf<O> =
+  O extends OperationDefinition<string, infer Q, SomeStruct | undefined, SomeStruct | undefined> ? (Q extends SomeStruct ? Infer<Q> : undefined) : never;
 /** The path parameters `O` takes. */
 export type ParamsOf<O> = O extends OperationDefinition<infer P> ? PathParams<P> : never;
 

@@ -24,7 +24,10 @@ export function text(max: number, message = 'This field is required'): Struct<st
 /** Ids are PostgreSQL `integer`s: anything past this cannot name a row. */
 export const MAX_ID = 2_147_483_647;
 
-export const Id = define<number>('id', (value) => (Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_ID) || 'Must be an id: a whole number from 1.');
+export const Id = define<number>(
+  'id',
+  (value) => (Number.isSafeInteger(value) && (value as number) > 0 && (value as number) <= MAX_ID) || 'Must be an id: a whole number from 1.',
+);
 
 export const ErrorBodyStruct = object({
   message: string(),
@@ -48,7 +51,10 @@ export function fromText<T>(struct: Struct<T, null>, read: (text: string) => unk
 /** Query-string integers and booleans arrive as text. */
 export const queryInt = (min = 0, max = Number.MAX_SAFE_INTEGER) =>
   fromText(
-    define<number>('integer', (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `Must be a whole number from ${min} to ${max}.`),
+    define<number>(
+      'integer',
+      (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `Must be a whole number from ${min} to ${max}.`,
+    ),
     (v) => (/^-?\d+$/.test(v) ? Number(v) : v),
   );
 export const queryBool = () =>

@@ -33,6 +33,23 @@ export const AddHolidayBodyStruct = object({ date: string(), name: string() });
 export type AddHolidayBody = Infer<typeof AddHolidayBodyStruct>;
 
 export const getBusinessCalendar = defineOperation({ method: 'GET', path: '/business-calendar', access: 'signed-in', answer: BusinessCalendarStruct });
-export const addHoliday = defineOperation({ method: 'POST', path: '/business-calendar/holidays', access: 'superadmins', body: AddHolidayBodyStruct, answer: BusinessCalendarStruct, status: 201 });
-export const removeHoliday = defineOperation({ method: 'DELETE', path: '/business-calendar/holidays/{date}', access: 'superadmins', answer: BusinessCalendarStruct });
-export const restoreHoliday = defineOperation({ method: 'POST', path: '/business-calendar/holidays/{date}/restore', access: 'superadmins', answer: BusinessCalendarStruct });
+export const addHoliday = defineOperation({
+  method: 'POST',
+  path: '/business-calendar/holidays',
+  access: 'superadmins',
+  body: AddHolidayBodyStruct,
+  answer: BusinessCalendarStruct,
+  status: 201,
+});
+export const removeHoliday = defineOperation({
+  method: 'DELETE',
+  path: '/business-calendar/holidays/{date}',
+  access: 'superadmins',
+  answer: BusinessCalendarStruct,
+});
+export const restoreHoliday = defineOperation({
+  method: 'POST',
+  path: '/business-calendar/holidays/{date}/restore',
+  access: 'superadmins',
+  answer: BusinessCalendarStruct,
+});

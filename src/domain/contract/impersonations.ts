@@ -34,7 +34,13 @@ export const ImpersonationStruct = object({
 export type Impersonation = Infer<typeof ImpersonationStruct>;
 export const ImpersonationListStruct = array(ImpersonationStruct);
 
-export const listImpersonations = defineOperation({ method: 'GET', path: '/impersonations', access: 'superadmins', query: ImpersonationListQueryStruct, answer: ImpersonationListStruct });
+export const listImpersonations = defineOperation({
+  method: 'GET',
+  path: '/impersonations',
+  access: 'superadmins',
+  query: ImpersonationListQueryStruct,
+  answer: ImpersonationListStruct,
+});
 /** Admin logout (or a sign-out) while signed in as a customer: the session's end, on the trail; 403 for any other token. */
 export const endImpersonation = defineOperation({ method: 'POST', path: '/impersonations/end', access: 'signed-in' });
 

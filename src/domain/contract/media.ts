@@ -58,8 +58,20 @@ export type MediaJob = Infer<typeof MediaJobStruct>;
 export const MediaJobListStruct = object({ data: object({ jobs: array(MediaJobStruct), ffmpeg: enums(['available', 'missing']) }) });
 
 /** A§7: staff (not editors, not through an impersonation) register the final video they uploaded; answers the project. */
-export const registerDeliverable = defineOperation({ method: 'POST', path: '/projects/{id}/deliverable', access: 'signed-in', body: DeliverableBodyStruct, answer: ProjectStruct });
-export const requestDownloadLink = defineOperation({ method: 'POST', path: '/projects/{id}/links', access: 'signed-in', body: LinkBodyStruct, answer: LinkStruct });
+export const registerDeliverable = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/deliverable',
+  access: 'signed-in',
+  body: DeliverableBodyStruct,
+  answer: ProjectStruct,
+});
+export const requestDownloadLink = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/links',
+  access: 'signed-in',
+  body: LinkBodyStruct,
+  answer: LinkStruct,
+});
 export const listMediaJobs = defineOperation({ method: 'GET', path: '/projects/{id}/media-jobs', access: 'staff', answer: MediaJobListStruct });
 /** A media link of the final video: the signed token is the credential. Answers a playlist, a redirect, or 404/503. */
 export const getMediaFile = defineOperation({ method: 'GET', path: '/media/{token}/{file}', access: 'public' });

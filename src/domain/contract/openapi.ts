@@ -108,7 +108,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}, operations: r
       operationId: operationId(operation),
       tags: [operation.tag],
       summary: operation.summary,
-      description: [`Who: ${operation.who}.`, operation.notes, operation.onlyWhen ? `Only when: ${operation.onlyWhen}.` : undefined].filter(Boolean).join('\n\n'),
+      description: [`Who: ${operation.who}.`, operation.notes, operation.onlyWhen ? `Only when: ${operation.onlyWhen}.` : undefined]
+        .filter(Boolean)
+        .join('\n\n'),
       'x-who': operation.who,
       ...(parameters.length ? { parameters } : {}),
       ...(operation.body ? { requestBody: { required: true, content: { 'application/json': { schema: oneOrMore(operation.body) } } } } : {}),

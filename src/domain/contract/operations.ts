@@ -71,7 +71,16 @@ export interface Operation {
 }
 
 /** Value sets of the domain, so custom checks that accept exactly one of them read as enums. */
-export const ENUM_CANDIDATES: readonly (readonly string[])[] = [ROLES, ASSET_TYPES, ['Asset', 'InterviewClip', 'BRollClip'], UPLOAD_TYPES, PROJECT_STATUSES, FINAL_VIDEO_LENGTHS, ['APPROVED'], ['editor', 'admin', 'superadmin', 'staff']];
+export const ENUM_CANDIDATES: readonly (readonly string[])[] = [
+  ROLES,
+  ASSET_TYPES,
+  ['Asset', 'InterviewClip', 'BRollClip'],
+  UPLOAD_TYPES,
+  PROJECT_STATUSES,
+  FINAL_VIDEO_LENGTHS,
+  ['APPROVED'],
+  ['editor', 'admin', 'superadmin', 'staff'],
+];
 
 export const TAGS: { name: string; description: string }[] = [
   { name: 'Session', description: 'Sign-in, registration, password recovery and the signed-in user.' },
@@ -81,7 +90,10 @@ export const TAGS: { name: string; description: string }[] = [
   { name: 'Uploads and assets', description: 'Upload credentials and the raw files of a project (issue 4).' },
   { name: 'Media and delivery', description: 'The final video, download links and media links (issue 6).' },
   { name: 'Review', description: 'Versions of the final video and frame-accurate, time-coded review comments.' },
-  { name: 'Guest review', description: 'Share links: the owner shares one version with someone without an account, who watches and comments through the link.' },
+  {
+    name: 'Guest review',
+    description: 'Share links: the owner shares one version with someone without an account, who watches and comments through the link.',
+  },
   { name: 'Live updates', description: 'Server-Sent Events: what changed on a project or the staff dashboard, opened with a short-lived ticket.' },
   { name: 'Billing', description: 'Plans, coupons, cards and subscriptions (issue 11).' },
   { name: 'Business calendar', description: 'The holidays every SLA timer, deadline and reminder leaves out (issue 36).' },
@@ -101,7 +113,10 @@ type Prose = Omit<Operation, 'method' | 'path' | 'query' | 'auth'> & { auth?: Op
 function documented(definition: AnyOperation, prose: Prose): Operation {
   const success = definition.status ?? 200;
   const described = prose.responses[success];
-  const responses = typeof described === 'object' && !described.body && definition.answer ? { ...prose.responses, [success]: { ...described, body: definition.answer } } : prose.responses;
+  const responses =
+    typeof described === 'object' && !described.body && definition.answer
+      ? { ...prose.responses, [success]: { ...described, body: definition.answer } }
+      : prose.responses;
   return {
     method: definition.method,
     path: definition.path,
@@ -132,184 +147,352 @@ const TRANSITIONS: [AnyOperation, string, string][] = [
 
 export const OPERATIONS: readonly Operation[] = [
   // Session
-  documented(service.getHealth, { tag: 'Session', summary: 'Liveness: the process answers. Reads nothing (a database outage does not fail it: see `ready`).', who: 'anyone', responses: { 200: ok('Up.') } }),
+  documented(service.getHealth, {
+    tag: 'Session',
+    summary: 'Liveness: the process answers. Reads nothing (a database outage does not fail it: see `ready`).',
+    who: 'anyone',
+    responses: { 200: ok('Up.') },
+  }),
   documented(service.getReadiness, {
-    tag: 'Session', summary: 'Readiness: send this instance traffic. Every migration applied, the database and the object store answer, not shutting down.', who: 'anyone',
-    notes: '`starting` until the object store first connected, `unavailable` when a check fails later (the database does not answer, say), `stopping` from the start of shutdown. Checks answer within 2 s; an answer is reused for a second.',
+    tag: 'Session',
+    summary: 'Readiness: send this instance traffic. Every migration applied, the database and the object store answer, not shutting down.',
+    who: 'anyone',
+    notes:
+      '`starting` until the object store first connected, `unavailable` when a check fails later (the database does not answer, say), `stopping` from the start of shutdown. Checks answer within 2 s; an answer is reused for a second.',
     responses: { 200: ok('Ready.'), 503: ok('Not ready (`Retry-After: 5`): `status` says why, `checks` which part failed.', service.ReadinessStruct) },
   }),
   documented(service.getBackup, {
-    tag: 'Session', summary: 'The archive `npm run backup` saves while the server runs: the embedded database, every object, the secrets and a SHA-256 manifest, as a tar stream.', who: 'the same machine, with the token derived from the server’s secret', auth: 'link',
-    notes: 'Only from loopback and not forwarded, with `Authorization: Bearer <backup token>` (server/ops/backup/backup-token.ts). With PostgreSQL or an external store: 409 naming their own tools.',
-    responses: { 200: { description: 'The archive.', contentType: 'application/x-tar' }, 404: 'Anyone else: as if it did not exist.', 409: 'Not an embedded installation.' },
+    tag: 'Session',
+    summary:
+      'The archive `npm run backup` saves while the server runs: the embedded database, every object, the secrets and a SHA-256 manifest, as a tar stream.',
+    who: 'the same machine, with the token derived from the server’s secret',
+    auth: 'link',
+    notes:
+      'Only from loopback and not forwarded, with `Authorization: Bearer <backup token>` (server/ops/backup/backup-token.ts). With PostgreSQL or an external store: 409 naming their own tools.',
+    responses: {
+      200: { description: 'The archive.', contentType: 'application/x-tar' },
+      404: 'Anyone else: as if it did not exist.',
+      409: 'Not an embedded installation.',
+    },
   }),
-  documented(auth.getClientConfig, { tag: 'Session', summary: 'What the web app needs before sign-in: the reCAPTCHA site key (or null) and the card form to use (`payments`: the embedded gateway, or Stripe with its publishable key).', who: 'anyone', responses: { 200: ok('Public settings.') } }),
+  documented(auth.getClientConfig, {
+    tag: 'Session',
+    summary:
+      'What the web app needs before sign-in: the reCAPTCHA site key (or null) and the card form to use (`payments`: the embedded gateway, or Stripe with its publishable key).',
+    who: 'anyone',
+    responses: { 200: ok('Public settings.') },
+  }),
   documented(auth.login, {
-    tag: 'Session', summary: 'Sign in.', who: 'anyone', rateLimited: true,
+    tag: 'Session',
+    summary: 'Sign in.',
+    who: 'anyone',
+    rateLimited: true,
     responses: { 200: ok('A session token.'), 401: 'Wrong e-mail or password, or a disabled account (the login-failure text).' },
   }),
   documented(me.getMe, { tag: 'Session', summary: 'The signed-in user.', who: 'any signed-in user', responses: { 200: ok('The user.') } }),
   documented(auth.refreshToken, {
-    tag: 'Session', summary: 'A new expiry for the same session.', who: 'any signed-in user',
+    tag: 'Session',
+    summary: 'A new expiry for the same session.',
+    who: 'any signed-in user',
     notes: 'The sign-in time is kept: never past 30 days after sign-in, then 401 and a new sign-in.',
     responses: { 200: ok('The new token.') },
   }),
-  documented(reviewMail.getReviewMail, { tag: 'Session', summary: 'Which review e-mails the signed-in user gets (issue 13).', who: 'any signed-in user', responses: { 200: ok('One flag per kind.') } }),
-  documented(reviewMail.updateReviewMail, { tag: 'Session', summary: 'Switch review e-mail kinds on or off.', who: 'any signed-in user', responses: { 200: ok('The settings now.'), 400: 'Not a flag.' } }),
+  documented(reviewMail.getReviewMail, {
+    tag: 'Session',
+    summary: 'Which review e-mails the signed-in user gets (issue 13).',
+    who: 'any signed-in user',
+    responses: { 200: ok('One flag per kind.') },
+  }),
+  documented(reviewMail.updateReviewMail, {
+    tag: 'Session',
+    summary: 'Switch review e-mail kinds on or off.',
+    who: 'any signed-in user',
+    responses: { 200: ok('The settings now.'), 400: 'Not a flag.' },
+  }),
   documented(reviewMail.unsubscribeFromLink, {
-    tag: 'Session', summary: 'The unsubscribe link of a review e-mail: turns its kind off; answers an HTML page.', who: 'the link’s holder', auth: 'link',
+    tag: 'Session',
+    summary: 'The unsubscribe link of a review e-mail: turns its kind off; answers an HTML page.',
+    who: 'the link’s holder',
+    auth: 'link',
     responses: { 200: ok('Unsubscribed (an HTML page).'), 400: 'No token.', 404: 'A forged or malformed token (an HTML page).' },
   }),
   documented(reviewMail.unsubscribeOneClick, {
-    tag: 'Session', summary: 'One-click unsubscribe (RFC 8058, `List-Unsubscribe-Post`).', who: 'the link’s holder', auth: 'link',
+    tag: 'Session',
+    summary: 'One-click unsubscribe (RFC 8058, `List-Unsubscribe-Post`).',
+    who: 'the link’s holder',
+    auth: 'link',
     responses: { 204: ok('Unsubscribed.'), 400: 'No token.', 404: 'A forged or malformed token.' },
   }),
   documented(auth.register, {
-    tag: 'Session', summary: 'Register an owner.', who: 'anyone', rateLimited: true,
+    tag: 'Session',
+    summary: 'Register an owner.',
+    who: 'anyone',
+    rateLimited: true,
     responses: { 201: ok('Signed in, no organization yet (organizationId null).'), 409: 'The e-mail is used (`fields.email`).' },
   }),
   documented(auth.score, { tag: 'Session', summary: 'Bot-check score of a token.', who: 'anyone', rateLimited: true, responses: { 200: ok('The score.') } }),
   documented(auth.recoverPassword, {
-    tag: 'Session', summary: 'Mail a recovery link.', who: 'anyone', rateLimited: true,
+    tag: 'Session',
+    summary: 'Mail a recovery link.',
+    who: 'anyone',
+    rateLimited: true,
     responses: { 204: ok('Always, whether or not the e-mail has an account.') },
   }),
   documented(auth.completeRecovery, {
-    tag: 'Session', summary: 'Set a new password with a recovery or invitation code.', who: 'anyone', rateLimited: true,
+    tag: 'Session',
+    summary: 'Set a new password with a recovery or invitation code.',
+    who: 'anyone',
+    rateLimited: true,
     notes: 'Every older token of the user stops working (401); the answer’s token is the one that stays signed in.',
     responses: { 200: ok('Signed in.'), 400: 'Invalid input, or a bad code (`code: 100`).' },
   }),
 
   // Organizations
   documented(organizations.createOrganization, {
-    tag: 'Organizations', summary: 'Name the new owner’s organization (registration step 1).', who: 'an owner without one',
+    tag: 'Organizations',
+    summary: 'Name the new owner’s organization (registration step 1).',
+    who: 'an owner without one',
     responses: { 201: ok('Created.'), 403: 'Not an owner.', 409: 'The name is used, or the caller already has an organization.' },
   }),
   documented(customers.listOrganizations, {
-    tag: 'Organizations', summary: 'Customers and onboarding lists.', who: 'M',
+    tag: 'Organizations',
+    summary: 'Customers and onboarding lists.',
+    who: 'M',
     responses: { 200: ok('A page of rows.'), 403: FORBIDDEN },
   }),
   documented(customers.getOrganization, {
-    tag: 'Organizations', summary: 'One organization.', who: 'C, S',
+    tag: 'Organizations',
+    summary: 'One organization.',
+    who: 'C, S',
     notes: 'Customers get the customer answer; staff also get the row fields plus project, asset and user counts.',
     responses: { 200: ok('The organization.', [OrganizationStruct, StaffOrganizationStruct]), 404: NOT_FOUND },
   }),
   documented(customers.updateOrganization, {
-    tag: 'Organizations', summary: 'Change exactly one field: state, assetsLink, trackingCode or projectReviewPeriod.', who: 'M',
+    tag: 'Organizations',
+    summary: 'Change exactly one field: state, assetsLink, trackingCode or projectReviewPeriod.',
+    who: 'M',
     notes: '`assetsLink` null/"" clears; `trackingCode` needs an active subscription.',
-    responses: { 200: ok('The editable fields as saved.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'Onboarding already complete, or no active subscription for a tracking code.' },
+    responses: {
+      200: ok('The editable fields as saved.'),
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: 'Onboarding already complete, or no active subscription for a tracking code.',
+    },
   }),
-  documented(customers.deleteOrganization, { tag: 'Organizations', summary: 'Soft-delete the organization and its users.', who: 'M', responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND } }),
+  documented(customers.deleteOrganization, {
+    tag: 'Organizations',
+    summary: 'Soft-delete the organization and its users.',
+    who: 'M',
+    responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND },
+  }),
   documented(customers.adminLogin, {
-    tag: 'Organizations', summary: 'Sign in as the organization’s owner (impersonation).', who: 'M',
+    tag: 'Organizations',
+    summary: 'Sign in as the organization’s owner (impersonation).',
+    who: 'M',
     responses: { 200: ok('A token for the owner that names the admin.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'No enabled owner.' },
   }),
   documented(impersonations.listImpersonations, {
-    tag: 'Organizations', summary: 'The Log In As trail: who signed in as which organization, when and for how long, newest first (issue 36).', who: 'SUPERADMIN',
-    notes: '`endedBy`: `staff` (Admin logout or a sign-out; `endedAt` is when), `expiry` (no end recorded and the token expired; `endedAt` is `expiresAt`), `unknown` (recorded before the trail kept ends), null while it lasts. No token is kept.',
+    tag: 'Organizations',
+    summary: 'The Log In As trail: who signed in as which organization, when and for how long, newest first (issue 36).',
+    who: 'SUPERADMIN',
+    notes:
+      '`endedBy`: `staff` (Admin logout or a sign-out; `endedAt` is when), `expiry` (no end recorded and the token expired; `endedAt` is `expiresAt`), `unknown` (recorded before the trail kept ends), null while it lasts. No token is kept.',
     responses: { 200: ok('A page of sessions.'), 403: FORBIDDEN },
   }),
   documented(impersonations.endImpersonation, {
-    tag: 'Organizations', summary: 'End the Log In As session of this token on the trail (Admin logout).', who: 'an impersonation token',
+    tag: 'Organizations',
+    summary: 'End the Log In As session of this token on the trail (Admin logout).',
+    who: 'an impersonation token',
     responses: { 204: ok('Recorded (the first end stays).'), 403: 'Not an impersonation token.' },
   }),
-  documented(customers.getCredits, { tag: 'Organizations', summary: 'The organization’s credits.', who: 'C, S', responses: { 200: ok('The credits.'), 404: NOT_FOUND } }),
+  documented(customers.getCredits, {
+    tag: 'Organizations',
+    summary: 'The organization’s credits.',
+    who: 'C, S',
+    responses: { 200: ok('The credits.'), 404: NOT_FOUND },
+  }),
   documented(customers.updateCredits, {
-    tag: 'Organizations', summary: 'Set credits, term and storage.', who: 'M',
-    responses: { 200: ok('The credits as saved.'), 400: 'Invalid input; credits below the used ones (`fields.credits`).', 403: FORBIDDEN, 404: NOT_FOUND, 409: 'Projects used credits meanwhile (same message, `fields.credits`).' },
+    tag: 'Organizations',
+    summary: 'Set credits, term and storage.',
+    who: 'M',
+    responses: {
+      200: ok('The credits as saved.'),
+      400: 'Invalid input; credits below the used ones (`fields.credits`).',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: 'Projects used credits meanwhile (same message, `fields.credits`).',
+    },
   }),
   documented(users.listOrganizationUsers, {
-    tag: 'Organizations', summary: 'The organization’s users (deleted ones never).', who: 'C, S',
+    tag: 'Organizations',
+    summary: 'The organization’s users (deleted ones never).',
+    who: 'C, S',
     responses: { 200: ok('A page of users.'), 404: NOT_FOUND },
   }),
 
   // Users
   documented(users.listUsers, {
-    tag: 'Users', summary: 'Staff users by role, newest first.', who: 'M (S for role=editor)',
+    tag: 'Users',
+    summary: 'Staff users by role, newest first.',
+    who: 'M (S for role=editor)',
     responses: { 200: ok('A page of users.'), 403: FORBIDDEN },
   }),
   documented(users.listTrialUsers, {
-    tag: 'Users', summary: 'Owners whose organization has no subscription yet.', who: 'M',
+    tag: 'Users',
+    summary: 'Owners whose organization has no subscription yet.',
+    who: 'M',
     responses: { 200: ok('A page of trial users.'), 403: FORBIDDEN },
   }),
   documented(users.createUser, {
-    tag: 'Users', summary: 'Invite a user: an owner adds a User; staff add an Editor (a superadmin also an Admin).', who: 'O (role User), M (role Editor; Admin: superadmin only)',
-    body: [CustomerUserBodyStruct, StaffUserBodyStruct], notes: 'CustomerUserBody for a User, StaffUserBody (`phone?` without the rule, `profilePictureUrl?`) for staff. The invitation is e-mailed.',
+    tag: 'Users',
+    summary: 'Invite a user: an owner adds a User; staff add an Editor (a superadmin also an Admin).',
+    who: 'O (role User), M (role Editor; Admin: superadmin only)',
+    body: [CustomerUserBodyStruct, StaffUserBodyStruct],
+    notes: 'CustomerUserBody for a User, StaffUserBody (`phone?` without the rule, `profilePictureUrl?`) for staff. The invitation is e-mailed.',
     responses: { 201: ok('The user.'), 403: FORBIDDEN, 409: 'The e-mail is used (`fields.email`).' },
   }),
   documented(users.updateUser, {
-    tag: 'Users', summary: 'Enable/disable a user, or change their details.', who: 'O for their users, M for editors (superadmin: admins), anyone for themselves (details only)',
-    body: [SetEnabledBodyStruct, CustomerUserBodyStruct, StaffUserBodyStruct], notes: 'Either `{ isEnabled }` or the details as in POST users (CustomerUserBody or StaffUserBody by the user’s role). Disabling ends the user’s sessions.',
+    tag: 'Users',
+    summary: 'Enable/disable a user, or change their details.',
+    who: 'O for their users, M for editors (superadmin: admins), anyone for themselves (details only)',
+    body: [SetEnabledBodyStruct, CustomerUserBodyStruct, StaffUserBodyStruct],
+    notes: 'Either `{ isEnabled }` or the details as in POST users (CustomerUserBody or StaffUserBody by the user’s role). Disabling ends the user’s sessions.',
     responses: { 200: ok('The user as saved.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'The e-mail is used.' },
   }),
-  documented(users.deleteUser, { tag: 'Users', summary: 'Soft-delete a user (never oneself).', who: 'as PATCH users/{id}', responses: { 204: ok('Deleted.'), 403: 'Not allowed, or an editor with assigned projects.', 404: NOT_FOUND } }),
+  documented(users.deleteUser, {
+    tag: 'Users',
+    summary: 'Soft-delete a user (never oneself).',
+    who: 'as PATCH users/{id}',
+    responses: { 204: ok('Deleted.'), 403: 'Not allowed, or an editor with assigned projects.', 404: NOT_FOUND },
+  }),
   documented(users.deleteEditor, {
-    tag: 'Users', summary: 'Soft-delete an editor.', who: 'M',
+    tag: 'Users',
+    summary: 'Soft-delete an editor.',
+    who: 'M',
     responses: { 204: ok('Deleted.'), 403: '"You can not delete an editor who has assigned projects.", or not allowed.', 404: 'Not an editor, or missing.' },
   }),
-  documented(users.resendInvite, { tag: 'Users', summary: 'Resend the invitation (the previous link stops working).', who: 'as DELETE users/{id}', responses: { 204: ok('Sent.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'A disabled user.' } }),
+  documented(users.resendInvite, {
+    tag: 'Users',
+    summary: 'Resend the invitation (the previous link stops working).',
+    who: 'as DELETE users/{id}',
+    responses: { 204: ok('Sent.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: 'A disabled user.' },
+  }),
   documented(users.setEditorAssetPath, {
-    tag: 'Users', summary: 'The editor’s drive link (null/"" clears it).', who: 'M',
+    tag: 'Users',
+    summary: 'The editor’s drive link (null/"" clears it).',
+    who: 'M',
     responses: { 200: ok('The editor.'), 403: FORBIDDEN, 404: 'Not an editor, or missing.' },
   }),
 
   // Projects
   documented(projects.listDashboard, {
-    tag: 'Projects', summary: 'Staff dashboard: active, completed (archived) or deleted (hidden) projects, sorted across pages.', who: 'S',
+    tag: 'Projects',
+    summary: 'Staff dashboard: active, completed (archived) or deleted (hidden) projects, sorted across pages.',
+    who: 'S',
     responses: { 200: ok('A page of rows (default 30).'), 403: FORBIDDEN },
   }),
   documented(projects.listOrganizationProjects, {
-    tag: 'Projects', summary: 'The organization’s projects, newest first.', who: 'C, S (a deleted organization: 404)',
+    tag: 'Projects',
+    summary: 'The organization’s projects, newest first.',
+    who: 'C, S (a deleted organization: 404)',
     notes: '`type` (the content library) or `section` (one section of the customer board); `total` counts every project the query matches.',
     responses: { 200: ok('A page of projects.'), 404: NOT_FOUND },
   }),
   documented(projects.createProject, {
-    tag: 'Projects', summary: 'Create a project from a brief.', who: 'C of that organization',
+    tag: 'Projects',
+    summary: 'Create a project from a brief.',
+    who: 'C of that organization',
     responses: { 201: ok('Created (OPENED).'), 403: 'Staff.', 404: NOT_FOUND },
   }),
   documented(projects.getProject, { tag: 'Projects', summary: 'One project.', who: 'V', responses: { 200: ok('The project.'), 404: NOT_FOUND } }),
   documented(projects.updateProject, {
-    tag: 'Projects', summary: 'Rename, edit the brief (customers, OPENED only) or set one link (staff; editors not the assets link).', who: 'V',
-    responses: { 200: ok('The project.'), 400: 'Invalid input, or nothing to change.', 403: FORBIDDEN, 404: NOT_FOUND, 409: `${STATUS_CONFLICT} Also when the project changed meanwhile.` },
+    tag: 'Projects',
+    summary: 'Rename, edit the brief (customers, OPENED only) or set one link (staff; editors not the assets link).',
+    who: 'V',
+    responses: {
+      200: ok('The project.'),
+      400: 'Invalid input, or nothing to change.',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: `${STATUS_CONFLICT} Also when the project changed meanwhile.`,
+    },
   }),
-  documented(projects.deleteProject, { tag: 'Projects', summary: 'Delete a project in assembly (→ DELETED).', who: 'C', responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT } }),
-  ...TRANSITIONS.map(([operation, who, summary]) => documented(operation, { tag: 'Projects', summary, who, responses: { 200: ok('The project.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT } })),
+  documented(projects.deleteProject, {
+    tag: 'Projects',
+    summary: 'Delete a project in assembly (→ DELETED).',
+    who: 'C',
+    responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  }),
+  ...TRANSITIONS.map(([operation, who, summary]) =>
+    documented(operation, { tag: 'Projects', summary, who, responses: { 200: ok('The project.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT } }),
+  ),
   documented(projects.submitProject, {
-    tag: 'Projects', summary: 'Send to editing or ask for a revision (customer); send the edit to review (staff).', who: 'C, M',
+    tag: 'Projects',
+    summary: 'Send to editing or ask for a revision (customer); send the edit to review (staff).',
+    who: 'C, M',
     responses: { 200: ok('The project.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: `${STATUS_CONFLICT} Staff: a final video is needed first.` },
   }),
-  documented(projects.duplicateProject, { tag: 'Projects', summary: 'Copy the project (assets shared) as a new one in assembly.', who: 'C', responses: { 201: ok('The copy.'), 403: FORBIDDEN, 404: NOT_FOUND } }),
+  documented(projects.duplicateProject, {
+    tag: 'Projects',
+    summary: 'Copy the project (assets shared) as a new one in assembly.',
+    who: 'C',
+    responses: { 201: ok('The copy.'), 403: FORBIDDEN, 404: NOT_FOUND },
+  }),
   documented(projects.assignEditor, {
-    tag: 'Projects', summary: 'Assign an editor (WAITING_FOR_EDITOR → IN_EDITING).', who: 'M',
-    responses: { 200: ok('The project.'), 400: 'Invalid input, or not an enabled editor (`fields.editorId`).', 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+    tag: 'Projects',
+    summary: 'Assign an editor (WAITING_FOR_EDITOR → IN_EDITING).',
+    who: 'M',
+    responses: {
+      200: ok('The project.'),
+      400: 'Invalid input, or not an enabled editor (`fields.editorId`).',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: STATUS_CONFLICT,
+    },
   }),
   documented(projects.unassignEditor, {
-    tag: 'Projects', summary: 'Take the editor off a project being edited (IN_EDITING → WAITING_FOR_EDITOR).', who: 'M',
+    tag: 'Projects',
+    summary: 'Take the editor off a project being edited (IN_EDITING → WAITING_FOR_EDITOR).',
+    who: 'M',
     responses: { 200: ok('The project.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   }),
   documented(projects.setReviewPeriod, {
-    tag: 'Projects', summary: 'Set the review period in whole days while IN_REVIEW.', who: 'M',
+    tag: 'Projects',
+    summary: 'Set the review period in whole days while IN_REVIEW.',
+    who: 'M',
     responses: { 200: ok('The project.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   }),
 
   // Uploads and assets
   documented(uploads.requestUploadCredentials, {
-    tag: 'Uploads and assets', summary: 'Credentials (1 h) that may write only under the project’s upload prefix.', who: 'C while OPENED (asset); M with uploadType deliverable unless OPENED, WAITING_FOR_EDITOR, DELETED, HIDDEN',
+    tag: 'Uploads and assets',
+    summary: 'Credentials (1 h) that may write only under the project’s upload prefix.',
+    who: 'C while OPENED (asset); M with uploadType deliverable unless OPENED, WAITING_FOR_EDITOR, DELETED, HIDDEN',
     responses: { 200: ok('Credentials, bound to this session.'), 403: 'The role, or the wrong upload type.', 404: NOT_FOUND, 409: STATUS_CONFLICT },
   }),
   documented(uploads.reportUploadRefusal, {
-    tag: 'Uploads and assets', summary: 'Tells the server that a proxy in front of it refused an upload request as too large (413), which the server never saw: logged as a warning for the operator.', who: 'V',
+    tag: 'Uploads and assets',
+    summary:
+      'Tells the server that a proxy in front of it refused an upload request as too large (413), which the server never saw: logged as a warning for the operator.',
+    who: 'V',
     responses: { 204: ok('Logged.'), 400: 'Not a 413, or not a size.', 404: NOT_FOUND },
   }),
   documented(uploads.listAssets, {
-    tag: 'Uploads and assets', summary: 'The project’s assets, with presigned GETs (6 h).', who: 'V',
+    tag: 'Uploads and assets',
+    summary: 'The project’s assets, with presigned GETs (6 h).',
+    who: 'V',
     responses: { 200: ok('The assets.'), 404: NOT_FOUND },
   }),
   documented(uploads.checkAssetName, {
-    tag: 'Uploads and assets', summary: 'A sanitised file name, unique in its folder, and the key to write (reserved 8 days).', who: 'C while OPENED',
+    tag: 'Uploads and assets',
+    summary: 'A sanitised file name, unique in its folder, and the key to write (reserved 8 days).',
+    who: 'C while OPENED',
     responses: { 200: ok('The name and location.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   }),
   documented(uploads.registerAsset, {
-    tag: 'Uploads and assets', summary: 'Register an uploaded object as an asset; queues its proxy and thumbnail.', who: 'C while OPENED',
+    tag: 'Uploads and assets',
+    summary: 'Register an uploaded object as an asset; queues its proxy and thumbnail.',
+    who: 'C while OPENED',
     responses: {
       200: ok('Registered already: the existing asset.', uploads.AssetStruct),
       201: ok('The asset.'),
@@ -320,30 +503,49 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(uploads.deleteAllAssets, {
-    tag: 'Uploads and assets', summary: 'Delete every asset of a type (none: every type).', who: 'C while OPENED, APPROVED or ARCHIVED',
+    tag: 'Uploads and assets',
+    summary: 'Delete every asset of a type (none: every type).',
+    who: 'C while OPENED, APPROVED or ARCHIVED',
     responses: { 204: ok('Deleted; bytes freed.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   }),
   documented(uploads.deleteAsset, {
-    tag: 'Uploads and assets', summary: 'Delete one asset; the object goes with its last record.', who: 'C while OPENED',
+    tag: 'Uploads and assets',
+    summary: 'Delete one asset; the object goes with its last record.',
+    who: 'C while OPENED',
     responses: { 204: ok('Deleted.'), 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
   }),
 
   // Media and delivery
   documented(media.registerDeliverable, {
-    tag: 'Media and delivery', summary: 'Register the final video uploaded under `projects/{id}/final/`; queues the media work.', who: 'M',
-    responses: { 200: ok('The project.'), 400: 'Outside the folder, missing, or not a video.', 403: FORBIDDEN, 404: NOT_FOUND, 409: 'While OPENED, WAITING_FOR_EDITOR, DELETED or HIDDEN.' },
+    tag: 'Media and delivery',
+    summary: 'Register the final video uploaded under `projects/{id}/final/`; queues the media work.',
+    who: 'M',
+    responses: {
+      200: ok('The project.'),
+      400: 'Outside the folder, missing, or not a video.',
+      403: FORBIDDEN,
+      404: NOT_FOUND,
+      409: 'While OPENED, WAITING_FOR_EDITOR, DELETED or HIDDEN.',
+    },
   }),
   documented(media.requestDownloadLink, {
-    tag: 'Media and delivery', summary: 'A presigned GET of 15 minutes for an original, its proxy or the final video.', who: 'V',
+    tag: 'Media and delivery',
+    summary: 'A presigned GET of 15 minutes for an original, its proxy or the final video.',
+    who: 'V',
     notes: 'Spec form: `name, type?, uploadType?` (`<name>_proxy.mp4` with `uploadType: "deliverable"` for a proxy); or `assetId, variant`.',
     responses: { 200: ok('The link.'), 404: NOT_FOUND, 409: 'The proxy is not ready.' },
   }),
   documented(media.listMediaJobs, {
-    tag: 'Media and delivery', summary: 'The media work of a project, failures with their error.', who: 'S',
+    tag: 'Media and delivery',
+    summary: 'The media work of a project, failures with their error.',
+    who: 'S',
     responses: { 200: ok('The jobs and whether ffmpeg is available.'), 403: FORBIDDEN, 404: NOT_FOUND },
   }),
   documented(media.getMediaFile, {
-    tag: 'Media and delivery', summary: 'A media link of the final video (in project answers, signed for the caller, valid 12 hours).', who: 'the link’s holder', auth: 'link',
+    tag: 'Media and delivery',
+    summary: 'A media link of the final video (in project answers, signed for the caller, valid 12 hours).',
+    who: 'the link’s holder',
+    auth: 'link',
     params: { token: text, file: FILE },
     responses: {
       200: { description: 'The HLS master playlist (`stream.m3u8`).', contentType: 'application/vnd.apple.mpegurl' },
@@ -354,30 +556,55 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(media.getStreamVariant, {
-    tag: 'Media and delivery', summary: 'A variant playlist of the HLS rendition, segments presigned.', who: 'the link’s holder', auth: 'link',
+    tag: 'Media and delivery',
+    summary: 'A variant playlist of the HLS rendition, segments presigned.',
+    who: 'the link’s holder',
+    auth: 'link',
     params: { token: text, variant: text },
-    responses: { 200: { description: 'The playlist.', contentType: 'application/vnd.apple.mpegurl' }, 404: 'Failed, missing, or not a valid link.', 410: 'Expired link.', 503: 'Being processed (`Retry-After: 5`).' },
+    responses: {
+      200: { description: 'The playlist.', contentType: 'application/vnd.apple.mpegurl' },
+      404: 'Failed, missing, or not a valid link.',
+      410: 'Expired link.',
+      503: 'Being processed (`Retry-After: 5`).',
+    },
   }),
 
   // Billing
-  documented(billing.listPlans, { tag: 'Billing', summary: 'The plans, in display order: id, name, monthlyCredits, storage (TB), pricePerMonth, pricePerYear, currency, termMonths, kitType.', who: 'anyone', responses: { 200: ok('The plans on sale (retired ones are not listed).') } }),
+  documented(billing.listPlans, {
+    tag: 'Billing',
+    summary: 'The plans, in display order: id, name, monthlyCredits, storage (TB), pricePerMonth, pricePerYear, currency, termMonths, kitType.',
+    who: 'anyone',
+    responses: { 200: ok('The plans on sale (retired ones are not listed).') },
+  }),
   documented(billing.checkCoupon, {
-    tag: 'Billing', summary: 'Check a coupon code for this organization: code, percentOff, amountOff, validUntil.', who: 'C (staff: 403)', rateLimited: true, params: { code: text },
+    tag: 'Billing',
+    summary: 'Check a coupon code for this organization: code, percentOff, amountOff, validUntil.',
+    who: 'C (staff: 403)',
+    rateLimited: true,
+    params: { code: text },
     responses: { 200: ok('The coupon.'), 403: FORBIDDEN, 404: 'Unknown, retired, expired, exhausted or already used (`fields.coupon`).' },
   }),
   documented(billing.addCard, {
-    tag: 'Billing', summary: 'Tokenize a card with the embedded gateway: number, expMonth, expYear, cvc → paymentMethodId, brand, last4, expMonth, expYear.', who: 'O of their own organization', rateLimited: true, onlyWhen: 'embedded-gateway',
+    tag: 'Billing',
+    summary: 'Tokenize a card with the embedded gateway: number, expMonth, expYear, cvc → paymentMethodId, brand, last4, expMonth, expYear.',
+    who: 'O of their own organization',
+    rateLimited: true,
+    onlyWhen: 'embedded-gateway',
     notes: 'Not registered with Stripe (Stripe.js tokenizes). The number and CVC are never stored or logged.',
     // The card form checks the fields itself (every problem at once): the definition's body only types the client's.
     body: billing.AddCardBodyStruct,
     responses: { 201: ok('The payment method.'), 400: 'Every failing field at once: `fields.number`, `fields.expiry`, `fields.cvc`.', 403: FORBIDDEN },
   }),
   documented(billing.listSubscriptions, {
-    tag: 'Billing', summary: 'Subscriptions that ran, newest first, with invoices (billing and shipping for the owner and staff).', who: 'C, S',
+    tag: 'Billing',
+    summary: 'Subscriptions that ran, newest first, with invoices (billing and shipping for the owner and staff).',
+    who: 'C, S',
     responses: { 200: ok('The subscriptions.'), 404: NOT_FOUND },
   }),
   documented(billing.createSubscription, {
-    tag: 'Billing', summary: 'Buy a plan: one transaction for the subscription, term, credits, storage, invoice, coupon and kit.', who: 'O (USER, staff, impersonation: 403)',
+    tag: 'Billing',
+    summary: 'Buy a plan: one transaction for the subscription, term, credits, storage, invoice, coupon and kit.',
+    who: 'O (USER, staff, impersonation: 403)',
     notes: 'Header `Idempotency-Key` (8–100 of `A-Z a-z 0-9 - _`) takes precedence over `idempotencyKey`; the same key never charges twice.',
     responses: {
       200: ok('The same key again: the same subscription, no new charge.', billing.SubscriptionStruct),
@@ -390,60 +617,99 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(billing.cancelSubscription, {
-    tag: 'Billing', summary: 'Cancel at the end of the term (nothing refunded).', who: 'O',
+    tag: 'Billing',
+    summary: 'Cancel at the end of the term (nothing refunded).',
+    who: 'O',
     responses: { 204: ok('Cancelled (again: 204).'), 403: FORBIDDEN, 404: 'Nothing to cancel: "Your organization has no subscription to cancel."' },
   }),
   documented(billing.stripeWebhook, {
-    tag: 'Billing', summary: 'Stripe’s events, verified with `Stripe-Signature`.', who: 'Stripe', auth: 'stripe-signature', onlyWhen: 'stripe-webhook',
+    tag: 'Billing',
+    summary: 'Stripe’s events, verified with `Stripe-Signature`.',
+    who: 'Stripe',
+    auth: 'stripe-signature',
+    onlyWhen: 'stripe-webhook',
     notes: 'Only with STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. An event id already handled is acknowledged again, not handled twice.',
     responses: { 200: ok('Received.'), 400: 'Missing, wrong or stale signature.' },
   }),
   documented(billing.listStaffPlans, {
-    tag: 'Billing', summary: 'Every plan, retired ones too, with the number of subscriptions running on it.', who: 'M',
+    tag: 'Billing',
+    summary: 'Every plan, retired ones too, with the number of subscriptions running on it.',
+    who: 'M',
     responses: { 200: ok('The plans, in display order.'), 403: FORBIDDEN },
   }),
   documented(billing.createPlan, {
-    tag: 'Billing', summary: 'Create a plan (sold at once unless `retired`).', who: 'M',
+    tag: 'Billing',
+    summary: 'Create a plan (sold at once unless `retired`).',
+    who: 'M',
     responses: { 201: ok('The plan.'), 400: 'A message per failing field.', 403: FORBIDDEN },
   }),
   documented(billing.updatePlan, {
-    tag: 'Billing', summary: 'Edit a plan; `retired` retires it or brings it back.', who: 'M',
-    notes: 'Applies to purchases from now on and to running subscriptions at their next yearly renewal (price, credits, storage, term); the term already paid keeps what was bought. A plan with running subscriptions keeps its currency. A retired plan is not sold; its subscriptions keep renewing.',
+    tag: 'Billing',
+    summary: 'Edit a plan; `retired` retires it or brings it back.',
+    who: 'M',
+    notes:
+      'Applies to purchases from now on and to running subscriptions at their next yearly renewal (price, credits, storage, term); the term already paid keeps what was bought. A plan with running subscriptions keeps its currency. A retired plan is not sold; its subscriptions keep renewing.',
     responses: { 200: ok('The plan.'), 400: 'A message per failing field.', 403: FORBIDDEN, 404: 'No such plan.' },
   }),
   documented(billing.listCoupons, {
-    tag: 'Billing', summary: 'Every coupon, newest first, with its redemptions.', who: 'M',
+    tag: 'Billing',
+    summary: 'Every coupon, newest first, with its redemptions.',
+    who: 'M',
     responses: { 200: ok('The coupons.'), 403: FORBIDDEN },
   }),
   documented(billing.createCoupon, {
-    tag: 'Billing', summary: 'Create a coupon: code (stored upper-case), exactly one of percentOff and amountOff.', who: 'M',
+    tag: 'Billing',
+    summary: 'Create a coupon: code (stored upper-case), exactly one of percentOff and amountOff.',
+    who: 'M',
     // The catalog checks the body itself (its rules depend on the stored coupons): the definition's body only types the client's.
     body: billing.CouponBodyStruct,
-    responses: { 201: ok('The coupon.'), 400: 'A message per failing field (`code` required; both or neither discount: `percentOff` and `amountOff`).', 403: FORBIDDEN, 409: 'The code exists (in any case): `fields.code`.' },
+    responses: {
+      201: ok('The coupon.'),
+      400: 'A message per failing field (`code` required; both or neither discount: `percentOff` and `amountOff`).',
+      403: FORBIDDEN,
+      409: 'The code exists (in any case): `fields.code`.',
+    },
   }),
   documented(billing.updateCoupon, {
-    tag: 'Billing', summary: 'Edit a coupon (its code stays); `retired` retires it or brings it back.', who: 'M', body: billing.CouponBodyStruct, params: { code: text },
+    tag: 'Billing',
+    summary: 'Edit a coupon (its code stays); `retired` retires it or brings it back.',
+    who: 'M',
+    body: billing.CouponBodyStruct,
+    params: { code: text },
     notes: 'The path code is matched without regard to case. `maxRedemptions` may not go below `timesRedeemed`.',
     responses: { 200: ok('The coupon.'), 400: 'A message per failing field.', 403: FORBIDDEN, 404: 'No such coupon.' },
   }),
 
   // Review
   documented(review.listVersions, {
-    tag: 'Review', summary: 'The versions of the final video the caller may see, oldest first, with frame rate, length in frames and (current version) media links.', who: 'V',
+    tag: 'Review',
+    summary: 'The versions of the final video the caller may see, oldest first, with frame rate, length in frames and (current version) media links.',
+    who: 'V',
     notes: 'Customers see versions once staff sent them to review. `frameRateKnown: false`: not probed yet, 30/1 assumed.',
     responses: { 200: ok('The versions.'), 404: NOT_FOUND },
   }),
   documented(review.listComments, {
-    tag: 'Review', summary: 'The comments of one version: threads by frame, each with its replies and SMPTE timecode, and what the caller may do to each.', who: 'V',
+    tag: 'Review',
+    summary: 'The comments of one version: threads by frame, each with its replies and SMPTE timecode, and what the caller may do to each.',
+    who: 'V',
     notes: 'A deleted thread that still has replies stays as a placeholder (`deleted: true`, no text). Text is plain text.',
-    responses: { 200: ok('The comments.'), 400: 'No or a bad `version`.', 404: 'Project or version missing, another organization’s, or a version not sent to review (customers).' },
+    responses: {
+      200: ok('The comments.'),
+      400: 'No or a bad `version`.',
+      404: 'Project or version missing, another organization’s, or a version not sent to review (customers).',
+    },
   }),
   documented(review.getThread, {
-    tag: 'Review', summary: 'The thread a comment belongs to (the comment itself, or its parent) with its replies, as the list shows it: what a page reads when the event stream names a changed comment.', who: 'V',
+    tag: 'Review',
+    summary:
+      'The thread a comment belongs to (the comment itself, or its parent) with its replies, as the list shows it: what a page reads when the event stream names a changed comment.',
+    who: 'V',
     responses: { 200: ok('The thread.'), 404: 'Project or comment missing, the thread deleted with no reply left, or on a version the caller may not see.' },
   }),
   documented(review.createComment, {
-    tag: 'Review', summary: 'Comment on a frame or range (`frame`, `endFrame` exclusive, optional `drawing`), or reply to a thread (`parentId`, no frame).', who: 'V',
+    tag: 'Review',
+    summary: 'Comment on a frame or range (`frame`, `endFrame` exclusive, optional `drawing`), or reply to a thread (`parentId`, no frame).',
+    who: 'V',
     responses: {
       201: ok('The comment.'),
       400: 'A message per field: text 1–2000 characters, frame ≥ 0 and within the video, endFrame after frame, a reply to a reply, a bad drawing.',
@@ -453,18 +719,34 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(review.updateComment, {
-    tag: 'Review', summary: 'Edit the text (author) or resolve/reopen a thread (`resolved`; staff and the author).', who: 'V',
-    responses: { 200: ok('The comment.'), 400: 'Invalid text, nothing to change, or resolving a reply.', 403: 'Not the author (edit) or neither author nor staff (resolve).', 404: NOT_FOUND, 409: 'The project is approved or archived.' },
+    tag: 'Review',
+    summary: 'Edit the text (author) or resolve/reopen a thread (`resolved`; staff and the author).',
+    who: 'V',
+    responses: {
+      200: ok('The comment.'),
+      400: 'Invalid text, nothing to change, or resolving a reply.',
+      403: 'Not the author (edit) or neither author nor staff (resolve).',
+      404: NOT_FOUND,
+      409: 'The project is approved or archived.',
+    },
   }),
   documented(review.deleteComment, {
-    tag: 'Review', summary: 'Delete a comment (soft): the author while the review is open; SUPERADMIN and ADMIN any, any time.', who: 'V',
+    tag: 'Review',
+    summary: 'Delete a comment (soft): the author while the review is open; SUPERADMIN and ADMIN any, any time.',
+    who: 'V',
     notes: 'A deleted thread’s replies stay readable under an empty placeholder.',
     responses: { 204: ok('Deleted.'), 403: 'Not the author.', 404: NOT_FOUND, 409: 'The project is approved or archived.' },
   }),
   documented(review.exportComments, {
-    tag: 'Review', summary: 'A version’s threads as markers: CSV, CMX3600 marker EDL (DaVinci Resolve) or FCPXML 1.9 (Final Cut Pro); or as a printable PDF with a picture of each commented frame. As an attachment.', who: 'S',
+    tag: 'Review',
+    summary:
+      'A version’s threads as markers: CSV, CMX3600 marker EDL (DaVinci Resolve) or FCPXML 1.9 (Final Cut Pro); or as a printable PDF with a picture of each commented frame. As an attachment.',
+    who: 'S',
     responses: {
-      200: { description: 'The file (`Content-Disposition: attachment`): text/csv, text/plain (EDL), application/xml (FCPXML) or application/pdf (PDF).', contentType: 'text/csv' },
+      200: {
+        description: 'The file (`Content-Disposition: attachment`): text/csv, text/plain (EDL), application/xml (FCPXML) or application/pdf (PDF).',
+        contentType: 'text/csv',
+      },
       400: 'No or a bad `version` or `format`.',
       403: FORBIDDEN,
       404: NOT_FOUND,
@@ -473,11 +755,17 @@ export const OPERATIONS: readonly Operation[] = [
 
   // Guest review (share links)
   documented(shareLinks.listShareLinks, {
-    tag: 'Guest review', summary: 'The project’s share links, newest first: version, URL, state (active, expired, revoked), expiry, whether a password protects it, guests’ comments, last opened.', who: 'the organization’s OWNER',
+    tag: 'Guest review',
+    summary:
+      'The project’s share links, newest first: version, URL, state (active, expired, revoked), expiry, whether a password protects it, guests’ comments, last opened.',
+    who: 'the organization’s OWNER',
     responses: { 200: ok('The links.'), 403: 'Not the owner.', 404: NOT_FOUND },
   }),
   documented(shareLinks.createShareLink, {
-    tag: 'Guest review', summary: 'Share one version sent for review with someone without an account: `expiresInDays` 1, 7 or 30, an optional `password` (6–128 characters, stored hashed).', who: 'the organization’s OWNER (not through an impersonation)',
+    tag: 'Guest review',
+    summary:
+      'Share one version sent for review with someone without an account: `expiresInDays` 1, 7 or 30, an optional `password` (6–128 characters, stored hashed).',
+    who: 'the organization’s OWNER (not through an impersonation)',
     notes: 'The URL’s token is derived from the link’s id and a random salt with the server’s secret, never stored; the owner can copy it again from the list.',
     responses: {
       201: ok('The link with its URL.'),
@@ -488,23 +776,44 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(shareLinks.revokeShareLink, {
-    tag: 'Guest review', summary: 'Revoke a link: at once, for every guest holding it (its media links too).', who: 'the organization’s OWNER',
+    tag: 'Guest review',
+    summary: 'Revoke a link: at once, for every guest holding it (its media links too).',
+    who: 'the organization’s OWNER',
     responses: { 204: ok('Revoked.'), 403: 'Not the owner.', 404: NOT_FOUND },
   }),
   documented(shareLinks.getGuestReview, {
-    tag: 'Guest review', summary: 'The guest’s page: the project’s and organization’s names, the version with its media links, whether comments are open. A protected link without a pass answers `review: null` and `requiresPassword: true`.', who: 'the link’s holder', auth: 'link',
+    tag: 'Guest review',
+    summary:
+      'The guest’s page: the project’s and organization’s names, the version with its media links, whether comments are open. A protected link without a pass answers `review: null` and `requiresPassword: true`.',
+    who: 'the link’s holder',
+    auth: 'link',
     responses: { 200: ok('The page.'), 404: 'Not a link.', 410: 'The link expired or was revoked, or the version is no longer shown.' },
   }),
   documented(shareLinks.unlockShare, {
-    tag: 'Guest review', summary: 'The password of a protected link, for a pass of 12 hours to send as `x-share-pass` (the event stream: `?pass=`).', who: 'the link’s holder', auth: 'link',
-    responses: { 200: ok('The pass.'), 400: 'The wrong password (`fields.password`).', 404: 'Not a link.', 410: 'The link ended.', 429: 'More than 10 attempts a minute for this link from this address.' },
+    tag: 'Guest review',
+    summary: 'The password of a protected link, for a pass of 12 hours to send as `x-share-pass` (the event stream: `?pass=`).',
+    who: 'the link’s holder',
+    auth: 'link',
+    responses: {
+      200: ok('The pass.'),
+      400: 'The wrong password (`fields.password`).',
+      404: 'Not a link.',
+      410: 'The link ended.',
+      429: 'More than 10 attempts a minute for this link from this address.',
+    },
   }),
   documented(shareLinks.listGuestComments, {
-    tag: 'Guest review', summary: 'The link’s version’s threads, as on the members’ pages (a guest may change none).', who: 'the link’s holder', auth: 'link',
+    tag: 'Guest review',
+    summary: 'The link’s version’s threads, as on the members’ pages (a guest may change none).',
+    who: 'the link’s holder',
+    auth: 'link',
     responses: { 200: ok('The comments.'), 401: 'A protected link without its pass.', 404: 'Not a link.', 410: 'The link ended.' },
   }),
   documented(shareLinks.createGuestComment, {
-    tag: 'Guest review', summary: 'A guest’s comment or reply on the link’s version, signed with `guestName` (1–80 characters).', who: 'the link’s holder', auth: 'link',
+    tag: 'Guest review',
+    summary: 'A guest’s comment or reply on the link’s version, signed with `guestName` (1–80 characters).',
+    who: 'the link’s holder',
+    auth: 'link',
     responses: {
       201: ok('The comment (author role `GUEST`).'),
       400: 'A message per field, as for members, and `guestName`.',
@@ -516,18 +825,32 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(shareLinks.guestEvents, {
-    tag: 'Guest review', summary: 'Changes of the link’s version (comments) and of the project’s status, as Server-Sent Events, for the guest’s page.', who: 'the link’s holder', auth: 'link',
-    responses: { 200: { description: 'The stream.', contentType: 'text/event-stream' }, 401: 'A protected link without its pass.', 404: 'Not a link.', 410: 'The link ended.' },
+    tag: 'Guest review',
+    summary: 'Changes of the link’s version (comments) and of the project’s status, as Server-Sent Events, for the guest’s page.',
+    who: 'the link’s holder',
+    auth: 'link',
+    responses: {
+      200: { description: 'The stream.', contentType: 'text/event-stream' },
+      401: 'A protected link without its pass.',
+      404: 'Not a link.',
+      410: 'The link ended.',
+    },
   }),
 
   // Live updates
   documented(events.projectEventsTicket, {
-    tag: 'Live updates', summary: 'A 60-second ticket that opens the project’s event stream (EventSource sends no header).', who: 'V',
+    tag: 'Live updates',
+    summary: 'A 60-second ticket that opens the project’s event stream (EventSource sends no header).',
+    who: 'V',
     responses: { 200: ok('The ticket and its lifetime in seconds.'), 404: NOT_FOUND },
   }),
   documented(events.projectEvents, {
-    tag: 'Live updates', summary: 'The project’s changes as Server-Sent Events: `{ type: comment | project | resync, projectId, version?, at }`, a ping comment every 25 s.', who: 'the ticket’s holder', auth: 'link',
-    notes: 'Opened with `?ticket=` from the call above. Events say what changed, never the data: read it through the API. `resync`: events may have been missed, read everything again.',
+    tag: 'Live updates',
+    summary: 'The project’s changes as Server-Sent Events: `{ type: comment | project | resync, projectId, version?, at }`, a ping comment every 25 s.',
+    who: 'the ticket’s holder',
+    auth: 'link',
+    notes:
+      'Opened with `?ticket=` from the call above. Events say what changed, never the data: read it through the API. `resync`: events may have been missed, read everything again.',
     responses: {
       200: { description: 'The stream, until the client leaves, 30 minutes pass or the server shuts down.', contentType: 'text/event-stream' },
       401: 'No ticket, a bad or expired one, another stream’s, or a session that ended since.',
@@ -536,11 +859,16 @@ export const OPERATIONS: readonly Operation[] = [
     },
   }),
   documented(events.dashboardEventsTicket, {
-    tag: 'Live updates', summary: 'A 60-second ticket that opens the staff dashboard’s event stream.', who: 'S',
+    tag: 'Live updates',
+    summary: 'A 60-second ticket that opens the staff dashboard’s event stream.',
+    who: 'S',
     responses: { 200: ok('The ticket and its lifetime in seconds.'), 403: FORBIDDEN },
   }),
   documented(events.dashboardEvents, {
-    tag: 'Live updates', summary: 'Every project’s status, assignment and creation as Server-Sent Events (`type: project`), for the staff dashboard.', who: 'the ticket’s holder (S)', auth: 'link',
+    tag: 'Live updates',
+    summary: 'Every project’s status, assignment and creation as Server-Sent Events (`type: project`), for the staff dashboard.',
+    who: 'the ticket’s holder (S)',
+    auth: 'link',
     responses: {
       200: { description: 'The stream.', contentType: 'text/event-stream' },
       401: 'No ticket, a bad or expired one, another stream’s, or a session that ended since.',
@@ -551,27 +879,53 @@ export const OPERATIONS: readonly Operation[] = [
 
   // Business calendar (issue 36 item 11)
   documented(holidays.getBusinessCalendar, {
-    tag: 'Business calendar', summary: 'The holiday calendar: the edits relative to the US federal holidays (observed dates), and this year’s and next year’s holidays.', who: 'any signed-in user',
-    notes: 'A business day is a Monday–Friday date in `timeZone` that is no holiday. Clients build the calendar from `edits` with src/domain/holiday-calendar.ts, as the server does.',
+    tag: 'Business calendar',
+    summary: 'The holiday calendar: the edits relative to the US federal holidays (observed dates), and this year’s and next year’s holidays.',
+    who: 'any signed-in user',
+    notes:
+      'A business day is a Monday–Friday date in `timeZone` that is no holiday. Clients build the calendar from `edits` with src/domain/holiday-calendar.ts, as the server does.',
     responses: { 200: ok('The calendar.') },
   }),
   documented(holidays.addHoliday, {
-    tag: 'Business calendar', summary: 'Add a holiday: a weekday that is no holiday yet, with its name.', who: 'SUPERADMIN',
+    tag: 'Business calendar',
+    summary: 'Add a holiday: a weekday that is no holiday yet, with its name.',
+    who: 'SUPERADMIN',
     notes: 'Every project’s stored SLA deadline is counted again in the same transaction; open boards and pages hear `{ type: project, projectId: null }`.',
-    responses: { 201: ok('The calendar after the edit.'), 400: 'Not a date, out of 2000–2100, a Saturday or Sunday, or no name (`fields` says which).', 403: FORBIDDEN, 409: 'Already a holiday, or a removed default holiday (restore it instead).' },
+    responses: {
+      201: ok('The calendar after the edit.'),
+      400: 'Not a date, out of 2000–2100, a Saturday or Sunday, or no name (`fields` says which).',
+      403: FORBIDDEN,
+      409: 'Already a holiday, or a removed default holiday (restore it instead).',
+    },
   }),
   documented(holidays.removeHoliday, {
-    tag: 'Business calendar', summary: 'Remove the holiday on a date: an added one is deleted, a default one is marked removed (a business day again).', who: 'SUPERADMIN', params: { date: text },
+    tag: 'Business calendar',
+    summary: 'Remove the holiday on a date: an added one is deleted, a default one is marked removed (a business day again).',
+    who: 'SUPERADMIN',
+    params: { date: text },
     responses: { 200: ok('The calendar after the edit.'), 403: FORBIDDEN, 404: 'No holiday on that date.' },
   }),
   documented(holidays.restoreHoliday, {
-    tag: 'Business calendar', summary: 'Restore a removed default holiday.', who: 'SUPERADMIN', params: { date: text },
+    tag: 'Business calendar',
+    summary: 'Restore a removed default holiday.',
+    who: 'SUPERADMIN',
+    params: { date: text },
     responses: { 200: ok('The calendar after the edit.'), 403: FORBIDDEN, 404: 'Not a removed default holiday.' },
   }),
 
   // Reference
-  documented(service.getOpenApiDocument, { tag: 'Reference', summary: 'This API as an OpenAPI 3.1 document.', who: 'anyone', responses: { 200: ok('The document.') } }),
-  documented(service.getReference, { tag: 'Reference', summary: 'This API as a browsable page.', who: 'anyone', responses: { 200: { description: 'An HTML page.', contentType: 'text/html' } } }),
+  documented(service.getOpenApiDocument, {
+    tag: 'Reference',
+    summary: 'This API as an OpenAPI 3.1 document.',
+    who: 'anyone',
+    responses: { 200: ok('The document.') },
+  }),
+  documented(service.getReference, {
+    tag: 'Reference',
+    summary: 'This API as a browsable page.',
+    who: 'anyone',
+    responses: { 200: { description: 'An HTML page.', contentType: 'text/html' } },
+  }),
 ];
 
 /** Path parameters that are row ids. */

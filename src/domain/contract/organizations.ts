@@ -8,7 +8,14 @@ export const CreateOrganizationBodyStruct = object({ name: ruleField('name', org
 export const IdResponseStruct = object({ id: number() });
 
 /** Step 1 of registration: the new owner names the organization. */
-export const createOrganization = defineOperation({ method: 'POST', path: '/organizations', access: 'signed-in', body: CreateOrganizationBodyStruct, answer: IdResponseStruct, status: 201 });
+export const createOrganization = defineOperation({
+  method: 'POST',
+  path: '/organizations',
+  access: 'signed-in',
+  body: CreateOrganizationBodyStruct,
+  answer: IdResponseStruct,
+  status: 201,
+});
 
 export const CreditsStruct = object({
   startDate: nullable(string()),

@@ -7,7 +7,8 @@ import { defineOperation } from './define.ts';
 import { Id, queryBool, queryInt, ruleField } from './fields.ts';
 import { IdResponseStruct } from './organizations.ts';
 
-const lengthRule = (value: string) => firstError(value, requiredRule(), (v) => ((FINAL_VIDEO_LENGTHS as readonly string[]).includes(v) ? undefined : FIELD_MESSAGES.lengthInvalid));
+const lengthRule = (value: string) =>
+  firstError(value, requiredRule(), (v) => ((FINAL_VIDEO_LENGTHS as readonly string[]).includes(v) ? undefined : FIELD_MESSAGES.lengthInvalid));
 
 /** The brief fields of C§5, each with its rule. */
 export const BriefFields = {
@@ -132,10 +133,31 @@ export const ReviewPeriodBodyStruct = object({ reviewPeriod: number() });
 
 /** The staff dashboard (its route answers through a compiled serializer of DashboardPageStruct). */
 export const listDashboard = defineOperation({ method: 'GET', path: '/projects', access: 'staff', query: DashboardQueryStruct, answer: DashboardPageStruct });
-export const listOrganizationProjects = defineOperation({ method: 'GET', path: '/organizations/{id}/projects', access: 'signed-in', organizationParam: 'id', query: ProjectListQueryStruct, answer: ProjectListStruct });
-export const createProject = defineOperation({ method: 'POST', path: '/organizations/{id}/projects', access: 'customer', organizationParam: 'id', body: CreateProjectBodyStruct, answer: IdResponseStruct, status: 201 });
+export const listOrganizationProjects = defineOperation({
+  method: 'GET',
+  path: '/organizations/{id}/projects',
+  access: 'signed-in',
+  organizationParam: 'id',
+  query: ProjectListQueryStruct,
+  answer: ProjectListStruct,
+});
+export const createProject = defineOperation({
+  method: 'POST',
+  path: '/organizations/{id}/projects',
+  access: 'customer',
+  organizationParam: 'id',
+  body: CreateProjectBodyStruct,
+  answer: IdResponseStruct,
+  status: 201,
+});
 export const getProject = defineOperation({ method: 'GET', path: '/projects/{id}', access: 'signed-in', answer: ProjectStruct });
-export const updateProject = defineOperation({ method: 'PATCH', path: '/projects/{id}', access: 'signed-in', body: UpdateProjectBodyStruct, answer: ProjectStruct });
+export const updateProject = defineOperation({
+  method: 'PATCH',
+  path: '/projects/{id}',
+  access: 'signed-in',
+  body: UpdateProjectBodyStruct,
+  answer: ProjectStruct,
+});
 export const deleteProject = defineOperation({ method: 'DELETE', path: '/projects/{id}', access: 'signed-in' });
 
 /** The staff calls that are one transition each (A§7); the role and status rules are the state machine's (src/domain/project-rules.ts). */
@@ -149,7 +171,25 @@ export const restoreProjectToReview = defineOperation({ method: 'POST', path: '/
 
 /** One call, three meanings (C§7, A§7): a customer sends to editing or asks for a revision; staff send the edit to review. */
 export const submitProject = defineOperation({ method: 'POST', path: '/projects/{id}/submit', access: 'signed-in', answer: ProjectStruct });
-export const duplicateProject = defineOperation({ method: 'POST', path: '/projects/{id}/duplicate', access: 'signed-in', answer: IdResponseStruct, status: 201 });
-export const assignEditor = defineOperation({ method: 'POST', path: '/projects/{id}/assign-editor', access: 'signed-in', body: AssignEditorBodyStruct, answer: ProjectStruct });
+export const duplicateProject = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/duplicate',
+  access: 'signed-in',
+  answer: IdResponseStruct,
+  status: 201,
+});
+export const assignEditor = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/assign-editor',
+  access: 'signed-in',
+  body: AssignEditorBodyStruct,
+  answer: ProjectStruct,
+});
 export const unassignEditor = defineOperation({ method: 'POST', path: '/projects/{id}/unassign-editor', access: 'signed-in', answer: ProjectStruct });
-export const setReviewPeriod = defineOperation({ method: 'PUT', path: '/projects/{id}/review_period', access: 'signed-in', body: ReviewPeriodBodyStruct, answer: ProjectStruct });
+export const setReviewPeriod = defineOperation({
+  method: 'PUT',
+  path: '/projects/{id}/review_period',
+  access: 'signed-in',
+  body: ReviewPeriodBodyStruct,
+  answer: ProjectStruct,
+});

@@ -14,7 +14,10 @@ const isFrame = (value: unknown): value is number => typeof value === 'number' &
 
 const Frame = define<number>('frame', (value) => isFrame(value) || REVIEW_MESSAGES.frameInvalid);
 const EndFrame = define<number>('endFrame', (value) => (isFrame(value) && value > 0) || REVIEW_MESSAGES.endFrameInvalid);
-const VersionNumber = define<number>('version', (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.');
+const VersionNumber = define<number>(
+  'version',
+  (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.',
+);
 /** Comment text by the review rules (1–2000 characters after trim, storable). */
 const CommentText = define<string>('commentText', (value) => {
   if (typeof value !== 'string') return REVIEW_MESSAGES.textRequired;
@@ -113,11 +116,36 @@ export const CommentListStruct = object({
 export type CommentList = Infer<typeof CommentListStruct>;
 
 export const listVersions = defineOperation({ method: 'GET', path: '/projects/{id}/versions', access: 'signed-in', answer: VersionListStruct });
-export const listComments = defineOperation({ method: 'GET', path: '/projects/{id}/comments', access: 'signed-in', query: CommentsQueryStruct, answer: CommentListStruct });
+export const listComments = defineOperation({
+  method: 'GET',
+  path: '/projects/{id}/comments',
+  access: 'signed-in',
+  query: CommentsQueryStruct,
+  answer: CommentListStruct,
+});
 /** The thread of one comment: what a page reads when the event stream names a changed comment. */
 export const getThread = defineOperation({ method: 'GET', path: '/projects/{id}/comments/{commentId}', access: 'signed-in', answer: ThreadStruct });
-export const createComment = defineOperation({ method: 'POST', path: '/projects/{id}/comments', access: 'signed-in', body: CreateCommentBodyStruct, answer: CommentStruct, status: 201 });
-export const updateComment = defineOperation({ method: 'PATCH', path: '/projects/{id}/comments/{commentId}', access: 'signed-in', body: UpdateCommentBodyStruct, answer: CommentStruct });
+export const createComment = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/comments',
+  access: 'signed-in',
+  body: CreateCommentBodyStruct,
+  answer: CommentStruct,
+  status: 201,
+});
+export const updateComment = defineOperation({
+  method: 'PATCH',
+  path: '/projects/{id}/comments/{commentId}',
+  access: 'signed-in',
+  body: UpdateCommentBodyStruct,
+  answer: CommentStruct,
+});
 export const deleteComment = defineOperation({ method: 'DELETE', path: '/projects/{id}/comments/{commentId}', access: 'signed-in' });
 /** Staff import the markers into their editing application. Answers the file (text or PDF), not JSON. */
-export const exportComments = defineOperation({ method: 'GET', path: '/projects/{id}/comments/export', access: 'staff', query: CommentsExportQueryStruct, status: 200 });
+export const exportComments = defineOperation({
+  method: 'GET',
+  path: '/projects/{id}/comments/export',
+  access: 'staff',
+  query: CommentsExportQueryStruct,
+  status: 200,
+});

@@ -7,7 +7,10 @@ import { MAX_ID } from './fields.ts';
 
 /** Guest review links (issue 13): the owner's calls under the project, the guest's under the link's token. */
 
-const VersionNumber = define<number>('version', (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.');
+const VersionNumber = define<number>(
+  'version',
+  (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.',
+);
 const ExpiryDays = define<ShareLinkExpiryDays>('expiresInDays', (value) => isShareLinkExpiry(value) || SHARE_MESSAGES.expiryInvalid);
 const SharePassword = define<string>('password', (value) => {
   if (typeof value !== 'string') return 'Must be text.';
@@ -60,7 +63,9 @@ export const GuestReviewStruct = object({
 export type GuestReview = Infer<typeof GuestReviewStruct>;
 
 /** POST share/{token}/access: the password, once; the answer's pass goes with the guest's next calls. */
-export const ShareAccessBodyStruct = object({ password: define<string>('password', (value) => (typeof value === 'string' && value.length > 0 && value.length <= 1024) || SHARE_MESSAGES.passwordRequired) });
+export const ShareAccessBodyStruct = object({
+  password: define<string>('password', (value) => (typeof value === 'string' && value.length > 0 && value.length <= 1024) || SHARE_MESSAGES.passwordRequired),
+});
 export const SharePassStruct = object({ pass: string(), expiresIn: number() });
 /** The header that carries a pass (EventSource cannot: the stream takes it as `?pass=`). */
 export const SHARE_PASS_HEADER = 'x-share-pass';
@@ -76,13 +81,33 @@ export const GuestStreamQueryStruct = object({ pass: optional(string()) });
 
 /** The owner's calls, under the project. */
 export const listShareLinks = defineOperation({ method: 'GET', path: '/projects/{id}/share-links', access: 'customer', answer: ShareLinkListStruct });
-export const createShareLink = defineOperation({ method: 'POST', path: '/projects/{id}/share-links', access: 'owner', body: CreateShareLinkBodyStruct, answer: ShareLinkStruct, status: 201 });
+export const createShareLink = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/share-links',
+  access: 'owner',
+  body: CreateShareLinkBodyStruct,
+  answer: ShareLinkStruct,
+  status: 201,
+});
 export const revokeShareLink = defineOperation({ method: 'DELETE', path: '/projects/{id}/share-links/{linkId}', access: 'owner' });
 
 /** The guest's calls: public to the auth plugin, the token (and a protected link's pass) is the credential, checked by the service. */
 export const getGuestReview = defineOperation({ method: 'GET', path: '/share/{token}', access: 'public', answer: GuestReviewStruct });
-export const unlockShare = defineOperation({ method: 'POST', path: '/share/{token}/access', access: 'public', body: ShareAccessBodyStruct, answer: SharePassStruct });
+export const unlockShare = defineOperation({
+  method: 'POST',
+  path: '/share/{token}/access',
+  access: 'public',
+  body: ShareAccessBodyStruct,
+  answer: SharePassStruct,
+});
 export const listGuestComments = defineOperation({ method: 'GET', path: '/share/{token}/comments', access: 'public', answer: CommentListStruct });
-export const createGuestComment = defineOperation({ method: 'POST', path: '/share/{token}/comments', access: 'public', body: GuestCommentBodyStruct, answer: CommentStruct, status: 201 });
+export const createGuestComment = defineOperation({
+  method: 'POST',
+  path: '/share/{token}/comments',
+  access: 'public',
+  body: GuestCommentBodyStruct,
+  answer: CommentStruct,
+  status: 201,
+});
 /** Server-Sent Events, opened by EventSource (no header: a pass goes as `?pass=`). */
 export const guestEvents = defineOperation({ method: 'GET', path: '/share/{token}/events', access: 'public', query: GuestStreamQueryStruct, status: 200 });

@@ -99,16 +99,46 @@ export const AssetStruct = object({
    * CRC-32 of the original, once the media worker has read it (issue 14): a raw zip made on
    * this device then takes it instead of computing it over every byte. Null until then.
    */
-  crc32: nullable(define<number>('crc32', (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.')),
+  crc32: nullable(
+    define<number>(
+      'crc32',
+      (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.',
+    ),
+  ),
 });
 export type Asset = Infer<typeof AssetStruct>;
 export const AssetListStruct = array(AssetStruct);
 
-export const requestUploadCredentials = defineOperation({ method: 'POST', path: '/uploads/credentials', access: 'signed-in', body: UploadCredentialsBodyStruct, answer: UploadCredentialsStruct });
+export const requestUploadCredentials = defineOperation({
+  method: 'POST',
+  path: '/uploads/credentials',
+  access: 'signed-in',
+  body: UploadCredentialsBodyStruct,
+  answer: UploadCredentialsStruct,
+});
 export const reportUploadRefusal = defineOperation({ method: 'POST', path: '/uploads/refusals', access: 'signed-in', body: UploadRefusalBodyStruct });
-export const listAssets = defineOperation({ method: 'GET', path: '/projects/{id}/assets', access: 'signed-in', query: AssetListQueryStruct, answer: AssetListStruct });
-export const checkAssetName = defineOperation({ method: 'GET', path: '/projects/{id}/assets/check-name', access: 'signed-in', query: CheckNameQueryStruct, answer: CheckNameStruct });
+export const listAssets = defineOperation({
+  method: 'GET',
+  path: '/projects/{id}/assets',
+  access: 'signed-in',
+  query: AssetListQueryStruct,
+  answer: AssetListStruct,
+});
+export const checkAssetName = defineOperation({
+  method: 'GET',
+  path: '/projects/{id}/assets/check-name',
+  access: 'signed-in',
+  query: CheckNameQueryStruct,
+  answer: CheckNameStruct,
+});
 /** 201 with the new asset; an object registered already answers its asset with 200. */
-export const registerAsset = defineOperation({ method: 'POST', path: '/projects/{id}/assets', access: 'signed-in', body: RegisterAssetBodyStruct, answer: AssetStruct, status: 201 });
+export const registerAsset = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/assets',
+  access: 'signed-in',
+  body: RegisterAssetBodyStruct,
+  answer: AssetStruct,
+  status: 201,
+});
 export const deleteAllAssets = defineOperation({ method: 'DELETE', path: '/projects/{id}/assets', access: 'signed-in', query: AssetDeleteAllQueryStruct });
 export const deleteAsset = defineOperation({ method: 'DELETE', path: '/projects/{id}/assets/{assetId}', access: 'signed-in' });

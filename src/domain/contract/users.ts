@@ -1,4 +1,21 @@
-import { array, boolean, coerce, defaulted, define, literal, nullable, number, object, optional, string, type, union, unknown, type Infer, type Struct } from 'superstruct';
+import {
+  array,
+  boolean,
+  coerce,
+  defaulted,
+  define,
+  literal,
+  nullable,
+  number,
+  object,
+  optional,
+  string,
+  type,
+  union,
+  unknown,
+  type Infer,
+  type Struct,
+} from 'superstruct';
 import { ROLES } from '../roles.ts';
 import { USER_MESSAGES, editorPhoneRule, pictureRule } from '../user-management.ts';
 import { optionalLinkRule } from '../organization-rules.ts';
@@ -8,7 +25,10 @@ import { fromText, ruleField } from './fields.ts';
 
 /** A whole number read from a query string, with a default when absent. */
 export function queryNumber(name: string, min: number, max: number): Struct<number, null> {
-  const checked = define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `${name} must be a whole number from ${min} to ${max}.`);
+  const checked = define<number>(
+    name,
+    (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `${name} must be a whole number from ${min} to ${max}.`,
+  );
   return fromText(checked, (v) => (/^\d+$/.test(v) ? Number(v) : v));
 }
 
@@ -94,7 +114,13 @@ export const RoleOnlyStruct = type({ role: optional(unknown()) });
 
 export const USER_LIST_ROLES = ['editor', 'admin', 'superadmin', 'staff'] as const;
 export const UsersQueryStruct = type({
-  role: defaulted(define<(typeof USER_LIST_ROLES)[number]>('role', (v) => (USER_LIST_ROLES as readonly unknown[]).includes(v) || `role must be one of ${USER_LIST_ROLES.join(', ')}.`), 'editor'),
+  role: defaulted(
+    define<(typeof USER_LIST_ROLES)[number]>(
+      'role',
+      (v) => (USER_LIST_ROLES as readonly unknown[]).includes(v) || `role must be one of ${USER_LIST_ROLES.join(', ')}.`,
+    ),
+    'editor',
+  ),
   // 50 a page on the editors page (A§9); an assignment dropdown may ask for all at once.
   ...pageQuery(500, 50),
 });
@@ -130,9 +156,22 @@ const UserChangeBodyStruct = define<Infer<typeof SetEnabledBodyStruct> | Custome
 /** A§7 users by role: the editors page (role=editor) and staff settings (role=staff); an EDITOR reads editors only. */
 export const listUsers = defineOperation({ method: 'GET', path: '/users', access: 'staff', query: UsersQueryStruct, answer: UserListStruct });
 /** A§2 trial users: owners whose organization has no subscription yet. */
-export const listTrialUsers = defineOperation({ method: 'GET', path: '/users/trial', access: 'managers', query: TrialUsersQueryStruct, answer: TrialUserListStruct });
+export const listTrialUsers = defineOperation({
+  method: 'GET',
+  path: '/users/trial',
+  access: 'managers',
+  query: TrialUsersQueryStruct,
+  answer: TrialUserListStruct,
+});
 /** C§7 settings users and A§2 organization page users (deleted users never). */
-export const listOrganizationUsers = defineOperation({ method: 'GET', path: '/organizations/{id}/users', access: 'signed-in', organizationParam: 'id', query: OrganizationUsersQueryStruct, answer: UserListStruct });
+export const listOrganizationUsers = defineOperation({
+  method: 'GET',
+  path: '/organizations/{id}/users',
+  access: 'signed-in',
+  organizationParam: 'id',
+  query: OrganizationUsersQueryStruct,
+  answer: UserListStruct,
+});
 /** C§7: the owner adds a User; A§7: staff add an Editor (a superadmin also an Admin). Who may add whom, the route decides from the caller. */
 export const createUser = defineOperation({ method: 'POST', path: '/users', access: 'signed-in', body: NewUserBodyStruct, answer: UserStruct, status: 201 });
 /** Enable or disable (`{ isEnabled }`), or edit the details; who may, the route decides from the caller and the user. */
@@ -143,4 +182,10 @@ export const deleteEditor = defineOperation({ method: 'DELETE', path: '/users/{i
 /** A new single-use invitation link; the previous unused one stops working. */
 export const resendInvite = defineOperation({ method: 'PATCH', path: '/users/{id}/invite-link', access: 'signed-in' });
 /** A§7 the editor drive link (empty or null clears it). */
-export const setEditorAssetPath = defineOperation({ method: 'PATCH', path: '/users/{id}/asset-path', access: 'managers', body: AssetPathBodyStruct, answer: UserStruct });
+export const setEditorAssetPath = defineOperation({
+  method: 'PATCH',
+  path: '/users/{id}/asset-path',
+  access: 'managers',
+  body: AssetPathBodyStruct,
+  answer: UserStruct,
+});

@@ -50,7 +50,12 @@ export function AdminProjectPage() {
   const act = (name: StaffProjectAction) => action.mutate(name);
 
   if (missing) return <EmptyState title="Project not found">{missing}</EmptyState>;
-  if (!project || !me) return <div className="center-block"><Spinner /></div>;
+  if (!project || !me)
+    return (
+      <div className="center-block">
+        <Spinner />
+      </div>
+    );
   const status = project.status.name;
   const facts = { status, hasFinalPreview: Boolean(project.finalVideoPreview), hasEditor: Boolean(project.editor), finalPreview: project.finalPreviewState };
   // A§3, issue 36: enabled only in progress or paused once the final video's preview is ready; otherwise why not.
@@ -67,7 +72,12 @@ export function AdminProjectPage() {
           <span className="muted-label">Time left</span>
           <SlaBadge project={{ ...project, status }} refreshMs={1_000} />
           {manager && (status === 'IN_EDITING' || status === 'PAUSED') && (
-            <Button variant="secondary" className="btn-small" busy={busy === 'pause' || busy === 'resume'} onClick={() => act(status === 'PAUSED' ? 'resume' : 'pause')}>
+            <Button
+              variant="secondary"
+              className="btn-small"
+              busy={busy === 'pause' || busy === 'resume'}
+              onClick={() => act(status === 'PAUSED' ? 'resume' : 'pause')}
+            >
               {status === 'PAUSED' ? '▶ Resume' : '❚❚ Pause'}
             </Button>
           )}
@@ -112,53 +122,57 @@ export function AdminProjectPage() {
           </div>
         )}
       </div>
-      {error && <div className="form-error" role="alert">{error}</div>}
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
       <ReviewProvider project={project} enabled>
-      <div className="admin-project-grid">
-        <div className="admin-project-video">
-          <StaffVideo
-            project={project}
-            placeholder={
-              <div className="player-placeholder" data-testid="no-video">
-                <Icon name="film" size={40} />
-                <strong>No final video yet</strong>
-                <p>{manager ? 'Upload the edited video to send it to the customer for review.' : 'The final video shows here once it is uploaded.'}</p>
-              </div>
-            }
-          />
-          <ReviewTimeline />
-          <ReviewPanel exportable layout="below" />
+        <div className="admin-project-grid">
+          <div className="admin-project-video">
+            <StaffVideo
+              project={project}
+              placeholder={
+                <div className="player-placeholder" data-testid="no-video">
+                  <Icon name="film" size={40} />
+                  <strong>No final video yet</strong>
+                  <p>{manager ? 'Upload the edited video to send it to the customer for review.' : 'The final video shows here once it is uploaded.'}</p>
+                </div>
+              }
+            />
+            <ReviewTimeline />
+            <ReviewPanel exportable layout="below" />
+          </div>
+          <div className="admin-project-side">
+            <section className="card" aria-label="Review and links">
+              {status === 'IN_REVIEW' && manager && <ReviewPeriodField project={project} onSaved={setProject} />}
+              {status === 'IN_REVIEW' && !manager && (
+                <p>
+                  <span className="muted-label">Review time left</span> <strong>{plural(project.reviewDaysLeft, 'day')}</strong>
+                </p>
+              )}
+              <LinkRows project={project} role={me.role.name} onSaved={setProject} />
+            </section>
+            <section className="card brief-panel" aria-label="Brief">
+              <h2>Brief</h2>
+              <dl>
+                <dt>Created by</dt>
+                <dd>{fullName(project.user)}</dd>
+                <dt>Name</dt>
+                <dd>{project.name}</dd>
+                <dt>Audience</dt>
+                <dd>{project.audience}</dd>
+                <dt>Goal</dt>
+                <dd>{project.goal}</dd>
+                <dt>Length</dt>
+                <dd>{project.finalVideoLength}</dd>
+                <dt>Brief</dt>
+                <dd className="brief-text">{project.brief}</dd>
+              </dl>
+              <BriefPdfButton project={project} />
+            </section>
+          </div>
         </div>
-        <div className="admin-project-side">
-          <section className="card" aria-label="Review and links">
-            {status === 'IN_REVIEW' && manager && <ReviewPeriodField project={project} onSaved={setProject} />}
-            {status === 'IN_REVIEW' && !manager && (
-              <p>
-                <span className="muted-label">Review time left</span> <strong>{plural(project.reviewDaysLeft, 'day')}</strong>
-              </p>
-            )}
-            <LinkRows project={project} role={me.role.name} onSaved={setProject} />
-          </section>
-          <section className="card brief-panel" aria-label="Brief">
-            <h2>Brief</h2>
-            <dl>
-              <dt>Created by</dt>
-              <dd>{fullName(project.user)}</dd>
-              <dt>Name</dt>
-              <dd>{project.name}</dd>
-              <dt>Audience</dt>
-              <dd>{project.audience}</dd>
-              <dt>Goal</dt>
-              <dd>{project.goal}</dd>
-              <dt>Length</dt>
-              <dd>{project.finalVideoLength}</dd>
-              <dt>Brief</dt>
-              <dd className="brief-text">{project.brief}</dd>
-            </dl>
-            <BriefPdfButton project={project} />
-          </section>
-        </div>
-      </div>
       </ReviewProvider>
       <AssetsPanel project={project} actions={<ZipDownloadButtons projectId={project.id} />} />
     </div>

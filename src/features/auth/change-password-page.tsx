@@ -47,7 +47,11 @@ export function ChangePasswordPage() {
     <AuthLayout>
       <h1>Choose a new password</h1>
       <p className="lead">{email ? `For ${email}` : 'Open the link from your e-mail to set a password.'}</p>
-      {(error || missingLink) && <div className="form-error" role="alert">{error ?? MESSAGES.recoveryCodeInvalid}</div>}
+      {(error || missingLink) && (
+        <div className="form-error" role="alert">
+          {error ?? MESSAGES.recoveryCodeInvalid}
+        </div>
+      )}
       <form
         noValidate
         onSubmit={(e) => {

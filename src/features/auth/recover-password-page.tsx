@@ -43,7 +43,8 @@ export function RecoverPasswordPage() {
       <h1>Reset your password</h1>
       {state === 'sent' ? (
         <div className="form-success fade-in" role="status">
-          <strong>Check your e-mail.</strong> If an account exists for {form.values.email.trim()}, we sent a link to choose a new password. The link expires in one hour.
+          <strong>Check your e-mail.</strong> If an account exists for {form.values.email.trim()}, we sent a link to choose a new password. The link expires in
+          one hour.
         </div>
       ) : (
         <>

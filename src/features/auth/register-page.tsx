@@ -82,7 +82,15 @@ function AccountStep({ onDone }: { onDone: () => void }) {
     try {
       if (!(await passesBotCheck())) return setError(MESSAGES.botCheckFailed);
       const { values: v } = form;
-      const session = await register({ email: v.email.trim(), password: v.password, firstName: v.firstName, lastName: v.lastName, phone: v.phone, role: 'Owner', code: await botCheckToken('register') });
+      const session = await register({
+        email: v.email.trim(),
+        password: v.password,
+        firstName: v.firstName,
+        lastName: v.lastName,
+        phone: v.phone,
+        role: 'Owner',
+        code: await botCheckToken('register'),
+      });
       await startSession(session);
       onDone();
     } catch (e) {

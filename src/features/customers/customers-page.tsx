@@ -59,7 +59,10 @@ export function CustomersPage() {
   const remove = useMutation({
     mutationFn: (row: OrganizationRow) => deleteOrganization(row.id),
     onSuccess: (_, row) => {
-      client.setQueriesData<{ pages: OrganizationRow[][]; pageParams: unknown[] }>({ queryKey: customersListsKey() }, (data) => data && { ...data, pages: data.pages.map((page) => page.filter((r) => r.id !== row.id)) });
+      client.setQueriesData<{ pages: OrganizationRow[][]; pageParams: unknown[] }>(
+        { queryKey: customersListsKey() },
+        (data) => data && { ...data, pages: data.pages.map((page) => page.filter((r) => r.id !== row.id)) },
+      );
       // The organization leaves every staff list, its projects leave the dashboard.
       void client.invalidateQueries({ queryKey: queryKeys.staff('customers') });
       void client.invalidateQueries({ queryKey: queryKeys.staff('onboarding') });
@@ -105,7 +108,14 @@ export function CustomersPage() {
       cell: (r) => (
         <span className="row-actions">
           {canManage && (
-            <Button variant="secondary" className="btn-small" onClick={() => void logInAs(r)} busy={signingIn === r.id} disabled={signingIn !== null || !r.owner} aria-label={`Log In As ${r.name}`}>
+            <Button
+              variant="secondary"
+              className="btn-small"
+              onClick={() => void logInAs(r)}
+              busy={signingIn === r.id}
+              disabled={signingIn !== null || !r.owner}
+              aria-label={`Log In As ${r.name}`}
+            >
               <Icon name="login" size={16} />
               Log In As
             </Button>
@@ -129,7 +139,14 @@ export function CustomersPage() {
         actions={
           <label className="search-box">
             <Icon name="search" size={18} />
-            <input type="search" aria-label="Search customers" placeholder="Search organization, name or e-mail" maxLength={ORGANIZATION_SEARCH_MAX} value={typed} onChange={(e) => setTyped(e.target.value)} />
+            <input
+              type="search"
+              aria-label="Search customers"
+              placeholder="Search organization, name or e-mail"
+              maxLength={ORGANIZATION_SEARCH_MAX}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+            />
           </label>
         }
       />

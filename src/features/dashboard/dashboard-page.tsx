@@ -107,7 +107,13 @@ export function DashboardPage() {
 
   const columns: Column<DashboardRow, DashboardSort>[] = [
     // One line per row at 1440 px (issue 12): long titles and names end in an ellipsis, the whole text on hover.
-    { key: 'timer', header: 'Timer', sortKey: 'timer', nowrap: true, cell: (row) => <SlaBadge project={{ ...row, status: row.status.name }} refreshMs={60_000} /> },
+    {
+      key: 'timer',
+      header: 'Timer',
+      sortKey: 'timer',
+      nowrap: true,
+      cell: (row) => <SlaBadge project={{ ...row, status: row.status.name }} refreshMs={60_000} />,
+    },
     {
       key: 'name',
       header: 'Project',
@@ -130,7 +136,13 @@ export function DashboardPage() {
         </Link>
       ),
     },
-    { key: 'status', header: <span title={STATUS_ORDER_HINT}>Status</span>, sortKey: 'status', nowrap: true, cell: (row) => <StaffStatusPill status={row.status.name} /> },
+    {
+      key: 'status',
+      header: <span title={STATUS_ORDER_HINT}>Status</span>,
+      sortKey: 'status',
+      nowrap: true,
+      cell: (row) => <StaffStatusPill status={row.status.name} />,
+    },
     { key: 'createdAt', header: 'Created', sortKey: 'createdAt', nowrap: true, cell: (row) => dateFormat.format(new Date(row.createdAt)) },
     { key: 'version', header: 'Version', sortKey: 'version', nowrap: true, cell: (row) => String(row.noReviews).padStart(2, '0') },
     { key: 'feedback', header: 'Feedback', nowrap: true, cell: (row) => <LinkCell href={row.reviewLink} /> },
@@ -138,7 +150,9 @@ export function DashboardPage() {
     {
       key: 'editor',
       header: 'Editor',
-      cell: (row) => <EditorSelect projectId={row.id} projectName={row.name} status={row.status.name} editor={row.editor} editors={editors} disabled={!manager} />,
+      cell: (row) => (
+        <EditorSelect projectId={row.id} projectName={row.name} status={row.status.name} editor={row.editor} editors={editors} disabled={!manager} />
+      ),
     },
   ];
   // The status actions sit in a row menu, as on the other staff tables: two buttons per row
@@ -150,7 +164,12 @@ export function DashboardPage() {
       headerLabel: 'Actions',
       align: 'right',
       width: 48,
-      cell: (row) => <Menu label={`Actions for ${row.name}`} items={ACTIONS[tab].map(({ action, label }) => ({ label, danger: action === 'hide', onSelect: () => setPending({ row, action, label }) }))} />,
+      cell: (row) => (
+        <Menu
+          label={`Actions for ${row.name}`}
+          items={ACTIONS[tab].map(({ action, label }) => ({ label, danger: action === 'hide', onSelect: () => setPending({ row, action, label }) }))}
+        />
+      ),
     });
 
   return (
@@ -159,7 +178,17 @@ export function DashboardPage() {
       <Tabs tabs={TABS} active={tab} onChange={setTab} label="Project lists" />
       {error && <div className="form-error">{error}</div>}
       <div className="table-card board-card">
-        <DataTable variant="board" label="Projects" columns={columns} rows={rows} rowKey={(row) => row.id} rowTestId="dashboard-row" sort={{ key: sort, order }} onSort={setSort} empty={false} />
+        <DataTable
+          variant="board"
+          label="Projects"
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => row.id}
+          rowTestId="dashboard-row"
+          sort={{ key: sort, order }}
+          onSort={setSort}
+          empty={false}
+        />
         {!loading && rows.length === 0 && !error && (
           <EmptyState title="No projects here" icon="grid">
             Projects appear here once customers send them to editing.

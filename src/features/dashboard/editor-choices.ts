@@ -25,7 +25,8 @@ export const EDITOR_SEARCH_FROM = 8;
  */
 export function editorChoices(editors: readonly User[], query: string, assigned: Person | null): EditorChoice[] {
   const all: EditorChoice[] = editors.map((e) => ({ id: e.id, name: `${e.firstName} ${e.lastName}`.trim(), email: e.email, pending: !e.hasPassword }));
-  if (assigned && !all.some((e) => e.id === assigned.id)) all.unshift({ id: assigned.id, name: `${assigned.firstName} ${assigned.lastName}`.trim(), email: null, pending: false });
+  if (assigned && !all.some((e) => e.id === assigned.id))
+    all.unshift({ id: assigned.id, name: `${assigned.firstName} ${assigned.lastName}`.trim(), email: null, pending: false });
   const needle = query.trim().toLowerCase();
   return all
     .filter((e) => !needle || e.name.toLowerCase().includes(needle) || (e.email?.toLowerCase().includes(needle) ?? false))

@@ -43,7 +43,14 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
       key: 'editor',
       header: 'Editor',
       cell: (project) => (
-        <EditorSelect projectId={project.id} projectName={project.name} status={project.status.name} editor={project.editor} editors={editors} disabled={!isManagerRole(me?.role.name)} />
+        <EditorSelect
+          projectId={project.id}
+          projectName={project.name}
+          status={project.status.name}
+          editor={project.editor}
+          editors={editors}
+          disabled={!isManagerRole(me?.role.name)}
+        />
       ),
     },
   ];
@@ -56,7 +63,11 @@ export function OrganizationProjects({ organizationId }: { organizationId: numbe
       </div>
       {error && <div className="form-error">{error}</div>}
       {!projects && !error && <Spinner />}
-      {projects?.length === 0 && <EmptyState title="No projects yet" icon="film">This organization has not created a project.</EmptyState>}
+      {projects?.length === 0 && (
+        <EmptyState title="No projects yet" icon="film">
+          This organization has not created a project.
+        </EmptyState>
+      )}
       {projects && projects.length > 0 && (
         <div className="table-card board-card">
           <DataTable variant="board" label="Organization projects" columns={columns} rows={projects} rowKey={(project) => project.id} />

@@ -48,7 +48,8 @@ export function EditorsPage() {
   const error = query.error ? errorMessage(query.error) : null;
 
   type Pages = { pages: User[][]; pageParams: unknown[] };
-  const edit = (change: (pages: User[][]) => User[][]) => client.setQueryData<Pages>(editorsListKey(), (data) => data && { ...data, pages: change(data.pages) });
+  const edit = (change: (pages: User[][]) => User[][]) =>
+    client.setQueryData<Pages>(editorsListKey(), (data) => data && { ...data, pages: change(data.pages) });
   /**
    * Shows the change at once, then refreshes every list of editors (the dashboard's picker sits
    * under the same key) and, when `onDashboard`, the dashboard rows that name the editor.
@@ -110,7 +111,9 @@ export function EditorsPage() {
         <Menu
           label={`Actions for ${fullName(e)}`}
           items={[
-            e.isEnabled ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', editor: e }) } : { label: 'Enable', onSelect: () => setPending({ action: 'enable', editor: e }) },
+            e.isEnabled
+              ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', editor: e }) }
+              : { label: 'Enable', onSelect: () => setPending({ action: 'enable', editor: e }) },
             { label: 'Edit info', onSelect: () => setEditing(e) },
             { label: 'Delete', danger: true, onSelect: () => setPending({ action: 'delete', editor: e }) },
           ]}
@@ -137,7 +140,15 @@ export function EditorsPage() {
         </div>
       )}
       <div className="table-card dt-card">
-        <DataTable label="Editors" columns={columns} rows={editors ?? []} rowKey={(e) => e.id} loading={editors === null} rowClassName={(e) => (e.isEnabled ? '' : 'dt-row-muted')} empty="No editors yet. Add the first one." />
+        <DataTable
+          label="Editors"
+          columns={columns}
+          rows={editors ?? []}
+          rowKey={(e) => e.id}
+          loading={editors === null}
+          rowClassName={(e) => (e.isEnabled ? '' : 'dt-row-muted')}
+          empty="No editors yet. Add the first one."
+        />
       </div>
       <MoreButton visible={query.hasNextPage && editors !== null} busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
         Get more editors

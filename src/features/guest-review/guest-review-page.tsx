@@ -24,7 +24,15 @@ function GuestPlayer({ review }: { review: Review }) {
   const { version } = review;
   const media = version.media!;
   const placeholder = <EmptyState title="The video is not available">This version cannot be played right now.</EmptyState>;
-  return <FinalVideo project={{ finalVideoPreview: media.preview, finalVideoThumbnail: media.thumbnail, noReviews: version.number }} audience="customer" placeholder={placeholder} onVideo={player.onVideo} overlay={player.overlay} />;
+  return (
+    <FinalVideo
+      project={{ finalVideoPreview: media.preview, finalVideoThumbnail: media.thumbnail, noReviews: version.number }}
+      audience="customer"
+      placeholder={placeholder}
+      onVideo={player.onVideo}
+      overlay={player.overlay}
+    />
+  );
 }
 
 function GuestHeader({ review, expiresAt }: { review: Review | null; expiresAt: string | null }) {
@@ -49,7 +57,10 @@ function GuestHeader({ review, expiresAt }: { review: Review | null; expiresAt: 
 /** The review itself: the player, the timeline and the comments, through the link. */
 function GuestReviewBody({ token, pass, review }: { token: string; pass: string | null; review: Review }) {
   const source = useMemo(() => guestSource(token, pass, review.version), [token, pass, review.version]);
-  const project = useMemo(() => ({ id: 0, name: review.projectName, status: { name: review.open ? ('IN_REVIEW' as const) : ('APPROVED' as const) } }), [review.projectName, review.open]);
+  const project = useMemo(
+    () => ({ id: 0, name: review.projectName, status: { name: review.open ? ('IN_REVIEW' as const) : ('APPROVED' as const) } }),
+    [review.projectName, review.open],
+  );
   return (
     <ReviewProvider project={project} enabled source={source}>
       <div className="project-main with-review guest-main">
@@ -80,11 +91,18 @@ export function GuestReviewPage() {
   useGuestEvents(token, pass, review !== null && !page.error);
 
   let body;
-  if (page.isPending) body = <div className="center-block"><Spinner /></div>;
+  if (page.isPending)
+    body = (
+      <div className="center-block">
+        <Spinner />
+      </div>
+    );
   else if (page.error) {
     const status = page.error instanceof ApiError ? page.error.status : 0;
     body = (
-      <EmptyState title={status === 410 ? 'This review link no longer works' : status === 404 ? 'This review link does not exist' : 'The review could not be opened'}>
+      <EmptyState
+        title={status === 410 ? 'This review link no longer works' : status === 404 ? 'This review link does not exist' : 'The review could not be opened'}
+      >
         {status === 404 ? 'Check that the whole link was copied, or ask the person who sent it for a new one.' : errorMessage(page.error)}
       </EmptyState>
     );

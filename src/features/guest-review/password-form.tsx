@@ -32,8 +32,20 @@ export function PasswordForm({ token, onUnlocked }: { token: string; onUnlocked:
       <h1>This review is protected</h1>
       <p className="muted">Enter the password you were given with the link.</p>
       <label htmlFor="share-password">Password</label>
-      <input id="share-password" type="password" autoComplete="current-password" autoFocus value={password} onChange={(event) => setPassword(event.target.value)} aria-invalid={error !== null} />
-      {error && <p className="field-error" role="alert">{error}</p>}
+      <input
+        id="share-password"
+        type="password"
+        autoComplete="current-password"
+        autoFocus
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        aria-invalid={error !== null}
+      />
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       <Button type="submit" variant="primary" busy={busy}>
         Open the review
       </Button>

@@ -45,7 +45,8 @@ export function OrganizationPage({ id, renderProjects }: Props) {
   const credits = creditsQuery.data ?? null;
   // A page that never loaded says the organization is gone; a later failed refresh keeps what it shows.
   const missing = (organizationQuery.isError && !organization) || (creditsQuery.isError && !credits);
-  const patchOrganization = (patch: Partial<StaffOrganization>) => client.setQueryData<StaffOrganization>(organizationKeys.detail(id), (o) => (o ? { ...o, ...patch } : o));
+  const patchOrganization = (patch: Partial<StaffOrganization>) =>
+    client.setQueryData<StaffOrganization>(organizationKeys.detail(id), (o) => (o ? { ...o, ...patch } : o));
 
   if (missing) {
     return (
@@ -79,7 +80,9 @@ export function OrganizationPage({ id, renderProjects }: Props) {
             <Badge tone={SUBSCRIPTION_TONE[organization.subscriptionStatus]} title="Subscription">
               Subscription {organization.subscriptionStatus}
             </Badge>
-            <Badge tone={isOnboardingComplete(organization.statusId) ? 'success' : 'info'}>{isOnboardingComplete(organization.statusId) ? 'Onboarded' : 'Onboarding'}</Badge>
+            <Badge tone={isOnboardingComplete(organization.statusId) ? 'success' : 'info'}>
+              {isOnboardingComplete(organization.statusId) ? 'Onboarded' : 'Onboarding'}
+            </Badge>
           </span>
         }
       />

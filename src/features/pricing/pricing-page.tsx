@@ -38,7 +38,8 @@ export function PricingPage({ standalone = false }: { standalone?: boolean }) {
         <p className="pricing-eyebrow">Pricing</p>
         <h1>Finished videos every month, one simple yearly plan</h1>
         <p className="pricing-lead">
-          Every plan gives your team credits each month. One credit turns a brief and your footage into an edited video, with the first version in 48 business hours.
+          Every plan gives your team credits each month. One credit turns a brief and your footage into an edited video, with the first version in 48 business
+          hours.
         </p>
       </section>
 

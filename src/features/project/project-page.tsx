@@ -37,7 +37,12 @@ export function ProjectPage() {
   const prepareBrief = useCallback(async () => (brief.current ? brief.current.prepareForSending() : null), []);
 
   if (missing) return <EmptyState title="Project not found">{missing}</EmptyState>;
-  if (!project) return <div className="center-block"><Spinner /></div>;
+  if (!project)
+    return (
+      <div className="center-block">
+        <Spinner />
+      </div>
+    );
   const status = project.status.name;
   const finished = status === 'APPROVED' || status === 'ARCHIVED';
   // Comments beside the player from review on (read-only once approved).
@@ -56,12 +61,28 @@ export function ProjectPage() {
             {reviewing && <BriefForm key={`${project.id}-${status}`} ref={brief} project={project} onSaved={setProject} />}
           </div>
           <div className="project-side">
-            {status === 'OPENED' && <SendToEditing project={project} assets={assets} onSent={setProject} prepareBrief={prepareBrief} onIncompleteClips={() => setClipsCheck((n) => n + 1)} />}
+            {status === 'OPENED' && (
+              <SendToEditing
+                project={project}
+                assets={assets}
+                onSent={setProject}
+                prepareBrief={prepareBrief}
+                onIncompleteClips={() => setClipsCheck((n) => n + 1)}
+              />
+            )}
             {status === 'IN_REVIEW' && (
               <ReviewActions
                 project={project}
                 onChanged={setProject}
-                share={me && canManageShareLinks({ kind: 'member', role: me.role.name, userId: me.id, organizationId: me.organizationId }, { organizationId: project.organization.id }) ? <ShareReview projectId={project.id} canShare={me.impersonatedBy === null} /> : undefined}
+                share={
+                  me &&
+                  canManageShareLinks(
+                    { kind: 'member', role: me.role.name, userId: me.id, organizationId: me.organizationId },
+                    { organizationId: project.organization.id },
+                  ) ? (
+                    <ShareReview projectId={project.id} canShare={me.impersonatedBy === null} />
+                  ) : undefined
+                }
               />
             )}
             {finished && <FinalDownloads project={project} />}

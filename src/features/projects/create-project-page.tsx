@@ -132,8 +132,12 @@ export function CreateProjectPage() {
         >
           {step === 0 && (
             <>
-              <h1 className="wizard-title reveal" style={delay(0)}>What is the video called?</h1>
-              <p className="wizard-lead reveal" style={delay(1)}>A short working title. You can change it later.</p>
+              <h1 className="wizard-title reveal" style={delay(0)}>
+                What is the video called?
+              </h1>
+              <p className="wizard-lead reveal" style={delay(1)}>
+                A short working title. You can change it later.
+              </p>
               <div className="reveal" style={delay(2)}>
                 <TextField label="Project name" autoFocus maxLength={60} {...form.field('name')} hint={`${form.values.name.length}/43`} />
               </div>
@@ -141,8 +145,12 @@ export function CreateProjectPage() {
           )}
           {step === 1 && (
             <>
-              <h1 className="wizard-title reveal" style={delay(0)}>Who is it for, and why?</h1>
-              <p className="wizard-lead reveal" style={delay(1)}>This helps the editor pick the pace, music and tone.</p>
+              <h1 className="wizard-title reveal" style={delay(0)}>
+                Who is it for, and why?
+              </h1>
+              <p className="wizard-lead reveal" style={delay(1)}>
+                This helps the editor pick the pace, music and tone.
+              </p>
               <div className="reveal" style={delay(2)}>
                 <TextField label="Audience" autoFocus {...form.field('audience')} />
               </div>
@@ -156,8 +164,12 @@ export function CreateProjectPage() {
           )}
           {step === 2 && (
             <>
-              <h1 className="wizard-title reveal" style={delay(0)}>Tell us the story</h1>
-              <p className="wizard-lead reveal" style={delay(1)}>Key messages, must-have shots, references, anything the editor should know.</p>
+              <h1 className="wizard-title reveal" style={delay(0)}>
+                Tell us the story
+              </h1>
+              <p className="wizard-lead reveal" style={delay(1)}>
+                Key messages, must-have shots, references, anything the editor should know.
+              </p>
               <div className="reveal" style={delay(2)}>
                 <TextAreaField label="Brief" rows={8} {...form.field('brief')} />
               </div>

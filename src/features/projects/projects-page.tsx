@@ -36,7 +36,10 @@ type Board = Record<SectionKey, Section>;
 
 /** The projects shown, for the pages that read the stored list. */
 function rememberBoard(board: Board): void {
-  writeStored('projects', SECTIONS.flatMap((section) => board[section.key].items.map((p) => ({ id: p.id, name: p.name, status: p.status.name }))));
+  writeStored(
+    'projects',
+    SECTIONS.flatMap((section) => board[section.key].items.map((p) => ({ id: p.id, name: p.name, status: p.status.name }))),
+  );
 }
 
 /**
@@ -80,7 +83,11 @@ export function ProjectsPage() {
   const [error, setError] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<Project | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
-  const sections = { needsReview: useBoardSection(organizationId, 'needsReview'), editing: useBoardSection(organizationId, 'editing'), assembly: useBoardSection(organizationId, 'assembly') };
+  const sections = {
+    needsReview: useBoardSection(organizationId, 'needsReview'),
+    editing: useBoardSection(organizationId, 'editing'),
+    assembly: useBoardSection(organizationId, 'assembly'),
+  };
   const needsReview = sections.needsReview.shown;
   const editing = sections.editing.shown;
   const assembly = sections.assembly.shown;
@@ -93,7 +100,11 @@ export function ProjectsPage() {
 
   // The board, the library and the top bar all sit under the organization's key; the staff
   // dashboard lists the project too (a staff member signed in as this customer goes back to it).
-  const refreshOrganization = () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.organization(organizationId!) }), client.invalidateQueries({ queryKey: queryKeys.dashboard() })]);
+  const refreshOrganization = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: queryKeys.organization(organizationId!) }),
+      client.invalidateQueries({ queryKey: queryKeys.dashboard() }),
+    ]);
   const duplicateMutation = useMutation({ mutationFn: (project: Project) => duplicateProject(project.id), onSuccess: refreshOrganization });
   const deleteMutation = useMutation({ mutationFn: (project: Project) => deleteProject(project.id), onSuccess: refreshOrganization });
 
@@ -114,7 +125,14 @@ export function ProjectsPage() {
     }
   };
 
-  if (!board) return shownError ? <div className="form-error">{shownError}</div> : <div className="center-block"><Spinner /></div>;
+  if (!board)
+    return shownError ? (
+      <div className="form-error">{shownError}</div>
+    ) : (
+      <div className="center-block">
+        <Spinner />
+      </div>
+    );
 
   return (
     <>
@@ -153,7 +171,9 @@ export function ProjectsPage() {
                     menu={[
                       ...downloadItems(project),
                       { label: 'Duplicate', onSelect: () => void duplicate(project), ...(offline && { disabled: true, hint: NEEDS_CONNECTION }) },
-                      ...(section.key === 'assembly' ? [{ label: 'Delete', danger: true, onSelect: () => setToDelete(project), ...(offline && { disabled: true, hint: NEEDS_CONNECTION }) }] : []),
+                      ...(section.key === 'assembly'
+                        ? [{ label: 'Delete', danger: true, onSelect: () => setToDelete(project), ...(offline && { disabled: true, hint: NEEDS_CONNECTION }) }]
+                        : []),
                     ]}
                   />
                 </div>
@@ -181,9 +201,7 @@ export function ProjectsPage() {
             }
           }}
         >
-          <p>
-            “{toDelete.name}” and its uploaded files will be removed. This cannot be undone.
-          </p>
+          <p>“{toDelete.name}” and its uploaded files will be removed. This cannot be undone.</p>
         </ConfirmModal>
       )}
     </>

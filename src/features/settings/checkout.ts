@@ -170,7 +170,13 @@ export interface OrderSummary {
 
 export function orderSummary(plan: PaymentPlanView, coupon: CouponCheck | null, today: string): OrderSummary {
   const total = discountedPrice(plan.pricePerYear, coupon);
-  return { price: plan.pricePerYear, discount: plan.pricePerYear - total, total, currency: plan.currency, renewsOn: termDates(today, plan.termMonths).renewableAt };
+  return {
+    price: plan.pricePerYear,
+    discount: plan.pricePerYear - total,
+    total,
+    currency: plan.currency,
+    renewsOn: termDates(today, plan.termMonths).renewableAt,
+  };
 }
 
 /** "10% off" or "$100.00 off" (the amount already formatted by the caller). */
@@ -210,7 +216,11 @@ export function subscriptionBody(input: {
  * card) keeps it, so a lost answer is never charged twice; another plan, coupon or card is a
  * new attempt (the old key would replay the old outcome, a decline included).
  */
-export function attemptKey(current: { key: string; signature: string } | null, order: { planId: number; coupon: string | null; paymentMethodId: string }, newKey: () => string): { key: string; signature: string } {
+export function attemptKey(
+  current: { key: string; signature: string } | null,
+  order: { planId: number; coupon: string | null; paymentMethodId: string },
+  newKey: () => string,
+): { key: string; signature: string } {
   const signature = `${order.planId}|${order.coupon ?? ''}|${order.paymentMethodId}`;
   return current?.signature === signature ? current : { key: newKey(), signature };
 }

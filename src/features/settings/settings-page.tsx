@@ -59,7 +59,10 @@ export function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Admin Settings" subtitle={`${isOwner ? 'Users, credits and subscription' : 'Users and credits'} of ${me.organizationName ?? 'your organization'}.`} />
+      <PageHeader
+        title="Admin Settings"
+        subtitle={`${isOwner ? 'Users, credits and subscription' : 'Users and credits'} of ${me.organizationName ?? 'your organization'}.`}
+      />
       <Tabs label="Settings" tabs={tabs} active={active} onChange={setTab} />
       {error && (
         <div className="form-error" role="alert">
@@ -68,7 +71,15 @@ export function SettingsPage() {
       )}
       {active === 'users' ? (
         <div className="settings-grid settings-main" role="tabpanel" aria-label="Users & credits">
-          <UsersCard users={users} meId={me.id} canManage={isOwner && me.impersonatedBy === null} readOnlyReason={isOwner && me.impersonatedBy !== null ? USER_MESSAGES.impersonating : undefined} onAdd={() => setEditing('new')} onEdit={setEditing} onChanged={refreshUsers} />
+          <UsersCard
+            users={users}
+            meId={me.id}
+            canManage={isOwner && me.impersonatedBy === null}
+            readOnlyReason={isOwner && me.impersonatedBy !== null ? USER_MESSAGES.impersonating : undefined}
+            onAdd={() => setEditing('new')}
+            onEdit={setEditing}
+            onChanged={refreshUsers}
+          />
           <div className="settings-side">
             <CreditsCard credits={credits} />
             <ReviewMailCard role={me.role.name} />

@@ -16,7 +16,13 @@ const REFRESH_MS = 60_000;
 export function BusinessCalendarProvider({ children }: { children: ReactNode }) {
   // Read once signed in (the call needs a session).
   const signedIn = useAtomValue(meAtom) !== null;
-  const { data } = useQuery({ queryKey: businessCalendarKey(), queryFn: getBusinessCalendar, staleTime: REFRESH_MS, refetchInterval: REFRESH_MS, enabled: signedIn });
+  const { data } = useQuery({
+    queryKey: businessCalendarKey(),
+    queryFn: getBusinessCalendar,
+    staleTime: REFRESH_MS,
+    refetchInterval: REFRESH_MS,
+    enabled: signedIn,
+  });
   const edits = data?.edits;
   const calendar = useMemo(() => (edits ? businessCalendar(edits) : US_FEDERAL_CALENDAR), [edits]);
   return <BusinessCalendarContext.Provider value={calendar}>{children}</BusinessCalendarContext.Provider>;

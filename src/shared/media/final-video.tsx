@@ -53,7 +53,16 @@ export function FinalVideo({ project: given, audience, placeholder, onVideo, ove
   const [modalClosed, setModalClosed] = useState<string | null>(null);
   if (!preview) return <>{placeholder}</>;
   if (availability === 'ready') {
-    return <VideoPlayer src={preview} hlsSrc={source ? source.stream : siblingMediaUrl(preview, 'stream')} poster={project.finalVideoThumbnail} version={project.noReviews} onVideo={onVideo} overlay={overlay} />;
+    return (
+      <VideoPlayer
+        src={preview}
+        hlsSrc={source ? source.stream : siblingMediaUrl(preview, 'stream')}
+        poster={project.finalVideoThumbnail}
+        version={project.noReviews}
+        onVideo={onVideo}
+        overlay={overlay}
+      />
+    );
   }
   if (availability === 'missing') {
     if (audience === 'staff') {
@@ -70,7 +79,9 @@ export function FinalVideo({ project: given, audience, placeholder, onVideo, ove
         </Note>
         {modalClosed !== preview && (
           <Modal title="No media" onClose={() => setModalClosed(preview)}>
-            <p data-testid="no-media-modal">We could not find the video of this project. Our team has been told; please check again later or contact support.</p>
+            <p data-testid="no-media-modal">
+              We could not find the video of this project. Our team has been told; please check again later or contact support.
+            </p>
           </Modal>
         )}
       </>
@@ -78,7 +89,11 @@ export function FinalVideo({ project: given, audience, placeholder, onVideo, ove
   }
   if (availability === 'processing') {
     return (
-      <Note testId="video-processing" title={audience === 'customer' ? 'Your video is being processed' : 'The video is being processed'} version={project.noReviews}>
+      <Note
+        testId="video-processing"
+        title={audience === 'customer' ? 'Your video is being processed' : 'The video is being processed'}
+        version={project.noReviews}
+      >
         It will be ready in a few minutes. This page checks again every few seconds.
       </Note>
     );

@@ -13,7 +13,9 @@ import { ProgressFill } from '@/ui/progress-fill.tsx';
 function phaseText(progress: ZipDownloadProgress): string | null {
   if (progress.phase === 'preparing') return 'Preparing the list of files…';
   if (progress.phase === 'starting') {
-    return progress.target === 'stream' ? `Starting the download of ${plural(progress.totalFiles, 'file')} in your browser's downloads…` : `Starting to write ${plural(progress.totalFiles, 'file')}…`;
+    return progress.target === 'stream'
+      ? `Starting the download of ${plural(progress.totalFiles, 'file')} in your browser's downloads…`
+      : `Starting to write ${plural(progress.totalFiles, 'file')}…`;
   }
   return null;
 }
@@ -22,7 +24,15 @@ function phaseText(progress: ZipDownloadProgress): string | null {
 export function DownloadProgressBar({ label, progress }: { label: string; progress: ZipDownloadProgress }) {
   const phase = phaseText(progress);
   return (
-    <div className="download-progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(progress.percent)} aria-valuetext={phase ?? undefined}>
+    <div
+      className="download-progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(progress.percent)}
+      aria-valuetext={phase ?? undefined}
+    >
       <div className={`download-progress-track ${phase ? 'is-pending' : ''}`}>
         <ProgressFill className="download-progress-fill" percent={progress.percent} />
       </div>
@@ -57,7 +67,8 @@ export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { pr
       const result = await downloadProjectZip(projectId, kind, setProgress);
       setMessage({ kind: 'done', text: `${result.name}: ${plural(result.files, 'file')}${result.skipped ? `, ${result.skipped} without a proxy yet` : ''}.` });
     } catch (error) {
-      if (!(error instanceof DownloadCancelled)) setMessage({ kind: 'error', text: error instanceof Error && !('status' in error) ? error.message : errorMessage(error) });
+      if (!(error instanceof DownloadCancelled))
+        setMessage({ kind: 'error', text: error instanceof Error && !('status' in error) ? error.message : errorMessage(error) });
     } finally {
       setRunning(null);
     }
@@ -68,14 +79,24 @@ export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { pr
         {kinds.map((kind) => (
           // Busy until the bytes flow; from then on the bar says what happens (a spinner turning
           // for the whole download redrew the page sixty times a second, issue 14).
-          <Button key={kind} variant="secondary" busy={running === kind && progress?.phase !== 'writing'} disabled={running !== null} onClick={() => void start(kind)}>
+          <Button
+            key={kind}
+            variant="secondary"
+            busy={running === kind && progress?.phase !== 'writing'}
+            disabled={running !== null}
+            onClick={() => void start(kind)}
+          >
             {LABELS[kind]}
           </Button>
         ))}
       </div>
       {running && progress && <DownloadProgressBar label={LABELS[running]} progress={progress} />}
       {message && (
-        <p className={message.kind === 'error' ? 'form-error' : 'download-done'} role={message.kind === 'error' ? 'alert' : 'status'} data-testid="zip-download-message">
+        <p
+          className={message.kind === 'error' ? 'form-error' : 'download-done'}
+          role={message.kind === 'error' ? 'alert' : 'status'}
+          data-testid="zip-download-message"
+        >
           {message.text}
         </p>
       )}
@@ -106,7 +127,11 @@ export function BriefPdfButton({ project }: { project: Project }) {
       >
         Download brief
       </Button>
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
     </>
   );
 }

@@ -9,7 +9,10 @@ import type { StreamProtocol } from '@/domain/media.ts';
  */
 
 interface SavePickerWindow {
-  showSaveFilePicker?: (options: { suggestedName: string; types?: { description: string; accept: Record<string, string[]> }[] }) => Promise<FileSystemFileHandle>;
+  showSaveFilePicker?: (options: {
+    suggestedName: string;
+    types?: { description: string; accept: Record<string, string[]> }[];
+  }) => Promise<FileSystemFileHandle>;
 }
 
 export type SaveTarget = { kind: 'file'; handle: FileSystemFileHandle } | { kind: 'stream' };
@@ -44,7 +47,8 @@ export const STREAM_START_TIMEOUT_MS = 8_000;
 export const STREAM_MESSAGES = {
   unsupported: 'This browser cannot save large downloads made on this device. Use a recent Chrome, Edge or Firefox.',
   insecure: 'Downloads made on this device need a secure (https) address.',
-  didNotStart: 'The download could not start in this browser (its download service did not answer). Reload the page and try again, or use a recent Chrome, Edge or Firefox.',
+  didNotStart:
+    'The download could not start in this browser (its download service did not answer). Reload the page and try again, or use a recent Chrome, Edge or Firefox.',
 } as const;
 
 /**

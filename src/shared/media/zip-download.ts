@@ -48,7 +48,12 @@ export interface ZipDownloadOptions {
  * disk. Call it from a click handler (the save picker needs the click). Rejects with
  * DownloadCancelled when the user closes the picker or `signal` aborts.
  */
-export async function downloadProjectZip(projectId: number, kind: ZipKind, onProgress: (progress: ZipDownloadProgress) => void, options: ZipDownloadOptions = {}): Promise<ZipDownloadResult> {
+export async function downloadProjectZip(
+  projectId: number,
+  kind: ZipKind,
+  onProgress: (progress: ZipDownloadProgress) => void,
+  options: ZipDownloadOptions = {},
+): Promise<ZipDownloadResult> {
   const name = zipFileName(projectId, kind);
   // The picker first, while the click still counts as a user gesture.
   const target = options.target ?? (await chooseSaveTarget(name));
@@ -69,7 +74,16 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
     const files = Math.max(0, progress.entries - ZIP_FOLDERS.length);
     last = { files, bytes: progress.bytes };
     const percent = totalBytes ? (progress.bytes / totalBytes) * 100 : totalFiles ? (files / totalFiles) * 100 : 100;
-    onProgress({ phase: 'writing', target: target.kind, files, totalFiles, bytes: progress.bytes, totalBytes, percent: Math.min(100, Math.round(percent * 10) / 10), current: progress.current });
+    onProgress({
+      phase: 'writing',
+      target: target.kind,
+      files,
+      totalFiles,
+      bytes: progress.bytes,
+      totalBytes,
+      percent: Math.min(100, Math.round(percent * 10) / 10),
+      current: progress.current,
+    });
   });
   const linkFor = Comlink.proxy(async (ref: string) => {
     const [id, variant] = ref.split(':') as [string, 'original' | 'proxy'];
@@ -96,6 +110,15 @@ export async function downloadProjectZip(projectId: number, kind: ZipKind, onPro
     done();
     options.signal?.removeEventListener('abort', abort);
   }
-  onProgress({ phase: 'writing', target: target.kind, files: totalFiles, totalFiles, bytes: last.bytes, totalBytes: totalBytes ?? last.bytes, percent: 100, current: null });
+  onProgress({
+    phase: 'writing',
+    target: target.kind,
+    files: totalFiles,
+    totalFiles,
+    bytes: last.bytes,
+    totalBytes: totalBytes ?? last.bytes,
+    percent: 100,
+    current: null,
+  });
   return { name, files: totalFiles, bytes: last.bytes, skipped, target: target.kind };
 }

@@ -35,7 +35,12 @@ export function zipPlan(assets: Asset[], kind: ZipKind): { plan: ZipPlanEntry[];
     used.add(path);
     if (size === undefined) totalBytes = null;
     else if (totalBytes !== null) totalBytes += size;
-    plan.push({ name: path, ...(size !== undefined && { size }), ...(crc32 !== null && size !== undefined && { crc32 }), ref: `${asset.id}:${kind === 'raw' ? 'original' : 'proxy'}` });
+    plan.push({
+      name: path,
+      ...(size !== undefined && { size }),
+      ...(crc32 !== null && size !== undefined && { crc32 }),
+      ref: `${asset.id}:${kind === 'raw' ? 'original' : 'proxy'}`,
+    });
   }
   return { plan, skipped, totalBytes };
 }

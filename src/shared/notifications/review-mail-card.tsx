@@ -41,7 +41,13 @@ export function ReviewMailCard({ role }: { role: RoleName }) {
         <h2>Review e-mails</h2>
       </header>
       {!preferences ? (
-        query.error ? <p className="form-error" role="alert">{errorMessage(query.error)}</p> : <span className="spinner" role="status" aria-label="Loading" />
+        query.error ? (
+          <p className="form-error" role="alert">
+            {errorMessage(query.error)}
+          </p>
+        ) : (
+          <span className="spinner" role="status" aria-label="Loading" />
+        )
       ) : (
         <ul className="review-mail-list">
           {reviewMailKindsFor(role).map((kind) => (
@@ -57,7 +63,11 @@ export function ReviewMailCard({ role }: { role: RoleName }) {
           ))}
         </ul>
       )}
-      {error && <p className="form-error" role="alert">{error}</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

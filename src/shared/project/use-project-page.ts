@@ -35,7 +35,11 @@ export function useProjectPage(
   // Comments, replies, resolves and status changes by anyone show without a reload.
   useProjectEvents(id);
   const project = query.data ?? null;
-  const missing = query.error ? (query.error instanceof ApiError && query.error.status === 404 ? 'This project does not exist or was deleted.' : errorMessage(query.error)) : null;
+  const missing = query.error
+    ? query.error instanceof ApiError && query.error.status === 404
+      ? 'This project does not exist or was deleted.'
+      : errorMessage(query.error)
+    : null;
   const setPageTitle = useSetAtom(pageTitleAtom);
 
   const setProject = useCallback(

@@ -62,7 +62,15 @@ export function CommentComposer({ review, actions }: { review: ReviewState; acti
       {review.source.guest && (
         <div className="composer-guest-name">
           <label htmlFor="guest-name">Your name</label>
-          <input id="guest-name" type="text" autoComplete="name" value={guestName} maxLength={GUEST_NAME_MAX} placeholder="Shown with your comments" onChange={(event) => setGuestName(event.target.value)} />
+          <input
+            id="guest-name"
+            type="text"
+            autoComplete="name"
+            value={guestName}
+            maxLength={GUEST_NAME_MAX}
+            placeholder="Shown with your comments"
+            onChange={(event) => setGuestName(event.target.value)}
+          />
         </div>
       )}
       <label htmlFor="new-comment" className="composer-label">
@@ -90,26 +98,63 @@ export function CommentComposer({ review, actions }: { review: ReviewState; acti
         }}
       />
       <div className="composer-marks">
-        <Button variant="secondary" className="btn-small" title="Mark in (I)" onClick={() => { review.pause(); review.setMarkIn(frame); }}>
+        <Button
+          variant="secondary"
+          className="btn-small"
+          title="Mark in (I)"
+          onClick={() => {
+            review.pause();
+            review.setMarkIn(frame);
+          }}
+        >
           Mark in
         </Button>
-        <Button variant="secondary" className="btn-small" title="Mark out (O)" onClick={() => { review.pause(); review.setMarkOut(frame); }}>
+        <Button
+          variant="secondary"
+          className="btn-small"
+          title="Mark out (O)"
+          onClick={() => {
+            review.pause();
+            review.setMarkOut(frame);
+          }}
+        >
           Mark out
         </Button>
         {(markIn !== null || markOut !== null) && (
-          <button type="button" className="link-button" onClick={() => { review.setMarkIn(null); review.setMarkOut(null); }}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              review.setMarkIn(null);
+              review.setMarkOut(null);
+            }}
+          >
             Clear range
           </button>
         )}
         {review.draft === null ? (
-          <Button variant="secondary" className="btn-small composer-draw" title="Draw on the paused frame" onClick={() => { review.pause(); review.setDraft([]); }}>
+          <Button
+            variant="secondary"
+            className="btn-small composer-draw"
+            title="Draw on the paused frame"
+            onClick={() => {
+              review.pause();
+              review.setDraft([]);
+            }}
+          >
             ✎ Draw
           </Button>
         ) : (
-          <span className="muted composer-draw">{review.draft.length === 0 ? 'Draw on the picture' : `${review.draft.length} shape${review.draft.length === 1 ? '' : 's'}`}</span>
+          <span className="muted composer-draw">
+            {review.draft.length === 0 ? 'Draw on the picture' : `${review.draft.length} shape${review.draft.length === 1 ? '' : 's'}`}
+          </span>
         )}
       </div>
-      {error && <p className="field-error" role="alert">{error}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       <div className="composer-submit">
         <span className="muted">{text.length > COMMENT_TEXT_MAX - 200 ? `${text.length} / ${COMMENT_TEXT_MAX}` : 'Ctrl+Enter to send'}</span>
         <Button type="submit" variant="primary" className="btn-small" busy={actions.create.isPending} {...needsConnection(offline, !text.trim())}>

@@ -10,7 +10,14 @@ import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { relativeTime } from './review-logic.ts';
 import type { useCommentActions } from './use-comment-actions.ts';
 
-const ROLE_LABEL: Record<CommentAuthorRole, string> = { SUPERADMIN: 'Cutdesk', ADMIN: 'Cutdesk', EDITOR: 'Editor', OWNER: 'Client', USER: 'Client', GUEST: 'Guest' };
+const ROLE_LABEL: Record<CommentAuthorRole, string> = {
+  SUPERADMIN: 'Cutdesk',
+  ADMIN: 'Cutdesk',
+  EDITOR: 'Editor',
+  OWNER: 'Client',
+  USER: 'Client',
+  GUEST: 'Guest',
+};
 
 type Actions = ReturnType<typeof useCommentActions>;
 
@@ -27,7 +34,19 @@ function Author({ comment }: { comment: Comment }) {
   );
 }
 
-function TextEditor({ initial, label, busy, onSave, onCancel }: { initial: string; label: string; busy: boolean; onSave: (text: string) => void; onCancel: () => void }) {
+function TextEditor({
+  initial,
+  label,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  initial: string;
+  label: string;
+  busy: boolean;
+  onSave: (text: string) => void;
+  onCancel: () => void;
+}) {
   const [text, setText] = useState(initial);
   return (
     <form
@@ -71,10 +90,7 @@ function CommentBody({ comment, actions, open }: { comment: Comment; actions: Ac
   const [error, setError] = useState<string | null>(null);
   const save = (text: string) => {
     setError(null);
-    actions.update.mutate(
-      { id: comment.id, body: { text } },
-      { onSuccess: () => setEditing(false), onError: (e) => setError(errorMessage(e)) },
-    );
+    actions.update.mutate({ id: comment.id, body: { text } }, { onSuccess: () => setEditing(false), onError: (e) => setError(errorMessage(e)) });
   };
   return (
     <>
@@ -150,13 +166,28 @@ export const ThreadItem = memo(function ThreadItem({ thread, actions, open, seek
     );
   };
   return (
-    <li className={`review-thread${thread.resolved ? ' resolved' : ''}${active ? ' active' : ''}`} data-testid="review-thread" data-id={thread.id} data-frame={thread.frame}>
+    <li
+      className={`review-thread${thread.resolved ? ' resolved' : ''}${active ? ' active' : ''}`}
+      data-testid="review-thread"
+      data-id={thread.id}
+      data-frame={thread.frame}
+    >
       <div className="review-thread-head">
-        <button type="button" className="timecode-chip" disabled={!seekable} title={seekable ? 'Go to this frame' : 'This version cannot be played here'} onClick={() => onSeek(thread)}>
+        <button
+          type="button"
+          className="timecode-chip"
+          disabled={!seekable}
+          title={seekable ? 'Go to this frame' : 'This version cannot be played here'}
+          onClick={() => onSeek(thread)}
+        >
           {thread.timecode}
           {thread.endTimecode && <> – {thread.endTimecode}</>}
         </button>
-        {thread.drawing !== null && <span className="comment-drawing-tag" title="Has a drawing on the frame">✎ drawing</span>}
+        {thread.drawing !== null && (
+          <span className="comment-drawing-tag" title="Has a drawing on the frame">
+            ✎ drawing
+          </span>
+        )}
         {thread.resolved && <Badge tone="success">Resolved</Badge>}
         {open && thread.canResolve && !thread.deleted && (
           <button type="button" className="link-button resolve-button" disabled={actions.update.isPending} onClick={resolve}>

@@ -28,7 +28,11 @@ export type SyncAction = { kind: 'none'; playbackRate: number } | { kind: 'seek'
  * nothing; up to PLAYING_SEEK_FRAMES a speed nudge toward the leader; beyond, a seek. The target
  * never passes the follower's end (a shorter version stops on its last frame).
  */
-export function syncAction(leader: number, follower: number, options: { playing: boolean; rate: FrameRate; followerDuration: number | null; speed?: number }): SyncAction {
+export function syncAction(
+  leader: number,
+  follower: number,
+  options: { playing: boolean; rate: FrameRate; followerDuration: number | null; speed?: number },
+): SyncAction {
   const speed = options.speed ?? 1;
   const frame = frameSeconds(options.rate);
   const end = options.followerDuration !== null && Number.isFinite(options.followerDuration) ? options.followerDuration : Number.POSITIVE_INFINITY;

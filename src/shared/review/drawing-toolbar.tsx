@@ -19,7 +19,15 @@ export function DrawingToolbar({ review, style }: { review: ReviewState; style?:
   return (
     <div className="drawing-toolbar" role="toolbar" aria-label="Drawing tools" style={style}>
       {TOOLS.map((t) => (
-        <button key={t.kind} type="button" className={`tool${review.tool === t.kind ? ' active' : ''}`} aria-pressed={review.tool === t.kind} title={t.label} aria-label={t.label} onClick={() => review.setTool(t.kind)}>
+        <button
+          key={t.kind}
+          type="button"
+          className={`tool${review.tool === t.kind ? ' active' : ''}`}
+          aria-pressed={review.tool === t.kind}
+          title={t.label}
+          aria-label={t.label}
+          onClick={() => review.setTool(t.kind)}
+        >
           {t.icon}
         </button>
       ))}
@@ -37,7 +45,14 @@ export function DrawingToolbar({ review, style }: { review: ReviewState; style?:
         />
       ))}
       <span className="toolbar-sep" />
-      <button type="button" className="tool" disabled={shapes.length === 0} title="Undo" aria-label="Undo the last shape" onClick={() => review.setDraft(shapes.slice(0, -1))}>
+      <button
+        type="button"
+        className="tool"
+        disabled={shapes.length === 0}
+        title="Undo"
+        aria-label="Undo the last shape"
+        onClick={() => review.setDraft(shapes.slice(0, -1))}
+      >
         ↶
       </button>
       <button type="button" className="tool" title="Stop drawing" aria-label="Remove the drawing" onClick={() => review.setDraft(null)}>

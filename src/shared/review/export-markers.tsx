@@ -34,13 +34,25 @@ export function ExportMarkers({ projectId, projectName, version }: { projectId: 
       {EXPORT_FORMATS.map((format, index) => (
         <span key={format}>
           {index > 0 && <span className="muted"> · </span>}
-          <button type="button" className="link-button" aria-label={ACTION(format)} title={ACTION(format)} disabled={busy !== null} aria-busy={busy === format} onClick={() => void run(format)}>
+          <button
+            type="button"
+            className="link-button"
+            aria-label={ACTION(format)}
+            title={ACTION(format)}
+            disabled={busy !== null}
+            aria-busy={busy === format}
+            onClick={() => void run(format)}
+          >
             {/* The PDF cuts a picture of every commented frame: it takes a moment. */}
             {busy === format && format === 'pdf' ? 'PDF…' : LABELS[format]}
           </button>
         </span>
       ))}
-      {error && <p className="field-error" role="alert">{error}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -117,7 +117,11 @@ export function ReviewOverlay() {
   }, [playerVideo, drawingNow]);
   if (!review || !review.inPlayer || !box) return null;
   const drawing = review.draft !== null;
-  const shown = drawing ? [] : review.playing ? [] : review.threads.filter((t) => t.drawing && !t.deleted && isOnComment(t, review.frame)).flatMap((t) => (t.drawing as { shapes: Shape[] }).shapes);
+  const shown = drawing
+    ? []
+    : review.playing
+      ? []
+      : review.threads.filter((t) => t.drawing && !t.deleted && isOnComment(t, review.frame)).flatMap((t) => (t.drawing as { shapes: Shape[] }).shapes);
   const draft = review.draft ?? [];
   if (!drawing && shown.length === 0) return null;
 
@@ -151,7 +155,10 @@ export function ReviewOverlay() {
     if (!pending) return;
     const p = at(event);
     const last = pending.points.at(-1)!;
-    const points = review.tool === 'freehand' && Math.hypot(p.x - last.x, p.y - last.y) > 0.004 && totalPoints + pending.points.length < DRAWING_LIMITS.points ? [...pending.points, p] : pending.points;
+    const points =
+      review.tool === 'freehand' && Math.hypot(p.x - last.x, p.y - last.y) > 0.004 && totalPoints + pending.points.length < DRAWING_LIMITS.points
+        ? [...pending.points, p]
+        : pending.points;
     setPending({ ...pending, to: p, points });
   };
   const onUp = () => {
@@ -164,19 +171,19 @@ export function ReviewOverlay() {
   return (
     <>
       <svg
-      className={`review-overlay${drawing ? ' drawing' : ''}`}
-      style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
-      viewBox={`0 0 ${box.width} ${box.height}`}
-      data-testid="review-overlay"
-      onPointerDown={drawing ? onDown : undefined}
-      onPointerMove={drawing ? onMove : undefined}
-      onPointerUp={drawing ? onUp : undefined}
-      onPointerCancel={() => setPending(null)}
-    >
-      {[...shown, ...draft, ...(preview ? [preview] : [])].map((shape, index) => (
-        <ShapeView key={index} shape={shape} box={box} />
-      ))}
-    </svg>
+        className={`review-overlay${drawing ? ' drawing' : ''}`}
+        style={{ left: box.left, top: box.top, width: box.width, height: box.height }}
+        viewBox={`0 0 ${box.width} ${box.height}`}
+        data-testid="review-overlay"
+        onPointerDown={drawing ? onDown : undefined}
+        onPointerMove={drawing ? onMove : undefined}
+        onPointerUp={drawing ? onUp : undefined}
+        onPointerCancel={() => setPending(null)}
+      >
+        {[...shown, ...draft, ...(preview ? [preview] : [])].map((shape, index) => (
+          <ShapeView key={index} shape={shape} box={box} />
+        ))}
+      </svg>
       {drawing && <DrawingToolbar review={review} style={{ left: box.left + 8, top: box.top + 8 }} />}
       {drawing && typing && (
         <input

@@ -79,15 +79,31 @@ function Threads({ review, showResolved }: { review: ReviewState; showResolved: 
     <>
       {review.open && review.inPlayer && review.video && <CommentComposer review={review} actions={actions} />}
       {review.threadsLoading ? (
-        <div className="center-block"><Spinner /></div>
+        <div className="center-block">
+          <Spinner />
+        </div>
       ) : review.threadsError ? (
         <p className="form-error">{errorMessage(review.threadsError)}</p>
       ) : shown.length === 0 ? (
-        <p className="review-empty muted">{review.threads.length === 0 ? (review.open && inPlayer ? 'No comments yet. Pause on a frame and write what should change.' : 'No comments on this version.') : 'Every comment is resolved.'}</p>
+        <p className="review-empty muted">
+          {review.threads.length === 0
+            ? review.open && inPlayer
+              ? 'No comments yet. Pause on a frame and write what should change.'
+              : 'No comments on this version.'
+            : 'Every comment is resolved.'}
+        </p>
       ) : (
         <ul className="review-threads" ref={list} aria-label="Comments">
           {shown.map((thread) => (
-            <ThreadItem key={thread.id} thread={thread} actions={actions} open={review.open} seekable={inPlayer} active={inPlayer && !playing && isOnComment(thread, frame)} onSeek={onSeek} />
+            <ThreadItem
+              key={thread.id}
+              thread={thread}
+              actions={actions}
+              open={review.open}
+              seekable={inPlayer}
+              active={inPlayer && !playing && isOnComment(thread, frame)}
+              onSeek={onSeek}
+            />
           ))}
         </ul>
       )}
@@ -103,8 +119,18 @@ export function ReviewPanel({ exportable = false, layout = 'side' }: { exportabl
   const review = useReview();
   const [showResolved, setShowResolved] = useState(true);
   if (!review) return null;
-  if (review.versionsLoading) return <section className="card review-panel" aria-label="Comments"><Spinner /></section>;
-  if (review.versionsError) return <section className="card review-panel" aria-label="Comments"><p className="form-error">{errorMessage(review.versionsError)}</p></section>;
+  if (review.versionsLoading)
+    return (
+      <section className="card review-panel" aria-label="Comments">
+        <Spinner />
+      </section>
+    );
+  if (review.versionsError)
+    return (
+      <section className="card review-panel" aria-label="Comments">
+        <p className="form-error">{errorMessage(review.versionsError)}</p>
+      </section>
+    );
   if (!review.version) return null;
   const resolved = review.threads.filter((t) => t.resolved).length;
   return (
@@ -129,7 +155,8 @@ export function ReviewPanel({ exportable = false, layout = 'side' }: { exportabl
       </div>
       {review.inPlayer && !review.version.current && (
         <p className="review-note" role="status">
-          You are watching {versionLabel(review.version.number)}, an earlier version. Choose {versionLabel(review.versions.find((v) => v.current)?.number ?? review.version.number)} to see the current cut.
+          You are watching {versionLabel(review.version.number)}, an earlier version. Choose{' '}
+          {versionLabel(review.versions.find((v) => v.current)?.number ?? review.version.number)} to see the current cut.
         </p>
       )}
       {!review.inPlayer && (

@@ -32,13 +32,22 @@ export function ReviewTimeline() {
             In {markIn === null ? '—' : frameToTimecode(markIn, rate)} · Out {markOut === null ? '—' : frameToTimecode(markOut, rate)}
           </span>
         )}
-        <span className="review-keys-hint" title="Space play/pause · J backwards, K stop, L forwards (again: faster) · ←/→ one frame · Shift+←/→ one second · I/O mark in/out">
+        <span
+          className="review-keys-hint"
+          title="Space play/pause · J backwards, K stop, L forwards (again: faster) · ←/→ one frame · Shift+←/→ one second · I/O mark in/out"
+        >
           Space · J K L · ← → · I O
         </span>
       </div>
       <div className="review-timeline-bar" onClick={onBar} role="presentation">
         {known && markIn !== null && (
-          <span className="review-range-draft" style={{ left: `${markerPosition(markIn, null, totalFrames).left}%`, width: `${markOut !== null && markOut >= markIn ? markerPosition(markIn, markOut + 1, totalFrames).width : 0.4}%` }} />
+          <span
+            className="review-range-draft"
+            style={{
+              left: `${markerPosition(markIn, null, totalFrames).left}%`,
+              width: `${markOut !== null && markOut >= markIn ? markerPosition(markIn, markOut + 1, totalFrames).width : 0.4}%`,
+            }}
+          />
         )}
         {known &&
           threads

@@ -18,5 +18,10 @@ export function useChangeRequest(projectId: number) {
     enabled: current !== null,
   });
   const open = sortThreads(comments.data?.comments ?? []).filter((t) => !t.resolved && !t.deleted);
-  return { current, openThreads: open, openComments: openCount(comments.data?.comments ?? []), loading: versions.isPending || (current !== null && comments.isPending) };
+  return {
+    current,
+    openThreads: open,
+    openComments: openCount(comments.data?.comments ?? []),
+    loading: versions.isPending || (current !== null && comments.isPending),
+  };
 }

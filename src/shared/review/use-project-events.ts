@@ -49,7 +49,8 @@ export function useProjectEvents(projectId: number): void {
           client.setQueryData<CommentList>(reviewKeys.comments(projectId, thread.version), (list) => list && withThread(list, thread));
         } catch (error) {
           // The thread is gone (deleted with no reply left): out of every list that shows it.
-          if (error instanceof ApiError && error.status === 404) client.setQueriesData<CommentList>({ queryKey: reviewKeys.allComments(projectId) }, (list) => list && withoutComment(list, commentId));
+          if (error instanceof ApiError && error.status === 404)
+            client.setQueriesData<CommentList>({ queryKey: reviewKeys.allComments(projectId) }, (list) => list && withoutComment(list, commentId));
           else refresh(false);
         }
       });

@@ -22,7 +22,12 @@ const duration = (video: HTMLVideoElement | null) => (video && Number.isFinite(v
  * drift, a seek for a large one); on pause B is put on A's instant, so both show the same frame.
  * `source` changes (another version picked) re-sync at once.
  */
-export function useSyncedPlayback(a: RefObject<HTMLVideoElement | null>, b: RefObject<HTMLVideoElement | null>, rate: FrameRate, source: string): SyncedPlayback {
+export function useSyncedPlayback(
+  a: RefObject<HTMLVideoElement | null>,
+  b: RefObject<HTMLVideoElement | null>,
+  rate: FrameRate,
+  source: string,
+): SyncedPlayback {
   const [playing, setPlaying] = useState(false);
   const [time, setTime] = useState(0);
   const [length, setLength] = useState(0);
@@ -33,7 +38,11 @@ export function useSyncedPlayback(a: RefObject<HTMLVideoElement | null>, b: RefO
       const leader = a.current;
       const follower = b.current;
       if (!leader || !follower) return;
-      const action = syncAction(leader.currentTime, follower.currentTime, { playing: isPlaying, rate: { num, den }, followerDuration: duration(follower) || null });
+      const action = syncAction(leader.currentTime, follower.currentTime, {
+        playing: isPlaying,
+        rate: { num, den },
+        followerDuration: duration(follower) || null,
+      });
       follower.playbackRate = action.playbackRate;
       if (action.kind === 'seek') follower.currentTime = action.to;
     },

@@ -97,8 +97,27 @@ export function VersionCompare({ versions, initial, onClose }: Props) {
           position={wipe}
           onPosition={setWipe}
           labels={labels}
-          a={<video ref={aVideo} src={a.media!.preview} preload="auto" playsInline data-testid="compare-video-a" aria-label={`Version ${versionLabel(a.number)}`} />}
-          b={<video ref={bVideo} src={b.media!.preview} preload="auto" playsInline muted data-testid="compare-video-b" aria-label={`Version ${versionLabel(b.number)}`} />}
+          a={
+            <video
+              ref={aVideo}
+              src={a.media!.preview}
+              preload="auto"
+              playsInline
+              data-testid="compare-video-a"
+              aria-label={`Version ${versionLabel(a.number)}`}
+            />
+          }
+          b={
+            <video
+              ref={bVideo}
+              src={b.media!.preview}
+              preload="auto"
+              playsInline
+              muted
+              data-testid="compare-video-b"
+              aria-label={`Version ${versionLabel(b.number)}`}
+            />
+          }
         />
         <div className="compare-transport">
           <button type="button" className="btn btn-primary compare-play" onClick={sync.toggle} aria-label={sync.playing ? 'Pause both' : 'Play both'}>
@@ -131,7 +150,9 @@ export function VersionCompare({ versions, initial, onClose }: Props) {
             </div>
           </dl>
         </div>
-        <p className="compare-hint muted">Space plays or pauses both, ← → step one frame. In the wipe, drag across the picture or use the arrow keys on the handle.</p>
+        <p className="compare-hint muted">
+          Space plays or pauses both, ← → step one frame. In the wipe, drag across the picture or use the arrow keys on the handle.
+        </p>
       </div>
     </Modal>,
     document.body,

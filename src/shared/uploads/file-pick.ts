@@ -32,7 +32,9 @@ export async function pickWithHandles(kind: AcceptKind, multiple = true): Promis
     const handles = await picker.call(window, {
       multiple,
       excludeAcceptAllOption: false,
-      types: [{ description: kind === 'video' ? 'Video files' : 'Images', accept: { [`${kind}/*`]: [...(kind === 'video' ? VIDEO_EXTENSIONS : IMAGE_EXTENSIONS)] } }],
+      types: [
+        { description: kind === 'video' ? 'Video files' : 'Images', accept: { [`${kind}/*`]: [...(kind === 'video' ? VIDEO_EXTENSIONS : IMAGE_EXTENSIONS)] } },
+      ],
     });
     return Promise.all(handles.map(async (handle) => ({ file: await handle.getFile(), handle })));
   } catch (error) {

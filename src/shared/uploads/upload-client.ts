@@ -29,7 +29,11 @@ declare global {
 
 export type { EnqueueResult, UploadItemView, UploadSnapshot, UploadTarget } from '../../../workers/upload-engine.ts';
 
-export const EMPTY_SNAPSHOT: UploadSnapshot = { items: [], totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 }, online: true };
+export const EMPTY_SNAPSHOT: UploadSnapshot = {
+  items: [],
+  totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 },
+  online: true,
+};
 
 let worker: Worker | null = null;
 let sharedPort: MessagePort | null = null;

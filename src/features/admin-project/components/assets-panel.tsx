@@ -43,9 +43,18 @@ export function AssetsPanel({ project, actions }: { project: Project; actions?: 
         </span>
         <div className="panel-head-actions">{actions}</div>
       </div>
-      <Tabs tabs={FILTERS.map((f) => ({ ...f, count: (assets ?? []).filter((a) => f.id === 'all' || a.type.name === f.id).length }))} active={filter} onChange={setFilter} label="Asset filters" />
+      <Tabs
+        tabs={FILTERS.map((f) => ({ ...f, count: (assets ?? []).filter((a) => f.id === 'all' || a.type.name === f.id).length }))}
+        active={filter}
+        onChange={setFilter}
+        label="Asset filters"
+      />
       {error && <div className="form-error">{error}</div>}
-      {assets && shown.length === 0 && <EmptyState title="No assets here" icon="upload">The customer has not uploaded files of this kind.</EmptyState>}
+      {assets && shown.length === 0 && (
+        <EmptyState title="No assets here" icon="upload">
+          The customer has not uploaded files of this kind.
+        </EmptyState>
+      )}
       {shown.length > 0 && (
         <table className="data-table" aria-label="Asset list">
           <thead>
@@ -69,7 +78,12 @@ export function AssetsPanel({ project, actions }: { project: Project; actions?: 
                     label={`Actions for ${asset.name}`}
                     items={[
                       { label: 'Download full', onSelect: () => open(asset.url), disabled: !asset.url, hint: 'Not available' },
-                      { label: 'Download reduced', onSelect: () => open(asset.previewUrl), disabled: !asset.previewUrl, hint: 'The reduced copy is not ready yet' },
+                      {
+                        label: 'Download reduced',
+                        onSelect: () => open(asset.previewUrl),
+                        disabled: !asset.previewUrl,
+                        hint: 'The reduced copy is not ready yet',
+                      },
                     ]}
                   />
                 </td>

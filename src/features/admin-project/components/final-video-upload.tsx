@@ -73,17 +73,39 @@ export function FinalVideoUpload({ project, onDelivered }: { project: Project; o
           if (file) void start(file);
         }}
       />
-      <Button variant="primary" disabled={blocked || state !== 'idle'} title={blocked ? 'Uploading is possible once an editor works on the project' : undefined} onClick={() => input.current?.click()}>
-        {state === 'idle' ? 'Upload final video' : state === 'uploading' ? `Uploading… ${Math.round(item?.percent ?? 0)}%` : state === 'registering' ? 'Processing…' : 'Uploaded'}
+      <Button
+        variant="primary"
+        disabled={blocked || state !== 'idle'}
+        title={blocked ? 'Uploading is possible once an editor works on the project' : undefined}
+        onClick={() => input.current?.click()}
+      >
+        {state === 'idle'
+          ? 'Upload final video'
+          : state === 'uploading'
+            ? `Uploading… ${Math.round(item?.percent ?? 0)}%`
+            : state === 'registering'
+              ? 'Processing…'
+              : 'Uploaded'}
       </Button>
       {state === 'uploading' && item && (
-        <div className="download-progress" role="progressbar" aria-label="Final video upload" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(item.percent)}>
+        <div
+          className="download-progress"
+          role="progressbar"
+          aria-label="Final video upload"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(item.percent)}
+        >
           <div className="download-progress-track">
             <ProgressFill className="download-progress-fill" percent={item.percent} />
           </div>
         </div>
       )}
-      {error && <p className="field-error" role="alert">{error}</p>}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

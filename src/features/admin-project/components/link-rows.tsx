@@ -50,10 +50,23 @@ export function LinkRows({ project, role, onSaved }: { project: Project; role: R
               }}
             />
             <div className="link-row-actions">
-              <button type="button" className="btn btn-secondary btn-small" disabled={!value} onClick={() => value && void copy(field, value)} aria-label={`Copy ${label} link`}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-small"
+                disabled={!value}
+                onClick={() => value && void copy(field, value)}
+                aria-label={`Copy ${label} link`}
+              >
                 {copied === field ? 'Copied!' : 'Copy'}
               </button>
-              <a className={`btn btn-secondary btn-small ${value ? '' : 'is-disabled-link'}`} href={value ?? undefined} target="_blank" rel="noreferrer" aria-label={`Open ${label} link`} aria-disabled={!value}>
+              <a
+                className={`btn btn-secondary btn-small ${value ? '' : 'is-disabled-link'}`}
+                href={value ?? undefined}
+                target="_blank"
+                rel="noreferrer"
+                aria-label={`Open ${label} link`}
+                aria-disabled={!value}
+              >
                 Open
               </a>
             </div>

@@ -36,7 +36,17 @@ function check(v: Record<Field, string>, kind: Kind, timesRedeemed: number): Par
 }
 
 /** Creates a coupon or edits one (its code stays). Exactly one of percent off and amount off. */
-export function CouponModal({ coupon, currency, onClose, onSaved }: { coupon: StaffCoupon | null; currency: string; onClose: () => void; onSaved: (coupon: StaffCoupon) => void }) {
+export function CouponModal({
+  coupon,
+  currency,
+  onClose,
+  onSaved,
+}: {
+  coupon: StaffCoupon | null;
+  currency: string;
+  onClose: () => void;
+  onSaved: (coupon: StaffCoupon) => void;
+}) {
   const [kind, setKind] = useState<Kind>(coupon?.amountOff != null ? 'amount' : 'percent');
   const form = useForm<Field>(
     {
@@ -52,16 +62,16 @@ export function CouponModal({ coupon, currency, onClose, onSaved }: { coupon: St
 
   const submit = (event: React.FormEvent) =>
     run(event, async () => {
-    const v = form.values;
-    const body: CouponBody = {
-      code: normalizeCouponCode(v.code),
-      percentOff: kind === 'percent' ? whole(v.percentOff, 1, 100) : null,
-      amountOff: kind === 'amount' ? parseMoneyInput(v.amountOff) : null,
-      validUntil: v.validUntil || null,
-      maxRedemptions: v.maxRedemptions.trim() ? whole(v.maxRedemptions, 1, 1_000_000) : null,
-      retired: coupon?.retired ?? false,
-    };
-    onSaved(await saveCoupon(coupon?.code ?? null, body));
+      const v = form.values;
+      const body: CouponBody = {
+        code: normalizeCouponCode(v.code),
+        percentOff: kind === 'percent' ? whole(v.percentOff, 1, 100) : null,
+        amountOff: kind === 'amount' ? parseMoneyInput(v.amountOff) : null,
+        validUntil: v.validUntil || null,
+        maxRedemptions: v.maxRedemptions.trim() ? whole(v.maxRedemptions, 1, 1_000_000) : null,
+        retired: coupon?.retired ?? false,
+      };
+      onSaved(await saveCoupon(coupon?.code ?? null, body));
     });
 
   return (
@@ -93,9 +103,23 @@ export function CouponModal({ coupon, currency, onClose, onSaved }: { coupon: St
         </fieldset>
         <div className="form-row">
           {kind === 'percent' ? (
-            <TextField label="Percent off" inputMode="numeric" autoComplete="off" placeholder="10" hint="Of the first year's price" {...form.field('percentOff')} />
+            <TextField
+              label="Percent off"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="10"
+              hint="Of the first year's price"
+              {...form.field('percentOff')}
+            />
           ) : (
-            <TextField label={`Amount off (${currency.toUpperCase()})`} inputMode="decimal" autoComplete="off" placeholder="50.00" hint="Off the first year's price" {...form.field('amountOff')} />
+            <TextField
+              label={`Amount off (${currency.toUpperCase()})`}
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder="50.00"
+              hint="Off the first year's price"
+              {...form.field('amountOff')}
+            />
           )}
           <TextField label="Valid until" type="date" hint="Last day it can be used; empty for no end" {...form.field('validUntil')} />
         </div>
@@ -104,7 +128,11 @@ export function CouponModal({ coupon, currency, onClose, onSaved }: { coupon: St
           inputMode="numeric"
           autoComplete="off"
           placeholder="No limit"
-          hint={coupon ? `Used ${coupon.timesRedeemed} times so far. Each organization can use a code once.` : 'Empty for no limit. Each organization can use a code once.'}
+          hint={
+            coupon
+              ? `Used ${coupon.timesRedeemed} times so far. Each organization can use a code once.`
+              : 'Empty for no limit. Each organization can use a code once.'
+          }
           {...form.field('maxRedemptions')}
         />
         <div className="modal-actions">

@@ -47,7 +47,14 @@ export function ExpiringCredits() {
         </div>
       </header>
       {error && <div className="form-error">{error}</div>}
-      <DataTable label="Credits expiring soon" columns={columns} rows={rows ?? []} rowKey={(r) => r.id} loading={rows === null} empty="No credits expire in the next 91 days." />
+      <DataTable
+        label="Credits expiring soon"
+        columns={columns}
+        rows={rows ?? []}
+        rowKey={(r) => r.id}
+        loading={rows === null}
+        empty="No credits expire in the next 91 days."
+      />
     </section>
   );
 }

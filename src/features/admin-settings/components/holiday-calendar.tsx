@@ -94,7 +94,16 @@ export function HolidayCalendar({ canEdit }: { canEdit: boolean }) {
       key: 'source',
       header: 'Kind',
       nowrap: true,
-      cell: (h) => (h.removed ? <Badge tone="warning" title="Removed: a business day again, the timers count it.">Removed</Badge> : h.source === 'added' ? <Badge tone="info">Added</Badge> : <Badge>Federal</Badge>),
+      cell: (h) =>
+        h.removed ? (
+          <Badge tone="warning" title="Removed: a business day again, the timers count it.">
+            Removed
+          </Badge>
+        ) : h.source === 'added' ? (
+          <Badge tone="info">Added</Badge>
+        ) : (
+          <Badge>Federal</Badge>
+        ),
     },
     ...(canEdit
       ? [
@@ -103,7 +112,13 @@ export function HolidayCalendar({ canEdit }: { canEdit: boolean }) {
             header: <span className="sr-only">Action</span>,
             nowrap: true,
             cell: (h: Holiday) => (
-              <Button variant={h.removed ? 'secondary' : 'ghost'} busy={busyDate === h.date} disabled={busyDate !== null} onClick={() => void act(h)} aria-label={`${h.removed ? 'Restore' : 'Remove'} ${h.name} (${h.date})`}>
+              <Button
+                variant={h.removed ? 'secondary' : 'ghost'}
+                busy={busyDate === h.date}
+                disabled={busyDate !== null}
+                onClick={() => void act(h)}
+                aria-label={`${h.removed ? 'Restore' : 'Remove'} ${h.name} (${h.date})`}
+              >
                 {h.removed ? 'Restore' : 'Remove'}
               </Button>
             ),
@@ -118,7 +133,8 @@ export function HolidayCalendar({ canEdit }: { canEdit: boolean }) {
         <div>
           <h2>Holidays</h2>
           <p className="card-sub">
-            The 48-hour delivery timers, deadlines and reminders count Monday to Friday, New York time, but not these days. US federal holidays on the dates they are observed, unless removed.
+            The 48-hour delivery timers, deadlines and reminders count Monday to Friday, New York time, but not these days. US federal holidays on the dates
+            they are observed, unless removed.
             {canEdit ? ' Changes apply to every running timer at once.' : ' Only superadmins change them.'}
           </p>
         </div>

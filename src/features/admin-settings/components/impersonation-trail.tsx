@@ -60,7 +60,11 @@ export function ImpersonationTrail() {
         </Link>
       ),
     },
-    { key: 'customer', header: 'Signed in as', cell: (r) => (r.customer ? <span title={r.customer.email}>{r.customer.name}</span> : <span className="muted-cell">—</span>) },
+    {
+      key: 'customer',
+      header: 'Signed in as',
+      cell: (r) => (r.customer ? <span title={r.customer.email}>{r.customer.name}</span> : <span className="muted-cell">—</span>),
+    },
     { key: 'start', header: 'Started', nowrap: true, cell: (r) => WHEN.format(new Date(r.startedAt)) },
     { key: 'duration', header: 'Duration', nowrap: true, cell: (r) => <Duration row={r} now={now} /> },
     { key: 'address', header: 'Client address', nowrap: true, cell: (r) => r.clientAddress ?? <span className="muted-cell">—</span> },
@@ -78,7 +82,14 @@ export function ImpersonationTrail() {
           {error}
         </div>
       )}
-      <DataTable label="Log In As trail" columns={columns} rows={rows ?? []} rowKey={(r) => r.id} loading={rows === null} empty="No one has logged in as a customer yet." />
+      <DataTable
+        label="Log In As trail"
+        columns={columns}
+        rows={rows ?? []}
+        rowKey={(r) => r.id}
+        loading={rows === null}
+        empty="No one has logged in as a customer yet."
+      />
       <MoreButton visible={query.hasNextPage && rows !== null} busy={query.isFetchingNextPage} onClick={() => void query.fetchNextPage()}>
         Get more sessions
       </MoreButton>

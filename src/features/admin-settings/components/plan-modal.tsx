@@ -69,15 +69,16 @@ export function PlanModal({ plan, onClose, onSaved }: { plan: StaffPlan | null; 
   const currencyFixed = plan !== null && plan.subscriptions > 0;
   const currency = /^[a-z]{3}$/i.test(form.values.currency.trim()) ? form.values.currency.trim().toUpperCase() : 'currency';
 
-  const submit = (event: React.FormEvent) => run(event, async () => onSaved(await savePlan(plan?.id ?? null, toBody(form.values, plan ? plan.retired : !onSale))));
+  const submit = (event: React.FormEvent) =>
+    run(event, async () => onSaved(await savePlan(plan?.id ?? null, toBody(form.values, plan ? plan.retired : !onSale))));
 
   return (
     <Modal title={plan ? `Edit ${plan.name}` : 'New plan'} onClose={onClose} width={640}>
       <form noValidate onSubmit={submit} className="plan-form">
         {plan && plan.subscriptions > 0 && (
           <p className="side-note">
-            {plural(plan.subscriptions, 'organization')} {plan.subscriptions === 1 ? 'is' : 'are'} on this plan. What you change here applies to new purchases and to
-            each of their next yearly renewals; the term they already paid for runs on as bought.
+            {plural(plan.subscriptions, 'organization')} {plan.subscriptions === 1 ? 'is' : 'are'} on this plan. What you change here applies to new purchases
+            and to each of their next yearly renewals; the term they already paid for runs on as bought.
           </p>
         )}
         {error && (
@@ -92,8 +93,22 @@ export function PlanModal({ plan, onClose, onSaved }: { plan: StaffPlan | null; 
           <TextField label="Term (months)" inputMode="numeric" autoComplete="off" {...form.field('termMonths')} />
         </div>
         <div className="form-row form-row-3">
-          <TextField label={`Price per month (${currency})`} inputMode="decimal" autoComplete="off" placeholder="124.17" hint="Shown at checkout" {...form.field('pricePerMonth')} />
-          <TextField label={`Price per year (${currency})`} inputMode="decimal" autoComplete="off" placeholder="1,490.00" hint="Charged once a term" {...form.field('pricePerYear')} />
+          <TextField
+            label={`Price per month (${currency})`}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="124.17"
+            hint="Shown at checkout"
+            {...form.field('pricePerMonth')}
+          />
+          <TextField
+            label={`Price per year (${currency})`}
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder="1,490.00"
+            hint="Charged once a term"
+            {...form.field('pricePerYear')}
+          />
           <TextField
             label="Currency"
             autoComplete="off"
@@ -103,7 +118,13 @@ export function PlanModal({ plan, onClose, onSaved }: { plan: StaffPlan | null; 
             {...form.field('currency')}
           />
         </div>
-        <TextField label="Onboarding kit" autoComplete="off" placeholder="Studio kit" hint="Sent with a customer's first purchase. Leave empty for no kit." {...form.field('kitType')} />
+        <TextField
+          label="Onboarding kit"
+          autoComplete="off"
+          placeholder="Studio kit"
+          hint="Sent with a customer's first purchase. Leave empty for no kit."
+          {...form.field('kitType')}
+        />
         {!plan && (
           <label className="check-field plan-on-sale">
             <input type="checkbox" checked={onSale} onChange={(e) => setOnSale(e.target.checked)} />

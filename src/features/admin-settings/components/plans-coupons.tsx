@@ -99,7 +99,12 @@ export function PlansAndCoupons() {
           <Button variant="secondary" className="btn-small" onClick={() => setEditingPlan(p)} aria-label={`Edit ${p.name}`}>
             Edit
           </Button>
-          <Button variant="ghost" className={`btn-small ${p.retired ? '' : 'btn-danger-ghost'}`} onClick={() => setTogglingPlan(p)} aria-label={`${p.retired ? 'Bring back' : 'Retire'} ${p.name}`}>
+          <Button
+            variant="ghost"
+            className={`btn-small ${p.retired ? '' : 'btn-danger-ghost'}`}
+            onClick={() => setTogglingPlan(p)}
+            aria-label={`${p.retired ? 'Bring back' : 'Retire'} ${p.name}`}
+          >
             {p.retired ? 'Bring back' : 'Retire'}
           </Button>
         </span>
@@ -110,7 +115,12 @@ export function PlansAndCoupons() {
   const couponColumns: Column<StaffCoupon>[] = [
     { key: 'code', header: 'Code', cell: (c) => <code className="coupon-code">{c.code}</code> },
     { key: 'discount', header: 'Discount', nowrap: true, cell: (c) => discountLabel(c, currency) },
-    { key: 'validUntil', header: 'Valid until', nowrap: true, cell: (c) => (c.validUntil ? formatDate(c.validUntil) : <span className="text-muted">No end</span>) },
+    {
+      key: 'validUntil',
+      header: 'Valid until',
+      nowrap: true,
+      cell: (c) => (c.validUntil ? formatDate(c.validUntil) : <span className="text-muted">No end</span>),
+    },
     {
       key: 'redemptions',
       header: 'Redemptions',
@@ -224,15 +234,16 @@ export function PlansAndCoupons() {
         >
           {togglingPlan.retired ? (
             <p>
-              It goes back on sale at once, at {formatMoney(togglingPlan.pricePerYear, togglingPlan.currency)} a year: customers can choose it at checkout again.
+              It goes back on sale at once, at {formatMoney(togglingPlan.pricePerYear, togglingPlan.currency)} a year: customers can choose it at checkout
+              again.
             </p>
           ) : (
             <>
               <p>It comes off sale at once: customers can no longer choose it at checkout.</p>
               {togglingPlan.subscriptions > 0 ? (
                 <p>
-                  {togglingPlan.subscriptions === 1 ? 'The organization on it keeps it.' : `The ${togglingPlan.subscriptions} organizations on it keep it.`} Each keeps the price it
-                  paid until its term ends; then it renews on this plan at the plan's yearly price at that time (now{' '}
+                  {togglingPlan.subscriptions === 1 ? 'The organization on it keeps it.' : `The ${togglingPlan.subscriptions} organizations on it keep it.`}{' '}
+                  Each keeps the price it paid until its term ends; then it renews on this plan at the plan's yearly price at that time (now{' '}
                   {formatMoney(togglingPlan.pricePerYear, togglingPlan.currency)}), unless it cancels first.
                 </p>
               ) : (
@@ -253,7 +264,13 @@ export function PlansAndCoupons() {
           onConfirm={async () => {
             const c = retiringCoupon;
             try {
-              await saveCoupon(c.code, { percentOff: c.percentOff, amountOff: c.amountOff, validUntil: c.validUntil, maxRedemptions: c.maxRedemptions, retired: true });
+              await saveCoupon(c.code, {
+                percentOff: c.percentOff,
+                amountOff: c.amountOff,
+                validUntil: c.validUntil,
+                maxRedemptions: c.maxRedemptions,
+                retired: true,
+              });
               await couponsChanged();
             } catch (e) {
               return errorMessage(e);
@@ -262,7 +279,9 @@ export function PlansAndCoupons() {
         >
           <p>
             Customers can no longer use it at checkout.{' '}
-            {retiringCoupon.timesRedeemed > 0 ? `The ${plural(retiringCoupon.timesRedeemed, 'purchase')} made with it keep the discount they got on their first year.` : 'Nobody has used it yet.'}
+            {retiringCoupon.timesRedeemed > 0
+              ? `The ${plural(retiringCoupon.timesRedeemed, 'purchase')} made with it keep the discount they got on their first year.`
+              : 'Nobody has used it yet.'}
           </p>
         </ConfirmModal>
       )}

@@ -11,7 +11,8 @@ import { useForm } from '@/ui/use-form.ts';
 import { saveStaffUser } from '../api/save-staff-user.ts';
 
 type Field = 'firstName' | 'lastName' | 'email' | 'phone';
-const validate = (v: Record<Field, string>) => collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
+const validate = (v: Record<Field, string>) =>
+  collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
 
 /** What each role the choice offers does (A§1, A§6), so the person picks knowingly. */
 const ROLE_HINT: Record<'Editor' | 'Admin', string> = {
@@ -20,15 +21,34 @@ const ROLE_HINT: Record<'Editor' | 'Admin', string> = {
 };
 
 /** Adds a staff member (an editor, or an admin for the superadmin: issue 36) or edits one. */
-export function StaffUserModal({ user, roles, onClose, onSaved }: { user: User | null; roles: ('Editor' | 'Admin')[]; onClose: () => void; onSaved: (user: User) => void }) {
-  const form = useForm<Field>({ firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', phone: user?.phone ?? '' }, useCallback(validate, []));
+export function StaffUserModal({
+  user,
+  roles,
+  onClose,
+  onSaved,
+}: {
+  user: User | null;
+  roles: ('Editor' | 'Admin')[];
+  onClose: () => void;
+  onSaved: (user: User) => void;
+}) {
+  const form = useForm<Field>(
+    { firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', phone: user?.phone ?? '' },
+    useCallback(validate, []),
+  );
   const [role, setRole] = useState<'Editor' | 'Admin'>(roles[0] ?? 'Editor');
   const { busy, error, submit: run } = useFormSubmit(form, { email: MESSAGES.userEmailUsed });
 
   const submit = (event: React.FormEvent) =>
     run(event, async () => {
       const v = form.values;
-      onSaved(await saveStaffUser(user?.id ?? null, { email: v.email.trim(), firstName: v.firstName.trim(), lastName: v.lastName.trim(), phone: v.phone.trim() }, role));
+      onSaved(
+        await saveStaffUser(
+          user?.id ?? null,
+          { email: v.email.trim(), firstName: v.firstName.trim(), lastName: v.lastName.trim(), phone: v.phone.trim() },
+          role,
+        ),
+      );
     });
 
   return (

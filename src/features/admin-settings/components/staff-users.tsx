@@ -47,7 +47,8 @@ export function StaffUsers({ me }: { me: Me }) {
     ]);
 
   const actor = { id: me.id, role: me.role.name, organizationId: null };
-  const may = (u: User, action: 'edit' | 'enable' | 'delete' | 'invite') => decideUserAction(actor, { id: u.id, role: u.role.name, organizationId: u.organizationId }, action).allowed;
+  const may = (u: User, action: 'edit' | 'enable' | 'delete' | 'invite') =>
+    decideUserAction(actor, { id: u.id, role: u.role.name, organizationId: u.organizationId }, action).allowed;
   // Issue 36: the roles this person may give (a superadmin: Editor or Admin; an admin: Editor).
   const roles = creatableStaffRoles(me.role.name).map((role) => ROLE_LABEL[role]);
 
@@ -77,7 +78,13 @@ export function StaffUsers({ me }: { me: Me }) {
       cell: (u) => {
         const items: MenuItem[] = staffMenuEntries(u, (action) => may(u, action)).map((entry) => {
           if (entry === 'edit') return { label: 'Edit', onSelect: () => setEditing(u) };
-          if (entry === 'invite') return { label: 'Resend invite link', onSelect: () => setPending({ action: 'invite', user: u }), disabled: !u.isEnabled, hint: 'Enable the user first.' };
+          if (entry === 'invite')
+            return {
+              label: 'Resend invite link',
+              onSelect: () => setPending({ action: 'invite', user: u }),
+              disabled: !u.isEnabled,
+              hint: 'Enable the user first.',
+            };
           return { label: CONFIRM[entry].label, danger: entry === 'delete', onSelect: () => setPending({ action: entry, user: u }) };
         });
         return items.length ? <Menu label={`Actions for ${fullName(u)}`} items={items} /> : null;
@@ -108,7 +115,14 @@ export function StaffUsers({ me }: { me: Me }) {
           {notice}
         </p>
       )}
-      <DataTable label="Staff users" columns={columns} rows={users ?? []} rowKey={(u) => u.id} loading={users === null} rowClassName={(u) => (u.isEnabled ? '' : 'dt-row-muted')} />
+      <DataTable
+        label="Staff users"
+        columns={columns}
+        rows={users ?? []}
+        rowKey={(u) => u.id}
+        loading={users === null}
+        rowClassName={(u) => (u.isEnabled ? '' : 'dt-row-muted')}
+      />
       {pending && (
         <ConfirmModal
           title={CONFIRM[pending.action].title(fullName(pending.user))}

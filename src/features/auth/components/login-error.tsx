@@ -3,7 +3,12 @@ import { pathTo } from '@/domain/pages.ts';
 
 /** The login failure of C§8 ends with a contact link. */
 export function LoginError({ message }: { message: string }) {
-  if (message !== MESSAGES.loginFailed) return <div className="form-error" role="alert">{message}</div>;
+  if (message !== MESSAGES.loginFailed)
+    return (
+      <div className="form-error" role="alert">
+        {message}
+      </div>
+    );
   // The message ends with "contact us here": "here" is the link (one link, no second "contact us").
   const linkWord = 'here';
   const text = message.endsWith(linkWord) ? message.slice(0, -linkWord.length) : `${message} `;

@@ -136,8 +136,10 @@ export function EditorSelect({ projectId, projectName, status, editor, editors, 
                 role="option"
                 aria-selected={choice.id === editor?.id}
                 aria-disabled={choice.pending || undefined}
-                className={['editor-picker-option', choice.pending && 'is-pending', !choice.pending && pickable[active]?.id === choice.id && 'is-active'].filter(Boolean).join(' ')}
-                title={choice.pending ? `${choice.name} has not accepted the invitation yet and cannot sign in.` : choice.email ?? undefined}
+                className={['editor-picker-option', choice.pending && 'is-pending', !choice.pending && pickable[active]?.id === choice.id && 'is-active']
+                  .filter(Boolean)
+                  .join(' ')}
+                title={choice.pending ? `${choice.name} has not accepted the invitation yet and cannot sign in.` : (choice.email ?? undefined)}
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => !choice.pending && choose(choice.id)}
               >

@@ -16,7 +16,8 @@ import { PictureInput } from './picture-input.tsx';
 type Field = 'firstName' | 'lastName' | 'email' | 'phone';
 
 // A§5: first name, last name and e-mail are required; the phone has no rule.
-const validate = (v: Record<Field, string>) => collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
+const validate = (v: Record<Field, string>) =>
+  collectErrors({ firstName: settingsNameRule(v.firstName), lastName: settingsNameRule(v.lastName), email: emailRule(v.email), phone: undefined });
 
 /**
  * A§2 add-editor modal; editing switches to the finish-profile wording. An e-mail already in use
@@ -24,7 +25,10 @@ const validate = (v: Record<Field, string>) => collectErrors({ firstName: settin
  * field; other refusals show the server's field messages (src/lib/form-errors.ts).
  */
 export function EditorModal({ editor, onClose, onSaved }: { editor: User | null; onClose: () => void; onSaved: (editor: User) => void }) {
-  const form = useForm<Field>({ firstName: editor?.firstName ?? '', lastName: editor?.lastName ?? '', email: editor?.email ?? '', phone: editor?.phone ?? '' }, useCallback(validate, []));
+  const form = useForm<Field>(
+    { firstName: editor?.firstName ?? '', lastName: editor?.lastName ?? '', email: editor?.email ?? '', phone: editor?.phone ?? '' },
+    useCallback(validate, []),
+  );
   const [picture, setPicture] = useState<string | null>(editor?.profilePictureUrl ?? null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -42,7 +42,15 @@ export function PictureInput({ name, value, onChange }: { name: string; value: s
           <Icon name="camera" size={16} />
           {value ? 'Change picture' : 'Upload picture'}
         </label>
-        <input id={id} ref={input} type="file" accept={ACCEPT} className="sr-only" aria-label="Profile picture" onChange={(e) => void pick(e.target.files?.[0])} />
+        <input
+          id={id}
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          className="sr-only"
+          aria-label="Profile picture"
+          onChange={(e) => void pick(e.target.files?.[0])}
+        />
         {value && (
           <button type="button" className="link-button" onClick={() => onChange(null)}>
             Remove

@@ -23,4 +23,5 @@ export function refusedForGuests(_id: number, _body?: UpdateCommentBody): never 
   throw new Error('Guests cannot change or delete comments.');
 }
 
-export const guestStreamUrl = (token: string, pass: string | null) => `/api/v1${operationPath(operations.guestEvents.path, { token })}${pass ? `?pass=${encodeURIComponent(pass)}` : ''}`;
+export const guestStreamUrl = (token: string, pass: string | null) =>
+  `/api/v1${operationPath(operations.guestEvents.path, { token })}${pass ? `?pass=${encodeURIComponent(pass)}` : ''}`;

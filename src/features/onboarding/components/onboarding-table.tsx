@@ -11,9 +11,20 @@ import { updateOrganization } from '@/shared/organization/api/update-organizatio
 import { SubscriptionBadge } from './subscription-badge.tsx';
 import { pathTo } from '@/domain/pages.ts';
 
-
 /** A§2 onboarding tabs 0 and 1: editable assets link and tracking id; Complete unless already completed. */
-export function OnboardingTable({ rows, loading, completed, onChanged, onComplete }: { rows: OrganizationRow[]; loading: boolean; completed: boolean; onChanged: (row: OrganizationRow) => void; onComplete: (row: OrganizationRow) => void }) {
+export function OnboardingTable({
+  rows,
+  loading,
+  completed,
+  onChanged,
+  onComplete,
+}: {
+  rows: OrganizationRow[];
+  loading: boolean;
+  completed: boolean;
+  onChanged: (row: OrganizationRow) => void;
+  onComplete: (row: OrganizationRow) => void;
+}) {
   const columns: Column<OrganizationRow>[] = [
     {
       key: 'organization',

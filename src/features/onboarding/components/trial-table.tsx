@@ -56,7 +56,11 @@ export function TrialTable({ rows, loading }: { rows: TrialUser[]; loading: bool
         return (
           <span className="expiry-cell">
             {formatDate(businessDate(t.codeExpiration))}
-            {left < 0 ? <Badge tone="danger">Expired</Badge> : <Badge tone={left < 4 ? 'warning' : 'info'}>{left === 0 ? 'Ends today' : `${plural(left, 'day')} left`}</Badge>}
+            {left < 0 ? (
+              <Badge tone="danger">Expired</Badge>
+            ) : (
+              <Badge tone={left < 4 ? 'warning' : 'info'}>{left === 0 ? 'Ends today' : `${plural(left, 'day')} left`}</Badge>
+            )}
           </span>
         );
       },

@@ -30,7 +30,11 @@ function check(d: Draft): Partial<Record<Field, string>> {
   if (!isIsoDate(d.startDate)) errors.startDate = ORGANIZATION_MESSAGES.dateInvalid;
   if (!isIsoDate(d.endDate)) errors.endDate = ORGANIZATION_MESSAGES.dateInvalid;
   else if (!errors.startDate && d.endDate < d.startDate) errors.endDate = ORGANIZATION_MESSAGES.endBeforeStart;
-  for (const [key, max] of [['credits', 100_000], ['creditsPerInterval', 100_000], ['interval', 120]] as const) {
+  for (const [key, max] of [
+    ['credits', 100_000],
+    ['creditsPerInterval', 100_000],
+    ['interval', 120],
+  ] as const) {
     if (!/^\d+$/.test(d[key].trim()) || Number(d[key]) > max) errors[key] = ORGANIZATION_MESSAGES.wholeNumber(max);
   }
   if (!/^\d+(\.\d+)?$/.test(d.storage.trim()) || Number(d.storage) > 1000) errors.storage = ORGANIZATION_MESSAGES.storageInvalid;
@@ -38,7 +42,17 @@ function check(d: Draft): Partial<Record<Field, string>> {
 }
 
 /** A§2 credits panel: ACTIVE or INACTIVE; editable for admins ("Updated!" on success), read-only for editors. */
-export function CreditsPanel({ organizationId, credits, editable, onSaved }: { organizationId: number; credits: CreditDetail; editable: boolean; onSaved: (credits: CreditDetail) => void }) {
+export function CreditsPanel({
+  organizationId,
+  credits,
+  editable,
+  onSaved,
+}: {
+  organizationId: number;
+  credits: CreditDetail;
+  editable: boolean;
+  onSaved: (credits: CreditDetail) => void;
+}) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(credits));
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -116,7 +130,13 @@ export function CreditsPanel({ organizationId, credits, editable, onSaved }: { o
           </div>
           <div className="form-row form-row-3">
             <TextField label="Total credits" inputMode="numeric" value={draft.credits} onChange={set('credits')} error={errors.credits} />
-            <TextField label="Credits per interval" inputMode="numeric" value={draft.creditsPerInterval} onChange={set('creditsPerInterval')} error={errors.creditsPerInterval} />
+            <TextField
+              label="Credits per interval"
+              inputMode="numeric"
+              value={draft.creditsPerInterval}
+              onChange={set('creditsPerInterval')}
+              error={errors.creditsPerInterval}
+            />
             <TextField label="Interval (months)" inputMode="numeric" value={draft.interval} onChange={set('interval')} error={errors.interval} />
           </div>
           <div className="form-row">

@@ -10,7 +10,15 @@ import { organizationKeys } from '../api/keys.ts';
 
 const STATUS_TONE = { active: 'success', canceled: 'warning', inactive: 'neutral' } as const;
 const INVOICE_TONE = { paid: 'success', failed: 'danger', refunded: 'neutral' } as const;
-const BRAND: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', discover: 'Discover', diners: 'Diners Club', jcb: 'JCB', unionpay: 'UnionPay' };
+const BRAND: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+  diners: 'Diners Club',
+  jcb: 'JCB',
+  unionpay: 'UnionPay',
+};
 
 type InvoiceRow = InvoiceView & { plan: string };
 
@@ -31,7 +39,9 @@ function kitText(o: StaffOrganization): string {
 
 function address(billing: Record<string, string>): string[] {
   const cityLine = [billing.code, billing.city].filter(Boolean).join(' ');
-  return [billing.name, billing.company, billing.address, [cityLine, billing.country].filter(Boolean).join(', ')].filter((line): line is string => Boolean(line));
+  return [billing.name, billing.company, billing.address, [cityLine, billing.country].filter(Boolean).join(', ')].filter((line): line is string =>
+    Boolean(line),
+  );
 }
 
 const invoiceColumns: Column<InvoiceRow>[] = [

@@ -11,7 +11,11 @@ import { ORGANIZATION_USERS_PAGE, listUsers } from '../api/list-users.ts';
 export function UsersPager({ organizationId, total }: { organizationId: number; total: number }) {
   const [start, setStart] = useState(0);
   // The page on screen stays until the next one arrives.
-  const query = useQuery({ queryKey: organizationKeys.usersPage(organizationId, start), queryFn: () => listUsers(organizationId, start), placeholderData: keepPreviousData });
+  const query = useQuery({
+    queryKey: organizationKeys.usersPage(organizationId, start),
+    queryFn: () => listUsers(organizationId, start),
+    placeholderData: keepPreviousData,
+  });
   const users = query.data ?? (query.isError ? [] : null);
   const error = query.error ? errorMessage(query.error) : null;
   const last = Math.min(total, start + ORGANIZATION_USERS_PAGE);
@@ -21,10 +25,22 @@ export function UsersPager({ organizationId, total }: { organizationId: number; 
         <h2>Users</h2>
         <div className="pager">
           <span className="pager-range">{total === 0 ? 'None' : `${start + 1}–${last} of ${total}`}</span>
-          <button type="button" className="icon-button pager-arrow" aria-label="Previous users" disabled={start === 0} onClick={() => setStart(Math.max(0, start - ORGANIZATION_USERS_PAGE))}>
+          <button
+            type="button"
+            className="icon-button pager-arrow"
+            aria-label="Previous users"
+            disabled={start === 0}
+            onClick={() => setStart(Math.max(0, start - ORGANIZATION_USERS_PAGE))}
+          >
             <Icon name="chevronLeft" size={18} />
           </button>
-          <button type="button" className="icon-button pager-arrow" aria-label="Next users" disabled={last >= total} onClick={() => setStart(start + ORGANIZATION_USERS_PAGE)}>
+          <button
+            type="button"
+            className="icon-button pager-arrow"
+            aria-label="Next users"
+            disabled={last >= total}
+            onClick={() => setStart(start + ORGANIZATION_USERS_PAGE)}
+          >
             <Icon name="chevronRight" size={18} />
           </button>
         </div>

@@ -19,7 +19,7 @@ const STEPS = [
 const FAQ = [
   {
     q: 'Who can subscribe?',
-    a: "The owner of the organization buys and manages the subscription, in Admin Settings. Everyone in the organization sends projects with its credits; users ask their owner to subscribe.",
+    a: 'The owner of the organization buys and manages the subscription, in Admin Settings. Everyone in the organization sends projects with its credits; users ask their owner to subscribe.',
   },
   {
     q: 'How am I billed?',

@@ -56,7 +56,10 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
 
   // A finished upload is registered: the list shows it as an asset (the upload client refreshes the
   // organization's storage; the project's files are this page's to refresh).
-  const finished = mine.filter((item) => item.status === 'done').map((item) => item.uid).join(',');
+  const finished = mine
+    .filter((item) => item.status === 'done')
+    .map((item) => item.uid)
+    .join(',');
   useEffect(() => {
     if (finished) void client.invalidateQueries({ queryKey: queryKeys.projectAssets(project.id) });
   }, [finished, client, project.id]);
@@ -85,7 +88,11 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
         <div>
           <h2>Footage and images</h2>
           <p className="muted">
-            {assets === null ? 'Loading your files…' : assets.length === 0 ? 'Nothing uploaded yet.' : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}.`}
+            {assets === null
+              ? 'Loading your files…'
+              : assets.length === 0
+                ? 'Nothing uploaded yet.'
+                : `${assets.length} ${assets.length === 1 ? 'file' : 'files'} · ${formatFileSize(total)}.`}
             {/* Locked sections take no uploads: only open ones say how uploads work. */}
             {!locked && ' Uploads go straight to secure storage and pick up where they stopped if the connection drops or the page reloads.'}
           </p>
@@ -93,7 +100,8 @@ export function AssetSections({ project, locked, onStateChange, clipsCheck = 0 }
         {locked && (
           <span className="asset-lock-note">
             <Icon name="lock" size={16} />
-            Locked while the project is {status === 'APPROVED' || status === 'ARCHIVED' ? 'finished' : status === 'IN_REVIEW' ? 'in review' : 'with the editors'}
+            Locked while the project is{' '}
+            {status === 'APPROVED' || status === 'ARCHIVED' ? 'finished' : status === 'IN_REVIEW' ? 'in review' : 'with the editors'}
           </span>
         )}
       </header>

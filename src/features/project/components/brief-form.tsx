@@ -36,7 +36,10 @@ export interface BriefHandle {
 export function BriefForm({ project, onSaved, ref }: { project: Project; onSaved: (p: Project) => void; ref?: Ref<BriefHandle> }) {
   const editable = project.status.name === 'OPENED';
   const [open, setOpen] = useState(editable);
-  const form = useForm<Field>({ audience: project.audience, goal: project.goal, finalVideoLength: project.finalVideoLength, brief: project.brief }, useCallback(validateBrief, []));
+  const form = useForm<Field>(
+    { audience: project.audience, goal: project.goal, finalVideoLength: project.finalVideoLength, brief: project.brief },
+    useCallback(validateBrief, []),
+  );
   const [busy, setBusy] = useState(false);
   const offline = useOffline();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);

@@ -16,7 +16,13 @@ export function FinalDownloads({ project }: { project: Project }) {
       <p className="muted">Download the approved version for your website, social media or presentations.</p>
       <div className="button-row">
         {items.map((item) => (
-          <Button key={item.label} variant={item.label === 'Download HD' ? 'primary' : 'secondary'} disabled={item.disabled} title={item.disabled ? item.hint : undefined} onClick={item.onSelect}>
+          <Button
+            key={item.label}
+            variant={item.label === 'Download HD' ? 'primary' : 'secondary'}
+            disabled={item.disabled}
+            title={item.disabled ? item.hint : undefined}
+            onClick={item.onSelect}
+          >
             {item.label}
           </Button>
         ))}

@@ -100,20 +100,20 @@ export function ReviewActions({ project, onChanged, share }: { project: Project;
               )}
             </>
           ) : (
-          <p>
-            Leave your comments on the review page, with timestamps where you can
-            {project.reviewLink ? (
-              <>
-                :{' '}
-                <a href={project.reviewLink} target="_blank" rel="noreferrer" data-testid="review-link">
-                  open the review page
-                </a>
-              </>
-            ) : (
-              '.'
-            )}{' '}
-            When you are done, submit the revision so the editor starts on it.
-          </p>
+            <p>
+              Leave your comments on the review page, with timestamps where you can
+              {project.reviewLink ? (
+                <>
+                  :{' '}
+                  <a href={project.reviewLink} target="_blank" rel="noreferrer" data-testid="review-link">
+                    open the review page
+                  </a>
+                </>
+              ) : (
+                '.'
+              )}{' '}
+              When you are done, submit the revision so the editor starts on it.
+            </p>
           )}
           <div className="button-row">
             <Button variant="ghost" onClick={() => setRequesting(false)}>

@@ -118,9 +118,7 @@ export function SendToEditing({ project, assets, onSent, prepareBrief, onIncompl
       </Button>
       {confirming && (
         <ConfirmModal title="Send to editing?" confirmLabel="Send" cancelLabel="Cancel" variant="success" onClose={() => setConfirming(false)} onConfirm={send}>
-          <p>
-            “{project.name}” goes to our editors and one credit is used. The first version arrives within 48 business hours.
-          </p>
+          <p>“{project.name}” goes to our editors and one credit is used. The first version arrives within 48 business hours.</p>
           {assets.assetCount === 0 && (
             <p className="warning" role="alert">
               {CREDIT_MESSAGES.noAssetsWarning}

@@ -29,7 +29,10 @@ function CopyField({ url }: { url: string }) {
         variant="secondary"
         className="btn-small"
         onClick={() => {
-          void navigator.clipboard?.writeText(url).then(() => setCopied(true), () => setCopied(false));
+          void navigator.clipboard?.writeText(url).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? 'Copied' : 'Copy'}
@@ -48,7 +51,9 @@ function NewLinkForm({ projectId, onCreated }: { projectId: number; onCreated: (
   const [password, setPassword] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const offline = useOffline();
-  const create = useMutation({ mutationFn: () => createShareLink(projectId, { version: version ?? latest!, expiresInDays: days, password: protect ? password : null }) });
+  const create = useMutation({
+    mutationFn: () => createShareLink(projectId, { version: version ?? latest!, expiresInDays: days, password: protect ? password : null }),
+  });
 
   const submit = () => {
     const problem = protect ? (password ? validateSharePassword(password) : 'Choose a password, or untick the box.') : undefined;
@@ -100,9 +105,21 @@ function NewLinkForm({ projectId, onCreated }: { projectId: number; onCreated: (
       {protect && (
         <div className="field">
           <label htmlFor="share-password-new">Password</label>
-          <input id="share-password-new" type="text" autoComplete="off" maxLength={SHARE_PASSWORD_MAX} value={password} onChange={(event) => setPassword(event.target.value)} aria-invalid={Boolean(errors.password)} />
+          <input
+            id="share-password-new"
+            type="text"
+            autoComplete="off"
+            maxLength={SHARE_PASSWORD_MAX}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            aria-invalid={Boolean(errors.password)}
+          />
           <span className="field-hint">Send it separately from the link. It is stored hashed: we cannot show it again.</span>
-          {errors.password && <span className="field-error" role="alert">{errors.password}</span>}
+          {errors.password && (
+            <span className="field-error" role="alert">
+              {errors.password}
+            </span>
+          )}
         </div>
       )}
       {(errors.form ?? errors.version ?? errors.expiresInDays) && <p className="form-error">{errors.form ?? errors.version ?? errors.expiresInDays}</p>}
@@ -116,16 +133,29 @@ function NewLinkForm({ projectId, onCreated }: { projectId: number; onCreated: (
 function LinkRow({ projectId, link }: { projectId: number; link: ShareLinkView }) {
   const client = useQueryClient();
   const offline = useOffline();
-  const revoke = useMutation({ mutationFn: () => revokeShareLink(projectId, link.id), onSuccess: () => client.invalidateQueries({ queryKey: linksKey(projectId) }) });
+  const revoke = useMutation({
+    mutationFn: () => revokeShareLink(projectId, link.id),
+    onSuccess: () => client.invalidateQueries({ queryKey: linksKey(projectId) }),
+  });
   const state = STATE_LABEL[link.state];
   return (
     <li className="share-link" data-testid="share-link">
       <div className="share-link-head">
         <strong>{versionLabel(link.version)}</strong>
         <Badge tone={state.tone}>{state.label}</Badge>
-        {link.hasPassword && <Badge tone="info" title="Guests need the password you chose">Password</Badge>}
+        {link.hasPassword && (
+          <Badge tone="info" title="Guests need the password you chose">
+            Password
+          </Badge>
+        )}
         <span className="muted share-link-meta">
-          {link.state === 'active' && link.expiresAt ? `Until ${when(link.expiresAt)}` : link.revokedAt ? `Revoked ${when(link.revokedAt)}` : link.expiresAt ? `Expired ${when(link.expiresAt)}` : ''}
+          {link.state === 'active' && link.expiresAt
+            ? `Until ${when(link.expiresAt)}`
+            : link.revokedAt
+              ? `Revoked ${when(link.revokedAt)}`
+              : link.expiresAt
+                ? `Expired ${when(link.expiresAt)}`
+                : ''}
           {' · '}
           {link.guestComments === 1 ? '1 guest comment' : `${link.guestComments} guest comments`}
           {link.lastUsedAt && ` · last opened ${when(link.lastUsedAt)}`}
@@ -161,9 +191,27 @@ export function ShareReview({ projectId, canShare }: { projectId: number; canSha
         Share for review
       </Button>
       {open && (
-        <Modal title="Share this video for review" width={640} onClose={() => { setOpen(false); setCreated(null); }}>
-          <p className="muted">Anyone with the link can watch this version and comment under their name, without an account. Nothing else of your organization is visible through it.</p>
-          {canShare && <NewLinkForm projectId={projectId} onCreated={(link) => { setCreated(link); void client.invalidateQueries({ queryKey: linksKey(projectId) }); }} />}
+        <Modal
+          title="Share this video for review"
+          width={640}
+          onClose={() => {
+            setOpen(false);
+            setCreated(null);
+          }}
+        >
+          <p className="muted">
+            Anyone with the link can watch this version and comment under their name, without an account. Nothing else of your organization is visible through
+            it.
+          </p>
+          {canShare && (
+            <NewLinkForm
+              projectId={projectId}
+              onCreated={(link) => {
+                setCreated(link);
+                void client.invalidateQueries({ queryKey: linksKey(projectId) });
+              }}
+            />
+          )}
           {created && (
             <div className="share-created" role="status">
               <strong>Link created. Copy it and send it to your reviewer:</strong>

@@ -82,20 +82,43 @@ export function UploadsPopup() {
   return (
     <aside ref={box} className={`uploads-popup ${collapsed ? 'is-collapsed' : ''}`} aria-label="Uploads" data-testid="uploads-popup">
       <header className="uploads-popup-head">
-        <button type="button" className="uploads-popup-title" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed} title={collapsed ? 'Show the uploads' : 'Collapse to this bar'}>
+        <button
+          type="button"
+          className="uploads-popup-title"
+          onClick={() => setCollapsed(!collapsed)}
+          aria-expanded={!collapsed}
+          title={collapsed ? 'Show the uploads' : 'Collapse to this bar'}
+        >
           <Icon name={totals.active > 0 ? 'cloud' : incomplete > 0 ? 'resume' : refused > 0 ? 'alert' : 'cloud'} size={18} />
           <strong>{title}</strong>
-          {totals.active > 0 && <span className="uploads-popup-percent" data-testid="overall-percent">{running.percent}%</span>}
+          {totals.active > 0 && (
+            <span className="uploads-popup-percent" data-testid="overall-percent">
+              {running.percent}%
+            </span>
+          )}
           <Icon name="chevronDown" size={16} className={`uploads-popup-chevron ${collapsed ? '' : 'open'}`} />
         </button>
-        <button type="button" className="uploads-popup-close" aria-label="Close the uploads panel" title={totals.active > 0 ? 'Hide (uploads continue)' : 'Close'} onClick={() => setClosedAt(signature)}>
+        <button
+          type="button"
+          className="uploads-popup-close"
+          aria-label="Close the uploads panel"
+          title={totals.active > 0 ? 'Hide (uploads continue)' : 'Close'}
+          onClick={() => setClosedAt(signature)}
+        >
           <Icon name="close" size={16} />
         </button>
       </header>
       {/* With one upload running its row says the same, so the line (and its redraw) waits for a second one. */}
       {totals.active > 1 && !collapsed && (
         <div className="uploads-overall" data-testid="uploads-overall">
-          <div className="progress-bar" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={running.percent} aria-label="Overall upload progress">
+          <div
+            className="progress-bar"
+            role="progressbar"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={running.percent}
+            aria-label="Overall upload progress"
+          >
             <ProgressFill percent={running.percent} />
           </div>
           <p>
@@ -112,7 +135,13 @@ export function UploadsPopup() {
       {!collapsed && (
         <ul className="uploads-list">
           {items.map((item) => (
-            <li key={item.uid} className={`uploads-row state-${item.refused ? 'refused' : item.status === 'queued' && item.paused ? 'paused' : item.status}`} data-testid="upload-row" data-status={item.status} data-refused={item.refused ? 'true' : undefined}>
+            <li
+              key={item.uid}
+              className={`uploads-row state-${item.refused ? 'refused' : item.status === 'queued' && item.paused ? 'paused' : item.status}`}
+              data-testid="upload-row"
+              data-status={item.status}
+              data-refused={item.refused ? 'true' : undefined}
+            >
               <span className="uploads-row-icon">
                 <Icon name={item.status === 'done' ? 'cloud' : item.refused ? 'alert' : item.type === 'ASSET' ? 'image' : 'video'} size={16} />
               </span>
@@ -131,17 +160,35 @@ export function UploadsPopup() {
                 {item.status === 'done' ? '✓' : item.refused ? 'Refused' : `${item.percent}%`}
               </span>
               {item.refused && (
-                <button type="button" className="uploads-row-cancel" aria-label={`Remove ${item.name}`} title="Remove" onClick={() => void dismissUpload(item.uid)}>
+                <button
+                  type="button"
+                  className="uploads-row-cancel"
+                  aria-label={`Remove ${item.name}`}
+                  title="Remove"
+                  onClick={() => void dismissUpload(item.uid)}
+                >
                   <Icon name="close" size={14} />
                 </button>
               )}
               {item.status === 'incomplete' && !item.refused && (
-                <button type="button" className="uploads-row-cancel" aria-label={`Resume ${item.name}`} title={item.needs === 'file' ? 'Select the file again' : 'Resume'} onClick={() => void resume(item)}>
+                <button
+                  type="button"
+                  className="uploads-row-cancel"
+                  aria-label={`Resume ${item.name}`}
+                  title={item.needs === 'file' ? 'Select the file again' : 'Resume'}
+                  onClick={() => void resume(item)}
+                >
                   <Icon name={item.needs === 'file' ? 'folder' : 'resume'} size={14} />
                 </button>
               )}
               {item.status !== 'done' && item.status !== 'incomplete' && (
-                <button type="button" className="uploads-row-cancel" aria-label={`Cancel ${item.name}`} title="Cancel" onClick={() => void cancelUpload(item.uid)}>
+                <button
+                  type="button"
+                  className="uploads-row-cancel"
+                  aria-label={`Cancel ${item.name}`}
+                  title="Cancel"
+                  onClick={() => void cancelUpload(item.uid)}
+                >
                   <Icon name="close" size={14} />
                 </button>
               )}

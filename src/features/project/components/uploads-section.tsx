@@ -10,7 +10,16 @@ import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { deleteAllAssets } from '@/shared/uploads/api/delete-all-assets.ts';
 import { deleteAsset } from '@/shared/uploads/api/delete-asset.ts';
 import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/shared/uploads/file-pick.ts';
-import { cancelUpload, dismissUpload, enqueueUploads, grantAndResume, resumeWithFile, retryUpload, warmUploads, type UploadItemView } from '@/shared/uploads/upload-client.ts';
+import {
+  cancelUpload,
+  dismissUpload,
+  enqueueUploads,
+  grantAndResume,
+  resumeWithFile,
+  retryUpload,
+  warmUploads,
+  type UploadItemView,
+} from '@/shared/uploads/upload-client.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { UploadsPreview } from './uploads-preview.tsx';
@@ -59,9 +68,12 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   const size = files.reduce((sum, asset) => sum + asset.size, 0);
   const deleteAllAllowed = canDeleteAllAssets(project.status.name) && files.length > 0;
 
-  useEffect(() => () => {
-    if (noticeTimer.current) clearTimeout(noticeTimer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (noticeTimer.current) clearTimeout(noticeTimer.current);
+    },
+    [],
+  );
   useEffect(() => {
     if (!locked) warmUploads();
   }, [locked]);
@@ -163,7 +175,12 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   const incompleteCount = pending.filter((item) => item.status === 'incomplete').length - refusedCount;
 
   return (
-    <div ref={section} className={`card upload-section ${open ? 'is-open' : ''}`} data-testid={`asset-section-${type}`} data-incomplete={incompleteHere ? 'true' : undefined}>
+    <div
+      ref={section}
+      className={`card upload-section ${open ? 'is-open' : ''}`}
+      data-testid={`asset-section-${type}`}
+      data-incomplete={incompleteHere ? 'true' : undefined}
+    >
       <header className="upload-section-head">
         <button type="button" className="upload-section-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <span className={`upload-section-icon kind-${kind}`}>
@@ -172,7 +189,11 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           <span className="upload-section-title">
             <h3>{label}</h3>
             <span className="upload-section-sub">
-              {assets === null ? 'Loading…' : files.length === 0 ? 'No files yet' : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
+              {assets === null
+                ? 'Loading…'
+                : files.length === 0
+                  ? 'No files yet'
+                  : `${files.length} ${files.length === 1 ? 'file' : 'files'} · ${formatFileSize(size)}`}
               {pending.length - incompleteCount - refusedCount > 0 && ` · ${pending.length - incompleteCount - refusedCount} uploading`}
               {incompleteCount > 0 && ` · ${incompleteCount} incomplete`}
               {refusedCount > 0 && ` · ${refusedCount} refused`}
@@ -185,7 +206,9 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
             type="button"
             className="btn btn-ghost btn-small danger-text"
             disabled={!deleteAllAllowed}
-            title={deleteAllAllowed ? `Delete every file of ${label.toLowerCase()}` : files.length === 0 ? 'Nothing to delete' : UPLOAD_MESSAGES.deleteAllStatus}
+            title={
+              deleteAllAllowed ? `Delete every file of ${label.toLowerCase()}` : files.length === 0 ? 'Nothing to delete' : UPLOAD_MESSAGES.deleteAllStatus
+            }
             onClick={() => deleteAllAllowed && setConfirm({ kind: 'delete-all' })}
           >
             <Icon name="trash" size={16} />
@@ -271,10 +294,23 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           {count > 0 ? (
             <div className={`asset-grid kind-${kind}`}>
               {pending.map((item) => (
-                <PendingTile key={item.uid} upload={item} kind={kind} onResume={() => void resume(item)} onRemove={() => (item.refused ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))} />
+                <PendingTile
+                  key={item.uid}
+                  upload={item}
+                  kind={kind}
+                  onResume={() => void resume(item)}
+                  onRemove={() => (item.refused ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))}
+                />
               ))}
               {files.map((asset) => (
-                <AssetTile key={asset.id} asset={asset} kind={kind} locked={locked} onPreview={() => setPreview(asset)} onDelete={() => setConfirm({ kind: 'delete', asset })} />
+                <AssetTile
+                  key={asset.id}
+                  asset={asset}
+                  kind={kind}
+                  locked={locked}
+                  onPreview={() => setPreview(asset)}
+                  onDelete={() => setConfirm({ kind: 'delete', asset })}
+                />
               ))}
             </div>
           ) : (
@@ -294,8 +330,17 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           onConfirm={runConfirm}
         >
           <p>
-            {confirm.kind === 'delete' && <>“{confirm.asset.name}” ({formatFileSize(confirm.asset.size)}) is removed from the project and from storage.</>}
-            {confirm.kind === 'delete-all' && <>All {files.length} {files.length === 1 ? 'file' : 'files'} ({formatFileSize(size)}) of this section are removed from the project and from storage. This cannot be undone.</>}
+            {confirm.kind === 'delete' && (
+              <>
+                “{confirm.asset.name}” ({formatFileSize(confirm.asset.size)}) is removed from the project and from storage.
+              </>
+            )}
+            {confirm.kind === 'delete-all' && (
+              <>
+                All {files.length} {files.length === 1 ? 'file' : 'files'} ({formatFileSize(size)}) of this section are removed from the project and from
+                storage. This cannot be undone.
+              </>
+            )}
             {confirm.kind === 'cancel' && <>“{confirm.item.name}” stops uploading and what was sent so far is discarded.</>}
           </p>
         </ConfirmModal>

@@ -17,7 +17,19 @@ export function uploadStatusLine(item: UploadItemView): string {
 }
 
 /** A registered asset: preview (image, or the clip's first frames), name, size, download and delete. */
-export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset: Asset; kind: AcceptKind; locked: boolean; onPreview: () => void; onDelete: () => void }) {
+export function AssetTile({
+  asset,
+  kind,
+  locked,
+  onPreview,
+  onDelete,
+}: {
+  asset: Asset;
+  kind: AcceptKind;
+  locked: boolean;
+  onPreview: () => void;
+  onDelete: () => void;
+}) {
   const src = asset.previewUrl ?? asset.url;
   return (
     <article className="asset-tile" data-asset-id={asset.id} data-testid="asset-tile">
@@ -43,7 +55,14 @@ export function AssetTile({ asset, kind, locked, onPreview, onDelete }: { asset:
             <Icon name="download" size={16} />
           </a>
         )}
-        <button type="button" className="icon-action danger" onClick={onDelete} disabled={locked} title={locked ? 'Files are locked outside assembly' : 'Delete'} aria-label={`Delete ${asset.name}`}>
+        <button
+          type="button"
+          className="icon-action danger"
+          onClick={onDelete}
+          disabled={locked}
+          title={locked ? 'Files are locked outside assembly' : 'Delete'}
+          aria-label={`Delete ${asset.name}`}
+        >
           <Icon name="trash" size={16} />
         </button>
       </div>
@@ -119,7 +138,13 @@ export function PendingTile({ upload, kind, onResume, onRemove }: { upload: Uplo
             Remove
           </button>
         ) : (
-          <button type="button" className="icon-action" onClick={onRemove} title={incomplete ? 'Remove' : 'Cancel upload'} aria-label={`${incomplete ? 'Remove' : 'Cancel'} ${item.name}`}>
+          <button
+            type="button"
+            className="icon-action"
+            onClick={onRemove}
+            title={incomplete ? 'Remove' : 'Cancel upload'}
+            aria-label={`${incomplete ? 'Remove' : 'Cancel'} ${item.name}`}
+          >
             <Icon name="close" size={16} />
           </button>
         )}

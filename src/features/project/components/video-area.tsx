@@ -29,8 +29,8 @@ export function VideoArea({ project }: { project: Project }) {
         <>
           <strong>The video of this version is not here yet</strong>
           <p>
-            The video file of version {String(project.noReviews).padStart(2, '0')} has not been delivered to Cutdesk. It appears here as soon as our editors upload it; use
-            the review link in the meantime, or write to us.
+            The video file of version {String(project.noReviews).padStart(2, '0')} has not been delivered to Cutdesk. It appears here as soon as our editors
+            upload it; use the review link in the meantime, or write to us.
           </p>
         </>
       ) : status === 'OPENED' ? (
@@ -41,7 +41,10 @@ export function VideoArea({ project }: { project: Project }) {
       ) : finished ? (
         <>
           <strong>No video file to play here</strong>
-          <p>This project is {status === 'APPROVED' ? 'approved' : 'archived'}, but its final video file is not available on Cutdesk. Write to us and we will send it again.</p>
+          <p>
+            This project is {status === 'APPROVED' ? 'approved' : 'archived'}, but its final video file is not available on Cutdesk. Write to us and we will
+            send it again.
+          </p>
         </>
       ) : (
         <>

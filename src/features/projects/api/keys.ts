@@ -6,4 +6,5 @@ import { queryKeys } from '@/shared/query/keys.ts';
  * organization (a delete, a duplicate, a new project, a send) refreshes it, with its own tail
  * because the staff pages keep other shapes under the same prefix.
  */
-export const boardSectionKey = (organizationId: number, section: BoardSectionKey) => [...queryKeys.organizationProjects(organizationId), 'board', section] as const;
+export const boardSectionKey = (organizationId: number, section: BoardSectionKey) =>
+  [...queryKeys.organizationProjects(organizationId), 'board', section] as const;

@@ -69,7 +69,15 @@ function CountryField({ label, section, value, onChange, onBlur, error }: FieldP
  * The billing or shipping address block (C§3): every field required, each with its own
  * message under it (C§5). Laid out two by two; the address takes a whole row.
  */
-export function AddressFields({ section, fields, field }: { section: 'billing' | 'shipping'; fields: readonly BillingField[]; field: (name: BillingField) => FieldProps }) {
+export function AddressFields({
+  section,
+  fields,
+  field,
+}: {
+  section: 'billing' | 'shipping';
+  fields: readonly BillingField[];
+  field: (name: BillingField) => FieldProps;
+}) {
   const text = (name: BillingField, extra: Partial<React.InputHTMLAttributes<HTMLInputElement>> = {}) =>
     fields.includes(name) ? <TextField label={LABELS[name]} autoComplete={`${section} ${AUTOCOMPLETE[name]}`} {...extra} {...field(name)} /> : null;
   return (

@@ -57,11 +57,30 @@ export function CardField({ provider, publishableKey, field, tokenized, onReplac
             {...number}
             error={error ?? number.error}
             onChange={(value) => number.onChange(formatCardNumber(value))}
-            hint={brand !== 'unknown' ? <span className="card-brand">{brand === 'amex' ? 'American Express' : brand.charAt(0).toUpperCase() + brand.slice(1)}</span> : undefined}
+            hint={
+              brand !== 'unknown' ? (
+                <span className="card-brand">{brand === 'amex' ? 'American Express' : brand.charAt(0).toUpperCase() + brand.slice(1)}</span>
+              ) : undefined
+            }
           />
           <div className="form-row">
-            <TextField label="Expiration (MM/YY)" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" maxLength={7} {...expiry} onChange={(value) => expiry.onChange(formatExpiryInput(value, expiry.value))} />
-            <TextField label="CVC" inputMode="numeric" autoComplete="cc-csc" placeholder={brand === 'amex' ? '4 digits' : '3 digits'} maxLength={4} {...field('card.cvc')} />
+            <TextField
+              label="Expiration (MM/YY)"
+              inputMode="numeric"
+              autoComplete="cc-exp"
+              placeholder="MM/YY"
+              maxLength={7}
+              {...expiry}
+              onChange={(value) => expiry.onChange(formatExpiryInput(value, expiry.value))}
+            />
+            <TextField
+              label="CVC"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              placeholder={brand === 'amex' ? '4 digits' : '3 digits'}
+              maxLength={4}
+              {...field('card.cvc')}
+            />
           </div>
         </>
       )}
@@ -72,7 +91,10 @@ export function CardField({ provider, publishableKey, field, tokenized, onReplac
         </p>
       )}
       <p className="field-hint card-note">
-        <Icon name="lock" size={14} /> {provider === 'stripe' ? 'Your card is handled by Stripe; Cutdesk never sees its number.' : 'Your card number and security code are sent once to our payment service and never stored.'}
+        <Icon name="lock" size={14} />{' '}
+        {provider === 'stripe'
+          ? 'Your card is handled by Stripe; Cutdesk never sees its number.'
+          : 'Your card number and security code are sent once to our payment service and never stored.'}
       </p>
     </div>
   );

@@ -46,7 +46,10 @@ export function CheckoutForm({ organizationId, plan, payments, defaults, today, 
   const [sameAsBilling, setSameAsBilling] = useState(true);
   const [tokenized, setTokenized] = useState<PaymentMethodView | null>(null);
   const cardMode = tokenized || payments.provider === 'stripe' ? 'name-only' : 'embedded';
-  const validate = useCallback((values: Record<CheckoutKey, string>) => checkoutErrors(values, { sameAsBilling, card: cardMode }, today), [sameAsBilling, cardMode, today]);
+  const validate = useCallback(
+    (values: Record<CheckoutKey, string>) => checkoutErrors(values, { sameAsBilling, card: cardMode }, today),
+    [sameAsBilling, cardMode, today],
+  );
   const form = useForm<CheckoutKey>(
     useMemo(() => {
       const initial = emptyCheckout();
@@ -135,7 +138,14 @@ export function CheckoutForm({ organizationId, plan, payments, defaults, today, 
       attempt.current = attemptKey(attempt.current, { planId: plan.id, coupon: couponSent, paymentMethodId: card.paymentMethodId }, () => crypto.randomUUID());
       const subscription = await createSubscription(
         organizationId,
-        subscriptionBody({ values, sameAsBilling, planId: plan.id, coupon: couponSent, paymentMethodId: card.paymentMethodId, idempotencyKey: attempt.current.key }),
+        subscriptionBody({
+          values,
+          sameAsBilling,
+          planId: plan.id,
+          coupon: couponSent,
+          paymentMethodId: card.paymentMethodId,
+          idempotencyKey: attempt.current.key,
+        }),
       );
       attempt.current = null;
       onPurchased(subscription);

@@ -104,7 +104,8 @@ export function CurrentSubscription({
           }}
         >
           <p className="modal-lead">
-            Your {subscription.plan.name} subscription will not renew. Nothing is refunded: your credits and storage keep working until <strong>{formatDate(subscription.renewableAt)}</strong>.
+            Your {subscription.plan.name} subscription will not renew. Nothing is refunded: your credits and storage keep working until{' '}
+            <strong>{formatDate(subscription.renewableAt)}</strong>.
           </p>
         </ConfirmModal>
       )}

@@ -52,7 +52,14 @@ export function InvoicesTable({ subscription, organizationName }: { subscription
             align: 'right',
             nowrap: true,
             cell: (i) => (
-              <Button variant="secondary" className="btn-small" busy={busy === i.number} disabled={busy !== null} onClick={() => void download(i)} aria-label={`Download PDF of invoice ${i.number}`}>
+              <Button
+                variant="secondary"
+                className="btn-small"
+                busy={busy === i.number}
+                disabled={busy !== null}
+                onClick={() => void download(i)}
+                aria-label={`Download PDF of invoice ${i.number}`}
+              >
                 <Icon name="download" size={16} /> Download PDF
               </Button>
             ),

@@ -49,7 +49,13 @@ export function OrderSummary({ plan, summary, coupon, couponCode, onCouponChange
         value={couponCode}
         onChange={onCouponChange}
         error={coupon.state === 'invalid' ? coupon.message : undefined}
-        hint={coupon.state === 'checking' ? 'Checking the code…' : coupon.state === 'valid' ? <span className="coupon-ok">{`${coupon.coupon.code}: ${couponLabel(coupon.coupon, money)} applied`}</span> : undefined}
+        hint={
+          coupon.state === 'checking' ? (
+            'Checking the code…'
+          ) : coupon.state === 'valid' ? (
+            <span className="coupon-ok">{`${coupon.coupon.code}: ${couponLabel(coupon.coupon, money)} applied`}</span>
+          ) : undefined
+        }
       />
       <dl className="kv summary-lines">
         <div>

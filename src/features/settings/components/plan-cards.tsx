@@ -4,7 +4,17 @@ import { Button } from '@/ui/button.tsx';
 import { Icon } from '@/ui/icons.tsx';
 
 /** The plans on sale, side by side; choosing one opens the checkout under them. */
-export function PlanCards({ plans, selectedId, onSelect, disabled }: { plans: readonly PaymentPlanView[]; selectedId: number | null; onSelect: (plan: PaymentPlanView) => void; disabled: boolean }) {
+export function PlanCards({
+  plans,
+  selectedId,
+  onSelect,
+  disabled,
+}: {
+  plans: readonly PaymentPlanView[];
+  selectedId: number | null;
+  onSelect: (plan: PaymentPlanView) => void;
+  disabled: boolean;
+}) {
   return (
     <div className="plan-cards" role="list" aria-label="Plans">
       {plans.map((plan) => {
@@ -39,7 +49,13 @@ export function PlanCards({ plans, selectedId, onSelect, disabled }: { plans: re
                 </li>
               )}
             </ul>
-            <Button variant={selected ? 'success' : 'secondary'} className="btn-block" onClick={() => onSelect(plan)} aria-pressed={selected} disabled={disabled}>
+            <Button
+              variant={selected ? 'success' : 'secondary'}
+              className="btn-block"
+              onClick={() => onSelect(plan)}
+              aria-pressed={selected}
+              disabled={disabled}
+            >
               {selected ? `${plan.name} chosen` : `Choose ${plan.name}`}
             </Button>
           </article>

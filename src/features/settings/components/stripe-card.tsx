@@ -10,14 +10,23 @@ export interface StripeCardHandle {
 export class CardTokenError extends Error {}
 
 const LOAD_TIMEOUT_MS = 15_000;
-const STRIPE_UNAVAILABLE = 'The secure card form could not be loaded. Check your connection (or any blocker of js.stripe.com) and reload the page; nothing was charged.';
+const STRIPE_UNAVAILABLE =
+  'The secure card form could not be loaded. Check your connection (or any blocker of js.stripe.com) and reload the page; nothing was charged.';
 
 /**
  * Stripe mode's card (client-config `payments.provider === 'stripe'`): Stripe.js is imported
  * only here, so the embedded mode never loads it; the number, date and CVC stay inside Stripe's
  * frame and only the payment method's id comes back. When Stripe.js cannot load, says so.
  */
-export function StripeCard({ publishableKey, disabled, onHandle }: { publishableKey: string; disabled: boolean; onHandle: (handle: StripeCardHandle | null) => void }) {
+export function StripeCard({
+  publishableKey,
+  disabled,
+  onHandle,
+}: {
+  publishableKey: string;
+  disabled: boolean;
+  onHandle: (handle: StripeCardHandle | null) => void;
+}) {
   const mount = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +43,10 @@ export function StripeCard({ publishableKey, disabled, onHandle }: { publishable
         if (cancelled || !mount.current) return;
         const card = stripe.elements().create('card', {
           hidePostalCode: true,
-          style: { base: { fontSize: '15px', color: '#23272b', fontFamily: 'Inter, "Segoe UI", Roboto, Arial, sans-serif', '::placeholder': { color: '#a3abb2' } }, invalid: { color: '#b71c1c' } },
+          style: {
+            base: { fontSize: '15px', color: '#23272b', fontFamily: 'Inter, "Segoe UI", Roboto, Arial, sans-serif', '::placeholder': { color: '#a3abb2' } },
+            invalid: { color: '#b71c1c' },
+          },
         });
         card.mount(mount.current);
         card.on('change', (event) => setError(event.error?.message ?? null));
@@ -44,7 +56,13 @@ export function StripeCard({ publishableKey, disabled, onHandle }: { publishable
             const result = await stripe.createPaymentMethod({ type: 'card', card, billing_details: { name } });
             if (result.error) throw new CardTokenError(result.error.message ?? 'Your card could not be checked.');
             const pm = result.paymentMethod;
-            return { paymentMethodId: pm.id, brand: pm.card?.brand ?? 'unknown', last4: pm.card?.last4 ?? '', expMonth: pm.card?.exp_month ?? 0, expYear: pm.card?.exp_year ?? 0 };
+            return {
+              paymentMethodId: pm.id,
+              brand: pm.card?.brand ?? 'unknown',
+              last4: pm.card?.last4 ?? '',
+              expMonth: pm.card?.exp_month ?? 0,
+              expYear: pm.card?.exp_year ?? 0,
+            };
           },
         });
         setState('ready');

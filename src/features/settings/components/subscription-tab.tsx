@@ -60,7 +60,11 @@ export function SubscriptionTab({ organization, credits, owner, readOnly, initia
   const organizationId = organization?.id ?? null;
   const client = useQueryClient();
   const enabled = organizationId !== null;
-  const subscriptionsQuery = useQuery({ queryKey: settingsKeys.subscriptions(organizationId ?? 0), queryFn: () => listSubscriptions(organizationId!), enabled });
+  const subscriptionsQuery = useQuery({
+    queryKey: settingsKeys.subscriptions(organizationId ?? 0),
+    queryFn: () => listSubscriptions(organizationId!),
+    enabled,
+  });
   const plansQuery = useQuery({ queryKey: queryKeys.paymentPlans(), queryFn: listPlans, enabled });
   const configQuery = useQuery({ queryKey: settingsKeys.clientConfig(), queryFn: getClientConfig, enabled, staleTime: Infinity });
   const subscriptions = subscriptionsQuery.data ?? null;
@@ -167,7 +171,11 @@ export function SubscriptionTab({ organization, credits, owner, readOnly, initia
           <h2>{managedUntil ? 'Our plans' : 'Choose a plan'}</h2>
           <p className="card-sub">Each plan is paid up front for its term, and its credits arrive every month.</p>
         </div>
-        {plans.length === 0 ? <p className="muted">No plans are on sale right now. Please write to support.</p> : <PlanCards plans={plans} selectedId={plan?.id ?? null} onSelect={choose} disabled={managedUntil !== null} />}
+        {plans.length === 0 ? (
+          <p className="muted">No plans are on sale right now. Please write to support.</p>
+        ) : (
+          <PlanCards plans={plans} selectedId={plan?.id ?? null} onSelect={choose} disabled={managedUntil !== null} />
+        )}
       </section>
       {plan && (
         <div ref={checkoutRef} className="checkout-anchor">

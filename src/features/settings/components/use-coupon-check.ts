@@ -32,7 +32,10 @@ export function useCouponCheck(organizationId: number) {
   else if (settled !== code || query.isPending) coupon = { state: 'checking' };
   else if (query.error) {
     const { error } = query;
-    coupon = { state: 'invalid', message: error instanceof ApiError && error.status === 404 ? (error.fields.coupon ?? BILLING_MESSAGES.couponInvalid) : errorMessage(error) };
+    coupon = {
+      state: 'invalid',
+      message: error instanceof ApiError && error.status === 404 ? (error.fields.coupon ?? BILLING_MESSAGES.couponInvalid) : errorMessage(error),
+    };
   } else coupon = { state: 'valid', coupon: query.data! };
 
   const change = (next: string) => {

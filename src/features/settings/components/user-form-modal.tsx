@@ -26,7 +26,17 @@ const validate = (v: Record<Field, string>) =>
  * C§2 add/edit user modal (width 709): rules of C§5 on blur and on submit. A used e-mail
  * marks the field (C§8) and keeps submit disabled until a field is edited.
  */
-export function UserFormModal({ organizationId, user, onClose, onSaved }: { organizationId: number; user: User | null; onClose: () => void; onSaved: (user: User) => void }) {
+export function UserFormModal({
+  organizationId,
+  user,
+  onClose,
+  onSaved,
+}: {
+  organizationId: number;
+  user: User | null;
+  onClose: () => void;
+  onSaved: (user: User) => void;
+}) {
   const form = useForm<Field>(
     { firstName: user?.firstName ?? '', lastName: user?.lastName ?? '', email: user?.email ?? '', confirmEmail: user?.email ?? '', phone: user?.phone ?? '' },
     useCallback(validate, []),
@@ -72,7 +82,9 @@ export function UserFormModal({ organizationId, user, onClose, onSaved }: { orga
   return (
     <Modal title={user ? 'Edit user' : 'Add user'} onClose={onClose}>
       <form id="user-form" noValidate onSubmit={submit} className="user-form">
-        <p className="modal-lead">{user ? 'Change the details of this member of your organization.' : 'They receive an e-mail with a link to set their password.'}</p>
+        <p className="modal-lead">
+          {user ? 'Change the details of this member of your organization.' : 'They receive an e-mail with a link to set their password.'}
+        </p>
         {error && (
           <div className="form-error" role="alert">
             {error}

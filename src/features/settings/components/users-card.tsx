@@ -51,7 +51,23 @@ export function userStatus(user: User) {
 }
 
 /** C§2 users list: the owner resends invitations, disables, enables, edits and deletes users, each confirmed. */
-export function UsersCard({ users, meId, canManage, readOnlyReason, onAdd, onEdit, onChanged }: { users: User[] | null; meId: number; canManage: boolean; readOnlyReason?: string; onAdd: () => void; onEdit: (user: User) => void; onChanged: () => void }) {
+export function UsersCard({
+  users,
+  meId,
+  canManage,
+  readOnlyReason,
+  onAdd,
+  onEdit,
+  onChanged,
+}: {
+  users: User[] | null;
+  meId: number;
+  canManage: boolean;
+  readOnlyReason?: string;
+  onAdd: () => void;
+  onEdit: (user: User) => void;
+  onChanged: () => void;
+}) {
   const [pending, setPending] = useState<{ action: Action; user: User } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
 
@@ -79,7 +95,9 @@ export function UsersCard({ users, meId, canManage, readOnlyReason, onAdd, onEdi
               ? [{ label: 'Edit', onSelect: () => onEdit(u) }]
               : [
                   { label: 'Resend invite', onSelect: () => setPending({ action: 'invite', user: u }), disabled: !u.isEnabled, hint: 'Enable the user first.' },
-                  u.isEnabled ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', user: u }) } : { label: 'Enable', onSelect: () => setPending({ action: 'enable', user: u }) },
+                  u.isEnabled
+                    ? { label: 'Disable', onSelect: () => setPending({ action: 'disable', user: u }) }
+                    : { label: 'Enable', onSelect: () => setPending({ action: 'enable', user: u }) },
                   // A§2: edit only while enabled (the server refuses it too).
                   ...(u.isEnabled ? [{ label: 'Edit', onSelect: () => onEdit(u) }] : []),
                   { label: 'Delete', onSelect: () => setPending({ action: 'delete', user: u }), danger: true },

@@ -10,4 +10,3 @@ import { call } from '@/lib/api-client.ts';
 export function registerDeliverable(projectId: number, path: string, name: string): Promise<Project> {
   return call(operations.registerDeliverable, { params: { id: projectId }, body: { path, name } });
 }
-

@@ -57,7 +57,9 @@ export function route<O extends AnyOperation>(
         body: operation.body ? parse(operation.body, request.body) : undefined,
       } as OperationInput<O>;
       const answer = await handler(input, request, reply);
-      if (answer === reply) return reply;
+      // A reply is a thenable (it settles when sent): a handler that returns it resolves to
+      // undefined once the answer is out, so what counts is whether it was sent (or hijacked).
+      if (answer === reply || reply.sent) return reply;
       if (answer === undefined) return reply.code(operation.status ?? 204).send();
       return reply.code(operation.status ?? 200).send(answer);
     },

@@ -1,0 +1,60 @@
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { object, string } from 'superstruct';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineOperation } from '../../src/domain/contract/define.ts';
+import { route } from '../../server/routes/operation-route.ts';
+
+/**
+ * server/routes/operation-route.ts: what a handler answers goes out once, with the operation's
+ * status, whether it returns a value, nothing, or the reply it sent itself (a reply is a
+ * thenable, so an awaited handler that returns it resolves to undefined once it is sent).
+ */
+
+const Answer = object({ name: string() });
+const readThing = defineOperation({ method: 'GET', path: '/things/{id}', access: 'public', answer: Answer });
+const makeThing = defineOperation({ method: 'POST', path: '/things', access: 'public', body: Answer, answer: Answer, status: 201 });
+const forgetThing = defineOperation({ method: 'DELETE', path: '/things/{id}', access: 'public' });
+const streamThing = defineOperation({ method: 'GET', path: '/things/{id}/file', access: 'public' });
+
+describe('route() of an operation', () => {
+  const logged: { level: number; msg: string }[] = [];
+  const app = Fastify({
+    logger: {
+      level: 'info',
+      stream: new Writable({
+        write(chunk, _encoding, done) {
+          logged.push(JSON.parse(String(chunk)) as { level: number; msg: string });
+          done();
+        },
+      }),
+    },
+  });
+
+  beforeAll(async () => {
+    route(app, readThing, async ({ params }) => ({ name: `thing ${params.id}` }));
+    route(app, makeThing, async ({ body }) => ({ name: body.name }));
+    route(app, forgetThing, async () => undefined);
+    route(app, streamThing, async (_, __, reply) => reply.type('text/plain').send('bytes'));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('sends a value with 200, a creation with its 201, nothing with 204, and a reply the handler sent as it is', async () => {
+    expect((await app.inject({ method: 'GET', url: '/things/7' })).json()).toEqual({ name: 'thing 7' });
+    const made = await app.inject({ method: 'POST', url: '/things', payload: { name: 'new' } });
+    expect([made.statusCode, made.json()]).toEqual([201, { name: 'new' }]);
+    expect((await app.inject({ method: 'DELETE', url: '/things/7' })).statusCode).toBe(204);
+    const streamed = await app.inject({ method: 'GET', url: '/things/7/file' });
+    expect([streamed.statusCode, streamed.body]).toEqual([200, 'bytes']);
+    // Nothing sent twice: no "Reply was already sent" warning or error for any of them.
+    await new Promise((done) => setImmediate(done));
+    expect(logged.filter((line) => line.level >= 40).map((line) => line.msg)).toEqual([]);
+  });
+
+  it('answers 404 for an id that cannot name a row and 400 for a body its struct refuses, before the handler', async () => {
+    expect((await app.inject({ method: 'GET', url: '/things/0' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/things/abc' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'POST', url: '/things', payload: { name: 5 } })).statusCode).toBe(400);
+  });
+});

@@ -309,7 +309,7 @@ export const BILLING_FIELD_MESSAGES = {
   controlCharacters: 'Must be one line of plain text (no line breaks or control characters).',
 } as const;
 
-const BILLING_LIMITS: Record<BillingField, number> = {
+export const BILLING_LIMITS: Record<BillingField, number> = {
   name: 100,
   company: 100,
   phone: 20,

@@ -137,8 +137,9 @@ export function pictureRule(value: string): string | undefined {
 }
 
 /** A§5: the editor's (WhatsApp) phone has no rule; the server only caps its length. */
+export const EDITOR_PHONE_MAX = 30;
 export function editorPhoneRule(value: string): string | undefined {
-  return value.length > 30 ? USER_MESSAGES.phoneTooLong : undefined;
+  return value.length > EDITOR_PHONE_MAX ? USER_MESSAGES.phoneTooLong : undefined;
 }
 
 /**

@@ -1,38 +1,30 @@
-import {
-  array,
-  boolean,
-  date,
-  defaulted,
-  define,
-  enums,
-  integer,
-  literal,
-  max,
-  min,
-  nonempty,
-  nullable,
-  number,
-  object,
-  optional,
-  pattern,
-  record,
-  size,
-  string,
-  tuple,
-  type,
-  union,
-  unknown,
-} from 'superstruct';
+import * as superstruct from 'superstruct';
+import { array, boolean, date, enums, integer, literal, number, object, string, type, unknown } from 'superstruct';
 import { describe, expect, it } from 'vitest';
+import { RecoverBodyStruct } from '../../src/domain/contract/auth.ts';
 import { CreateProjectBodyStruct, ProjectStruct, UpdateProjectBodyStruct } from '../../src/domain/contract/projects.ts';
 import { UsersQueryStruct } from '../../src/domain/contract/users.ts';
 import { UpdateCreditsBodyStruct } from '../../src/domain/contract/customers.ts';
 import { Id, queryBool, queryInt, ruleField, text } from '../../src/domain/contract/fields.ts';
 import { isOptional, toJsonSchema } from '../../src/domain/contract/json-schema.ts';
-import { ENUM_CANDIDATES } from '../../src/domain/contract/operations.ts';
-import { emailRule } from '../../src/domain/validation.ts';
+import {
+  defaulted,
+  define,
+  describedAs,
+  max,
+  min,
+  nonempty,
+  nullable,
+  optional,
+  pattern,
+  record,
+  refine,
+  size,
+  tuple,
+  union,
+} from '../../src/domain/contract/schema-notes.ts';
 
-const convert = (struct: Parameters<typeof toJsonSchema>[0]) => toJsonSchema(struct, { enumCandidates: ENUM_CANDIDATES });
+const convert = (struct: Parameters<typeof toJsonSchema>[0]) => toJsonSchema(struct);
 
 describe('superstruct → JSON Schema', () => {
   it('converts the scalars', () => {
@@ -78,7 +70,8 @@ describe('superstruct → JSON Schema', () => {
   it('finds size, min, max and pattern refinements', () => {
     expect(convert(size(string(), 2, 10))).toEqual({ type: 'string', minLength: 2, maxLength: 10 });
     expect(convert(min(integer(), 1))).toEqual({ type: 'integer', minimum: 1 });
-    expect(convert(max(min(number(), 0), 2.5))).toEqual({ type: 'number', minimum: 0 });
+    // Exact: probing whole numbers once found no maximum at 2.5.
+    expect(convert(max(min(number(), 0), 2.5))).toEqual({ type: 'number', minimum: 0, maximum: 2.5 });
     expect(convert(max(min(number(), 0), 100))).toEqual({ type: 'number', minimum: 0, maximum: 100 });
     expect(convert(pattern(string(), /^[a-z]+$/))).toMatchObject({ type: 'string', pattern: '^[a-z]+$' });
   });
@@ -86,14 +79,41 @@ describe('superstruct → JSON Schema', () => {
   it('reads custom checks (define, ruleField) as their base type with what they allow', () => {
     expect(convert(Id)).toEqual({ type: 'integer', minimum: 1, maximum: 2_147_483_647 });
     expect(convert(queryInt(1, 200))).toEqual({ type: 'integer', minimum: 1, maximum: 200 });
+    expect(convert(queryInt(0))).toEqual({ type: 'integer', minimum: 0 });
     expect(convert(queryBool())).toEqual({ type: 'boolean' });
     expect(convert(text(100))).toEqual({ type: 'string', minLength: 1, maxLength: 100 });
-    expect(convert(ruleField('email', emailRule))).toEqual({ type: 'string', format: 'email' });
-    expect(convert(define('anything', () => true))).toEqual({});
-    // A rule that takes none of the probes is still text ("Must be text." for anything else).
-    expect(convert(ruleField('code', (v) => (v === 'only-this-one' ? undefined : 'No.')))).toEqual({ type: 'string' });
-    // A check that takes exactly one of the domain's value sets is that enum.
+    expect(convert(RecoverBodyStruct.schema.email)).toEqual({ type: 'string', format: 'email' });
+    expect(
+      convert(
+        describedAs(
+          define('anything', () => true),
+          {},
+        ),
+      ),
+    ).toEqual({});
+    expect(convert(ruleField('code', (v) => (v === 'only-this-one' ? undefined : 'No.'), { type: 'string', const: 'only-this-one' }))).toEqual({
+      type: 'string',
+      const: 'only-this-one',
+    });
+    // A check declared as one of the domain's value sets is that enum.
     expect(convert(UsersQueryStruct.schema.role)).toEqual({ type: 'string', enum: ['editor', 'admin', 'superadmin', 'staff'] });
+    // A check described as taking null and a missing value: nullable, and not required.
+    const loose = describedAs(
+      define('loose', (v) => v === undefined || v === null || typeof v === 'string'),
+      { type: 'string' },
+      { optional: true, nullable: true },
+    );
+    expect(convert(object({ loose }))).toEqual({ type: 'object', properties: { loose: { type: ['string', 'null'] } }, additionalProperties: false });
+  });
+
+  it('refuses a custom check or a struct kind it has no schema for, naming it', () => {
+    expect(() => convert(define('anything', () => true))).toThrow(/"anything"/);
+    expect(() => convert(object({ a: optional(define('mystery', () => true)) }))).toThrow(/"mystery"/);
+    expect(() => convert(refine(string(), 'short', (v) => v.length < 3))).toThrow(/"short"/);
+    expect(() => isOptional(define('mystery', () => true))).toThrow(/"mystery"/);
+    // superstruct's own union keeps its members where nothing can read them.
+    expect(() => convert(superstruct.union([string(), number()]))).toThrow(/"union"/);
+    expect(() => convert(superstruct.map(string(), number()))).toThrow(/"map"/);
   });
 
   it('converts contract structs', () => {

@@ -1,14 +1,17 @@
-import { enums, literal, nullable, number, object, optional, string, union, type Infer } from 'superstruct';
+import { enums, literal, number, object, string, type Infer } from 'superstruct';
 import { defineOperation } from './define.ts';
-import { FIELD_MESSAGES, emailRule, passwordRule, registerNameRule, registerPhoneRule } from '../validation.ts';
-import { ruleField } from './fields.ts';
+import { FIELD_MESSAGES, LIMITS, emailRule, passwordRule, registerNameRule, registerPhoneRule } from '../validation.ts';
+import { EMAIL_SCHEMA, ruleField, textSchema } from './fields.ts';
+import { nullable, optional, union } from './schema-notes.ts';
 
 const requiredPassword = (value: string) => (value ? undefined : FIELD_MESSAGES.passwordRequired);
+/** passwordRule: at least 6 characters. */
+const NEW_PASSWORD = textSchema(6);
 
 export const LoginBodyStruct = object({
-  email: ruleField('email', emailRule),
+  email: ruleField('email', emailRule, EMAIL_SCHEMA),
   // Sign-in checks only presence: the length rule is for new passwords.
-  password: ruleField('password', requiredPassword),
+  password: ruleField('password', requiredPassword, textSchema(1)),
   /** Bot-check token; when present it must score above 0. */
   code: optional(string()),
 });
@@ -20,23 +23,23 @@ export type Session = Infer<typeof SessionStruct>;
 export const TokenStruct = object({ token: string() });
 
 export const RegisterBodyStruct = object({
-  email: ruleField('email', emailRule),
-  password: ruleField('password', passwordRule),
-  firstName: ruleField('firstName', registerNameRule),
-  lastName: ruleField('lastName', registerNameRule),
-  phone: ruleField('phone', registerPhoneRule),
+  email: ruleField('email', emailRule, EMAIL_SCHEMA),
+  password: ruleField('password', passwordRule, NEW_PASSWORD),
+  firstName: ruleField('firstName', registerNameRule, textSchema(1, LIMITS.registerName)),
+  lastName: ruleField('lastName', registerNameRule, textSchema(1, LIMITS.registerName)),
+  phone: ruleField('phone', registerPhoneRule, { type: 'string' }),
   role: optional(union([literal('Owner'), literal('OWNER')])),
   /** Bot-check token; when present it must score above 0. */
   code: optional(string()),
 });
 export type RegisterBody = Infer<typeof RegisterBodyStruct>;
 
-export const RecoverBodyStruct = object({ email: ruleField('email', emailRule) });
+export const RecoverBodyStruct = object({ email: ruleField('email', emailRule, EMAIL_SCHEMA) });
 
 export const RecoverCompleteBodyStruct = object({
-  email: ruleField('email', emailRule),
-  recoveryCode: ruleField('recoveryCode', (v) => (v ? undefined : FIELD_MESSAGES.required)),
-  newPassword: ruleField('newPassword', passwordRule),
+  email: ruleField('email', emailRule, EMAIL_SCHEMA),
+  recoveryCode: ruleField('recoveryCode', (v) => (v ? undefined : FIELD_MESSAGES.required), textSchema(1)),
+  newPassword: ruleField('newPassword', passwordRule, NEW_PASSWORD),
 });
 export type RecoverCompleteBody = Infer<typeof RecoverCompleteBodyStruct>;
 

@@ -1,30 +1,32 @@
+import { array, assign, boolean, enums, literal, number, object, string, type, unknown, type Infer } from 'superstruct';
+import { coerce, define, describedAs, nullable, optional, record, union } from './schema-notes.ts';
 import {
-  array,
-  assign,
-  boolean,
-  coerce,
-  define,
-  enums,
-  literal,
-  nullable,
-  number,
-  object,
-  optional,
-  record,
-  string,
-  type,
-  union,
-  unknown,
-  type Infer,
-} from 'superstruct';
-import { BILLING_FIELDS, BILLING_MESSAGES, BILLING_RULES, CATALOG_MESSAGES, SHIPPING_FIELDS, isKnownCurrency, type BillingField } from '../billing.ts';
+  BILLING_FIELDS,
+  BILLING_LIMITS,
+  BILLING_MESSAGES,
+  BILLING_RULES,
+  CATALOG_MESSAGES,
+  SHIPPING_FIELDS,
+  isKnownCurrency,
+  type BillingField,
+} from '../billing.ts';
 import { defineOperation } from './define.ts';
-import { Id, ruleField } from './fields.ts';
+import { EMAIL_SCHEMA, Id, ruleField, textSchema, wholeNumberSchema } from './fields.ts';
+import type { JsonSchema } from './json-schema.ts';
 
 /** Request bodies of the billing calls (docs/api.md "Subscriptions and billing"). */
 
+/** What each field's rule takes (the phones' digits and the country's code are not in the document). */
+function billingSchema(field: BillingField): JsonSchema {
+  if (field === 'email') return EMAIL_SCHEMA;
+  if (field === 'phone' || field === 'phone2' || field === 'country') return { type: 'string' };
+  return textSchema(1, BILLING_LIMITS[field]);
+}
+
 function detailsStruct<F extends BillingField>(fields: readonly F[]) {
-  return type(Object.fromEntries(fields.map((field) => [field, ruleField(field, BILLING_RULES[field])])) as Record<F, ReturnType<typeof ruleField>>);
+  return type(
+    Object.fromEntries(fields.map((field) => [field, ruleField(field, BILLING_RULES[field], billingSchema(field))])) as Record<F, ReturnType<typeof ruleField>>,
+  );
 }
 
 export const BillingDetailsStruct = detailsStruct(BILLING_FIELDS);
@@ -37,9 +39,12 @@ export const ShippingDetailsStruct = detailsStruct(SHIPPING_FIELDS);
  */
 export const CreateSubscriptionBodyStruct = type({
   paymentPlanId: Id,
-  paymentMethodId: define<string>(
-    'paymentMethodId',
-    (value) => (typeof value === 'string' && /^pm_[A-Za-z0-9_]{1,200}$/.test(value)) || BILLING_MESSAGES.paymentMethodRequired,
+  paymentMethodId: describedAs(
+    define<string>(
+      'paymentMethodId',
+      (value) => (typeof value === 'string' && /^pm_[A-Za-z0-9_]{1,200}$/.test(value)) || BILLING_MESSAGES.paymentMethodRequired,
+    ),
+    { type: 'string' },
   ),
   coupon: optional(nullable(string())),
   renewableAt: optional(nullable(union([string(), number()]))),
@@ -47,14 +52,21 @@ export const CreateSubscriptionBodyStruct = type({
   shipping: ShippingDetailsStruct,
   card: optional(
     nullable(
-      define<unknown>(
-        'card',
-        (value) => !(typeof value === 'object' && value !== null && ('number' in value || 'cvc' in value)) || BILLING_MESSAGES.rawCardRefused,
+      describedAs(
+        define<unknown>(
+          'card',
+          (value) => !(typeof value === 'object' && value !== null && ('number' in value || 'cvc' in value)) || BILLING_MESSAGES.rawCardRefused,
+        ),
+        {},
+        { optional: true, nullable: true },
       ),
     ),
   ),
   idempotencyKey: optional(
-    define<string>('idempotencyKey', (value) => (typeof value === 'string' && /^[\w-]{8,100}$/.test(value)) || 'Must be 8 to 100 letters, digits, - or _.'),
+    describedAs(
+      define<string>('idempotencyKey', (value) => (typeof value === 'string' && /^[\w-]{8,100}$/.test(value)) || 'Must be 8 to 100 letters, digits, - or _.'),
+      textSchema(8, 100),
+    ),
   ),
 });
 export type CreateSubscriptionBody = Infer<typeof CreateSubscriptionBodyStruct>;
@@ -131,30 +143,48 @@ export const SubscriptionListStruct = array(SubscriptionStruct);
 // ---- Staff: plans and coupons (A§ "Plans & coupons" tab, SUPERADMIN and ADMIN) -------------
 
 const wholeNumber = (name: string, min: number, max: number) =>
-  define<number>(
-    name,
-    (value) => (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max) || `Must be a whole number from ${min} to ${max}.`,
+  describedAs(
+    define<number>(
+      name,
+      (value) => (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max) || `Must be a whole number from ${min} to ${max}.`,
+    ),
+    wholeNumberSchema(min, max),
   );
 
 /** Create or edit a plan. A price change applies to purchases and yearly renewals from then on. */
 export const PlanBodyStruct = object({
-  name: define<string>(
-    'name',
-    (value) => (typeof value === 'string' && value.trim().length > 0 && value.length <= 60) || 'Name is required (at most 60 characters).',
+  name: describedAs(
+    define<string>(
+      'name',
+      (value) => (typeof value === 'string' && value.trim().length > 0 && value.length <= 60) || 'Name is required (at most 60 characters).',
+    ),
+    textSchema(1, 60),
   ),
   monthlyCredits: wholeNumber('monthlyCredits', 1, 1000),
-  storage: define<number>(
-    'storage',
-    (value) => (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1000) || 'Must be more than 0 and at most 1000 TB.',
+  storage: describedAs(
+    define<number>(
+      'storage',
+      (value) => (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 1000) || 'Must be more than 0 and at most 1000 TB.',
+    ),
+    { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
   ),
   pricePerMonth: wholeNumber('pricePerMonth', 0, 100_000_000),
   pricePerYear: wholeNumber('pricePerYear', 0, 1_200_000_000),
-  currency: define<string>(
-    'currency',
-    (value) => (typeof value === 'string' && /^[a-z]{3}$/.test(value) && isKnownCurrency(value)) || CATALOG_MESSAGES.currencyUnknown,
+  // A known ISO 4217 code in lowercase: which ones, the runtime knows (the document says nothing).
+  currency: describedAs(
+    define<string>(
+      'currency',
+      (value) => (typeof value === 'string' && /^[a-z]{3}$/.test(value) && isKnownCurrency(value)) || CATALOG_MESSAGES.currencyUnknown,
+    ),
+    {},
   ),
   termMonths: wholeNumber('termMonths', 1, 36),
-  kitType: nullable(define<string>('kitType', (value) => (typeof value === 'string' && value.length <= 60) || 'At most 60 characters.')),
+  kitType: nullable(
+    describedAs(
+      define<string>('kitType', (value) => (typeof value === 'string' && value.length <= 60) || 'At most 60 characters.'),
+      textSchema(undefined, 60),
+    ),
+  ),
   retired: optional(boolean()),
 });
 export type PlanBody = Infer<typeof PlanBodyStruct>;
@@ -165,12 +195,21 @@ export const StaffPlanListStruct = array(StaffPlanStruct);
 /** Create a coupon (exactly one of percentOff and amountOff), or edit one (its code stays). */
 export const CouponBodyStruct = object({
   code: optional(
-    define<string>('code', (value) => (typeof value === 'string' && /^[A-Za-z0-9_-]{1,50}$/.test(value.trim())) || 'Letters, digits, - and _ only, up to 50.'),
+    describedAs(
+      define<string>(
+        'code',
+        (value) => (typeof value === 'string' && /^[A-Za-z0-9_-]{1,50}$/.test(value.trim())) || 'Letters, digits, - and _ only, up to 50.',
+      ),
+      textSchema(1, 50),
+    ),
   ),
   percentOff: nullable(wholeNumber('percentOff', 1, 100)),
   amountOff: nullable(wholeNumber('amountOff', 1, 1_200_000_000)),
   validUntil: nullable(
-    define<string>('validUntil', (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) || 'Must be a date (YYYY-MM-DD).'),
+    describedAs(
+      define<string>('validUntil', (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) || 'Must be a date (YYYY-MM-DD).'),
+      { type: 'string', format: 'date' },
+    ),
   ),
   maxRedemptions: nullable(wholeNumber('maxRedemptions', 1, 1_000_000)),
   retired: optional(boolean()),
@@ -195,7 +234,12 @@ export const StaffCouponListStruct = array(StaffCouponStruct);
  * field's problem at once, and a coupon's rules depend on the stored coupon (a code is required
  * only to create one, a maximum may not go below its redemptions). It only types what the client sends.
  */
-const checkedByService = <T>(name: string) => define<T>(name, () => true);
+const checkedByService = <T>(name: string) =>
+  describedAs(
+    define<T>(name, () => true),
+    {},
+    { optional: true, nullable: true },
+  );
 
 /** Public (C§7: payment-plans is one of the calls without a token); retired plans are not sold. */
 export const listPlans = defineOperation({ method: 'GET', path: '/payment-plans', access: 'public', answer: PaymentPlanListStruct });

@@ -1,4 +1,5 @@
-import { array, assign, boolean, define, enums, nullable, number, object, optional, string, type, union, type Infer, type Struct } from 'superstruct';
+import { array, assign, boolean, enums, number, object, string, type, type Infer, type Struct } from 'superstruct';
+import { define, describedAs, nullable, optional, union } from './schema-notes.ts';
 import {
   CREDITS_MAX,
   INTERVAL_MAX_MONTHS,
@@ -11,8 +12,9 @@ import {
   trackingCodeRule,
 } from '../organization-rules.ts';
 import { isIsoDate } from '../subscription.ts';
+import { LIMITS } from '../validation.ts';
 import { defineOperation } from './define.ts';
-import { fromText } from './fields.ts';
+import { LINK_SCHEMA, fromText, textSchema, wholeNumberSchema } from './fields.ts';
 import { OrganizationStruct } from './organizations.ts';
 import { optionalText, pageQuery, queryNumber } from './users.ts';
 
@@ -88,9 +90,12 @@ export const OrganizationListQueryStruct = type({
   statusId: optional(queryNumber('statusId', 1, 2)),
   /** The customers search (issue 36): rows whose organization, owner name or owner e-mail contains it, ignoring case and accents; blank lists all. */
   q: optional(
-    define<string>(
-      'q',
-      (v) => (typeof v === 'string' && v.length <= ORGANIZATION_SEARCH_MAX) || `q must be text of at most ${ORGANIZATION_SEARCH_MAX} characters.`,
+    describedAs(
+      define<string>(
+        'q',
+        (v) => (typeof v === 'string' && v.length <= ORGANIZATION_SEARCH_MAX) || `q must be text of at most ${ORGANIZATION_SEARCH_MAX} characters.`,
+      ),
+      textSchema(undefined, ORGANIZATION_SEARCH_MAX),
     ),
   ),
 });
@@ -105,13 +110,20 @@ function reviewPeriodCheck(v: unknown): true | string {
 }
 
 /** Days as a number, or as the digits typed (blank counts as 0). */
-const reviewPeriod = fromText(define<number>('projectReviewPeriod', reviewPeriodCheck), (v) => (reviewPeriodRule(v) ? v : parseReviewPeriod(v)));
+const reviewPeriod = fromText(describedAs(define<number>('projectReviewPeriod', reviewPeriodCheck), wholeNumberSchema(0, REVIEW_PERIOD_MAX_DAYS)), (v) =>
+  reviewPeriodRule(v) ? v : parseReviewPeriod(v),
+);
 
 /** A§7 PATCH organizations/{id}: exactly one of these (the route checks "exactly one"). */
 export const UpdateOrganizationBodyStruct = object({
-  state: optional(define<'APPROVED'>('state', (v) => v === 'APPROVED' || ORGANIZATION_MESSAGES.stateInvalid)),
-  assetsLink: optional(optionalText('assetsLink', optionalLinkRule)),
-  trackingCode: optional(optionalText('trackingCode', trackingCodeRule)),
+  state: optional(
+    describedAs(
+      define<'APPROVED'>('state', (v) => v === 'APPROVED' || ORGANIZATION_MESSAGES.stateInvalid),
+      { type: 'string', enum: ['APPROVED'] },
+    ),
+  ),
+  assetsLink: optional(optionalText('assetsLink', optionalLinkRule, LINK_SCHEMA)),
+  trackingCode: optional(optionalText('trackingCode', trackingCodeRule, textSchema(undefined, LIMITS.trackingId))),
   projectReviewPeriod: optional(reviewPeriod),
 });
 export type UpdateOrganizationBody = Infer<typeof UpdateOrganizationBodyStruct>;
@@ -127,18 +139,28 @@ export const OrganizationFieldsStruct = object({
 });
 export type OrganizationFields = Infer<typeof OrganizationFieldsStruct>;
 
-const isoDate = (name: string) => define<string>(name, (v) => (typeof v === 'string' && isIsoDate(v)) || ORGANIZATION_MESSAGES.dateInvalid);
+const isoDate = (name: string) =>
+  describedAs(
+    define<string>(name, (v) => (typeof v === 'string' && isIsoDate(v)) || ORGANIZATION_MESSAGES.dateInvalid),
+    { type: 'string', format: 'date' },
+  );
 
 function wholeNumber(name: string, max: number): Struct<number, null> {
   const message = ORGANIZATION_MESSAGES.wholeNumber(max);
   return fromText(
-    define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max) || message),
+    describedAs(
+      define<number>(name, (v) => (Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max) || message),
+      wholeNumberSchema(0, max),
+    ),
     (v) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v),
   );
 }
 
 const storageTb = fromText(
-  define<number>('storage', (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= STORAGE_MAX_TB) || ORGANIZATION_MESSAGES.storageInvalid),
+  describedAs(
+    define<number>('storage', (v) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= STORAGE_MAX_TB) || ORGANIZATION_MESSAGES.storageInvalid),
+    { type: 'number', minimum: 0, maximum: STORAGE_MAX_TB },
+  ),
   (v) => (/^\d+(\.\d+)?$/.test(v.trim()) ? Number(v.trim()) : v),
 );
 
@@ -146,7 +168,10 @@ const storageTb = fromText(
 export const UpdateCreditsBodyStruct = object({
   startDate: isoDate('startDate'),
   endDate: isoDate('endDate'),
-  renewable: define<boolean>('renewable', (v) => typeof v === 'boolean' || ORGANIZATION_MESSAGES.renewableInvalid),
+  renewable: describedAs(
+    define<boolean>('renewable', (v) => typeof v === 'boolean' || ORGANIZATION_MESSAGES.renewableInvalid),
+    { type: 'boolean' },
+  ),
   credits: wholeNumber('credits', CREDITS_MAX),
   interval: wholeNumber('interval', INTERVAL_MAX_MONTHS),
   creditsPerInterval: wholeNumber('creditsPerInterval', CREDITS_MAX),

@@ -1,4 +1,5 @@
-import { boolean, enums, integer, min, nullable, object, optional, string, type Infer } from 'superstruct';
+import { boolean, enums, integer, object, string, type Infer } from 'superstruct';
+import { min, nullable, optional } from './schema-notes.ts';
 import { defineOperation } from './define.ts';
 import { Id } from './fields.ts';
 

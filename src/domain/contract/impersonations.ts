@@ -1,4 +1,5 @@
-import { array, enums, nullable, object, string, type, type Infer } from 'superstruct';
+import { array, enums, object, string, type, type Infer } from 'superstruct';
+import { nullable } from './schema-notes.ts';
 import { defineOperation } from './define.ts';
 import { Id } from './fields.ts';
 import { pageQuery } from './users.ts';

@@ -1,4 +1,5 @@
-import { enums, nullable, number, object, string, type Infer } from 'superstruct';
+import { enums, number, object, string, type Infer } from 'superstruct';
+import { nullable } from './schema-notes.ts';
 import { ROLES } from '../roles.ts';
 import { defineOperation } from './define.ts';
 

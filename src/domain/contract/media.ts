@@ -1,10 +1,15 @@
-import { Id } from './fields.ts';
-import { array, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { Id, textSchema } from './fields.ts';
+import { array, enums, number, object, string, type Infer } from 'superstruct';
+import { define, describedAs, nullable, optional } from './schema-notes.ts';
 import { defineOperation } from './define.ts';
 import { ProjectStruct } from './projects.ts';
 import { AssetTypeParam } from './uploads.ts';
 
-const KeyText = (name: string, message: string) => define<string>(name, (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || message);
+const KeyText = (name: string, message: string) =>
+  describedAs(
+    define<string>(name, (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || message),
+    textSchema(1, 1024),
+  );
 
 /** A§7 POST projects/{id}/deliverable: the final video's location and file name. */
 export const DeliverableBodyStruct = object({

@@ -6,16 +6,12 @@ import * as fields from './fields.ts';
 import { isOptional, structKey, toJsonSchema, type AnyStruct, type ConvertOptions, type JsonSchema } from './json-schema.ts';
 import * as me from './me.ts';
 import * as media from './media.ts';
-import { ENUM_CANDIDATES, ID_PARAMS, OPERATIONS, TAGS, type Answer, type Operation } from './operations.ts';
+import { ID_PARAMS, OPERATIONS, TAGS, type Answer, type Operation } from './operations.ts';
 import * as organizations from './organizations.ts';
 import * as projects from './projects.ts';
 import * as review from './review.ts';
 import * as uploads from './uploads.ts';
 import * as users from './users.ts';
-import { SHARE_LINK_EXPIRY_DAYS } from '../share-links.ts';
-
-/** Number sets of the domain a check may accept exactly (json-schema.ts: `numberCandidates`). */
-export const NUMBER_CANDIDATES: readonly (readonly number[])[] = [SHARE_LINK_EXPIRY_DAYS];
 
 /**
  * The OpenAPI 3.1 document of the API, generated from OPERATIONS and the contract structs. Every
@@ -66,7 +62,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}, operations: r
     }
   }
   const used = new Set<string>();
-  const convert: ConvertOptions = { names, onRef: (name) => used.add(name), enumCandidates: ENUM_CANDIDATES, numberCandidates: NUMBER_CANDIDATES };
+  const convert: ConvertOptions = { names, onRef: (name) => used.add(name) };
   const schema = (struct: AnyStruct) => toJsonSchema(struct, convert);
   const oneOrMore = (structs: AnyStruct | readonly AnyStruct[]) => {
     const list = Array.isArray(structs) ? (structs as readonly AnyStruct[]) : [structs as AnyStruct];

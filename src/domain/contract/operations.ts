@@ -1,8 +1,4 @@
 import { enums, string } from 'superstruct';
-import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
-import { PROJECT_STATUSES } from '../project-status.ts';
-import { ROLES } from '../roles.ts';
-import { ASSET_TYPES, UPLOAD_TYPES } from '../uploads.ts';
 import * as auth from './auth.ts';
 import * as billing from './billing.ts';
 import { StaffOrganizationStruct } from './customers.ts';
@@ -69,18 +65,6 @@ export interface Operation {
   onlyWhen?: 'embedded-gateway' | 'stripe-webhook';
   notes?: string;
 }
-
-/** Value sets of the domain, so custom checks that accept exactly one of them read as enums. */
-export const ENUM_CANDIDATES: readonly (readonly string[])[] = [
-  ROLES,
-  ASSET_TYPES,
-  ['Asset', 'InterviewClip', 'BRollClip'],
-  UPLOAD_TYPES,
-  PROJECT_STATUSES,
-  FINAL_VIDEO_LENGTHS,
-  ['APPROVED'],
-  ['editor', 'admin', 'superadmin', 'staff'],
-];
 
 export const TAGS: { name: string; description: string }[] = [
   { name: 'Session', description: 'Sign-in, registration, password recovery and the signed-in user.' },

@@ -1,9 +1,10 @@
-import { boolean, nullable, number, object, string, type Infer } from 'superstruct';
-import { organizationNameRule } from '../validation.ts';
+import { boolean, number, object, string, type Infer } from 'superstruct';
+import { nullable } from './schema-notes.ts';
+import { LIMITS, organizationNameRule } from '../validation.ts';
 import { defineOperation } from './define.ts';
-import { ruleField } from './fields.ts';
+import { ruleField, textSchema } from './fields.ts';
 
-export const CreateOrganizationBodyStruct = object({ name: ruleField('name', organizationNameRule) });
+export const CreateOrganizationBodyStruct = object({ name: ruleField('name', organizationNameRule, textSchema(1, LIMITS.organizationName)) });
 
 export const IdResponseStruct = object({ id: number() });
 

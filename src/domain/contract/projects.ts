@@ -1,10 +1,11 @@
-import { array, enums, nullable, number, object, optional, size, string, type Infer } from 'superstruct';
+import { array, enums, number, object, string, type Infer } from 'superstruct';
+import { nullable, optional, size } from './schema-notes.ts';
 import { FINAL_VIDEO_LENGTHS } from '../constants.ts';
 import { FINAL_PREVIEW_STATES } from '../media.ts';
 import { PROJECT_STATUSES } from '../project-status.ts';
-import { FIELD_MESSAGES, audienceRule, firstError, projectLinkRule, projectNameRule, requiredRule } from '../validation.ts';
+import { FIELD_MESSAGES, LIMITS, audienceRule, firstError, projectLinkRule, projectNameRule, requiredRule } from '../validation.ts';
 import { defineOperation } from './define.ts';
-import { Id, queryBool, queryInt, ruleField } from './fields.ts';
+import { Id, LINK_SCHEMA, queryBool, queryInt, ruleField, textSchema } from './fields.ts';
 import { IdResponseStruct } from './organizations.ts';
 
 const lengthRule = (value: string) =>
@@ -12,11 +13,11 @@ const lengthRule = (value: string) =>
 
 /** The brief fields of C§5, each with its rule. */
 export const BriefFields = {
-  name: ruleField('name', projectNameRule),
-  audience: ruleField('audience', audienceRule),
-  goal: ruleField('goal', requiredRule()),
-  finalVideoLength: ruleField('finalVideoLength', lengthRule),
-  brief: ruleField('brief', requiredRule()),
+  name: ruleField('name', projectNameRule, textSchema(1, LIMITS.projectName)),
+  audience: ruleField('audience', audienceRule, textSchema(1, LIMITS.audience)),
+  goal: ruleField('goal', requiredRule(), textSchema(1)),
+  finalVideoLength: ruleField('finalVideoLength', lengthRule, { type: 'string', enum: [...FINAL_VIDEO_LENGTHS] }),
+  brief: ruleField('brief', requiredRule(), textSchema(1)),
 };
 
 export const CreateProjectBodyStruct = object(BriefFields);
@@ -29,10 +30,10 @@ export const UpdateProjectBodyStruct = object({
   goal: optional(BriefFields.goal),
   finalVideoLength: optional(BriefFields.finalVideoLength),
   brief: optional(BriefFields.brief),
-  assetsLink: optional(nullable(ruleField('assetsLink', projectLinkRule('assetsLink')))),
-  reviewLink: optional(nullable(ruleField('reviewLink', projectLinkRule('reviewLink')))),
-  collaborationLink: optional(nullable(ruleField('collaborationLink', projectLinkRule('collaborationLink')))),
-  editorAssetsLink: optional(nullable(ruleField('editorAssetsLink', projectLinkRule('editorAssetsLink')))),
+  assetsLink: optional(nullable(ruleField('assetsLink', projectLinkRule('assetsLink'), LINK_SCHEMA))),
+  reviewLink: optional(nullable(ruleField('reviewLink', projectLinkRule('reviewLink'), LINK_SCHEMA))),
+  collaborationLink: optional(nullable(ruleField('collaborationLink', projectLinkRule('collaborationLink'), LINK_SCHEMA))),
+  editorAssetsLink: optional(nullable(ruleField('editorAssetsLink', projectLinkRule('editorAssetsLink'), LINK_SCHEMA))),
 });
 export type UpdateProjectBody = Infer<typeof UpdateProjectBodyStruct>;
 

@@ -1,4 +1,5 @@
-import { boolean, object, optional, string, type Infer } from 'superstruct';
+import { boolean, object, string, type Infer } from 'superstruct';
+import { optional } from './schema-notes.ts';
 import { defineOperation } from './define.ts';
 
 /** Which review e-mails (issue 13) the signed-in user gets; src/domain/review-mail.ts names the kinds. */

@@ -1,9 +1,10 @@
-import { array, boolean, define, enums, nullable, number, object, optional, string, type Infer } from 'superstruct';
+import { array, boolean, enums, number, object, string, type Infer } from 'superstruct';
+import { define, describedAs, nullable, optional } from './schema-notes.ts';
 import { validateDrawing } from '../drawing.ts';
-import { REVIEW_MESSAGES, validateCommentText } from '../review-rules.ts';
+import { COMMENT_TEXT_MAX, COMMENT_TEXT_MIN, REVIEW_MESSAGES, validateCommentText } from '../review-rules.ts';
 import { COMMENT_AUTHOR_ROLES } from '../share-links.ts';
 import { defineOperation } from './define.ts';
-import { Id, MAX_ID, queryInt } from './fields.ts';
+import { Id, MAX_ID, queryInt, textSchema, wholeNumberSchema } from './fields.ts';
 
 /**
  * Frame-accurate review: the versions of a project's final video and the time-coded comments
@@ -12,22 +13,37 @@ import { Id, MAX_ID, queryInt } from './fields.ts';
 
 const isFrame = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= MAX_ID;
 
-const Frame = define<number>('frame', (value) => isFrame(value) || REVIEW_MESSAGES.frameInvalid);
-const EndFrame = define<number>('endFrame', (value) => (isFrame(value) && value > 0) || REVIEW_MESSAGES.endFrameInvalid);
-const VersionNumber = define<number>(
-  'version',
-  (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.',
+const Frame = describedAs(
+  define<number>('frame', (value) => isFrame(value) || REVIEW_MESSAGES.frameInvalid),
+  wholeNumberSchema(0, MAX_ID),
+);
+const EndFrame = describedAs(
+  define<number>('endFrame', (value) => (isFrame(value) && value > 0) || REVIEW_MESSAGES.endFrameInvalid),
+  wholeNumberSchema(1, MAX_ID),
+);
+const VersionNumber = describedAs(
+  define<number>(
+    'version',
+    (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.',
+  ),
+  wholeNumberSchema(1, MAX_ID),
 );
 /** Comment text by the review rules (1–2000 characters after trim, storable). */
-const CommentText = define<string>('commentText', (value) => {
-  if (typeof value !== 'string') return REVIEW_MESSAGES.textRequired;
-  return validateCommentText(value) ?? true;
-});
+const CommentText = describedAs(
+  define<string>('commentText', (value) => {
+    if (typeof value !== 'string') return REVIEW_MESSAGES.textRequired;
+    return validateCommentText(value) ?? true;
+  }),
+  textSchema(COMMENT_TEXT_MIN, COMMENT_TEXT_MAX),
+);
 /** A drawing on the frame, checked by src/domain/drawing.ts (its message is the field's). */
-const DrawingField = define<unknown>('drawing', (value) => {
-  const result = validateDrawing(value);
-  return result.ok || result.message;
-});
+const DrawingField = describedAs(
+  define<unknown>('drawing', (value) => {
+    const result = validateDrawing(value);
+    return result.ok || result.message;
+  }),
+  {},
+);
 
 /** POST projects/{id}/comments: a new thread (frame, optional endFrame and drawing) or a reply (parentId, no frame). */
 export const CreateCommentBodyStruct = object({

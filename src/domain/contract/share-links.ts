@@ -1,21 +1,39 @@
-import { array, boolean, define, enums, nullable, number, object, omit, optional, string, type Infer } from 'superstruct';
+import { array, boolean, enums, number, object, omit, string, type Infer } from 'superstruct';
+import { define, describedAs, nullable, optional } from './schema-notes.ts';
 import { REVIEW_MESSAGES } from '../review-rules.ts';
-import { SHARE_MESSAGES, isShareLinkExpiry, validateSharePassword, type ShareLinkExpiryDays } from '../share-links.ts';
+import {
+  SHARE_LINK_EXPIRY_DAYS,
+  SHARE_MESSAGES,
+  SHARE_PASSWORD_MAX,
+  isShareLinkExpiry,
+  validateSharePassword,
+  type ShareLinkExpiryDays,
+} from '../share-links.ts';
 import { CommentListStruct, CommentStruct, CreateCommentBodyStruct, VersionStruct } from './review.ts';
 import { defineOperation } from './define.ts';
-import { MAX_ID } from './fields.ts';
+import { MAX_ID, textSchema, wholeNumberSchema } from './fields.ts';
 
 /** Guest review links (issue 13): the owner's calls under the project, the guest's under the link's token. */
 
-const VersionNumber = define<number>(
-  'version',
-  (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.',
+const VersionNumber = describedAs(
+  define<number>(
+    'version',
+    (value) => (Number.isSafeInteger(value) && (value as number) >= 1 && (value as number) <= MAX_ID) || 'Must be a version number: a whole number from 1.',
+  ),
+  wholeNumberSchema(1, MAX_ID),
 );
-const ExpiryDays = define<ShareLinkExpiryDays>('expiresInDays', (value) => isShareLinkExpiry(value) || SHARE_MESSAGES.expiryInvalid);
-const SharePassword = define<string>('password', (value) => {
-  if (typeof value !== 'string') return 'Must be text.';
-  return validateSharePassword(value) ?? true;
-});
+const ExpiryDays = describedAs(
+  define<ShareLinkExpiryDays>('expiresInDays', (value) => isShareLinkExpiry(value) || SHARE_MESSAGES.expiryInvalid),
+  { type: 'integer', enum: [...SHARE_LINK_EXPIRY_DAYS] },
+);
+/** Empty (no password), or SHARE_PASSWORD_MIN to SHARE_PASSWORD_MAX characters: the document says only the maximum. */
+const SharePassword = describedAs(
+  define<string>('password', (value) => {
+    if (typeof value !== 'string') return 'Must be text.';
+    return validateSharePassword(value) ?? true;
+  }),
+  textSchema(undefined, SHARE_PASSWORD_MAX),
+);
 
 /** POST projects/{id}/share-links (the owner). */
 export const CreateShareLinkBodyStruct = object({
@@ -64,7 +82,10 @@ export type GuestReview = Infer<typeof GuestReviewStruct>;
 
 /** POST share/{token}/access: the password, once; the answer's pass goes with the guest's next calls. */
 export const ShareAccessBodyStruct = object({
-  password: define<string>('password', (value) => (typeof value === 'string' && value.length > 0 && value.length <= 1024) || SHARE_MESSAGES.passwordRequired),
+  password: describedAs(
+    define<string>('password', (value) => (typeof value === 'string' && value.length > 0 && value.length <= 1024) || SHARE_MESSAGES.passwordRequired),
+    textSchema(1, 1024),
+  ),
 });
 export const SharePassStruct = object({ pass: string(), expiresIn: number() });
 /** The header that carries a pass (EventSource cannot: the stream takes it as `?pass=`). */
@@ -73,7 +94,10 @@ export const SHARE_PASS_HEADER = 'x-share-pass';
 /** POST share/{token}/comments: a guest's comment on the link's version, signed with the name they type. */
 export const GuestCommentBodyStruct = object({
   ...omit(CreateCommentBodyStruct, ['version']).schema,
-  guestName: define<string>('guestName', (value) => (typeof value === 'string' && value.trim().length > 0) || REVIEW_MESSAGES.guestNameRequired),
+  guestName: describedAs(
+    define<string>('guestName', (value) => (typeof value === 'string' && value.trim().length > 0) || REVIEW_MESSAGES.guestNameRequired),
+    textSchema(1),
+  ),
 });
 export type GuestCommentBody = Infer<typeof GuestCommentBodyStruct>;
 

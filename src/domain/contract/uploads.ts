@@ -1,11 +1,15 @@
-import { array, boolean, define, enums, nullable, number, object, optional, string, type Infer, type Struct } from 'superstruct';
+import { array, boolean, enums, number, object, string, type Infer, type Struct } from 'superstruct';
+import { define, describedAs, nullable, optional } from './schema-notes.ts';
 import { ASSET_TYPES, UPLOAD_TYPES, parseAssetType, type AssetType } from '../uploads.ts';
 import { defineOperation } from './define.ts';
-import { fromText, Id } from './fields.ts';
+import { fromText, Id, textSchema, wholeNumberSchema } from './fields.ts';
 
 /** An asset type in any spelling the specs use (Asset, InterviewClip, BRollClip, ASSET, BROLL_CLIP, B_ROLL_CLIP). */
 export const AssetTypeParam: Struct<AssetType, null> = fromText(
-  define<AssetType>('type', (v) => (ASSET_TYPES as readonly unknown[]).includes(v) || 'Type must be Asset, InterviewClip or BRollClip.'),
+  describedAs(
+    define<AssetType>('type', (v) => (ASSET_TYPES as readonly unknown[]).includes(v) || 'Type must be Asset, InterviewClip or BRollClip.'),
+    { type: 'string', enum: [...ASSET_TYPES] },
+  ),
   (v) => parseAssetType(v) ?? v,
 );
 
@@ -51,30 +55,45 @@ export const UploadRefusalBodyStruct = object({
   /** The status the browser got: 413, request body too large. */
   status: enums([413]),
   /** The refused request's body, in bytes. */
-  bytes: define<number>('bytes', (v) => (Number.isSafeInteger(v) && (v as number) >= 0) || 'The size must be a whole number of bytes.'),
+  bytes: describedAs(
+    define<number>('bytes', (v) => (Number.isSafeInteger(v) && (v as number) >= 0) || 'The size must be a whole number of bytes.'),
+    wholeNumberSchema(0),
+  ),
 });
 export type UploadRefusalBody = Infer<typeof UploadRefusalBodyStruct>;
 
 const TypeQuery = { type: optional(AssetTypeParam) };
+
+const FileName = () =>
+  describedAs(
+    define<string>('name', (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || 'A file name is required.'),
+    textSchema(1, 1024),
+  );
 
 export const AssetListQueryStruct = object(TypeQuery);
 export const AssetDeleteAllQueryStruct = object(TypeQuery);
 
 export const CheckNameQueryStruct = object({
   type: AssetTypeParam,
-  name: define<string>('name', (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || 'A file name is required.'),
+  name: FileName(),
 });
 
 /** A§3 file-name response: the final name and the object key to write. */
 export const CheckNameStruct = object({ name: string(), location: string() });
 export type CheckName = Infer<typeof CheckNameStruct>;
 
-const SizeField = define<number>('size', (v) => (Number.isSafeInteger(v) && (v as number) >= 0) || 'The size must be a whole number of bytes.');
+const SizeField = describedAs(
+  define<number>('size', (v) => (Number.isSafeInteger(v) && (v as number) >= 0) || 'The size must be a whole number of bytes.'),
+  wholeNumberSchema(0),
+);
 
 /** POST projects/{id}/assets: register an object the browser finished uploading. */
 export const RegisterAssetBodyStruct = object({
-  name: define<string>('name', (v) => (typeof v === 'string' && v.trim().length > 0 && v.length <= 1024) || 'A file name is required.'),
-  path: define<string>('path', (v) => (typeof v === 'string' && v.length > 0 && v.length <= 1024) || 'The object path is required.'),
+  name: FileName(),
+  path: describedAs(
+    define<string>('path', (v) => (typeof v === 'string' && v.length > 0 && v.length <= 1024) || 'The object path is required.'),
+    textSchema(1, 1024),
+  ),
   previewPath: optional(nullable(string())),
   type: AssetTypeParam,
   size: SizeField,
@@ -100,9 +119,12 @@ export const AssetStruct = object({
    * this device then takes it instead of computing it over every byte. Null until then.
    */
   crc32: nullable(
-    define<number>(
-      'crc32',
-      (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.',
+    describedAs(
+      define<number>(
+        'crc32',
+        (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.',
+      ),
+      wholeNumberSchema(0, 0xffffffff),
     ),
   ),
 });

@@ -1,27 +1,12 @@
-import {
-  array,
-  boolean,
-  coerce,
-  defaulted,
-  define,
-  literal,
-  nullable,
-  number,
-  object,
-  optional,
-  string,
-  type,
-  union,
-  unknown,
-  type Infer,
-  type Struct,
-} from 'superstruct';
+import { array, boolean, literal, number, object, string, type, unknown, type Infer, type Struct } from 'superstruct';
+import { coerce, defaulted, define, describedAs, nullable, optional, union } from './schema-notes.ts';
 import { ROLES } from '../roles.ts';
-import { USER_MESSAGES, editorPhoneRule, pictureRule } from '../user-management.ts';
+import { EDITOR_PHONE_MAX, USER_MESSAGES, editorPhoneRule, pictureRule } from '../user-management.ts';
 import { optionalLinkRule } from '../organization-rules.ts';
-import { emailRule, settingsNameRule, settingsPhoneRule } from '../validation.ts';
+import { LIMITS, emailRule, settingsNameRule, settingsPhoneRule } from '../validation.ts';
 import { defineOperation } from './define.ts';
-import { fromText, ruleField } from './fields.ts';
+import { EMAIL_SCHEMA, LINK_SCHEMA, fromText, ruleField, textSchema, wholeNumberSchema } from './fields.ts';
+import type { JsonSchema } from './json-schema.ts';
 
 /** A whole number read from a query string, with a default when absent. */
 export function queryNumber(name: string, min: number, max: number): Struct<number, null> {
@@ -29,7 +14,7 @@ export function queryNumber(name: string, min: number, max: number): Struct<numb
     name,
     (v) => (Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max) || `${name} must be a whole number from ${min} to ${max}.`,
   );
-  return fromText(checked, (v) => (/^\d+$/.test(v) ? Number(v) : v));
+  return fromText(describedAs(checked, wholeNumberSchema(min, max)), (v) => (/^\d+$/.test(v) ? Number(v) : v));
 }
 
 /** Like queryNumber, with a default when absent. */
@@ -44,21 +29,30 @@ export function pageQuery(max: number, fallback = max) {
 
 /** isEnabled as the specs send it: true/false or 1/0. */
 const EnabledFlag = coerce(
-  define<boolean>('isEnabled', (v) => typeof v === 'boolean' || USER_MESSAGES.enabledInvalid),
+  describedAs(
+    define<boolean>('isEnabled', (v) => typeof v === 'boolean' || USER_MESSAGES.enabledInvalid),
+    { type: 'boolean' },
+  ),
   union([literal(0), literal(1)]),
   (v) => v === 1,
 );
 
-/** A text field that may be absent, null or empty; `rule` checks it when it has text. */
-export function optionalText(name: string, rule: (value: string) => string | undefined): Struct<string | null | undefined, null> {
-  return define<string | null | undefined>(name, (value) => {
+/** A text field that may be absent, null or empty; `rule` checks it when it has text, `schema` says what it takes then. */
+export function optionalText(name: string, rule: (value: string) => string | undefined, schema: JsonSchema): Struct<string | null | undefined, null> {
+  const check = define<string | null | undefined>(name, (value) => {
     if (value === undefined || value === null) return true;
     if (typeof value !== 'string') return 'Must be text.';
     return rule(value) ?? true;
   });
+  return describedAs(check, schema, { optional: true, nullable: true });
 }
 
-const RoleStruct = object({ name: define<(typeof ROLES)[number]>('role', (v) => (ROLES as readonly unknown[]).includes(v)) });
+const RoleStruct = object({
+  name: describedAs(
+    define<(typeof ROLES)[number]>('role', (v) => (ROLES as readonly unknown[]).includes(v)),
+    { type: 'string', enum: [...ROLES] },
+  ),
+});
 
 /** A user as both portals list it (C§3 settings user, A§3 editor/user). */
 export const UserStruct = object({
@@ -84,10 +78,10 @@ export const UserListStruct = array(UserStruct);
 
 /** C§7 POST users / PATCH users/{id} from the customer portal: the settings-form rules of C§5. */
 export const CustomerUserBodyStruct = object({
-  email: ruleField('email', emailRule),
-  firstName: ruleField('firstName', settingsNameRule),
-  lastName: ruleField('lastName', settingsNameRule),
-  phone: ruleField('phone', settingsPhoneRule),
+  email: ruleField('email', emailRule, EMAIL_SCHEMA),
+  firstName: ruleField('firstName', settingsNameRule, textSchema(1, LIMITS.name)),
+  lastName: ruleField('lastName', settingsNameRule, textSchema(1, LIMITS.name)),
+  phone: ruleField('phone', settingsPhoneRule, { type: 'string' }),
   role: optional(string()),
   organizationId: optional(nullable(number())),
 });
@@ -95,11 +89,11 @@ export type CustomerUserBody = Infer<typeof CustomerUserBodyStruct>;
 
 /** A§7 POST users / PATCH users/{id} for staff users: the editor form of A§5. */
 export const StaffUserBodyStruct = object({
-  email: ruleField('email', emailRule),
-  firstName: ruleField('firstName', settingsNameRule),
-  lastName: ruleField('lastName', settingsNameRule),
-  phone: optional(optionalText('phone', editorPhoneRule)),
-  profilePictureUrl: optional(optionalText('profilePictureUrl', pictureRule)),
+  email: ruleField('email', emailRule, EMAIL_SCHEMA),
+  firstName: ruleField('firstName', settingsNameRule, textSchema(1, LIMITS.name)),
+  lastName: ruleField('lastName', settingsNameRule, textSchema(1, LIMITS.name)),
+  phone: optional(optionalText('phone', editorPhoneRule, textSchema(undefined, EDITOR_PHONE_MAX))),
+  profilePictureUrl: optional(optionalText('profilePictureUrl', pictureRule, LINK_SCHEMA)),
   role: optional(string()),
 });
 export type StaffUserBody = Infer<typeof StaffUserBodyStruct>;
@@ -107,7 +101,7 @@ export type StaffUserBody = Infer<typeof StaffUserBodyStruct>;
 export const SetEnabledBodyStruct = object({ isEnabled: EnabledFlag });
 
 /** A§7 PATCH users/{id}/asset-path: the editor drive link; empty or null clears it. */
-export const AssetPathBodyStruct = object({ path: optional(optionalText('path', optionalLinkRule)) });
+export const AssetPathBodyStruct = object({ path: optional(optionalText('path', optionalLinkRule, LINK_SCHEMA)) });
 
 /** Only the role decides which payload struct applies; the rest is checked after. */
 export const RoleOnlyStruct = type({ role: optional(unknown()) });
@@ -115,9 +109,12 @@ export const RoleOnlyStruct = type({ role: optional(unknown()) });
 export const USER_LIST_ROLES = ['editor', 'admin', 'superadmin', 'staff'] as const;
 export const UsersQueryStruct = type({
   role: defaulted(
-    define<(typeof USER_LIST_ROLES)[number]>(
-      'role',
-      (v) => (USER_LIST_ROLES as readonly unknown[]).includes(v) || `role must be one of ${USER_LIST_ROLES.join(', ')}.`,
+    describedAs(
+      define<(typeof USER_LIST_ROLES)[number]>(
+        'role',
+        (v) => (USER_LIST_ROLES as readonly unknown[]).includes(v) || `role must be one of ${USER_LIST_ROLES.join(', ')}.`,
+      ),
+      { type: 'string', enum: [...USER_LIST_ROLES] },
     ),
     'editor',
   ),
@@ -150,8 +147,16 @@ export const OrganizationUsersQueryStruct = type(pageQuery(100));
  * `isEnabled`) decides which: the route parses the body itself, so its 400 names the fields of the
  * one that applies. These only type what a client sends; every body passes them.
  */
-const NewUserBodyStruct = define<CustomerUserBody | StaffUserBody>('body', () => true);
-const UserChangeBodyStruct = define<Infer<typeof SetEnabledBodyStruct> | CustomerUserBody | StaffUserBody>('body', () => true);
+const NewUserBodyStruct = describedAs(
+  define<CustomerUserBody | StaffUserBody>('body', () => true),
+  {},
+  { optional: true, nullable: true },
+);
+const UserChangeBodyStruct = describedAs(
+  define<Infer<typeof SetEnabledBodyStruct> | CustomerUserBody | StaffUserBody>('body', () => true),
+  {},
+  { optional: true, nullable: true },
+);
 
 /** A§7 users by role: the editors page (role=editor) and staff settings (role=staff); an EDITOR reads editors only. */
 export const listUsers = defineOperation({ method: 'GET', path: '/users', access: 'staff', query: UsersQueryStruct, answer: UserListStruct });

@@ -98,6 +98,16 @@ describe('one definition and one client call per operation', () => {
       .filter((file) => !file.startsWith(CONTRACT))
       .flatMap((file) => [...readFileSync(file, 'utf8').matchAll(HAND_WRITTEN_CALL)].map((match) => `${relative(ROOT, file)}: ${match[0]}`));
     expect(written, 'call the operation by its definition: call(operations.x, { params, query, body })').toEqual([]);
+    // Nor a URL of the API spelled out for fetch, an EventSource or a link (the base path before an operation's path is fine).
+    const spelled = [...sourceFiles(join(ROOT, 'src')), ...sourceFiles(join(ROOT, 'workers'))]
+      .filter((file) => !file.startsWith(CONTRACT))
+      .flatMap((file) =>
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line) && /['`]\/api\/v1\/[a-z]/i.test(line))
+          .map((line) => `${relative(ROOT, file)}: ${line.trim()}`),
+      );
+    expect(spelled, 'build the URL from the operation: `/api/v1${operationPath(operation.path, params)}`').toEqual([]);
   });
 
   it('documents every operation from its definition, and defines every documented operation once', async () => {

@@ -37,14 +37,15 @@ export const ShippingDetailsStruct = detailsStruct(SHIPPING_FIELDS);
  * "card info" is the card's `paymentMethodId`, plus at most display data: a raw card number in
  * this payload is refused, so it can never be stored with the billing details.
  */
+/** A card the browser's gateway tokenized (never card data), and a retry's key: the document gives both patterns. */
+const PAYMENT_METHOD_ID = /^pm_[A-Za-z0-9_]{1,200}$/;
+const IDEMPOTENCY_KEY = /^[\w-]{8,100}$/;
+
 export const CreateSubscriptionBodyStruct = type({
   paymentPlanId: Id,
   paymentMethodId: describedAs(
-    define<string>(
-      'paymentMethodId',
-      (value) => (typeof value === 'string' && /^pm_[A-Za-z0-9_]{1,200}$/.test(value)) || BILLING_MESSAGES.paymentMethodRequired,
-    ),
-    { type: 'string' },
+    define<string>('paymentMethodId', (value) => (typeof value === 'string' && PAYMENT_METHOD_ID.test(value)) || BILLING_MESSAGES.paymentMethodRequired),
+    { type: 'string', pattern: PAYMENT_METHOD_ID.source },
   ),
   coupon: optional(nullable(string())),
   renewableAt: optional(nullable(union([string(), number()]))),
@@ -64,8 +65,8 @@ export const CreateSubscriptionBodyStruct = type({
   ),
   idempotencyKey: optional(
     describedAs(
-      define<string>('idempotencyKey', (value) => (typeof value === 'string' && /^[\w-]{8,100}$/.test(value)) || 'Must be 8 to 100 letters, digits, - or _.'),
-      textSchema(8, 100),
+      define<string>('idempotencyKey', (value) => (typeof value === 'string' && IDEMPOTENCY_KEY.test(value)) || 'Must be 8 to 100 letters, digits, - or _.'),
+      { ...textSchema(8, 100), pattern: IDEMPOTENCY_KEY.source },
     ),
   ),
 });

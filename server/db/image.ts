@@ -16,7 +16,7 @@
  * PostgreSQL checks it on start.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -42,17 +42,38 @@ export function imageFile(cacheDir: string, pgliteVersion: string, migrations: R
  * Writes the dump (a tarball) gzipped into `file`, atomically. At once (≈ 0.2 s, gzip level 1:
  * 42 MB of mostly empty pages become ≈ 5.5 MB), not in the background: a first start that is
  * stopped right away must still leave the image. Failures only cost the next start its shortcut.
+ *
+ * The first image saved stays: processes that found no image at the same moment (the test
+ * workers of a new machine) each make one, and every database then loaded comes from the same
+ * one. (Images made apart differ in when the migrations ran; a test comparing two databases saw it.)
  */
 export function saveImage(file: string, tarball: Uint8Array): void {
   const draft = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(draft, gzipSync(tarball, { level: 1 }));
-    renameSync(draft, file);
+    try {
+      linkSync(draft, file);
+    } catch (error) {
+      // Already there: another process saved first, and its image is kept, unless it is damaged
+      // (then this one replaces it). A file system without hard links takes the rename (the last
+      // image saved wins there).
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !readableImage(file)) renameSync(draft, file);
+    }
+    rmSync(draft, { force: true });
   } catch {
     // read-only node_modules, full disk: the next new data directory is made the usual way (and
     // a draft the disk had no room for is not left behind)
     rmSync(draft, { force: true });
+  }
+}
+
+/** Whether `file` unpacks (an image another process saved, or a damaged one). */
+function readableImage(file: string): boolean {
+  try {
+    return gunzipSync(readFileSync(file)).length > 0;
+  } catch {
+    return false;
   }
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Db } from '../../server/db/connect.ts';
+import { saveImage } from '../../server/db/image.ts';
 import { MIGRATIONS, migrateToLatest } from '../../server/migrations/index.ts';
 import { DEMO_ACCOUNTS, isEmpty, seedDemo } from '../../server/seed/demo.ts';
 
@@ -127,6 +128,19 @@ describe('database image', () => {
     expect(tar).not.toContain('$argon2id');
     expect(tar).not.toContain('demo.cutdesk.test');
     expect(existsSync(join(cacheDir, image!))).toBe(true);
+  });
+
+  it('keeps the first image saved, and replaces a damaged one', async () => {
+    // Processes that found no image at the same moment each make one: every database loaded
+    // afterwards must come from the same image, whichever finished last.
+    const file = join(await tempDir('save'), 'image.tar.gz');
+    saveImage(file, new TextEncoder().encode('first'));
+    saveImage(file, new TextEncoder().encode('second'));
+    expect(gunzipSync(readFileSync(file)).toString()).toBe('first');
+    writeFileSync(file, 'not gzip');
+    saveImage(file, new TextEncoder().encode('third'));
+    expect(gunzipSync(readFileSync(file)).toString()).toBe('third');
+    expect(readdirSync(join(file, '..'))).toEqual(['image.tar.gz']);
   });
 
   it('falls back to initdb when the image is damaged', async () => {

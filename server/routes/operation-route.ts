@@ -15,15 +15,18 @@ export type OperationHandler<O> = (input: OperationInput<O>, request: FastifyReq
 
 const ID_PARAMS: ReadonlySet<string> = new Set(ID_PARAM_NAMES);
 
+/** The names in a path's braces, read once when its route is registered. */
+const paramNames = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+
 /** A path's parameters: ids as numbers (404 when not a plain positive integer), the others as sent (404 when empty). */
-function pathParams(path: string, raw: unknown): Record<string, string | number> {
+function pathParams(names: readonly string[], raw: unknown): Record<string, string | number> {
   const params: Record<string, string | number> = {};
-  for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
-    if (ID_PARAMS.has(name!)) params[name!] = idParam(raw, name);
+  for (const name of names) {
+    if (ID_PARAMS.has(name)) params[name] = idParam(raw, name);
     else {
-      const value = (raw as Record<string, string | undefined>)[name!];
+      const value = (raw as Record<string, string | undefined>)[name];
       if (!value) throw notFound();
-      params[name!] = value;
+      params[name] = value;
     }
   }
   return params;
@@ -43,6 +46,7 @@ export function route<O extends AnyOperation>(
   handler: OperationHandler<O>,
   options: { config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>; schema?: FastifySchema; bodyLimit?: number; logLevel?: LogLevel } = {},
 ): void {
+  const names = paramNames(operation.path);
   app.route({
     method: operation.method,
     url: fastifyPath(operation.path),
@@ -52,7 +56,7 @@ export function route<O extends AnyOperation>(
     ...(options.logLevel && { logLevel: options.logLevel }),
     handler: async (request, reply) => {
       const input = {
-        params: pathParams(operation.path, request.params),
+        params: pathParams(names, request.params),
         query: operation.query ? parse(operation.query, request.query) : undefined,
         body: operation.body ? parse(operation.body, request.body) : undefined,
       } as OperationInput<O>;

@@ -91,7 +91,7 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
-/** The path of `operation` with its parameters filled in (each encoded), under the API's base. */
+/** An operation's path (below the API's base, `/api/v1`) with its parameters filled in, each encoded. */
 export function operationPath(path: string, params: Record<string, string | number> = {}): string {
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = params[name];

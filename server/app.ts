@@ -37,6 +37,7 @@ import { requestSerializer } from './log-redaction.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { eventsPlugin } from './plugins/events.ts';
+import { rememberedRowsPlugin } from './plugins/remembered-rows.ts';
 import { jobsPlugin } from './plugins/jobs.ts';
 import { mailPlugin } from './plugins/mail.ts';
 import { storagePlugin } from './plugins/storage.ts';
@@ -155,6 +156,8 @@ export async function buildApp({ config, db, jobs = false, logStream }: AppDeps)
   if (jobs) await app.register(jobsPlugin);
   // Live updates: this instance's LISTEN connection and open event streams (closed on shutdown).
   await app.register(eventsPlugin, { config });
+  // The session's user and the board's version in memory, dropped when the database says they changed.
+  await app.register(rememberedRowsPlugin, { config });
 
   await app.register(
     async (api) => {

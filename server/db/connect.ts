@@ -6,6 +6,7 @@ import { startupMark } from '../startup-trace.ts';
 import { currentImageFile, imageForNewDirectory, imageTarball, saveImage, startFromImage } from './image.ts';
 import { DATE, INT8, NUMERIC, PGLITE_PARSERS } from './pg-types.ts';
 import type { PgliteThread } from './pglite-bridge.ts';
+import { CHANGES_CHANNEL } from './listen.ts';
 
 export type Db = Kysely<Database>;
 
@@ -31,6 +32,37 @@ export function embeddedPglite(db: Db): EmbeddedPglite | undefined {
 const POOLS = new WeakMap<Db, import('pg').Pool>();
 export function postgresPool(db: Db): import('pg').Pool | undefined {
   return POOLS.get(db);
+}
+
+/** Who hears the changes channel's notifications that arrive on the pool's connections. */
+const POOL_HEARERS = new WeakMap<Db, Set<(payload: string) => void>>();
+
+/**
+ * Every pooled connection LISTENs on the changes channel (server/db/listen.ts), because PostgreSQL
+ * tells a listening session of its own notifications right after its commit, before the commit
+ * returns: a write made through this pool is heard before the request that made it is answered,
+ * so what this instance keeps in memory (server/services/remembered-rows.ts) is never older than
+ * its own writes. Writes through other connections are heard on the instance's own listener.
+ * The LISTEN is queued ahead of the connection's first statement.
+ */
+function hearChangesOnEveryConnection(db: Db, pool: import('pg').Pool): void {
+  const hearers = new Set<(payload: string) => void>();
+  POOL_HEARERS.set(db, hearers);
+  pool.on('connect', (client) => {
+    client.on('notification', (message) => {
+      if (message.channel !== CHANGES_CHANNEL) return;
+      for (const hear of hearers) hear(message.payload ?? '');
+    });
+    // A failed LISTEN fails the connection's next statement too, which reports it.
+    client.query(`LISTEN ${CHANGES_CHANNEL}`).catch(() => undefined);
+  });
+}
+
+/** `hear` is called with each changes-channel payload a pooled connection hears; the answer stops it. PostgreSQL only. */
+export function hearPoolChanges(db: Db, hear: (payload: string) => void): () => void {
+  const hearers = POOL_HEARERS.get(db);
+  hearers?.add(hear);
+  return () => void hearers?.delete(hear);
 }
 
 /**
@@ -104,6 +136,7 @@ export async function connectDatabase(options: DatabaseOptions): Promise<Db> {
     pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: dbPlugins() });
     POOLS.set(db, pool);
+    hearChangesOnEveryConnection(db, pool);
     return db;
   }
   const { PGlite } = await import('@electric-sql/pglite');

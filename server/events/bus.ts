@@ -6,7 +6,7 @@ import type { Db } from '../db/connect.ts';
 /**
  * The event bus: PostgreSQL's LISTEN/NOTIFY on one channel. Every change is published with
  * `pg_notify` through the database the change was written to, so every server instance on that
- * database hears it (each listens on one connection of its own, server/events/subscriber.ts),
+ * database hears it (each listens on one connection of its own, server/db/listen.ts),
  * and on embedded PGlite the same statement is heard in-process. A notification sent inside a
  * transaction is delivered at commit, and never if it rolls back.
  */

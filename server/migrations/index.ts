@@ -24,6 +24,7 @@ import * as liveStreamTriggers from './0019-live-stream-triggers.ts';
 import * as holidayCalendar from './0020-holiday-calendar.ts';
 import * as sortKeys from './0021-sort-keys.ts';
 import * as boardWatchesSortKeys from './0022-board-watches-sort-keys.ts';
+import * as changeNotifications from './0023-change-notifications.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020-holiday-calendar': holidayCalendar,
   '0021-sort-keys': sortKeys,
   '0022-board-watches-sort-keys': boardWatchesSortKeys,
+  '0023-change-notifications': changeNotifications,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -9,10 +9,12 @@ import { forbidden, notFound, unauthorized } from '../http-error.ts';
 import { usersRepo } from '../repositories/users.ts';
 import type { TokenClaims } from '../services/tokens.ts';
 import type { AppContext } from '../context.ts';
+import type { RememberedRows } from '../services/remembered-rows.ts';
 import { idParam } from '../routes/params.ts';
 
 export interface AuthContext {
-  user: UserRow;
+  /** Shared with other requests (kept in memory): never changed. */
+  user: Readonly<UserRow>;
   /** The admin signed in as this user's organization, when impersonating. */
   impersonatorId: number | null;
 }
@@ -50,19 +52,21 @@ function bearer(request: FastifyRequest): string | null {
 }
 
 /**
- * The signed-in user. The user row is read on every call, so a disabled or deleted user's
- * token stops working at once, and so does an impersonation whose admin lost access. A token
+ * The signed-in user. The user row is read on every call (from memory while the database says it
+ * is unchanged: server/services/remembered-rows.ts), so a disabled or deleted user's token stops
+ * working at once, and so does an impersonation whose admin lost access. A token
  * signed before the user's (or the impersonating admin's) last password change, reset,
  * disable or delete carries an older session version and is refused too.
  */
-async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
+async function authenticate(ctx: AppContext, remembered: RememberedRows, request: FastifyRequest): Promise<{ auth: AuthContext; claims: TokenClaims }> {
   const token = bearer(request);
   if (!token) throw unauthorized();
   const claims = await ctx.tokens.verify(token);
   if (!claims) throw unauthorized();
   const users = usersRepo(ctx.db);
-  const user = await users.findById(claims.userId);
-  const admin = claims.impersonatorId === null ? null : await users.findById(claims.impersonatorId);
+  const userRow = (id: number) => remembered.user(id, () => users.findById(id));
+  const user = await userRow(claims.userId);
+  const admin = claims.impersonatorId === null ? null : await userRow(claims.impersonatorId);
   if (!user || !sessionStillStands(claims, user, admin ?? null)) throw unauthorized();
   return { auth: { user, impersonatorId: claims.impersonatorId }, claims };
 }
@@ -135,7 +139,7 @@ export const authPlugin = fp(
       }
       // Set before the checks, so a refusal carries it too; a route may set its own (it replaces this).
       reply.header('cache-control', PRIVATE_ANSWER);
-      const signedIn = await authenticate(app.ctx, request);
+      const signedIn = await authenticate(app.ctx, app.remembered, request);
       if (organizationParam) assertOrganizationVisible(signedIn.auth, idParam(request.params, organizationParam));
       if (!hasAccess(access, signedIn.auth)) throw forbidden();
       request.signedIn = signedIn;

@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { embeddedPglite } from '../db/connect.ts';
 import { EventHub } from '../events/hub.ts';
-import { listenPglite, listenPostgres, type Subscriber, type SubscriberHandlers } from '../events/subscriber.ts';
+import { decodeHeard, EVENTS_CHANNEL } from '../events/bus.ts';
+import { listenPglite, listenPostgres, type Listener, type ListenHandlers } from '../db/listen.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,19 +28,24 @@ export const eventsPlugin = fp(
   async function eventsPlugin(app: FastifyInstance, options: EventsPluginOptions) {
     const hub = new EventHub();
     app.decorate('events', hub);
-    const handlers: SubscriberHandlers = {
-      event: (event) => hub.dispatch(event),
-      access: (change) => void hub.accessChanged(change),
-      resync: () => hub.dispatch({ type: 'resync', projectId: null, at: new Date().toISOString() }),
-      warn: (message) => app.log.warn(message),
+    const handlers: ListenHandlers = {
+      heard(payload) {
+        // Anything on the channel that is not one of ours is ignored, never trusted blindly.
+        const heard = decodeHeard(payload);
+        if (heard && 'event' in heard) hub.dispatch(heard.event);
+        else if (heard) void hub.accessChanged(heard.access);
+      },
+      // Back after a loss: the open streams may have missed events.
+      listening: (again) => again && hub.dispatch({ type: 'resync', projectId: null, at: new Date().toISOString() }),
+      warn: (message) => app.log.warn(`live updates: ${message}`),
     };
-    let subscribing: Promise<Subscriber> | null = null;
+    let subscribing: Promise<Listener> | null = null;
     const pglite = embeddedPglite(app.db);
-    if (options.config.databaseUrl) subscribing = Promise.resolve(await listenPostgres(options.config.databaseUrl, handlers));
+    if (options.config.databaseUrl) subscribing = Promise.resolve(await listenPostgres(options.config.databaseUrl, EVENTS_CHANNEL, 'cutdesk-events', handlers));
     else if (pglite) {
       // PGlite may still be opening on its thread (server/main.ts builds the app meanwhile): the
       // LISTEN is asked for now and awaited before the server listens.
-      const listening = listenPglite(pglite, handlers);
+      const listening = listenPglite(pglite, EVENTS_CHANNEL, handlers);
       listening.catch(() => undefined);
       subscribing = listening;
       app.addHook('onReady', async () => void (await listening));

@@ -3,6 +3,7 @@ import type { DashboardQueryStruct } from '../../src/domain/contract/projects.ts
 import type { Db } from '../db/connect.ts';
 import { boardVersion } from '../repositories/dashboard.ts';
 import { boardQueryScope, dashboardPage } from './dashboard.ts';
+import type { RememberedRows } from './remembered-rows.ts';
 
 type DashboardQuery = Infer<typeof DashboardQueryStruct>;
 export type BoardPage = Awaited<ReturnType<typeof dashboardPage>>;
@@ -38,10 +39,11 @@ function pageKey(query: DashboardQuery): string {
 /**
  * The staff board's pages, answered from memory while the board is unchanged (issue 14, "API
  * hot path": every staff member sees the same board, and reading it was two thirds of a
- * dashboard request's CPU). Each request still reads the board's version, in its own snapshot,
- * after it arrived (migration 0017 bumps it in the transaction of every write the board shows):
- * a page is reused only when no such write has committed since it was read, so an answer never
- * misses a write made before the request, on this instance or any other. A page is read under
+ * dashboard request's CPU). Each request still knows the board's version after it arrived
+ * (migration 0017 bumps it in the transaction of every write the board shows), read in its own
+ * snapshot or from the instance's memory, which the version's change notice drops (issue 34,
+ * server/services/remembered-rows.ts): a page is reused only when no such write has committed
+ * since it was read, so an answer never misses a write made before the request. A page is read under
  * the version seen before its statement, so it is at least that recent. Requests that miss at
  * once share one read; a page's time (TIMER_PAGE_MS, OTHER_PAGE_MS) counts from when its read
  * ended. What is kept is the page as `prepare` made it for sending (serialized and compressed
@@ -51,8 +53,9 @@ export function boardPages<T>(now: () => number = Date.now) {
   const pages = new Map<string, Kept<T>>();
   let seen: string | null = null;
   return {
-    async page(db: Db, query: DashboardQuery, prepare: (page: BoardPage) => T): Promise<{ answer: T; fromMemory: boolean }> {
-      const version = await boardVersion(db);
+    /** `remembered`: the instance's memory of the version (issue 34), else it is read on every request. */
+    async page(db: Db, query: DashboardQuery, prepare: (page: BoardPage) => T, remembered?: RememberedRows): Promise<{ answer: T; fromMemory: boolean }> {
+      const version = remembered ? await remembered.boardVersion(() => boardVersion(db)) : await boardVersion(db);
       // No version to go by (its row is missing): every request reads the page.
       if (version === null) return { answer: prepare(await dashboardPage(db, query)), fromMemory: false };
       // Every page kept is of an older board now: let them go at once.

@@ -334,10 +334,10 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
     });
 
     it('migration 0021 fills the keys of the rows already there with the domain functions', async () => {
-      // Back to before 0021 (0022, which watches its organization key, goes first), then up again.
+      // Back to before 0021 (the later ones first: 0022 watches its organization key), then up again.
       const down = await migrator(server.db).migrateTo('0020-holiday-calendar');
       expect(down.error).toBeUndefined();
-      expect(down.results?.map((result) => result.migrationName)).toEqual(['0022-board-watches-sort-keys', '0021-sort-keys']);
+      expect(down.results?.map((result) => result.migrationName)).toEqual(['0023-change-notifications', '0022-board-watches-sort-keys', '0021-sort-keys']);
       await migrateToLatest(server.db);
       const users = await server.db
         .selectFrom('users')

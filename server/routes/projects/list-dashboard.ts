@@ -27,7 +27,7 @@ export default async function dashboardRoute(app: FastifyInstance) {
     app,
     operations.listDashboard,
     async ({ query }, request, reply) => {
-      const { answer } = await pages.page(app.ctx.db, query, (page) => new PreparedJson(reply.serialize({ data: page }) as string));
+      const { answer } = await pages.page(app.ctx.db, query, (page) => new PreparedJson(reply.serialize({ data: page }) as string), app.remembered);
       return answer.send(request, reply);
     },
     { schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } } },

@@ -14,9 +14,9 @@ export const BROTLI_QUALITY = 4;
 const ENCODINGS = ['br', 'gzip'] as const;
 type Encoding = (typeof ENCODINGS)[number];
 
-const compress: Record<Encoding, (text: string) => Buffer> = {
-  br: (text) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } }),
-  gzip: (text) => gzipSync(text),
+const compress: Record<Encoding, (body: Buffer) => Buffer> = {
+  br: (body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  gzip: (body) => gzipSync(body),
 };
 
 /**
@@ -25,17 +25,16 @@ const compress: Record<Encoding, (text: string) => Buffer> = {
  */
 export class PreparedJson {
   readonly #encoded = new Map<Encoding, Buffer>();
-  readonly #text: string;
-  readonly #bytes: number;
+  /** The text as UTF-8, encoded once: a string would be encoded again on every send (issue 34: 18 % of a kept page's CPU). */
+  readonly #body: Buffer;
 
   constructor(text: string) {
-    this.#text = text;
-    this.#bytes = Buffer.byteLength(text);
+    this.#body = Buffer.from(text, 'utf8');
   }
 
   #encodedAs(encoding: Encoding): Buffer {
     let body = this.#encoded.get(encoding);
-    if (!body) this.#encoded.set(encoding, (body = compress[encoding](this.#text)));
+    if (!body) this.#encoded.set(encoding, (body = compress[encoding](this.#body)));
     return body;
   }
 
@@ -45,12 +44,12 @@ export class PreparedJson {
    */
   send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
     reply.type('application/json; charset=utf-8');
-    if (this.#bytes < COMPRESS_JSON_FROM_BYTES || request.headers['x-no-compression'] !== undefined) return reply.send(this.#text);
+    if (this.#body.length < COMPRESS_JSON_FROM_BYTES || request.headers['x-no-compression'] !== undefined) return reply.send(this.#body);
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding');
     const accepted = request.headers['accept-encoding'];
     const encoding = accepted ? negotiate(accepted, [...ENCODINGS]) : null;
-    if (!encoding) return reply.send(this.#text);
+    if (!encoding) return reply.send(this.#body);
     return reply.header('content-encoding', encoding).send(this.#encodedAs(encoding));
   }
 }

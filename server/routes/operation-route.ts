@@ -32,6 +32,39 @@ function pathParams(names: readonly string[], raw: unknown): Record<string, stri
   return params;
 }
 
+/** Parsed queries kept per GET route; past it the one kept longest goes first. */
+const MOST_QUERIES = 64;
+
+/**
+ * A GET route's query parser that keeps what it parsed by the raw query string (issue 34: parsing
+ * was the largest part of the CPU of a staff board page answered from memory, and the board's
+ * pages are asked for with the same few queries). Parsing is a pure function of the string (the
+ * contract's defaults are constants), a refused query is not kept, and a kept one is frozen: the
+ * handlers share it.
+ */
+function keptQueries<T>(parseQuery: (raw: unknown) => T): (request: FastifyRequest) => T {
+  const kept = new Map<string, T>();
+  return (request) => {
+    const mark = request.url.indexOf('?');
+    const raw = mark === -1 ? '' : request.url.slice(mark + 1);
+    let query = kept.get(raw);
+    if (query === undefined) {
+      query = deepFreeze(parseQuery(request.query));
+      kept.set(raw, query);
+      if (kept.size > MOST_QUERIES) kept.delete(kept.keys().next().value!);
+    }
+    return query;
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 /**
  * Registers the route of one operation (src/domain/contract/define.ts): its method and path, its
  * access (checked by server/plugins/auth.ts before anything is parsed), then its path parameters,
@@ -47,6 +80,12 @@ export function route<O extends AnyOperation>(
   options: { config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>; schema?: FastifySchema; bodyLimit?: number; logLevel?: LogLevel } = {},
 ): void {
   const names = paramNames(operation.path);
+  const { query: queryStruct } = operation;
+  const parseQuery = !queryStruct
+    ? () => undefined
+    : operation.method === 'GET'
+      ? keptQueries((raw) => parse(queryStruct, raw))
+      : (request: FastifyRequest) => parse(queryStruct, request.query);
   app.route({
     method: operation.method,
     url: fastifyPath(operation.path),
@@ -57,7 +96,7 @@ export function route<O extends AnyOperation>(
     handler: async (request, reply) => {
       const input = {
         params: pathParams(names, request.params),
-        query: operation.query ? parse(operation.query, request.query) : undefined,
+        query: parseQuery(request),
         body: operation.body ? parse(operation.body, request.body) : undefined,
       } as OperationInput<O>;
       const answer = await handler(input, request, reply);

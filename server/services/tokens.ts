@@ -1,4 +1,4 @@
-import type { webcrypto } from 'node:crypto';
+import { createHash, type webcrypto } from 'node:crypto';
 import { TOKEN_LIFETIME_DAYS } from '../../src/domain/constants.ts';
 
 /**
@@ -40,6 +40,19 @@ export interface TokenService {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/**
+ * Tokens whose signature was checked lately, per service (issue 34): checking an HS256 signature
+ * through WebCrypto cost a third of the CPU of a staff board request answered from memory, and
+ * the same token comes back with every request of its session. Kept by the token's SHA-256 (no
+ * token is kept in clear), with its expiry; the times are checked again on every use, and what a
+ * token may do is decided by its user's row as before. The oldest goes first past the limit.
+ */
+const MOST_CHECKED_TOKENS = 10_000;
+interface Checked {
+  claims: Readonly<TokenClaims>;
+  expires: number;
+}
+
 let joseLoading: Promise<typeof import('jose')> | undefined;
 /** jose (≈ 45 modules) loads with the first token signed or checked, not at start (issue 14). */
 export const jose = () => (joseLoading ??= import('jose'));
@@ -56,6 +69,7 @@ export function createTokenService(
   // Imported once as a CryptoKey (issue 14): given the raw bytes, jose imports them again on
   // every sign and verify, about a quarter of a session check's CPU. Made on first use.
   let imported: Promise<webcrypto.CryptoKey> | undefined;
+  const checked = new Map<string, Checked>();
   const key = () =>
     (imported ??= crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']));
   return {
@@ -77,29 +91,44 @@ export function createTokenService(
         .sign(await key());
     },
     async verify(token) {
-      try {
-        const { jwtVerify } = await jose();
-        const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'] });
-        const userId = Number(payload.sub);
-        if (!Number.isSafeInteger(userId)) return null;
-        // Tokens signed before session versions existed carry neither claim: every user
-        // started at version 0, and their session counts from the token's issue time.
-        const signedInAt = typeof payload.sat === 'number' ? payload.sat : typeof payload.iat === 'number' ? payload.iat : 0;
-        if (signedInAt + maxSessionSeconds <= nowSeconds()) return null;
-        const impersonatorId = typeof payload.imp === 'number' ? payload.imp : null;
-        return {
-          userId,
-          impersonatorId,
-          sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
-          impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0,
-          impersonationId: impersonatorId !== null && typeof payload.ims === 'number' ? payload.ims : null,
-          signedInAt,
-        };
-      } catch {
-        return null;
+      const digest = createHash('sha256').update(token).digest('base64');
+      const seen = checked.get(digest);
+      if (seen) return seen.expires > nowSeconds() && seen.claims.signedInAt + maxSessionSeconds > nowSeconds() ? seen.claims : null;
+      const claims = await check(token);
+      if (claims) {
+        checked.set(digest, claims);
+        if (checked.size > MOST_CHECKED_TOKENS) checked.delete(checked.keys().next().value!);
       }
+      return claims?.claims ?? null;
     },
   };
+
+  /** The token's claims and expiry when its signature and times are good (jose), else null. */
+  async function check(token: string): Promise<Checked | null> {
+    try {
+      const { jwtVerify } = await jose();
+      const { payload } = await jwtVerify(token, await key(), { algorithms: ['HS256'] });
+      const userId = Number(payload.sub);
+      if (!Number.isSafeInteger(userId)) return null;
+      // Tokens signed before session versions existed carry neither claim: every user
+      // started at version 0, and their session counts from the token's issue time.
+      const signedInAt = typeof payload.sat === 'number' ? payload.sat : typeof payload.iat === 'number' ? payload.iat : 0;
+      if (signedInAt + maxSessionSeconds <= nowSeconds()) return null;
+      const impersonatorId = typeof payload.imp === 'number' ? payload.imp : null;
+      const claims = Object.freeze({
+        userId,
+        impersonatorId,
+        sessionVersion: typeof payload.sv === 'number' ? payload.sv : 0,
+        impersonatorSessionVersion: impersonatorId === null ? null : typeof payload.isv === 'number' ? payload.isv : 0,
+        impersonationId: impersonatorId !== null && typeof payload.ims === 'number' ? payload.ims : null,
+        signedInAt,
+      });
+      // jose checked `exp` when there is one; our tokens always carry one.
+      return { claims, expires: typeof payload.exp === 'number' ? payload.exp : Infinity };
+    } catch {
+      return null;
+    }
+  }
 }
 
 /** When a token signed by this service expires (its `exp`), read without checking it: for tokens just signed. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import { object, string } from 'superstruct';
+import { enums, object, optional, string } from 'superstruct';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineOperation } from '../../src/domain/contract/define.ts';
 import { route } from '../../server/routes/operation-route.ts';
@@ -16,6 +16,13 @@ const readThing = defineOperation({ method: 'GET', path: '/things/{id}', access:
 const makeThing = defineOperation({ method: 'POST', path: '/things', access: 'public', body: Answer, answer: Answer, status: 201 });
 const forgetThing = defineOperation({ method: 'DELETE', path: '/things/{id}', access: 'public' });
 const streamThing = defineOperation({ method: 'GET', path: '/things/{id}/file', access: 'public' });
+const listThings = defineOperation({
+  method: 'GET',
+  path: '/things',
+  access: 'public',
+  query: object({ sort: optional(enums(['name', 'date'])) }),
+  answer: object({ sort: string() }),
+});
 
 describe('route() of an operation', () => {
   const logged: { level: number; msg: string }[] = [];
@@ -36,6 +43,7 @@ describe('route() of an operation', () => {
     route(app, makeThing, async ({ body }) => ({ name: body.name }));
     route(app, forgetThing, async () => undefined);
     route(app, streamThing, async (_, __, reply) => reply.type('text/plain').send('bytes'));
+    route(app, listThings, async ({ query }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -56,5 +64,18 @@ describe('route() of an operation', () => {
     expect((await app.inject({ method: 'GET', url: '/things/0' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/things/abc' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'POST', url: '/things', payload: { name: 5 } })).statusCode).toBe(400);
+  });
+
+  it("parses a GET's query once per query string, shares it frozen, and refuses a bad one every time", async () => {
+    const sort = async (url: string) => {
+      const response = await app.inject({ method: 'GET', url });
+      return response.statusCode === 200 ? response.json<{ sort: string }>().sort : response.statusCode;
+    };
+    expect(await sort('/things?sort=date')).toBe('date, shared');
+    expect(await sort('/things?sort=date')).toBe('date, shared');
+    expect(await sort('/things?sort=nope')).toBe(400);
+    expect(await sort('/things?sort=nope')).toBe(400);
+    expect(await sort('/things?sort=name')).toBe('name, shared');
+    expect(await sort('/things')).toBe('none, shared');
   });
 });

@@ -6,6 +6,8 @@ const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon
 export interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
+  /** Bytes received (answers with their headers). */
+  throughput: { total: number };
   errors: number;
   non2xx: number;
   /** Answers by status class: `2xx`, `5xx`… */

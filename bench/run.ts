@@ -9,6 +9,7 @@ import { benchRendererFloor } from './renderer-floor.ts';
 import { benchReview } from './review.ts';
 import { benchServerMemory } from './server-memory.ts';
 import { benchStartup } from './startup.ts';
+import { benchStoreIngest } from './store-ingest.ts';
 import { benchSwRoutes } from './sw-routes.ts';
 import { benchUpload } from './upload.ts';
 import { benchUploadBrowser } from './upload-browser.ts';
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'first-load': benchFirstLoad,
   'sw-routes': benchSwRoutes,
   complete: benchComplete,
+  'store-ingest': benchStoreIngest,
   'first-paint': benchFirstPaint,
   review: benchReview,
   startup: benchStartup,

@@ -11,6 +11,7 @@ import { benchServerMemory } from './server-memory.ts';
 import { benchStartup } from './startup.ts';
 import { benchStoreIngest } from './store-ingest.ts';
 import { benchSwRoutes } from './sw-routes.ts';
+import { benchUnusedJs } from './unused-js.ts';
 import { benchUpload } from './upload.ts';
 import { benchUploadBrowser } from './upload-browser.ts';
 import { benchZip } from './zip.ts';
@@ -30,6 +31,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   complete: benchComplete,
   'store-ingest': benchStoreIngest,
   'first-paint': benchFirstPaint,
+  'unused-js': benchUnusedJs,
   review: benchReview,
   startup: benchStartup,
   'server-memory': benchServerMemory,

@@ -71,6 +71,17 @@ export const metricsPlugin = fp(
     metrics.gaugeOnScrape('cutdesk_sse_connections', 'Live-update event streams open on this instance', [], (set) => {
       set({}, app.hasDecorator('events') ? app.events.size : 0);
     });
+    // Issue 34: while the changes listener is away every request reads its user and the board's
+    // version again (correct, but each costs two statements): an operator alerts on 0.
+    metrics.gaugeOnScrape(
+      'cutdesk_remembered_rows_listening',
+      "1 while this instance hears the database's change notices and answers sessions and the board's version from memory; 0 while every request reads them",
+      [],
+      (set) => set({}, app.hasDecorator('remembered') && app.remembered.isListening ? 1 : 0),
+    );
+    metrics.gaugeOnScrape('cutdesk_remembered_users', 'User rows this instance answers sessions from without reading them', [], (set) => {
+      set({}, app.hasDecorator('remembered') ? app.remembered.size.users : 0);
+    });
     // PostgreSQL: pg's pool counters. Embedded PGlite is one in-process connection that
     // serializes statements, so only its size (1) is reported: "in use" would say nothing.
     metrics.gaugeOnScrape(

@@ -53,6 +53,8 @@ describe.each(DATABASES)('metrics and readiness on $name', ({ url }) => {
       'cutdesk_upload_registrations_total',
       'cutdesk_upload_registered_bytes_total',
       'cutdesk_sse_connections',
+      'cutdesk_remembered_rows_listening',
+      'cutdesk_remembered_users',
       'cutdesk_db_connections_max',
       'process_cpu_seconds_total',
     ]) {
@@ -67,6 +69,9 @@ describe.each(DATABASES)('metrics and readiness on $name', ({ url }) => {
     expect(text).not.toContain('route="/metrics"');
     expect(text).toContain('cutdesk_media_jobs{kind="test.metrics",status="queued"} 2');
     expect(text).toContain('cutdesk_sse_connections 0');
+    // Issue 34: the changes listener is up, so sessions are answered from memory (none signed in here).
+    expect(text).toContain('cutdesk_remembered_rows_listening 1');
+    expect(text).toContain('cutdesk_remembered_users 0');
     expect(text).toContain(`cutdesk_db_connections_max ${url ? 10 : 1}`);
     if (url) expect(text).toMatch(/cutdesk_db_connections\{state="idle"\} \d/);
   });

@@ -104,6 +104,8 @@ describe.each(DATABASES)('rows kept in memory on $name', ({ name, url }) => {
     );
     await vi.waitFor(() => expect(server.app.remembered.isListening).toBe(false));
     expect(server.app.remembered.size.users).toBe(0);
+    // What an operator's alert reads.
+    expect((await server.app.inject({ method: 'GET', url: '/metrics' })).body).toContain('cutdesk_remembered_rows_listening 0');
     // Every request reads meanwhile: an unannounced write is seen at once.
     await unannounced(setEnabled(false));
     expect(await me()).toBe(401);

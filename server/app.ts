@@ -276,8 +276,9 @@ async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> 
   app.setNotFoundHandler((request, reply) => {
     // A built file that is not there (an old page asking for a chunk a new build replaced) is a
     // 404, not the shell: HTML in place of a script only fails later with a MIME-type error.
-    if (request.method !== 'GET' || request.url.startsWith('/api/') || request.url.startsWith('/assets/'))
-      return reply.code(404).send({ message: MESSAGES.notFound });
+    // HEAD is answered like GET without the body (uptime checks and link checkers ask with it).
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    if (!read || request.url.startsWith('/api/') || request.url.startsWith('/assets/')) return reply.code(404).send({ message: MESSAGES.notFound });
     return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   });
 }

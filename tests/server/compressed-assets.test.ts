@@ -60,6 +60,17 @@ describe('the built app is sent compressed', () => {
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe(shell);
   });
 
+  it('answers HEAD of a page address as GET without the body (uptime checks, link checkers)', async () => {
+    const get = await server.app.inject({ method: 'GET', url: '/login' });
+    const head = await server.app.inject({ method: 'HEAD', url: '/login' });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toBe(get.headers['content-type']);
+    expect(head.headers['content-type']).toMatch(/html/);
+    expect(head.headers['cache-control']).toBe('no-cache');
+    expect(head.body).toBe('');
+    expect((await server.app.inject({ method: 'HEAD', url: '/assets/page-gone123.js' })).statusCode).toBe(404);
+  });
+
   it('answers 404 for a built file that is not there, not the shell (an old page asking for a replaced chunk)', async () => {
     const response = await server.app.inject({ method: 'GET', url: '/assets/page-gone123.js', headers: { 'accept-encoding': 'br' } });
     expect(response.statusCode).toBe(404);

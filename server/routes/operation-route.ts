@@ -32,25 +32,27 @@ function pathParams(names: readonly string[], raw: unknown): Record<string, stri
   return params;
 }
 
-/** Parsed queries kept per GET route; past it the one kept longest goes first. */
+/** Parsed queries kept per route that asks for it; past it the one kept longest goes first. */
 const MOST_QUERIES = 64;
 
 /**
- * A GET route's query parser that keeps what it parsed by the raw query string (issue 34: parsing
- * was the largest part of the CPU of a staff board page answered from memory, and the board's
- * pages are asked for with the same few queries). Parsing is a pure function of the string (the
- * contract's defaults are constants), a refused query is not kept, and a kept one is frozen: the
- * handlers share it.
+ * A query parser that keeps what it parsed (issue 34: parsing was the largest part of the CPU of
+ * a staff board page answered from memory, and the board is asked for with the same few queries).
+ * Keyed by the query as the router parsed it, not by the URL's text: the router also starts a
+ * query at `#`, so a key cut from the URL could name a different query than the one parsed (a
+ * review found `GET /projects#archived=true` kept under the empty query, served to every caller).
+ * Parsing is a pure function of that object (the contract's defaults are constants), a refused
+ * query is not kept, and a kept one is frozen: the handlers share it. Only for routes that opt in,
+ * whose queries carry no credential (a ticket or a link's token would stay in memory).
  */
 function keptQueries<T>(parseQuery: (raw: unknown) => T): (request: FastifyRequest) => T {
   const kept = new Map<string, T>();
   return (request) => {
-    const mark = request.url.indexOf('?');
-    const raw = mark === -1 ? '' : request.url.slice(mark + 1);
-    let query = kept.get(raw);
+    const key = JSON.stringify(request.query);
+    let query = kept.get(key);
     if (query === undefined) {
       query = deepFreeze(parseQuery(request.query));
-      kept.set(raw, query);
+      kept.set(key, query);
       if (kept.size > MOST_QUERIES) kept.delete(kept.keys().next().value!);
     }
     return query;
@@ -77,13 +79,20 @@ export function route<O extends AnyOperation>(
   app: FastifyInstance,
   operation: O,
   handler: OperationHandler<O>,
-  options: { config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>; schema?: FastifySchema; bodyLimit?: number; logLevel?: LogLevel } = {},
+  options: {
+    config?: Omit<FastifyContextConfig, 'access' | 'organizationParam'>;
+    schema?: FastifySchema;
+    bodyLimit?: number;
+    logLevel?: LogLevel;
+    /** Keep parsed queries (a hot GET route whose query is no credential; see keptQueries). */
+    keepParsedQueries?: boolean;
+  } = {},
 ): void {
   const names = paramNames(operation.path);
   const { query: queryStruct } = operation;
   const parseQuery = !queryStruct
     ? () => undefined
-    : operation.method === 'GET'
+    : options.keepParsedQueries
       ? keptQueries((raw) => parse(queryStruct, raw))
       : (request: FastifyRequest) => parse(queryStruct, request.query);
   app.route({

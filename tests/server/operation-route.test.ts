@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { enums, object, optional, string } from 'superstruct';
@@ -16,6 +17,13 @@ const readThing = defineOperation({ method: 'GET', path: '/things/{id}', access:
 const makeThing = defineOperation({ method: 'POST', path: '/things', access: 'public', body: Answer, answer: Answer, status: 201 });
 const forgetThing = defineOperation({ method: 'DELETE', path: '/things/{id}', access: 'public' });
 const streamThing = defineOperation({ method: 'GET', path: '/things/{id}/file', access: 'public' });
+const searchThings = defineOperation({
+  method: 'GET',
+  path: '/things/search',
+  access: 'public',
+  query: object({ sort: optional(enums(['name', 'date'])) }),
+  answer: object({ sort: string() }),
+});
 const listThings = defineOperation({
   method: 'GET',
   path: '/things',
@@ -43,7 +51,10 @@ describe('route() of an operation', () => {
     route(app, makeThing, async ({ body }) => ({ name: body.name }));
     route(app, forgetThing, async () => undefined);
     route(app, streamThing, async (_, __, reply) => reply.type('text/plain').send('bytes'));
-    route(app, listThings, async ({ query }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` }));
+    route(app, listThings, async ({ query }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` }), {
+      keepParsedQueries: true,
+    });
+    route(app, searchThings, async ({ query }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` }));
     await app.ready();
   });
   afterAll(() => app.close());
@@ -64,6 +75,31 @@ describe('route() of an operation', () => {
     expect((await app.inject({ method: 'GET', url: '/things/0' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'GET', url: '/things/abc' })).statusCode).toBe(404);
     expect((await app.inject({ method: 'POST', url: '/things', payload: { name: 5 } })).statusCode).toBe(400);
+  });
+
+  it('keeps no parsed query of a route that does not ask for it (a ticket or a token in a query stays out of memory)', async () => {
+    const response = await app.inject({ method: 'GET', url: '/things/search?sort=date' });
+    expect(response.json()).toEqual({ sort: 'date' });
+  });
+
+  it('keeps a query under what the router parsed: a `#` sent on the wire cannot put one query under another', async () => {
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as AddressInfo).port;
+    // Raw, as an attacker sends it: a client library would drop what follows `#`.
+    const raw = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString()));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    const answered = await raw('/things#sort=date');
+    expect(answered).toMatch(/^HTTP\/1\.1 200/);
+    expect(answered).toContain('"sort":"date, shared"');
+    expect(await raw('/things?sort=name#sort=date')).toMatch(/^HTTP\/1\.1 400/);
+    expect((await app.inject({ method: 'GET', url: '/things' })).json()).toEqual({ sort: 'none, shared' });
+    expect((await app.inject({ method: 'GET', url: '/things?sort=name' })).json()).toEqual({ sort: 'name, shared' });
   });
 
   it("parses a GET's query once per query string, shares it frozen, and refuses a bad one every time", async () => {

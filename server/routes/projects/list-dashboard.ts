@@ -30,6 +30,6 @@ export default async function dashboardRoute(app: FastifyInstance) {
       const { answer } = await pages.page(app.ctx.db, query, (page) => new PreparedJson(reply.serialize({ data: page }) as string), app.remembered);
       return answer.send(request, reply);
     },
-    { schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } } },
+    { schema: { response: { 200: DASHBOARD_RESPONSE_SCHEMA } }, keepParsedQueries: true },
   );
 }

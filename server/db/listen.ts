@@ -29,25 +29,55 @@ const FIRST_RETRY_MS = 500;
 const MAX_RETRY_MS = 30_000;
 
 /**
+ * A listening connection only reads: one cut off without a word (a NAT or firewall that forgot
+ * it, a failover without a reset) would look alive for the kernel's keep-alive time (hours) while
+ * nothing is heard. So it is asked `select 1` this often, and taken for lost when the answer takes
+ * longer than the timeout (found in review, issue 34: memory kept by its notices must not outlive it).
+ */
+export interface Heartbeat {
+  everyMs: number;
+  timeoutMs: number;
+}
+const HEARTBEAT: Heartbeat = { everyMs: 10_000, timeoutMs: 5_000 };
+
+/**
  * LISTEN on one channel of PostgreSQL through a connection of its own (a pool's connection cannot
  * stay in LISTEN), named `name` (its `application_name`). A lost connection (restart, failover,
  * network) is reopened with growing waits and reported, so what the owner keeps from what it
  * heard can be dropped meanwhile.
  */
-export async function listenPostgres(url: string, channel: string, name: string, handlers: ListenHandlers): Promise<Listener> {
+export async function listenPostgres(url: string, channel: string, name: string, handlers: ListenHandlers, heartbeat = HEARTBEAT): Promise<Listener> {
   const pg = (await import('pg')).default;
   let client: InstanceType<typeof pg.Client> | null = null;
   let closed = false;
   let everConnected = false;
   let attempt = 0;
   let timer: NodeJS.Timeout | null = null;
+  let beating: NodeJS.Timeout | null = null;
 
+  const stopBeating = () => {
+    if (beating) clearInterval(beating);
+    beating = null;
+  };
   const lost = (lostClient: InstanceType<typeof pg.Client>) => {
     if (client !== lostClient) return;
     client = null;
+    stopBeating();
     handlers.lost?.();
     lostClient.end().catch(() => {});
     if (!closed) schedule();
+  };
+  const beat = (listening: InstanceType<typeof pg.Client>) => {
+    const silent = setTimeout(() => {
+      handlers.warn(`database listener did not answer within ${heartbeat.timeoutMs} ms`);
+      lost(listening);
+    }, heartbeat.timeoutMs);
+    silent.unref();
+    // A failed answer ends the connection, which reports itself ('error', 'end').
+    listening.query('select 1').then(
+      () => clearTimeout(silent),
+      () => clearTimeout(silent),
+    );
   };
   const schedule = () => {
     const delay = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt);
@@ -62,7 +92,7 @@ export async function listenPostgres(url: string, channel: string, name: string,
     timer.unref();
   };
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url, keepAlive: true, application_name: name });
+    const next = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: name });
     next.on('notification', (message) => {
       if (message.channel === channel) handlers.heard(message.payload ?? '');
     });
@@ -84,6 +114,8 @@ export async function listenPostgres(url: string, channel: string, name: string,
     }
     client = next;
     attempt = 0;
+    beating = setInterval(() => beat(next), heartbeat.everyMs);
+    beating.unref();
     handlers.listening?.(everConnected);
     everConnected = true;
   };
@@ -98,6 +130,7 @@ export async function listenPostgres(url: string, channel: string, name: string,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      stopBeating();
       const current = client;
       client = null;
       if (current) handlers.lost?.();

@@ -3,6 +3,14 @@ import type { UserRow } from '../db/schema.ts';
 /** Users kept per instance (a row is well under 1 KB); past it the one kept longest goes first. */
 const MOST_USERS = 10_000;
 
+/**
+ * What is kept is read again after this long whatever was heard: a backstop for a notice that
+ * never comes (a write with the triggers off, a listener cut off without the connection saying
+ * so before its heartbeat notices, server/db/listen.ts). One read a user per 10 s costs nothing
+ * next to one per request.
+ */
+export const REMEMBERED_MAX_AGE_MS = 10_000;
+
 /** A changes-channel payload (migration 0023), or null for anything that is not one of ours. */
 export type Changed = { board: true } | { userId: number } | { allUsers: true };
 
@@ -25,35 +33,43 @@ export function decodeChanged(payload: string): Changed | null {
  * - nothing is kept while the listener is not listening (before it starts, while its connection
  *   is lost): every request reads, as before; everything kept is dropped when it stops;
  * - a row read while a change was heard is not kept (the read may have seen the row before it):
- *   every change heard moves an epoch, and a read keeps its row only if the epoch did not move.
+ *   every change heard moves an epoch, and a read keeps its row only if the epoch did not move;
+ * - nothing is kept longer than REMEMBERED_MAX_AGE_MS, for a notice that never comes.
  * Kept rows are frozen: they are shared by every request that asks for them.
  */
 export class RememberedRows {
   #listening = false;
   #epoch = 0;
-  readonly #users = new Map<number, Readonly<UserRow>>();
+  readonly #users = new Map<number, { row: Readonly<UserRow>; until: number }>();
   /** The board's version; undefined when not known. */
-  #boardVersion: string | null | undefined;
+  #boardVersion: { version: string | null; until: number } | undefined;
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
 
   /** The user `id`, from memory or from `read` (kept when nothing changed meanwhile). */
   async user(id: number, read: () => Promise<UserRow | undefined>): Promise<Readonly<UserRow> | undefined> {
     const kept = this.#listening ? this.#users.get(id) : undefined;
-    if (kept) return kept;
+    if (kept && this.#now() < kept.until) return kept.row;
     const epoch = this.#epoch;
     const row = await read();
     if (!row || !this.#keeps(epoch)) return row;
     const frozen = Object.freeze(row);
-    this.#users.set(id, frozen);
+    this.#users.delete(id);
+    this.#users.set(id, { row: frozen, until: this.#now() + REMEMBERED_MAX_AGE_MS });
     if (this.#users.size > MOST_USERS) this.#users.delete(this.#users.keys().next().value!);
     return frozen;
   }
 
   /** The board's version, from memory or from `read`. */
   async boardVersion(read: () => Promise<string | null>): Promise<string | null> {
-    if (this.#listening && this.#boardVersion !== undefined) return this.#boardVersion;
+    const kept = this.#listening ? this.#boardVersion : undefined;
+    if (kept && this.#now() < kept.until) return kept.version;
     const epoch = this.#epoch;
     const version = await read();
-    if (this.#keeps(epoch)) this.#boardVersion = version;
+    if (this.#keeps(epoch)) this.#boardVersion = { version, until: this.#now() + REMEMBERED_MAX_AGE_MS };
     return version;
   }
 

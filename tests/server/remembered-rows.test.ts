@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hearPoolChanges } from '../../server/db/connect.ts';
+import { CHANGES_CHANNEL, listenPostgres } from '../../server/db/listen.ts';
 import type { UserRow } from '../../server/db/schema.ts';
-import { RememberedRows } from '../../server/services/remembered-rows.ts';
+import { REMEMBERED_MAX_AGE_MS, RememberedRows } from '../../server/services/remembered-rows.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 /**
@@ -118,6 +120,51 @@ describe.each(DATABASES)('rows kept in memory on $name', ({ name, url }) => {
     await setEnabled(true).execute(server.db);
   });
 
+  it.skipIf(name === 'PGlite')('notices a listener cut off without a word (its heartbeat goes unanswered) and listens again', async () => {
+    // A proxy in front of PostgreSQL that can go silent, as a NAT that forgot the connection does.
+    let silent = false;
+    const sockets: Socket[] = [];
+    const target = new URL(server.config.databaseUrl!);
+    const proxy = createServer((client) => {
+      const upstream = connect(Number(target.port || 5432), target.hostname);
+      sockets.push(client, upstream);
+      client.on('data', (data) => void (silent || upstream.write(data)));
+      upstream.on('data', (data) => void (silent || client.write(data)));
+      for (const socket of [client, upstream]) socket.on('error', () => undefined);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((done) => proxy.listen(0, '127.0.0.1', done));
+    const proxied = new URL(target);
+    proxied.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const events: string[] = [];
+    const listener = await listenPostgres(
+      proxied.toString(),
+      CHANGES_CHANNEL,
+      'cutdesk-heartbeat-test',
+      {
+        heard: (payload) => events.push(payload),
+        listening: (again) => events.push(again ? 'listening again' : 'listening'),
+        lost: () => events.push('lost'),
+        warn: () => undefined,
+      },
+      { everyMs: 100, timeoutMs: 300 },
+    );
+    try {
+      expect(events).toEqual(['listening']);
+      silent = true;
+      await vi.waitFor(() => expect(events).toContain('lost'), { timeout: 10_000 });
+      silent = false;
+      await vi.waitFor(() => expect(events).toContain('listening again'), { timeout: 10_000 });
+      await sql`update users set phone = phone where id = ${ownerId}`.execute(server.db);
+      await vi.waitFor(() => expect(events).toContain(`user:${ownerId}`));
+    } finally {
+      await listener.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((done) => proxy.close(done));
+    }
+  });
+
   it.skipIf(name === 'PGlite')('hears a write made through another connection (another instance, psql) and refuses the session', async () => {
     expect(await me()).toBe(200);
     const other = new pg.Client({ connectionString: server.config.databaseUrl! });
@@ -166,6 +213,27 @@ describe('RememberedRows', () => {
     remembered.listening(false);
     await remembered.user(2, read);
     expect(reads).toBe(4);
+  });
+
+  it('reads a kept row again after its maximum age, for a notice that never came', async () => {
+    let now = 1_000_000;
+    const remembered = new RememberedRows(() => now);
+    remembered.listening(true);
+    let reads = 0;
+    const read = async () => (reads++, row(4));
+    await remembered.user(4, read);
+    now += REMEMBERED_MAX_AGE_MS - 1;
+    await remembered.user(4, read);
+    expect(reads).toBe(1);
+    now += 1;
+    await remembered.user(4, read);
+    expect(reads).toBe(2);
+    let versions = 0;
+    const version = async () => `v${++versions}`;
+    expect(await remembered.boardVersion(version)).toBe('v1');
+    expect(await remembered.boardVersion(version)).toBe('v1');
+    now += REMEMBERED_MAX_AGE_MS;
+    expect(await remembered.boardVersion(version)).toBe('v2');
   });
 
   it('shares frozen rows: a request cannot change what the next one sees', async () => {

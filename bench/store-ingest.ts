@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { CompleteMultipartUploadCommand, CreateMultipartUploadCommand, DeleteObjectCommand, S3Client, UploadPartCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { spread } from './stats.ts';
+import { BUCKET, KEYS } from './store-ingest/store-keys.ts';
 
 const MiB = 1024 * 1024;
 const PART = 20 * MiB;
@@ -27,8 +28,6 @@ const IN_FLIGHT = 4;
 const GIB = Number(process.env.BENCH_INGEST_GIB ?? 1);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SERVER = fileURLToPath(new URL('./store-ingest/server.ts', import.meta.url));
-const BUCKET = 'bench';
-const KEYS = { accessKeyId: 'AKIABENCHINGEST', secretAccessKey: 'bench-ingest-secret' };
 
 type Kind = 'store' | 'bare';
 

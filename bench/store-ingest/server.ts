@@ -11,9 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Fastify from 'fastify';
 import { embeddedS3Plugin } from '../../server/storage/embedded-s3/index.ts';
-
-export const BUCKET = 'bench';
-export const KEYS = { accessKeyId: 'AKIABENCHINGEST', secretAccessKey: 'bench-ingest-secret' };
+import { BUCKET, KEYS } from './store-keys.ts';
 
 const { kind, dir } = JSON.parse(process.argv[2] ?? '{}') as { kind: 'store' | 'bare'; dir: string };
 

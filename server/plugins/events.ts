@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { embeddedPglite } from '../db/connect.ts';
 import { EventHub } from '../events/hub.ts';
 import { decodeHeard, EVENTS_CHANNEL } from '../events/bus.ts';
-import { listenPglite, listenPostgres, type Listener, type ListenHandlers } from '../db/listen.ts';
+import type { ListenHandlers } from '../db/listen.ts';
+import { listenWhileRunning } from './database-listener.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,19 +39,9 @@ export const eventsPlugin = fp(
       listening: (again) => again && hub.dispatch({ type: 'resync', projectId: null, at: new Date().toISOString() }),
       warn: (message) => app.log.warn(`live updates: ${message}`),
     };
-    let subscribing: Promise<Listener> | null = null;
-    const pglite = embeddedPglite(app.db);
-    if (options.config.databaseUrl) subscribing = Promise.resolve(await listenPostgres(options.config.databaseUrl, EVENTS_CHANNEL, 'cutdesk-events', handlers));
-    else if (pglite) {
-      // PGlite may still be opening on its thread (server/main.ts builds the app meanwhile): the
-      // LISTEN is asked for now and awaited before the server listens.
-      const listening = listenPglite(pglite, EVENTS_CHANNEL, handlers);
-      listening.catch(() => undefined);
-      subscribing = listening;
-      app.addHook('onReady', async () => void (await listening));
-    } else app.log.warn('live updates are off: no database to listen on');
+    if (!(await listenWhileRunning(app, options.config.databaseUrl, EVENTS_CHANNEL, 'cutdesk-events', handlers)))
+      app.log.warn('live updates are off: no database to listen on');
     app.addHook('preClose', async () => hub.closeAll());
-    app.addHook('onClose', async () => (await subscribing?.catch(() => null))?.close());
   },
   { name: 'cutdesk-events', dependencies: ['cutdesk-db'] },
 );

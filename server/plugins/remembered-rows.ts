@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
-import { embeddedPglite, hearPoolChanges } from '../db/connect.ts';
-import { CHANGES_CHANNEL, listenPglite, listenPostgres, type Listener, type ListenHandlers } from '../db/listen.ts';
+import { hearPoolChanges } from '../db/connect.ts';
+import { CHANGES_CHANNEL, type ListenHandlers } from '../db/listen.ts';
+import { listenWhileRunning } from './database-listener.ts';
 import { RememberedRows } from '../services/remembered-rows.ts';
 
 declare module 'fastify' {
@@ -33,21 +34,12 @@ export const rememberedRowsPlugin = fp(
       lost: () => remembered.listening(false),
       warn: (message) => app.log.warn(`rows in memory: ${message}`),
     };
-    let listener: Promise<Listener> | null = null;
-    const pglite = embeddedPglite(app.db);
     if (options.config.databaseUrl) {
+      // A write through this instance's pool is heard there, before its commit returns (server/db/connect.ts).
       const stopHearing = hearPoolChanges(app.db, (payload) => remembered.heard(payload));
       app.addHook('onClose', async () => stopHearing());
-      listener = Promise.resolve(await listenPostgres(options.config.databaseUrl, CHANGES_CHANNEL, 'cutdesk-changes', handlers));
-    } else if (pglite) {
-      // PGlite may still be opening on its thread (server/main.ts builds the app meanwhile).
-      const listening = listenPglite(pglite, CHANGES_CHANNEL, handlers);
-      listening.catch(() => undefined);
-      listener = listening;
-      app.addHook('onReady', async () => void (await listening));
     }
-    // Before the database closes (registered after it).
-    app.addHook('onClose', async () => (await listener?.catch(() => null))?.close());
+    await listenWhileRunning(app, options.config.databaseUrl, CHANGES_CHANNEL, 'cutdesk-changes', handlers);
   },
   { name: 'cutdesk-remembered-rows', dependencies: ['cutdesk-db'] },
 );

@@ -1,7 +1,7 @@
 import { connect, type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
-import { enums, object, optional, string } from 'superstruct';
+import { enums, object, optional, string, type Infer } from 'superstruct';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineOperation } from '../../src/domain/contract/define.ts';
 import { route } from '../../server/routes/operation-route.ts';
@@ -17,20 +17,10 @@ const readThing = defineOperation({ method: 'GET', path: '/things/{id}', access:
 const makeThing = defineOperation({ method: 'POST', path: '/things', access: 'public', body: Answer, answer: Answer, status: 201 });
 const forgetThing = defineOperation({ method: 'DELETE', path: '/things/{id}', access: 'public' });
 const streamThing = defineOperation({ method: 'GET', path: '/things/{id}/file', access: 'public' });
-const searchThings = defineOperation({
-  method: 'GET',
-  path: '/things/search',
-  access: 'public',
-  query: object({ sort: optional(enums(['name', 'date'])) }),
-  answer: object({ sort: string() }),
-});
-const listThings = defineOperation({
-  method: 'GET',
-  path: '/things',
-  access: 'public',
-  query: object({ sort: optional(enums(['name', 'date'])) }),
-  answer: object({ sort: string() }),
-});
+const SortQuery = object({ sort: optional(enums(['name', 'date'])) });
+const SortAnswer = object({ sort: string() });
+const searchThings = defineOperation({ method: 'GET', path: '/things/search', access: 'public', query: SortQuery, answer: SortAnswer });
+const listThings = defineOperation({ method: 'GET', path: '/things', access: 'public', query: SortQuery, answer: SortAnswer });
 
 describe('route() of an operation', () => {
   const logged: { level: number; msg: string }[] = [];
@@ -51,10 +41,10 @@ describe('route() of an operation', () => {
     route(app, makeThing, async ({ body }) => ({ name: body.name }));
     route(app, forgetThing, async () => undefined);
     route(app, streamThing, async (_, __, reply) => reply.type('text/plain').send('bytes'));
-    route(app, listThings, async ({ query }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` }), {
-      keepParsedQueries: true,
-    });
-    route(app, searchThings, async ({ query }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` }));
+    // The sort the handler got, and whether the parsed query was a kept (frozen) one.
+    const sortSeen = async ({ query }: { query: Infer<typeof SortQuery> }) => ({ sort: `${query.sort ?? 'none'}${Object.isFrozen(query) ? ', shared' : ''}` });
+    route(app, listThings, sortSeen, { keepParsedQueries: true });
+    route(app, searchThings, sortSeen);
     await app.ready();
   });
   afterAll(() => app.close());

@@ -107,21 +107,26 @@ function openWorker(key: string): Comlink.Endpoint {
   if (typeof SharedWorker !== 'undefined' && extendedLifetime !== false) {
     let extended = false;
     // Inline, with a literal `type`: Vite reads the options to bundle the worker as a module.
-    const openShared = () =>
+    const openShared = (name: string) =>
       new SharedWorker(new URL('../../../workers/upload.worker.ts', import.meta.url), {
         type: 'module',
-        name: `cutdesk-uploads-${key}`,
+        name,
         get extendedLifetime() {
           extended = true;
           return true;
         },
       });
-    const first = openShared();
+    const first = openShared(`cutdesk-uploads-${key}`);
     extendedLifetime = extended;
     if (extended) {
       return sharedWithRetry({
         first,
-        reopen: openShared,
+        // A name of its own: Chromium joins a new SharedWorker to a live one of the same script
+        // and name, and the one that just failed lives on for a moment while it is torn down; a
+        // page that joins it then never hears from it, not even an error (seen under load in CI).
+        // Every tab's second try shares this name, so they still share one worker; the stored
+        // uploads' lock (workers/upload.worker.ts) keeps it and any first-name one from both sending.
+        reopen: () => openShared(`cutdesk-uploads-${key}-again`),
         leaveOwnScope: leaveUploadWorkerScope,
         onPort: (port) => (sharedPort = port),
       });

@@ -14,7 +14,10 @@ export const UPLOAD_WORKER_SCOPE = '/assets/upload.worker';
 export interface SharedWorkerStart {
   /** The shared upload worker, just created. */
   first: SharedWorker;
-  /** Another one with the same script and name: the second try. */
+  /**
+   * Another one with the same script under a name of its own: the second try. (Under the first
+   * name it could join the failed worker while Chromium tears it down, and hear nothing ever.)
+   */
   reopen: () => SharedWorker;
   /**
    * Takes the upload worker out of its own service worker's scope (src/app/pwa.ts), so the next

@@ -12,3 +12,7 @@ declare class URL {
   readonly hostname: string;
   readonly href: string;
 }
+
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+}

@@ -7,6 +7,7 @@ import { buildInvoicePdf, type InvoicePdfInput } from './invoice-pdf.ts';
 import type { StreamProtocol } from '@/domain/media.ts';
 import { sendArchive } from './zip-port.ts';
 import { zipChunks, zipParts, type ZipEntry, type ZipProgress } from './zip.ts';
+import type { ZipPlanEntry } from '@/domain/zip-plan.ts';
 
 /**
  * The media worker (issue 6): project zips and the brief PDF are made here, off the UI
@@ -15,16 +16,6 @@ import { zipChunks, zipParts, type ZipEntry, type ZipProgress } from './zip.ts';
  * worker hands the stream itself, issue 14): no chunk passes through the page, and memory stays
  * at a few chunks whatever the archive's size.
  */
-
-export interface ZipPlanEntry {
-  /** Path in the archive; folders end with `/`. */
-  name: string;
-  size?: number;
-  /** The bytes' CRC-32 when the server has computed it (raw originals, issue 14). */
-  crc32?: number;
-  /** Opaque reference the page turns into a fresh download link when the entry is reached. */
-  ref?: string;
-}
 
 export type LinkFor = (ref: string) => Promise<string>;
 export type ProgressFn = (progress: ZipProgress) => void;

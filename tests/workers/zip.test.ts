@@ -11,7 +11,7 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Asset } from '../../src/domain/contract/uploads.ts';
 import { assetKey, sanitizeFileName } from '../../src/domain/uploads.ts';
-import { zipPlan } from '../../src/shared/media/zip-plan.ts';
+import { zipPlan } from '../../src/domain/zip-plan.ts';
 import { crc32, safeEntryName, zipChunks, zipParts, zipStream, type ZipEntry } from '../../workers/zip.ts';
 import { byteStream } from '../support/byte-stream.ts';
 

@@ -4,7 +4,7 @@ import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 import { requestDownloadLink } from './api/request-download-link.ts';
 import { markBusy, mediaWorker } from './media-worker.ts';
 import { DownloadCancelled, chooseSaveTarget, streamDownloadProblem, streamToDownload, type SaveTarget } from './save-target.ts';
-import { zipPlan } from './zip-plan.ts';
+import { zipPlan } from '@/domain/zip-plan.ts';
 
 export { DownloadCancelled } from './save-target.ts';
 

@@ -1,10 +1,27 @@
-import type { Asset } from '@/domain/contract/uploads.ts';
-import { ZIP_FOLDERS, proxyName, type ZipKind } from '@/domain/media.ts';
-import { ASSET_FOLDERS } from '@/domain/uploads.ts';
-import type { ZipPlanEntry } from '../../../workers/media.worker.ts';
+import type { Asset } from './contract/uploads.ts';
+import { ZIP_FOLDERS, proxyName, type ZipKind } from './media.ts';
+import { ASSET_FOLDERS } from './uploads.ts';
 
-/** The archive's entries: the three folders, then each asset under its type's folder (A§2). */
-export function zipPlan(assets: Asset[], kind: ZipKind): { plan: ZipPlanEntry[]; skipped: number; totalBytes: number | null } {
+/** One entry of a project's zip: a folder, or an asset's file under its type's folder. */
+export interface ZipPlanEntry {
+  /** Path in the archive; folders end with `/`. */
+  name: string;
+  size?: number;
+  /** The bytes' CRC-32 when the server has computed it (raw originals, issue 14). */
+  crc32?: number;
+  /** `{assetId}:original` or `{assetId}:proxy`: which file of which asset. */
+  ref?: string;
+}
+
+/** What of an asset a zip reads: the page's asset list and the server's rows both have it. */
+export type ZipAsset = Pick<Asset, 'id' | 'name' | 'size' | 'type' | 'path' | 'previewPath' | 'crc32'>;
+
+/**
+ * The archive's entries: the three folders, then each asset under its type's folder (A§2). The
+ * media worker writes a proxy zip from it on the device, the server streams the raw zip from it
+ * (issue 34): the same names either way.
+ */
+export function zipPlan(assets: readonly ZipAsset[], kind: ZipKind): { plan: ZipPlanEntry[]; skipped: number; totalBytes: number | null } {
   const plan: ZipPlanEntry[] = ZIP_FOLDERS.map((name) => ({ name }));
   let skipped = 0;
   let totalBytes: number | null = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Asset } from '../../src/domain/contract/uploads.ts';
-import { zipPlan } from '../../src/shared/media/zip-plan.ts';
+import { zipPlan } from '../../src/domain/zip-plan.ts';
 
 const asset = (
   id: number,

@@ -134,6 +134,20 @@ const snapHead = async (page: Page, name: string) => {
 
 const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
+/** Every entry of a zip as Python's zipfile reads it (every CRC checked): its bytes' SHA-256 and compression. */
+async function zipEntries(file: string): Promise<Record<string, [string, number]>> {
+  const { stdout } = await exec('python3', [
+    '-c',
+    `
+import sys, zipfile, hashlib, json
+with zipfile.ZipFile(sys.argv[1]) as z:
+    print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
+`,
+    file,
+  ]);
+  return JSON.parse(stdout) as Record<string, [string, number]>;
+}
+
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(240_000);
 
@@ -147,7 +161,7 @@ test.afterAll(async () => {
   await rm(WORK, { recursive: true, force: true });
 });
 
-test('final video: staff deliver, Send to review waits while it is processed, the customer plays it through HLS and downloads HD; staff download the raw zip and the brief', async ({
+test('final video: staff deliver, Send to review waits while it is processed, the customer plays it through HLS and downloads HD; staff download the raw zip (from the server), the proxy zip (made on the device) and the brief', async ({
   browser,
 }) => {
   // ——— The customer's project, with footage, sent to editing; an editor assigned. ———
@@ -256,36 +270,64 @@ test('final video: staff deliver, Send to review waits while it is processed, th
   expect(hdInfo.videoCodec).toBe('h264');
   expect(Math.abs(hdInfo.duration - 4)).toBeLessThan(0.3);
 
-  // ——— Staff: the raw zip, byte-identical entries in the right folders. ———
-  // Each original's CRC-32 is known once the media worker's checksum jobs ran: the download's
-  // service worker then fetches the files itself, and Python's zipfile below checks every CRC.
+  // ——— Staff: the raw zip, streamed by the server (issue 34): byte-identical entries in the right folders. ———
+  // The originals' CRC-32s are the media worker's checksum jobs' (one not stored yet is computed
+  // while streaming); Python's zipfile below checks every CRC.
   await expect
     .poll(async () => (await call<{ crc32: number | null }[]>('GET', `/projects/${projectId}/assets`, admin.token)).map((asset) => typeof asset.crc32), {
       timeout: 60_000,
     })
     .toEqual(['number', 'number', 'number']);
   await staff.reload();
+  const zipRequests: string[] = [];
+  staff.on('request', (request) => void zipRequests.push(new URL(request.url()).pathname));
   const [zip] = await Promise.all([staff.waitForEvent('download', { timeout: 60_000 }), staff.getByRole('button', { name: 'Download raw zip' }).click()]);
   expect(zip.suggestedFilename()).toBe(`project-${projectId}_raw_assets.zip`);
   const zipFile = join(WORK, 'raw.zip');
   await zip.saveAs(zipFile);
-  await expect(staff.getByTestId('zip-download-message')).toContainText('3 files');
-  const { stdout } = await exec('python3', [
-    '-c',
-    `
-import sys, zipfile, hashlib, json
-with zipfile.ZipFile(sys.argv[1]) as z:
-    print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
-`,
-    zipFile,
-  ]);
-  const entries = JSON.parse(stdout) as Record<string, [string, number]>;
+  await expect(staff.getByTestId('zip-download-message')).toContainText(`project-${projectId}_raw_assets.zip (3 files,`);
+  await expect(staff.getByTestId('zip-download-message')).toContainText("your browser's downloads show its progress");
+  await snap(staff, 'staff-raw-zip');
+  // The browser downloads the archive from the server; the page fetched none of its files: no
+  // original passed through the page or a worker (the player still streams the final video).
+  expect(new URL(zip.url()).pathname).toBe(`/api/v1/zips/${new URL(zip.url()).pathname.split('/')[4]}/project-${projectId}_raw_assets.zip`);
+  expect(zipRequests.filter((path) => path.includes('/raw/') || path.startsWith('/zip-download/'))).toEqual([]);
+  const entries = await zipEntries(zipFile);
   expect(Object.keys(entries).sort()).toEqual(
     ['assets/', `assets/${names.image}`, 'b_roll/', `b_roll/${names.broll}`, 'interviews/', `interviews/${names.interview}`].sort(),
   );
   expect(entries[`interviews/${names.interview}`]).toEqual([sha(footage.interview), 0]);
   expect(entries[`b_roll/${names.broll}`]).toEqual([sha(footage.broll), 0]);
   expect(entries[`assets/${names.image}`]).toEqual([sha(footage.image), 0]);
+  expect((await exec('unzip', ['-t', zipFile])).stdout).toContain('No errors detected');
+
+  // ——— Staff: the proxy zip, made on this device by the media worker (streamed download). ———
+  const assets = await expect
+    .poll(async () => (await call<{ previewUrl: string | null }[]>('GET', `/projects/${projectId}/assets`, admin.token)).every((asset) => asset.previewUrl), {
+      timeout: 60_000,
+    })
+    .toBe(true)
+    .then(() => call<{ name: string; previewUrl: string }[]>('GET', `/projects/${projectId}/assets`, admin.token));
+  const proxyOf = async (name: string) => sha(Buffer.from(await (await fetch(assets.find((asset) => asset.name === name)!.previewUrl)).arrayBuffer()));
+  const proxyNames = { interview: names.interview.replace(/\.mp4$/, '_proxy.mp4'), broll: names.broll.replace(/\.mp4$/, '_proxy.mp4') };
+  const expectedProxies = {
+    'assets/': [sha(Buffer.alloc(0)), 0],
+    'interviews/': [sha(Buffer.alloc(0)), 0],
+    'b_roll/': [sha(Buffer.alloc(0)), 0],
+    [`assets/${names.image}`]: [sha(footage.image), 0],
+    [`interviews/${proxyNames.interview}`]: [await proxyOf(names.interview), 0],
+    [`b_roll/${proxyNames.broll}`]: [await proxyOf(names.broll), 0],
+  };
+  await staff.reload();
+  const [proxyZip] = await Promise.all([
+    staff.waitForEvent('download', { timeout: 60_000 }),
+    staff.getByRole('button', { name: 'Download proxy zip' }).click(),
+  ]);
+  expect(proxyZip.suggestedFilename()).toBe(`project-${projectId}_proxy_assets.zip`);
+  const proxyFile = join(WORK, 'proxy.zip');
+  await proxyZip.saveAs(proxyFile);
+  await expect(staff.getByTestId('zip-download-message')).toContainText('3 files');
+  expect(await zipEntries(proxyFile)).toEqual(expectedProxies);
 
   // The File System Access path: the save picker's file (here one in the origin's private
   // file system) is written by the worker directly.
@@ -293,19 +335,11 @@ with zipfile.ZipFile(sys.argv[1]) as z:
     (window as unknown as { showSaveFilePicker: unknown }).showSaveFilePicker = async ({ suggestedName }: { suggestedName: string }) =>
       (await navigator.storage.getDirectory()).getFileHandle(suggestedName, { create: true });
   });
-  await staff.getByRole('button', { name: 'Download raw zip' }).click();
-  const zipName = `project-${projectId}_raw_assets.zip`;
-  // The zip's file is created once the list of files is ready (the bar says "Preparing…" first):
-  // until then there is nothing to measure.
-  const savedSize = () =>
-    staff.evaluate(async (name) => {
-      try {
-        return (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).size;
-      } catch {
-        return 0;
-      }
-    }, zipName);
-  await expect.poll(savedSize, { timeout: 60_000 }).toBeGreaterThan(0);
+  await staff.getByRole('button', { name: 'Download proxy zip' }).click();
+  const zipName = `project-${projectId}_proxy_assets.zip`;
+  // The zip's file is created once the list of files is ready (the bar says "Preparing…" first),
+  // and it is whole once the page says so.
+  await expect(staff.getByTestId('zip-download-message')).toContainText(`${zipName}: 3 files`, { timeout: 60_000 });
   const saved = Buffer.from(
     await staff.evaluate(async (name) => {
       const bytes = new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(name)).getFile()).arrayBuffer());
@@ -317,16 +351,7 @@ with zipfile.ZipFile(sys.argv[1]) as z:
   );
   const pickedFile = join(WORK, 'picked.zip');
   await writeFile(pickedFile, saved);
-  const { stdout: picked } = await exec('python3', [
-    '-c',
-    `
-import sys, zipfile, hashlib, json
-with zipfile.ZipFile(sys.argv[1]) as z:
-    print(json.dumps({i.filename: (hashlib.sha256(z.read(i)).hexdigest(), i.compress_type) for i in z.infolist()}))
-`,
-    pickedFile,
-  ]);
-  expect(JSON.parse(picked)).toEqual(entries);
+  expect(await zipEntries(pickedFile)).toEqual(expectedProxies);
 
   // The staff page plays the final video too.
   await expect(staff.getByTestId('video-player')).toBeVisible();

@@ -48,17 +48,35 @@ function keyOf(secret: string, version: 'v1' | 'v2' = 'v2'): Buffer {
   return createHmac('sha256', secret).update(`cutdesk media links ${version}`).digest();
 }
 
+/** Zip links sign with a key of their own: a media link never passes for a zip link, nor the reverse. */
+function zipKeyOf(secret: string): Buffer {
+  return createHmac('sha256', secret).update('cutdesk zip links v1').digest();
+}
+
 function signature(key: Buffer, body: string): string {
   return createHmac('sha256', key).update(body).digest('base64url').slice(0, 32);
+}
+
+function signedToken(key: Buffer, target: string, session: MediaSession, expires: number): string {
+  const impersonation = session.impersonatorId === null ? '' : `.${session.impersonatorId}.${session.impersonatorSessionVersion ?? 0}`;
+  const body = `${target}.${session.userId}.${session.sessionVersion}${impersonation}.${expires.toString(36)}`;
+  return `${body}.${signature(key, body)}`;
 }
 
 /** A token minted for the same session within the same hour is the same token. */
 export function signMediaToken(secret: string, projectId: number, session: MediaSession, now = Date.now(), version: number | null = null): string {
   const expires = Math.floor((Math.ceil(now / HOUR_MS) * HOUR_MS + MEDIA_LINK_HOURS * HOUR_MS) / 1000);
-  const impersonation = session.impersonatorId === null ? '' : `.${session.impersonatorId}.${session.impersonatorSessionVersion ?? 0}`;
-  const target = version === null ? `${projectId}` : `${projectId}v${version}`;
-  const body = `${target}.${session.userId}.${session.sessionVersion}${impersonation}.${expires.toString(36)}`;
-  return `${body}.${signature(keyOf(secret), body)}`;
+  return signedToken(keyOf(secret), version === null ? `${projectId}` : `${projectId}v${version}`, session, expires);
+}
+
+/**
+ * A project's zip link (issue 34): the download starts at once after the page asks for it, so it
+ * lives minutes; a download under way is not cut when it expires (checked when it starts).
+ */
+export const ZIP_LINK_SECONDS = 10 * 60;
+
+export function signZipToken(secret: string, projectId: number, session: MediaSession, now = Date.now()): string {
+  return signedToken(zipKeyOf(secret), `${projectId}`, session, Math.floor(now / 1000) + ZIP_LINK_SECONDS);
 }
 
 function signedBy(key: Buffer, body: string, given: string): boolean {
@@ -73,15 +91,26 @@ const V1_TOKEN = /^(\d{1,10}\.\d{1,10}\.[0-9a-z]{1,10})\.([A-Za-z0-9_-]{32})$/;
 
 /** The token's claims, 'expired', or null when it is not one of ours. */
 export function verifyMediaToken(secret: string, token: string, now = Date.now()): MediaToken | 'expired' | null {
-  const match = TOKEN.exec(token);
-  if (!match) {
+  if (!TOKEN.test(token)) {
     // A v1 link cannot be tied to a session, so it is not honoured; it answers "expired,
     // reload the page" (410) rather than 404, as the page that holds it was fine a moment ago.
     const v1 = V1_TOKEN.exec(token);
     return v1 && signedBy(keyOf(secret, 'v1'), v1[1]!, v1[2]!) ? 'expired' : null;
   }
+  return claimsOf(keyOf(secret), token, now);
+}
+
+/** A zip link's claims (never a version), 'expired', or null when it is not a zip link of ours. */
+export function verifyZipToken(secret: string, token: string, now = Date.now()): MediaToken | 'expired' | null {
+  const claims = claimsOf(zipKeyOf(secret), token, now);
+  return claims !== null && claims !== 'expired' && claims.version !== null ? null : claims;
+}
+
+function claimsOf(key: Buffer, token: string, now: number): MediaToken | 'expired' | null {
+  const match = TOKEN.exec(token);
+  if (!match) return null;
   const [, projectId, version, userId, sessionVersion, impersonatorId, impersonatorSessionVersion, expiresText, given] = match;
-  if (!signedBy(keyOf(secret), token.slice(0, token.length - given!.length - 1), given!)) return null;
+  if (!signedBy(key, token.slice(0, token.length - given!.length - 1), given!)) return null;
   const expires = parseInt(expiresText!, 36);
   if (expires * 1000 < now) return 'expired';
   return {

@@ -25,6 +25,8 @@ const PUBLIC_ROUTES = new Set([
   // Signed links: the token in the path is the credential (server/media/media-links.ts).
   'GET /api/v1/media/:token/:file',
   'GET /api/v1/media/:token/stream/:variant/playlist.m3u8',
+  // The raw zip's link (issue 34): a staff session's, checked again at the download (server/services/project-zip.ts).
+  'GET /api/v1/zips/:token/:file',
   // Review e-mails' unsubscribe link: its signed token is the credential (issue 13).
   'GET /api/v1/review-mail/unsubscribe',
   'POST /api/v1/review-mail/unsubscribe',

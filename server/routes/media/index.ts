@@ -13,6 +13,7 @@ import {
   type MediaAnswer,
 } from '../../services/media.ts';
 import { visibleProject } from '../../services/project-access.ts';
+import { rawZip, rawZipLink, zipBody, zipLinkProject } from '../../services/project-zip.ts';
 import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
 import { browserPresigner } from '../../storage/setup.ts';
@@ -61,6 +62,28 @@ export default async function mediaRoutes(app: FastifyInstance) {
     const { auth } = request;
     const project = await visibleProject(ctx, auth, params.id);
     return downloadLink(ctx, browserPresigner(app, request), auth, project, body);
+  });
+
+  // Issue 34: the raw zip, streamed by the server from the stored originals.
+  route(app, operations.requestZipLink, async ({ params }, request) => {
+    const project = await visibleProject(ctx, request.auth, params.id);
+    return rawZipLink(ctx, app.prefix, project, request.session);
+  });
+
+  route(app, operations.downloadZip, async ({ params }, request, reply) => {
+    const project = await zipLinkProject(ctx, params.token);
+    const zip = await rawZip(ctx, project.id);
+    if (params.file !== zip.name) throw notFound();
+    const body = zipBody(zip);
+    // Past the headers a failure can only cut the answer short: the browser then marks the
+    // download failed (its length is declared), and the log says why.
+    body.on('error', (error) => request.log.error({ err: error, projectId: project.id }, 'a raw zip failed while streaming'));
+    return reply
+      .header('Content-Type', 'application/zip')
+      .header('Content-Length', String(zip.size))
+      .header('Content-Disposition', `attachment; filename="${zip.name}"`)
+      .header('Cache-Control', 'private, no-store')
+      .send(body);
   });
 
   // Staff see the media work of a project, failed jobs with their error.

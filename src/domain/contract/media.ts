@@ -44,6 +44,23 @@ export const LinkStruct = object({
 });
 export type Link = Infer<typeof LinkStruct>;
 
+/** POST projects/{id}/zip-links (staff, issue 34): the project's raw zip, streamed by the server. */
+export const ZipLinkBodyStruct = object({ kind: enums(['raw']) });
+export type ZipLinkBody = Infer<typeof ZipLinkBodyStruct>;
+
+export const ZipLinkStruct = object({
+  /** A GET of the archive, this session's and good for ZIP_LINK minutes; an `<a download>` opens it. */
+  link: string(),
+  /** `project-{id}_raw_assets.zip`. */
+  name: string(),
+  /** The archive's length in bytes, as the download will say it. */
+  size: number(),
+  /** Files in it (the three folders not counted). */
+  files: number(),
+  expiresAt: string(),
+});
+export type ZipLink = Infer<typeof ZipLinkStruct>;
+
 export const MEDIA_JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 
 /** GET projects/{id}/media-jobs (staff): the media work of a project, failures with their error. */
@@ -82,3 +99,13 @@ export const listMediaJobs = defineOperation({ method: 'GET', path: '/projects/{
 export const getMediaFile = defineOperation({ method: 'GET', path: '/media/{token}/{file}', access: 'public' });
 /** A variant playlist of the HLS rendition, its segments presigned for the browser. */
 export const getStreamVariant = defineOperation({ method: 'GET', path: '/media/{token}/stream/{variant}/playlist.m3u8', access: 'public' });
+/** Issue 34: staff ask for a link to the project's raw zip, which the server streams from the stored originals. */
+export const requestZipLink = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/zip-links',
+  access: 'staff',
+  body: ZipLinkBodyStruct,
+  answer: ZipLinkStruct,
+});
+/** The raw zip itself: the signed token is the credential; `file` is the archive's name. */
+export const downloadZip = defineOperation({ method: 'GET', path: '/zips/{token}/{file}', access: 'public' });

@@ -519,6 +519,24 @@ export const OPERATIONS: readonly Operation[] = [
     notes: 'Spec form: `name, type?, uploadType?` (`<name>_proxy.mp4` with `uploadType: "deliverable"` for a proxy); or `assetId, variant`.',
     responses: { 200: ok('The link.'), 404: NOT_FOUND, 409: 'The proxy is not ready.' },
   }),
+  documented(media.requestZipLink, {
+    tag: 'Media and delivery',
+    summary: 'A link of 10 minutes to the project’s raw zip (`project-{id}_raw_assets.zip`), with its length and number of files.',
+    who: 'S',
+    responses: { 200: ok('The link.'), 400: 'Not a kind of zip the server makes (`raw`).', 403: FORBIDDEN, 404: NOT_FOUND },
+  }),
+  documented(media.downloadZip, {
+    tag: 'Media and delivery',
+    summary: 'The raw zip, streamed from the stored originals with their CRC-32s (Zip64 past 4 GiB), with its length.',
+    who: 'the link’s holder',
+    auth: 'link',
+    params: { token: text, file: text },
+    responses: {
+      200: { description: 'The archive (`Content-Disposition: attachment`).', contentType: 'application/zip' },
+      404: 'Not a valid link, or its session, its staff member or the project is gone.',
+      410: 'Expired link.',
+    },
+  }),
   documented(media.listMediaJobs, {
     tag: 'Media and delivery',
     summary: 'The media work of a project, failures with their error.',

@@ -11,7 +11,7 @@ import { ProgressFill } from '@/ui/progress-fill.tsx';
 
 /** What the bar says before the first byte is written (issue 12: feedback from the click on). */
 function phaseText(progress: ZipDownloadProgress): string | null {
-  if (progress.phase === 'preparing') return 'Preparing the list of files…';
+  if (progress.phase === 'preparing') return progress.target === 'server' ? 'Asking the server for the zip…' : 'Preparing the list of files…';
   if (progress.phase === 'starting') {
     return progress.target === 'stream'
       ? `Starting the download of ${plural(progress.totalFiles, 'file')} in your browser's downloads…`
@@ -52,8 +52,9 @@ export function DownloadProgressBar({ label, progress }: { label: string; progre
 const LABELS: Record<ZipKind, string> = { raw: 'Download raw zip', proxy: 'Download proxy zip' };
 
 /**
- * A§2 assets panel: "download proxy" and "download raw zip", with a progress bar. The zip is
- * built on this device and streamed to disk (see src/lib/media/zip-download.ts).
+ * A§2 assets panel: "download proxy" and "download raw zip", with a progress bar. The proxy zip
+ * is built on this device and streamed to disk; the raw zip is streamed by the server into the
+ * browser's downloads, which show its progress (see src/shared/media/zip-download.ts).
  */
 export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { projectId: number; kinds?: ZipKind[] }) {
   const [running, setRunning] = useState<ZipKind | null>(null);
@@ -65,7 +66,13 @@ export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { pr
     setProgress({ phase: 'preparing', target: null, files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null });
     try {
       const result = await downloadProjectZip(projectId, kind, setProgress);
-      setMessage({ kind: 'done', text: `${result.name}: ${plural(result.files, 'file')}${result.skipped ? `, ${result.skipped} without a proxy yet` : ''}.` });
+      setMessage({
+        kind: 'done',
+        text:
+          result.target === 'server'
+            ? `${result.name} (${plural(result.files, 'file')}, ${formatFileSize(result.bytes)}) is downloading: your browser's downloads show its progress.`
+            : `${result.name}: ${plural(result.files, 'file')}${result.skipped ? `, ${result.skipped} without a proxy yet` : ''}.`,
+      });
     } catch (error) {
       if (!(error instanceof DownloadCancelled))
         setMessage({ kind: 'error', text: error instanceof Error && !('status' in error) ? error.message : errorMessage(error) });

@@ -2,6 +2,7 @@ import * as Comlink from 'comlink';
 import { ZIP_FOLDERS, zipFileName, type ZipKind } from '@/domain/media.ts';
 import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 import { requestDownloadLink } from './api/request-download-link.ts';
+import { requestZipLink } from './api/request-zip-link.ts';
 import { markBusy, mediaWorker } from './media-worker.ts';
 import { DownloadCancelled, chooseSaveTarget, streamDownloadProblem, streamToDownload, type SaveTarget } from './save-target.ts';
 import { zipPlan } from '@/domain/zip-plan.ts';
@@ -14,8 +15,11 @@ export interface ZipDownloadProgress {
    * to the save target (the file picked, or the browser's downloads), writing it.
    */
   phase: 'preparing' | 'starting' | 'writing';
-  /** Where the zip goes: the file picked in the save dialog, or the browser's downloads. */
-  target: 'file' | 'stream' | null;
+  /**
+   * Where the zip goes: the file picked in the save dialog, the browser's downloads (`stream`:
+   * made here; `server`: streamed by the server, whose progress the browser's downloads show).
+   */
+  target: 'file' | 'stream' | 'server' | null;
   /** Files written so far, of `totalFiles`. */
   files: number;
   totalFiles: number;
@@ -33,7 +37,7 @@ export interface ZipDownloadResult {
   bytes: number;
   /** Assets left out because their proxy is not ready yet (proxy zips). */
   skipped: number;
-  target: 'file' | 'stream';
+  target: 'file' | 'stream' | 'server';
 }
 
 export interface ZipDownloadOptions {
@@ -44,8 +48,10 @@ export interface ZipDownloadOptions {
 
 /**
  * Staff "download raw zip" / "download proxy zip": `project-{id}_raw_assets.zip` or
- * `project-{id}_proxy_assets.zip`, built on this device by the media worker and streamed to
- * disk. Call it from a click handler (the save picker needs the click). Rejects with
+ * `project-{id}_proxy_assets.zip`. The raw zip is streamed by the server from the stored
+ * originals into the browser's downloads, at the speed of any download (issue 34); the proxy zip
+ * (proxies still being made are skipped) is built on this device by the media worker and
+ * streamed to disk. Call it from a click handler (the save picker needs the click). Rejects with
  * DownloadCancelled when the user closes the picker or `signal` aborts.
  */
 export async function downloadProjectZip(
@@ -54,6 +60,7 @@ export async function downloadProjectZip(
   onProgress: (progress: ZipDownloadProgress) => void,
   options: ZipDownloadOptions = {},
 ): Promise<ZipDownloadResult> {
+  if (kind === 'raw') return downloadServerZip(projectId, onProgress);
   const name = zipFileName(projectId, kind);
   // The picker first, while the click still counts as a user gesture.
   const target = options.target ?? (await chooseSaveTarget(name));
@@ -121,4 +128,22 @@ export async function downloadProjectZip(
     current: null,
   });
   return { name, files: totalFiles, bytes: last.bytes, skipped, target: target.kind };
+}
+
+/**
+ * The raw zip: the server streams it with its length, so the browser's downloads show its
+ * progress, speed and time left, and a plain link starts it (no save picker: the browser's own
+ * setting decides where it goes). No byte passes through this page or a worker.
+ */
+async function downloadServerZip(projectId: number, onProgress: (progress: ZipDownloadProgress) => void): Promise<ZipDownloadResult> {
+  onProgress({ phase: 'preparing', target: 'server', files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null });
+  const zip = await requestZipLink(projectId, { kind: 'raw' });
+  const anchor = document.createElement('a');
+  anchor.href = zip.link;
+  anchor.download = zip.name;
+  anchor.hidden = true;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  return { name: zip.name, files: zip.files, bytes: zip.size, skipped: 0, target: 'server' };
 }

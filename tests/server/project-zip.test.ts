@@ -1,0 +1,140 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assetKey } from '../../src/domain/uploads.ts';
+import { crc32 } from '../../src/domain/zip-archive.ts';
+import { signMediaToken, signZipToken } from '../../server/media/media-links.ts';
+import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
+
+const exec = promisify(execFile);
+type Headers = { authorization: string };
+
+/** Every entry of an archive as Python's zipfile reads it (every CRC checked), with its bytes' SHA-256. */
+const READ_ZIP = `
+import sys, zipfile, hashlib, json
+with zipfile.ZipFile(sys.argv[1]) as z:
+    print(json.dumps({i.filename: [hashlib.sha256(z.read(i)).hexdigest(), i.compress_type] for i in z.infolist()}))
+`;
+const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)', ({ url }) => {
+  let server: TestServer;
+  let admin: Headers;
+  let editor: Headers;
+  let owner: Headers;
+  let projectId: number;
+  const files = {
+    interview: { type: 'INTERVIEW_CLIP' as const, name: 'Interview – Ünïcode 1.mp4', bytes: randomBytes(3 * 1024 * 1024 + 17) },
+    broll: { type: 'BROLL_CLIP' as const, name: 'drone.mov', bytes: randomBytes(700_001) },
+    image: { type: 'ASSET' as const, name: 'logo.png', bytes: randomBytes(5_000) },
+  };
+
+  const call = (method: 'GET' | 'POST', path: string, headers: Partial<Headers> = {}, payload?: unknown) =>
+    server.app.inject({ method, url: `/api/v1${path}`, payload: payload as object, headers });
+
+  beforeAll(async () => {
+    server = await startTestServer(url, { storage: true });
+    admin = await signIn(server.app, 'admin@demo.cutdesk.test');
+    editor = await signIn(server.app, 'editor@demo.cutdesk.test');
+    owner = await signIn(server.app, 'owner@demo.cutdesk.test');
+    const project = await server.db.selectFrom('projects').select('id').where('deletedAt', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+    projectId = project.id;
+    await server.db.deleteFrom('assets').where('projectId', '=', projectId).execute();
+    for (const [key, file] of Object.entries(files)) {
+      const path = assetKey(projectId, file.type, file.name);
+      await server.app.ctx.storage.putObject(path, file.bytes);
+      // The clips' CRC-32 as the media pipeline stores it; the image's not yet (computed while streaming).
+      const known = key === 'image' ? null : crc32(file.bytes);
+      await server.db
+        .insertInto('assets')
+        .values({ projectId, name: file.name, size: file.bytes.length, type: file.type, path, previewPath: null, crc32: known })
+        .execute();
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function link(headers: Headers): Promise<{ link: string; name: string; size: number; files: number }> {
+    const response = await call('POST', `/projects/${projectId}/zip-links`, headers, { kind: 'raw' });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  }
+
+  it('streams every original byte for byte in its folder, with the length it announced, readable by zipfile and unzip -t', async () => {
+    const answer = await link(admin);
+    expect(answer).toMatchObject({ name: `project-${projectId}_raw_assets.zip`, files: 3 });
+    const response = await fetch(`${server.baseUrl}${answer.link}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/zip');
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${answer.name}"`);
+    expect(response.headers.get('cache-control')).toContain('no-store');
+    expect(Number(response.headers.get('content-length'))).toBe(answer.size);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(bytes.length).toBe(answer.size);
+    const file = join(server.dataDir, answer.name);
+    await writeFile(file, bytes);
+    const { stdout } = await exec('python3', ['-c', READ_ZIP, file]);
+    expect(JSON.parse(stdout)).toEqual({
+      'assets/': [sha(new Uint8Array()), 0],
+      'interviews/': [sha(new Uint8Array()), 0],
+      'b_roll/': [sha(new Uint8Array()), 0],
+      [`interviews/${files.interview.name}`]: [sha(files.interview.bytes), 0],
+      [`b_roll/${files.broll.name}`]: [sha(files.broll.bytes), 0],
+      [`assets/${files.image.name}`]: [sha(files.image.bytes), 0],
+    });
+    const tested = await exec('unzip', ['-t', file]).catch((error: { stdout: string }) => error);
+    expect(tested.stdout).toContain('No errors detected');
+  });
+
+  it('is for staff: a customer cannot ask for the link, nor use a link of theirs; an editor can', async () => {
+    expect((await call('POST', `/projects/${projectId}/zip-links`, owner, { kind: 'raw' })).statusCode).toBe(403);
+    expect((await link(editor)).files).toBe(3);
+    const ownerRow = await server.db.selectFrom('users').selectAll().where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
+    const forged = signZipToken(server.config.jwtSecret, projectId, {
+      userId: ownerRow.id,
+      sessionVersion: ownerRow.sessionVersion,
+      impersonatorId: null,
+      impersonatorSessionVersion: null,
+    });
+    expect((await fetch(`${server.baseUrl}/api/v1/zips/${forged}/project-${projectId}_raw_assets.zip`)).status).toBe(404);
+  });
+
+  it('refuses a link that is not one (404), a media link (404), an expired one (410), another name (404) and another kind (400)', async () => {
+    const { link: good } = await link(admin);
+    const token = good.split('/')[4]!;
+    const tampered = token.replace(/^\d+/, String(projectId + 1));
+    expect((await fetch(`${server.baseUrl}/api/v1/zips/${tampered}/project-${projectId + 1}_raw_assets.zip`)).status).toBe(404);
+    expect((await fetch(`${server.baseUrl}/api/v1/zips/${token}/other.zip`)).status).toBe(404);
+    const adminRow = await server.db.selectFrom('users').selectAll().where('email', '=', 'admin@demo.cutdesk.test').executeTakeFirstOrThrow();
+    const session = { userId: adminRow.id, sessionVersion: adminRow.sessionVersion, impersonatorId: null, impersonatorSessionVersion: null };
+    const expired = signZipToken(server.config.jwtSecret, projectId, session, Date.now() - 11 * 60_000);
+    expect((await fetch(`${server.baseUrl}/api/v1/zips/${expired}/project-${projectId}_raw_assets.zip`)).status).toBe(410);
+    const media = signMediaToken(server.config.jwtSecret, projectId, session);
+    expect((await fetch(`${server.baseUrl}/api/v1/zips/${media}/project-${projectId}_raw_assets.zip`)).status).toBe(404);
+    expect((await call('POST', `/projects/${projectId}/zip-links`, admin, { kind: 'proxy' })).statusCode).toBe(400);
+  });
+
+  it('ends with the session it was made for: after a password change the link answers 404', async () => {
+    const { link: good } = await link(editor);
+    await server.db
+      .updateTable('users')
+      .set({ sessionVersion: (eb) => eb('sessionVersion', '+', 1) })
+      .where('email', '=', 'editor@demo.cutdesk.test')
+      .execute();
+    expect((await fetch(`${server.baseUrl}${good}`)).status).toBe(404);
+  });
+
+  it('a clip missing from the store cuts the answer short of its declared length, never a complete-looking archive', async () => {
+    const { link: good, size } = await link(admin);
+    await server.app.ctx.storage.deleteObject(assetKey(projectId, 'BROLL_CLIP', files.broll.name));
+    const response = await fetch(`${server.baseUrl}${good}`);
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBe(size);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+  });
+});

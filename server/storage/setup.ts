@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StorageConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { embeddedS3Plugin } from './embedded-s3/index.ts';
+import type { ObjectFiles } from './embedded-s3/object-files.ts';
+import { withLocalReads } from './local-reads.ts';
 import { createObjectStore, type ObjectStore } from './object-store.ts';
 import { appOriginFor, storeOriginFor } from './store-listener.ts';
 import { embeddedCredentialIssuer, embeddedCredentialResolver, stsCredentialIssuer, type UploadCredentialIssuer } from './upload-credentials.ts';
@@ -86,11 +88,14 @@ export async function registerStorage(
     region: storage.region,
     credentials: embeddedCredentialResolver(db, storage),
     allowOrigin: storeCorsOrigins(app, { storage, publicUrl: options.publicUrl }),
+    onObjects: (objects) => void embeddedObjects.set(app, objects),
   });
   return { storage: notConnected(storage.bucket), uploadCredentials: embeddedCredentialIssuer(db, storage) };
 }
 
 const connections = new WeakMap<FastifyInstance, Promise<void>>();
+/** The embedded store's objects, for this server's own whole-object reads (local-reads.ts). */
+const embeddedObjects = new WeakMap<FastifyInstance, ObjectFiles>();
 
 /**
  * Connects the store once the server listens: the embedded one is reached over HTTP through
@@ -128,7 +133,8 @@ async function connect(app: FastifyInstance): Promise<void> {
     const endpoint = serverStoreEndpoint(app);
     if (!endpoint) throw new Error('connectStorage: the server is not listening on a TCP port');
     app.storage.destroy();
-    app.storage = storeFor(storage, endpoint);
+    const objects = embeddedObjects.get(app);
+    app.storage = objects ? withLocalReads(storeFor(storage, endpoint), objects) : storeFor(storage, endpoint);
   }
   await app.storage.ensureBucket();
 }

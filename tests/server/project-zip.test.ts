@@ -91,6 +91,21 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
     expect(tested.stdout).toContain('No errors detected');
   });
 
+  it("reads the originals from the embedded store's files, not through a GET of its own at /s3", async () => {
+    /** GETs the store answered so far, by the app's request counter. */
+    const storeGets = async () => {
+      const scrape = (await server.app.inject({ method: 'GET', url: '/metrics' })).body;
+      return [...scrape.matchAll(/^cutdesk_http_requests_total\{method="GET",route="\/s3[^"]*",status_code="\d+"\} (\d+)$/gm)].reduce(
+        (sum, [, n]) => sum + Number(n),
+        0,
+      );
+    };
+    const { link: good, size } = await link(admin);
+    const before = await storeGets();
+    expect((await (await fetch(`${server.baseUrl}${good}`)).arrayBuffer()).byteLength).toBe(size);
+    expect(await storeGets()).toBe(before);
+  });
+
   it('is for staff: a customer cannot ask for the link, nor use a link of theirs; an editor can', async () => {
     expect((await call('POST', `/projects/${projectId}/zip-links`, owner, { kind: 'raw' })).statusCode).toBe(403);
     expect((await link(editor)).files).toBe(3);

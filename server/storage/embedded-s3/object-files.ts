@@ -106,6 +106,9 @@ function segmentedBody(dir: string, sizes: readonly number[], release: () => voi
  * The store's directories and files are its owner's only (issue 32): objects are customers'
  * footage, and the store's files were readable by every account on the machine (0755/0644).
  */
+/** Larger reads than the 64 KiB default: fewer syscalls and socket writes for multi-GB videos. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+
 export const STORE_DIR_MODE = 0o700;
 export const STORE_FILE_MODE = 0o600;
 

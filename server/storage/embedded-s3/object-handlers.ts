@@ -5,7 +5,7 @@ import { MAX_OBJECT_PUT_BYTES, assertKeyAllowed, requestHeader, sendXml } from '
 import type { S3Context } from './context.ts';
 import { copyBytesToFile } from './copy-bytes.ts';
 import { contentTypeFrom, presentSafely, setObjectHeaders, storedHeadersFrom, userMetadataFrom } from './object-headers.ts';
-import type { NewObject, ObjectMeta, OpenedObject } from './object-files.ts';
+import { READ_CHUNK_BYTES, type NewObject, type ObjectMeta, type OpenedObject } from './object-files.ts';
 import { evaluatePreconditions, writePrecondition } from './preconditions.ts';
 import { contentRange, parseRange } from './range.ts';
 import { receiveBodyToFile } from './receive-body.ts';
@@ -22,9 +22,6 @@ const RESPONSE_OVERRIDES = {
   'response-content-type': 'content-type',
   'response-expires': 'expires',
 } as const;
-
-/** Larger reads than the 64 KiB default: fewer syscalls and socket writes for multi-GB videos. */
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** This store keeps one version per key: only the null version id S3 uses for unversioned buckets exists. */
 export function assertNoVersionId(ctx: S3Context): void {

@@ -143,6 +143,7 @@ export const embeddedS3Plugin: FastifyPluginAsync<EmbeddedS3Options> = async (fa
   const objects = await openObjectFiles(join(bucketDir, 'objects'), tmpDir);
   const uploads = await openMultipartFiles(join(bucketDir, 'uploads'), tmpDir);
   await removeStaleTempFiles(tmpDir);
+  options.onObjects?.(objects);
   const mountPrefix = fastify.prefix;
 
   fastify.removeAllContentTypeParsers();

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ObjectFiles } from './object-files.ts';
 
 /** Who may call the embedded endpoint with a given access key id. */
 export interface S3Principal {
@@ -34,4 +35,9 @@ export interface EmbeddedS3Options {
    * Without it only same-origin pages are answered.
    */
   allowOrigin?: (origin: string, request: FastifyRequest) => boolean;
+  /**
+   * Hands over the store's objects once open, for this server's own whole-object reads
+   * (server/storage/setup.ts): the same instance, so its readers keep a replaced object's bytes.
+   */
+  onObjects?: (objects: ObjectFiles) => void;
 }

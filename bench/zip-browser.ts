@@ -4,9 +4,12 @@
  * (a) one large object through the browser's own download (a presigned link from
  *     `POST projects/{id}/links`, clicked as a plain link: the baseline), and
  * (b) a project's raw zip of the same total bytes through the product's path (staff project
- *     page, "Download raw zip": the media worker writes the archive, handed to the browser's
- *     downloads by /zip-download/sw.js, which fetches each clip itself once the server has
- *     computed the clips' CRC-32: the bench waits for those before it measures).
+ *     page, "Download raw zip"). Since issue 34 the server streams it (a plain download of
+ *     `GET zips/{token}/…`); a build from before (ZIP_BROWSER_BUILDS) has the media worker write
+ *     the archive, handed to the browser's downloads by /zip-download/sw.js, which fetches each
+ *     clip itself once the server has computed the clips' CRC-32: the bench waits for those
+ *     before it measures. `file` (the save picker's path) applies to such builds only: the raw
+ *     zip no longer asks where to save (use BENCH_ZIP_BROWSER_KINDS=native,zip for a build since).
  * Figures per run: MB/s of both, the ratio (b)/(a), the renderer processes' resident memory
  * over idle (peak while downloading) and CPU seconds per Chromium process type and of the
  * server. Each zip is checked by Python's zipfile (names, sizes, every entry read so its CRC-32

@@ -7,8 +7,8 @@ import type { FastifyRequest } from 'fastify';
  */
 const SECRET_PARAMETERS = /^(code|token|ticket|t|sig|signature|x-amz-signature|x-amz-credential|x-amz-security-token|password|secret|key|pass)$/i;
 
-// Media links carry their signed token as a path segment: /api/v1/media/<token>/<file>.
-const MEDIA_TOKEN = /(\/api\/v1\/media\/)[^/?]+/;
+// Media and zip links carry their signed token as a path segment: /api/v1/media/<token>/<file>, /api/v1/zips/<token>/<file>.
+const MEDIA_TOKEN = /(\/api\/v1\/(?:media|zips)\/)[^/?]+/;
 // Guest review links carry theirs too: the API's /api/v1/share/<token>/… and the page /review/<token>.
 const SHARE_TOKEN = /(\/api\/v1\/share\/|^\/review\/)[^/?]+/;
 // Coupon codes are path segments too, and a single-use or 100 % code is worth money to whoever reads logs.

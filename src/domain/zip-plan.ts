@@ -1,6 +1,6 @@
 import type { Asset } from './contract/uploads.ts';
 import { ZIP_FOLDERS, proxyName, type ZipKind } from './media.ts';
-import { ASSET_FOLDERS } from './uploads.ts';
+import { ASSET_FOLDERS, sanitizeFileName } from './uploads.ts';
 
 /** One entry of a project's zip: a folder, or an asset's file under its type's folder. */
 export interface ZipPlanEntry {
@@ -32,8 +32,11 @@ export function zipPlan(assets: readonly ZipAsset[], kind: ZipKind): { plan: Zip
     let size: number | undefined;
     // The original's CRC-32, once the server has computed it (null before).
     let crc32: number | null;
+    // Cleaned as at registration (a row written some other way could hold a separator, a control
+    // character or nothing): every entry stays in its folder and unzips under a valid name.
+    const clean = sanitizeFileName(asset.name);
     if (kind === 'raw') {
-      name = asset.name;
+      name = clean;
       size = asset.size;
       crc32 = asset.crc32;
     } else {
@@ -43,13 +46,14 @@ export function zipPlan(assets: readonly ZipAsset[], kind: ZipKind): { plan: Zip
       }
       // An image is its own reduced version; a clip's proxy is `<name>_proxy.mp4`.
       const same = asset.previewPath === asset.path;
-      name = same ? asset.name : proxyName(asset.name);
+      name = same ? clean : proxyName(clean);
       size = same ? asset.size : undefined;
       crc32 = same ? asset.crc32 : null;
     }
+    // Told apart without regard to case: Windows and macOS unzip `Clip.mov` and `clip.mov` to one file.
     let path = `${folder}/${name}`;
-    for (let n = 1; used.has(path); n += 1) path = `${folder}/${n}-${name}`;
-    used.add(path);
+    for (let n = 1; used.has(path.toLowerCase()); n += 1) path = `${folder}/${n}-${name}`;
+    used.add(path.toLowerCase());
     if (size === undefined) totalBytes = null;
     else if (totalBytes !== null) totalBytes += size;
     plan.push({

@@ -61,6 +61,10 @@ describe('log lines', () => {
       '/s3/b/k?X-Amz-Credential=[redacted]&X-Amz-Signature=[redacted]&x-id=GetObject',
     );
     expect(redactUrl('/api/v1/media/eyJhbGciOi.x.y/preview.mp4')).toBe('/api/v1/media/[redacted]/preview.mp4');
+    // A raw zip's link (issue 34): ten minutes of every original of a project.
+    expect(redactUrl('/api/v1/zips/12.3.4.mabc12.AbCdEfGhIjKlMnOpQrStUvWxYz012345/project-12_raw_assets.zip')).toBe(
+      '/api/v1/zips/[redacted]/project-12_raw_assets.zip',
+    );
     expect(redactUrl('/api/v1/projects?sort=name')).toBe('/api/v1/projects?sort=name');
     // A guest review link's token opens a version of a project: neither the API's nor the page's path keeps it, nor a pass.
     expect(redactUrl('/api/v1/share/12.AbCdEfGhIjKlMnOpQrStUvWxYz012345/comments')).toBe('/api/v1/share/[redacted]/comments');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetKey } from '../../src/domain/uploads.ts';
 import { crc32 } from '../../src/domain/zip-archive.ts';
 import { signMediaToken, signZipToken } from '../../server/media/media-links.ts';
+import { ZIP_MESSAGES } from '../../server/services/project-zip.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 const exec = promisify(execFile);
@@ -27,7 +28,7 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
   let owner: Headers;
   let projectId: number;
   const files = {
-    interview: { type: 'INTERVIEW_CLIP' as const, name: 'Interview – Ünïcode 1.mp4', bytes: randomBytes(3 * 1024 * 1024 + 17) },
+    interview: { type: 'INTERVIEW_CLIP' as const, name: 'Interview Ünïcode 東京 1.mp4', bytes: randomBytes(3 * 1024 * 1024 + 17) },
     broll: { type: 'BROLL_CLIP' as const, name: 'drone.mov', bytes: randomBytes(700_001) },
     image: { type: 'ASSET' as const, name: 'logo.png', bytes: randomBytes(5_000) },
   };
@@ -142,6 +143,64 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
       .where('email', '=', 'editor@demo.cutdesk.test')
       .execute();
     expect((await fetch(`${server.baseUrl}${good}`)).status).toBe(404);
+  });
+
+  it('answers HEAD with the headers and the length, and no body', async () => {
+    const { link: good, size } = await link(admin);
+    const response = await fetch(`${server.baseUrl}${good}`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBe(size);
+    expect(response.headers.get('content-disposition')).toContain('_raw_assets.zip');
+    expect((await response.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('streams three zips at once per staff member: a fourth is refused with 429 until one ends', async () => {
+    // A zip larger than what the sockets' buffers hold, so the three stay open while unread.
+    const other = await server.db
+      .selectFrom('projects')
+      .select('id')
+      .where('deletedAt', 'is', null)
+      .where('id', '!=', projectId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const path = assetKey(other.id, 'BROLL_CLIP', 'long.mov');
+    const size = 48 * 1024 * 1024;
+    await server.app.ctx.storage.putObject(path, randomBytes(size));
+    await server.db
+      .insertInto('assets')
+      .values({ projectId: other.id, name: 'long.mov', size, type: 'BROLL_CLIP', path, previewPath: null, crc32: null })
+      .execute();
+    const response = await call('POST', `/projects/${other.id}/zip-links`, admin, { kind: 'raw' });
+    const { link: good } = response.json<{ link: string }>();
+    const open = await Promise.all([1, 2, 3].map(() => fetch(`${server.baseUrl}${good}`)));
+    expect(open.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const fourth = await fetch(`${server.baseUrl}${good}`);
+    expect(fourth.status).toBe(429);
+    expect((await fourth.json()) as { message: string }).toEqual({ message: ZIP_MESSAGES.yoursBusy });
+    // Another staff member still gets theirs.
+    const { link: theirs } = await link(await signIn(server.app, 'superadmin@demo.cutdesk.test'));
+    const another = await fetch(`${server.baseUrl}${theirs}`);
+    expect(another.status).toBe(200);
+    await another.arrayBuffer();
+    // One ends: the next one is let through.
+    expect((await open[0]!.arrayBuffer()).byteLength).toBeGreaterThan(size);
+    await expect
+      .poll(async () => {
+        const again = await fetch(`${server.baseUrl}${good}`);
+        await again.arrayBuffer().catch(() => undefined);
+        return again.status;
+      })
+      .toBe(200);
+    for (const answer of open.slice(1)) await answer.arrayBuffer();
+  });
+
+  it('a clip longer than its row is refused before a byte past its length goes out: the answer ends short, never a whole-looking archive', async () => {
+    const { link: good, size } = await link(admin);
+    await server.app.ctx.storage.putObject(assetKey(projectId, 'ASSET', files.image.name), randomBytes(files.image.bytes.length + 100_000));
+    const response = await fetch(`${server.baseUrl}${good}`);
+    expect(Number(response.headers.get('content-length'))).toBe(size);
+    await expect(response.arrayBuffer()).rejects.toThrow();
+    await server.app.ctx.storage.putObject(assetKey(projectId, 'ASSET', files.image.name), files.image.bytes);
   });
 
   it('a clip missing from the store cuts the answer short of its declared length, never a complete-looking archive', async () => {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as operations from '../../../src/domain/contract/media.ts';
 import type { MediaFile } from '../../../src/domain/media.ts';
@@ -13,7 +14,7 @@ import {
   type MediaAnswer,
 } from '../../services/media.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { rawZip, rawZipLink, zipBody, zipLinkProject } from '../../services/project-zip.ts';
+import { rawZip, rawZipLink, takeZipStream, zipBody, zipLinkProject } from '../../services/project-zip.ts';
 import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
 import { browserPresigner } from '../../storage/setup.ts';
@@ -71,19 +72,27 @@ export default async function mediaRoutes(app: FastifyInstance) {
   });
 
   route(app, operations.downloadZip, async ({ params }, request, reply) => {
-    const project = await zipLinkProject(ctx, params.token);
+    const { project, userId } = await zipLinkProject(ctx, params.token);
     const zip = await rawZip(ctx, project.id);
     if (params.file !== zip.name) throw notFound();
+    const headers = {
+      'Content-Type': 'application/zip',
+      'Content-Length': String(zip.size),
+      'Content-Disposition': `attachment; filename="${zip.name}"`,
+      'Cache-Control': 'private, no-store',
+    };
+    // HEAD (Fastify answers it with this handler): the headers only, nothing read. An empty
+    // stream, not nothing: Fastify's HEAD keeps the declared length for a stream, and sets 0 for none.
+    if (request.method === 'HEAD') return reply.headers(headers).send(Readable.from([]));
+    const done = takeZipStream(userId);
+    reply.raw.once('close', done);
+    // Node refuses to send more or fewer bytes than the declared length: a short archive ends the
+    // connection (the browser marks the download failed), never passes for a whole one.
+    reply.raw.strictContentLength = true;
     const body = zipBody(zip);
-    // Past the headers a failure can only cut the answer short: the browser then marks the
-    // download failed (its length is declared), and the log says why.
     body.on('error', (error) => request.log.error({ err: error, projectId: project.id }, 'a raw zip failed while streaming'));
-    return reply
-      .header('Content-Type', 'application/zip')
-      .header('Content-Length', String(zip.size))
-      .header('Content-Disposition', `attachment; filename="${zip.name}"`)
-      .header('Cache-Control', 'private, no-store')
-      .send(body);
+    reply.headers(headers);
+    return reply.send(body);
   });
 
   // Staff see the media work of a project, failed jobs with their error.

@@ -531,10 +531,13 @@ export const OPERATIONS: readonly Operation[] = [
     who: 'the link’s holder',
     auth: 'link',
     params: { token: text, file: text },
+    notes: 'HEAD answers the same headers (the length included) without reading a file.',
     responses: {
       200: { description: 'The archive (`Content-Disposition: attachment`).', contentType: 'application/zip' },
       404: 'Not a valid link, or its session, its staff member or the project is gone.',
       410: 'Expired link.',
+      429: 'Three zips of this staff member are downloading already.',
+      503: 'The instance is sending eight zips already.',
     },
   }),
   documented(media.listMediaJobs, {

@@ -48,6 +48,21 @@ describe('zip plan (A§2 folders)', () => {
     expect(totalBytes).toBe(380);
   });
 
+  it('names as registration cleans them: no separator, control character or empty name leaves its folder, and names that differ only in case stay apart', () => {
+    const odd = [
+      asset(1, 'ASSET', '../../evil.png', 1, null),
+      asset(2, 'ASSET', '', 1, null),
+      asset(3, 'BROLL_CLIP', 'Clip\u202e.mov', 1, null),
+      asset(4, 'BROLL_CLIP', 'clip.mov', 1, null),
+      asset(5, 'BROLL_CLIP', 'a\\b.mov', 1, null),
+    ];
+    expect(
+      zipPlan(odd, 'raw')
+        .plan.filter((e) => e.ref)
+        .map((e) => e.name),
+    ).toEqual(['assets/evil.png', 'assets/file', 'b_roll/Clip.mov', 'b_roll/1-clip.mov', 'b_roll/ab.mov']);
+  });
+
   it('proxy: clips as <name>_proxy.mp4, images as they are, assets without a proxy left out', () => {
     const { plan, skipped, totalBytes } = zipPlan(assets, 'proxy');
     expect(plan.filter((e) => e.ref).map((e) => [e.name, e.ref, e.size])).toEqual([

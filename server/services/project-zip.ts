@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { crc32 as nativeCrc32 } from 'node:zlib';
 import type { ZipLink } from '../../src/domain/contract/media.ts';
-import { zipFileName } from '../../src/domain/media.ts';
+import { ZIP_MESSAGES, ZIP_STREAMS, zipFileName } from '../../src/domain/media.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
 import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import { zipLength, zipParts, type ZipEntry } from '../../src/domain/zip-archive.ts';
@@ -97,24 +97,25 @@ export function zipBody(zip: ServerZip): Readable {
   return Readable.from(zipParts(zip.entries, undefined, { crc32: nativeCrc32 }) as AsyncGenerator<Uint8Array>);
 }
 
-/**
- * Zips this instance streams at once, and per staff member: a download that stalls holds its
- * reads open (with an external store, one of the S3 client's 50 sockets each), so a few links
- * must not tie up what every other request of the server needs.
- */
-export const ZIP_STREAMS = { perInstance: 8, perUser: 3 } as const;
+/** Raw zips this instance is streaming now, in all and by staff member (limits: ZIP_STREAMS). */
 const streaming = { total: 0, byUser: new Map<number, number>() };
 
+/** Why `userId` cannot start a zip now (429 for theirs, 503 for the server's), or null. */
+export function zipStreamRefusal(userId: number): HttpError | null {
+  if ((streaming.byUser.get(userId) ?? 0) >= ZIP_STREAMS.perUser) return new HttpError(429, ZIP_MESSAGES.yoursBusy);
+  if (streaming.total >= ZIP_STREAMS.perInstance) return new HttpError(503, ZIP_MESSAGES.serverBusy);
+  return null;
+}
+
 /**
- * Takes a place for `userId`'s download, or answers why not (429 for theirs, 503 for the
- * server's); the returned function gives it back (once, whenever the answer ends).
+ * Takes a place for `userId`'s download, or throws why not; the returned function gives it back
+ * (once, whenever the answer ends).
  */
 export function takeZipStream(userId: number): () => void {
-  const mine = streaming.byUser.get(userId) ?? 0;
-  if (mine >= ZIP_STREAMS.perUser) throw new HttpError(429, ZIP_MESSAGES.yoursBusy);
-  if (streaming.total >= ZIP_STREAMS.perInstance) throw new HttpError(503, ZIP_MESSAGES.serverBusy);
+  const refusal = zipStreamRefusal(userId);
+  if (refusal) throw refusal;
   streaming.total += 1;
-  streaming.byUser.set(userId, mine + 1);
+  streaming.byUser.set(userId, (streaming.byUser.get(userId) ?? 0) + 1);
   let given = false;
   return () => {
     if (given) return;
@@ -125,8 +126,3 @@ export function takeZipStream(userId: number): () => void {
     else streaming.byUser.delete(userId);
   };
 }
-
-export const ZIP_MESSAGES = {
-  yoursBusy: `${ZIP_STREAMS.perUser} zips of yours are downloading already. Start this one when one of them has finished.`,
-  serverBusy: 'The server is sending as many zips as it can right now. Try again in a minute.',
-} as const;

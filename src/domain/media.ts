@@ -79,6 +79,20 @@ export function zipFileName(projectId: number, kind: ZipKind): string {
 export const ZIP_FOLDERS = ['assets/', 'interviews/', 'b_roll/'] as const;
 
 /**
+ * Raw zips the server streams at once (issue 34), per instance and per staff member: a download
+ * that stalls holds its reads open (with an external store, one of the S3 client's 50 sockets
+ * each), so a few links must not tie up what every other request of the server needs.
+ */
+export const ZIP_STREAMS = { perInstance: 8, perUser: 3 } as const;
+
+/** What the page says when the server does not start a raw zip (the link's HEAD answers the status). */
+export const ZIP_MESSAGES = {
+  yoursBusy: `${ZIP_STREAMS.perUser} zips of yours are downloading already. Start this one when one of them has finished.`,
+  serverBusy: 'The server is sending as many zips as it can right now. Try again in a minute.',
+  linkGone: 'The zip could not start: its link is no longer valid. Try again.',
+} as const;
+
+/**
  * How the media worker sends a streamed zip to the download service worker
  * (public/zip-download/sw.js): `entries` when that service worker also fetches the entries
  * whose CRC-32 the server knows itself (their bytes skip the worker), `chunks` when it asks for

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetKey } from '../../src/domain/uploads.ts';
 import { crc32 } from '../../src/domain/zip-archive.ts';
 import { signMediaToken, signZipToken } from '../../server/media/media-links.ts';
-import { ZIP_MESSAGES } from '../../server/services/project-zip.ts';
+import { ZIP_MESSAGES } from '../../src/domain/media.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 const exec = promisify(execFile);
@@ -174,6 +174,8 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
     const { link: good } = response.json<{ link: string }>();
     const open = await Promise.all([1, 2, 3].map(() => fetch(`${server.baseUrl}${good}`)));
     expect(open.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    // The page asks with HEAD first (src/shared/media/zip-download.ts): the same answer, no body.
+    expect((await fetch(`${server.baseUrl}${good}`, { method: 'HEAD' })).status).toBe(429);
     const fourth = await fetch(`${server.baseUrl}${good}`);
     expect(fourth.status).toBe(429);
     expect((await fourth.json()) as { message: string }).toEqual({ message: ZIP_MESSAGES.yoursBusy });

@@ -14,7 +14,7 @@ import {
   type MediaAnswer,
 } from '../../services/media.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { rawZip, rawZipLink, takeZipStream, zipBody, zipLinkProject } from '../../services/project-zip.ts';
+import { rawZip, rawZipLink, takeZipStream, zipBody, zipLinkProject, zipStreamRefusal } from '../../services/project-zip.ts';
 import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
 import { browserPresigner } from '../../storage/setup.ts';
@@ -83,7 +83,12 @@ export default async function mediaRoutes(app: FastifyInstance) {
     };
     // HEAD (Fastify answers it with this handler): the headers only, nothing read. An empty
     // stream, not nothing: Fastify's HEAD keeps the declared length for a stream, and sets 0 for none.
-    if (request.method === 'HEAD') return reply.headers(headers).send(Readable.from([]));
+    // It answers 429/503 as the GET would now, so the page can say why before the download starts.
+    if (request.method === 'HEAD') {
+      const refusal = zipStreamRefusal(userId);
+      if (refusal) throw refusal;
+      return reply.headers(headers).send(Readable.from([]));
+    }
     const done = takeZipStream(userId);
     reply.raw.once('close', done);
     // Node refuses to send more or fewer bytes than the declared length: a short archive ends the

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import { ZIP_FOLDERS, zipFileName, type ZipKind } from '@/domain/media.ts';
+import { ZIP_FOLDERS, ZIP_MESSAGES, zipFileName, type ZipKind } from '@/domain/media.ts';
 import { listAssets } from '@/shared/uploads/api/list-assets.ts';
 import { requestDownloadLink } from './api/request-download-link.ts';
 import { requestZipLink } from './api/request-zip-link.ts';
@@ -138,6 +138,10 @@ export async function downloadProjectZip(
 async function downloadServerZip(projectId: number, onProgress: (progress: ZipDownloadProgress) => void): Promise<ZipDownloadResult> {
   onProgress({ phase: 'preparing', target: 'server', files: 0, totalFiles: 0, bytes: 0, totalBytes: null, percent: 0, current: null });
   const zip = await requestZipLink(projectId, { kind: 'raw' });
+  // Asked first, so a refusal is said here rather than only as a failed entry in the browser's
+  // downloads (three of this person's zips running, the server's limit, an ended session).
+  const check = await fetch(zip.link, { method: 'HEAD' });
+  if (!check.ok) throw new Error(check.status === 429 ? ZIP_MESSAGES.yoursBusy : check.status === 503 ? ZIP_MESSAGES.serverBusy : ZIP_MESSAGES.linkGone);
   const anchor = document.createElement('a');
   anchor.href = zip.link;
   anchor.download = zip.name;

@@ -70,10 +70,12 @@ export function signMediaToken(secret: string, projectId: number, session: Media
 }
 
 /**
- * A project's zip link (issue 34): the download starts at once after the page asks for it, so it
- * lives minutes; a download under way is not cut when it expires (checked when it starts).
+ * A project's zip link (issue 34) lives as long as a media link: the browser resumes a download
+ * cut short with the same address (Range, If-Range), hours later if the network was away. Like a
+ * media link it ends with the session it was minted for; a download under way is not cut when
+ * it expires (checked at each request).
  */
-export const ZIP_LINK_SECONDS = 10 * 60;
+export const ZIP_LINK_SECONDS = MEDIA_LINK_HOURS * 3600;
 
 export function signZipToken(secret: string, projectId: number, session: MediaSession, now = Date.now()): string {
   return signedToken(zipKeyOf(secret), `${projectId}`, session, Math.floor(now / 1000) + ZIP_LINK_SECONDS);

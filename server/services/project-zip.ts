@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { crc32 as nativeCrc32 } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import type { ZipLink } from '../../src/domain/contract/media.ts';
 import { ZIP_MESSAGES, ZIP_STREAMS, zipFileName } from '../../src/domain/media.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
@@ -29,6 +30,12 @@ import { visibleProject } from './project-access.ts';
  */
 export interface ServerZip {
   name: string;
+  /**
+   * Names this archive's bytes (strong): the same rows give the same archive, byte for byte (a
+   * folder's time is the newest asset's, not the clock's), so a download cut short can go on
+   * with `Range` and `If-Range`, as browsers resume one.
+   */
+  etag: string;
   /** The archive's length in bytes (Content-Length). */
   size: number;
   /** Files in it, the three folders not counted. */
@@ -51,10 +58,10 @@ export async function rawZip(ctx: AppContext, projectId: number): Promise<Server
     'raw',
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const now = new Date();
+  const newest = rows.reduce((latest, row) => (row.createdAt > latest ? row.createdAt : latest), FOLDERS_TIME);
   const entries: ZipEntry[] = plan.map((entry) => {
     const row = entry.ref === undefined ? undefined : byId.get(Number(entry.ref.split(':')[0]));
-    if (!row) return { name: entry.name, directory: true, lastModified: now };
+    if (!row) return { name: entry.name, directory: true, lastModified: newest };
     return {
       name: entry.name,
       size: row.size,
@@ -62,8 +69,17 @@ export async function rawZip(ctx: AppContext, projectId: number): Promise<Server
       open: () => storedBytes(ctx.storage, row.path, entry.name),
     };
   });
-  return { name: zipFileName(projectId, 'raw'), size: await zipLength(entries), files: rows.length, entries };
+  const etag = createHash('sha256')
+    .update(JSON.stringify([ARCHIVE_VERSION, rows.map((row) => [row.id, row.name, row.type, row.path, row.size, row.createdAt.toISOString()])]))
+    .digest('base64url')
+    .slice(0, 27);
+  return { name: zipFileName(projectId, 'raw'), etag: `"${etag}"`, size: await zipLength(entries), files: rows.length, entries };
 }
+
+/** The folders' time in a project without assets (any fixed time would do: the archive must not depend on the clock). */
+const FOLDERS_TIME = new Date(Date.UTC(2024, 0, 1));
+/** Part of every ETag: a change to how archives are written must not resume an old download with new bytes. */
+const ARCHIVE_VERSION = 'raw zip v1';
 
 /** A link to the raw zip for this staff session (ended with it, like a media link). */
 export async function rawZipLink(ctx: AppContext, apiPrefix: string, project: ProjectDetails, session: MediaSession): Promise<ZipLink> {
@@ -92,9 +108,26 @@ export async function zipLinkProject(ctx: AppContext, token: string): Promise<{ 
   return { project: await visibleProject(ctx, { user, impersonatorId: null }, claims.projectId), userId: user.id };
 }
 
-/** The archive's bytes as a Node stream: read only as fast as the client takes them. */
-export function zipBody(zip: ServerZip): Readable {
-  return Readable.from(zipParts(zip.entries, undefined, { crc32: nativeCrc32 }) as AsyncGenerator<Uint8Array>);
+/**
+ * The archive's bytes `start`..`end` (inclusive; the whole by default) as a Node stream, read
+ * only as fast as the client takes them. The bytes before `start` are made and dropped, not
+ * sent: the central directory at the end needs every entry's CRC-32, computed from the bytes.
+ */
+export function zipBody(zip: ServerZip, start = 0, end = zip.size - 1): Readable {
+  const parts = zipParts(zip.entries, undefined, { crc32: nativeCrc32 }) as AsyncGenerator<Uint8Array>;
+  if (start === 0 && end === zip.size - 1) return Readable.from(parts);
+  return Readable.from(
+    (async function* () {
+      let offset = 0;
+      for await (const part of parts) {
+        const from = Math.max(start - offset, 0);
+        const to = Math.min(end + 1 - offset, part.length);
+        offset += part.length;
+        if (to > from) yield from === 0 && to === part.length ? part : part.subarray(from, to);
+        if (offset > end) return;
+      }
+    })(),
+  );
 }
 
 /** Raw zips this instance is streaming now, in all and by staff member (limits: ZIP_STREAMS). */

@@ -19,6 +19,7 @@ import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
 import { browserPresigner } from '../../storage/setup.ts';
 import { route } from '../operation-route.ts';
+import { contentRange, parseRange } from '../../storage/embedded-s3/range.ts';
 
 function unavailable(reply: FastifyReply, state: Extract<MediaAnswer, { kind: 'unavailable' }>['state']) {
   if (state === 'processing' || state === 'none') {
@@ -75,12 +76,23 @@ export default async function mediaRoutes(app: FastifyInstance) {
     const { project, userId } = await zipLinkProject(ctx, params.token);
     const zip = await rawZip(ctx, project.id);
     if (params.file !== zip.name) throw notFound();
+    // A download cut short goes on where it stopped (Range, If-Range: how browsers resume one),
+    // as long as the archive is still the same (its ETag) and the link still valid.
+    const ifRange = request.headers['if-range'];
+    const range = ifRange === undefined || ifRange === zip.etag ? parseRange(request.headers.range, zip.size) : ({ kind: 'whole' } as const);
+    if (range.kind === 'unsatisfiable') return reply.code(416).header('Content-Range', `bytes */${zip.size}`).send({ message: 'The zip is not that long.' });
+    const start = range.kind === 'partial' ? range.start : 0;
+    const end = range.kind === 'partial' ? range.end : zip.size - 1;
     const headers = {
       'Content-Type': 'application/zip',
-      'Content-Length': String(zip.size),
+      'Content-Length': String(end - start + 1),
       'Content-Disposition': `attachment; filename="${zip.name}"`,
       'Cache-Control': 'private, no-store',
+      'Accept-Ranges': 'bytes',
+      ETag: zip.etag,
+      ...(range.kind === 'partial' && { 'Content-Range': contentRange(start, end, zip.size) }),
     };
+    if (range.kind === 'partial') reply.code(206);
     // HEAD (Fastify answers it with this handler): the headers only, nothing read. An empty
     // stream, not nothing: Fastify's HEAD keeps the declared length for a stream, and sets 0 for none.
     // It answers 429/503 as the GET would now, so the page can say why before the download starts.
@@ -94,7 +106,7 @@ export default async function mediaRoutes(app: FastifyInstance) {
     // Node refuses to send more or fewer bytes than the declared length: a short archive ends the
     // connection (the browser marks the download failed), never passes for a whole one.
     reply.raw.strictContentLength = true;
-    const body = zipBody(zip);
+    const body = zipBody(zip, start, end);
     body.on('error', (error) => request.log.error({ err: error, projectId: project.id }, 'a raw zip failed while streaming'));
     reply.headers(headers);
     return reply.send(body);

@@ -49,7 +49,7 @@ export const ZipLinkBodyStruct = object({ kind: enums(['raw']) });
 export type ZipLinkBody = Infer<typeof ZipLinkBodyStruct>;
 
 export const ZipLinkStruct = object({
-  /** A GET of the archive, this session's, to be started within 10 minutes; an `<a download>` opens it. */
+  /** A GET of the archive, this session's, valid 12 hours (a cut download resumes with Range); an `<a download>` opens it. */
   link: string(),
   /** `project-{id}_raw_assets.zip`. */
   name: string(),

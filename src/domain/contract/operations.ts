@@ -521,7 +521,7 @@ export const OPERATIONS: readonly Operation[] = [
   }),
   documented(media.requestZipLink, {
     tag: 'Media and delivery',
-    summary: 'A link of 10 minutes to the project’s raw zip (`project-{id}_raw_assets.zip`), with its length and number of files.',
+    summary: 'A link of 12 hours to the project’s raw zip (`project-{id}_raw_assets.zip`), with its length and number of files.',
     who: 'S',
     responses: { 200: ok('The link.'), 400: 'Not a kind of zip the server makes (`raw`).', 403: FORBIDDEN, 404: NOT_FOUND },
   }),
@@ -531,11 +531,14 @@ export const OPERATIONS: readonly Operation[] = [
     who: 'the link’s holder',
     auth: 'link',
     params: { token: text, file: text },
-    notes: 'HEAD answers the same headers (the length included) without reading a file.',
+    notes:
+      'HEAD answers the same headers (the length included) without reading a file. `Range` (one range) with `If-Range` (the ETag) resumes a download: 206.',
     responses: {
       200: { description: 'The archive (`Content-Disposition: attachment`).', contentType: 'application/zip' },
       404: 'Not a valid link, or its session, its staff member or the project is gone.',
+      206: { description: 'The part of the archive a `Range` asked for (`Content-Range`).', contentType: 'application/zip' },
       410: 'Expired link.',
+      416: 'A range past the archive’s end.',
       429: 'Three zips of this staff member are downloading already.',
       503: 'The instance is sending eight zips already.',
     },

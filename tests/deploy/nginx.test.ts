@@ -283,6 +283,22 @@ describe('deploy/nginx.conf in front of servers', () => {
     }
   });
 
+  it('logs a link whose path carries its credential without it, as the server does: media, raw-zip and review links, coupon codes', async () => {
+    const secret = 'SECRET0123456789abcdefghijklmnop';
+    const paths = [
+      [`/api/v1/media/${secret}/preview.mp4`, '/api/v1/media/[redacted]/preview.mp4'],
+      [`/api/v1/zips/${secret}/project-1_raw_assets.zip`, '/api/v1/zips/[redacted]/project-1_raw_assets.zip'],
+      [`/api/v1/share/${secret}/comments`, '/api/v1/share/[redacted]/comments'],
+      [`/review/${secret}`, '/review/[redacted]'],
+      [`/api/v1/payment-plans/coupons/${secret}`, '/api/v1/payment-plans/coupons/[redacted]'],
+      ['/api/v1/projects/7/assets', '/api/v1/projects/7/assets'],
+    ];
+    for (const [path] of paths) await send(`${nginx.url}${path}`);
+    const logged = (await nginx.accessLog()).map((line) => line.uri);
+    for (const [, expected] of paths) expect(logged).toContain(expected);
+    expect(await readFile(join(nginx.dir, 'access.log'), 'utf8')).not.toContain(secret);
+  });
+
   it('keeps /metrics to the instances themselves', async () => {
     const before = live.seen.length + flaky.seen.length;
     expect((await send(`${nginx.url}/metrics`)).status).toBe(404);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { assetKey } from '../../src/domain/uploads.ts';
 import { crc32 } from '../../src/domain/zip-archive.ts';
 import { signMediaToken, signZipToken } from '../../server/media/media-links.ts';
 import { ZIP_MESSAGES } from '../../src/domain/media.ts';
+import { startNginx } from '../support/nginx.ts';
 import { DATABASES, signIn, startTestServer, type TestServer } from './harness.ts';
 
 const exec = promisify(execFile);
@@ -182,6 +183,36 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
     const past = await fetch(`${server.baseUrl}${good}`, { headers: { range: `bytes=${size}-` } });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${size}`);
+  });
+
+  it("passes through deploy/nginx.conf (Debian's nginx) whole, and curl -C - finishes a cut download there byte for byte", async () => {
+    const port = new URL(server.baseUrl!).port;
+    const nginx = await startNginx(
+      ['cutdesk', 'cutdesk_store', 'cutdesk_store_port'].map((name) => `  upstream ${name} { server 127.0.0.1:${port}; }`).join('\n'),
+      [Number(port)],
+    );
+    try {
+      const { link: good, size } = await link(admin);
+      const whole = Buffer.from(await (await fetch(`${server.baseUrl}${good}`)).arrayBuffer());
+      const proxied = await fetch(`${nginx.url}${good}`);
+      expect(proxied.status).toBe(200);
+      expect(Number(proxied.headers.get('content-length'))).toBe(size);
+      expect(Buffer.from(await proxied.arrayBuffer()).equals(whole)).toBe(true);
+      // A download cut after 1 MB, as curl left it; `-C -` asks for the rest.
+      const file = join(server.dataDir, 'cut.zip');
+      await writeFile(file, whole.subarray(0, 1_000_000));
+      await exec('curl', ['-sS', '--fail', '-C', '-', '-o', file, `${nginx.url}${good}`]);
+      expect((await readFile(file)).equals(whole)).toBe(true);
+      // nginx's log keeps the link's token out, as the server's does.
+      const logged = (await nginx.accessLog()).filter((line) => line.uri.startsWith('/api/v1/zips/'));
+      expect(logged.map((line) => [line.uri, line.status])).toEqual([
+        [`/api/v1/zips/[redacted]/project-${projectId}_raw_assets.zip`, 200],
+        [`/api/v1/zips/[redacted]/project-${projectId}_raw_assets.zip`, 206],
+      ]);
+      expect(await readFile(join(nginx.dir, 'access.log'), 'utf8')).not.toContain(good.split('/')[4]!);
+    } finally {
+      await nginx.stop();
+    }
   });
 
   it('answers HEAD with the headers and the length, and no body', async () => {

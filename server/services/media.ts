@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import type { AssetRow, ProjectVersionRow } from '../db/schema.ts';
 import { publishChange } from '../events/bus.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http-error.ts';
-import { verifyMediaToken } from '../media/media-links.ts';
+import { verifyMediaToken, type MediaToken } from '../media/media-links.ts';
 import { FINAL_KINDS, enqueueFinalVideoMedia, finalVideoState, type PieceState } from '../media/pipeline.ts';
 import { jobQueue } from '../repositories/media-jobs.ts';
 import { ffmpegState } from '../media/worker.ts';
@@ -174,20 +174,28 @@ export interface MediaLinkTarget {
 export async function mediaLinkTarget(ctx: AppContext, token: string): Promise<MediaLinkTarget> {
   // A guest's link (share links, issue 13): its share link decides.
   if (token.startsWith('g')) return guestMediaTarget(ctx, token);
-  const claims = verifyMediaToken(ctx.config.jwtSecret, token);
+  const { claims, auth } = await linkCaller(ctx, verifyMediaToken(ctx.config.jwtSecret, token));
+  const project = await visibleProject(ctx, auth, claims.projectId);
+  // A version's link: the review rules decide, at every request (customers: released versions only).
+  if (claims.version !== null) return { project, version: await playableVersion(ctx, memberCaller(auth), project, claims.version) };
+  // Every file here belongs to the final video: a customer's link works only from review on.
+  if (isCustomerRole(auth.user.role) && !customerSeesVersion(project.status, project.versionReleased)) throw notFound();
+  return { project, version: null };
+}
+
+/**
+ * Who a signed link (media or raw zip) acts for, as their session is now: 410 once it expired,
+ * 404 when it is not a link of ours or its session ended (the user's password reset, disable or
+ * delete; the impersonating admin's revocation).
+ */
+export async function linkCaller(ctx: AppContext, claims: MediaToken | 'expired' | null): Promise<{ claims: MediaToken; auth: AuthContext }> {
   if (claims === 'expired') throw new HttpError(410, MEDIA_MESSAGES.expired);
   if (!claims) throw notFound();
   const users = usersRepo(ctx.db);
   const user = await users.findById(claims.userId);
   const admin = claims.impersonatorId === null ? null : ((await users.findById(claims.impersonatorId)) ?? null);
   if (!user || !sessionStillStands(claims, user, admin)) throw notFound();
-  const auth = { user, impersonatorId: claims.impersonatorId };
-  const project = await visibleProject(ctx, auth, claims.projectId);
-  // A version's link: the review rules decide, at every request (customers: released versions only).
-  if (claims.version !== null) return { project, version: await playableVersion(ctx, memberCaller(auth), project, claims.version) };
-  // Every file here belongs to the final video: a customer's link works only from review on.
-  if (isCustomerRole(user.role) && !customerSeesVersion(project.status, project.versionReleased)) throw notFound();
-  return { project, version: null };
+  return { claims, auth: { user, impersonatorId: claims.impersonatorId } };
 }
 
 /** What a media link answers: not (yet) there, an HLS playlist, or a presigned URL to redirect to. */

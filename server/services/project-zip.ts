@@ -4,7 +4,6 @@ import { createHash } from 'node:crypto';
 import type { ZipLink } from '../../src/domain/contract/media.ts';
 import { ZIP_MESSAGES, ZIP_STREAMS, zipFileName } from '../../src/domain/media.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
-import { sessionStillStands } from '../../src/domain/session-standing.ts';
 import { zipLength, zipParts, type ZipEntry } from '../../src/domain/zip-archive.ts';
 import { zipPlan } from '../../src/domain/zip-plan.ts';
 import type { AppContext } from '../context.ts';
@@ -12,9 +11,8 @@ import { HttpError, notFound } from '../http-error.ts';
 import { ZIP_LINK_SECONDS, signZipToken, verifyZipToken, type MediaSession } from '../media/media-links.ts';
 import { assetsRepo } from '../repositories/assets.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
-import { usersRepo } from '../repositories/users.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
-import { MEDIA_MESSAGES } from './media.ts';
+import { linkCaller } from './media.ts';
 import { visibleProject } from './project-access.ts';
 
 /**
@@ -100,12 +98,9 @@ export async function rawZipLink(ctx: AppContext, apiPrefix: string, project: Pr
  * reset, disable, delete) and not an impersonation; 404 as for any link that is not valid, 410 once expired.
  */
 export async function zipLinkProject(ctx: AppContext, token: string): Promise<{ project: ProjectDetails; userId: number }> {
-  const claims = verifyZipToken(ctx.config.jwtSecret, token);
-  if (claims === 'expired') throw new HttpError(410, MEDIA_MESSAGES.expired);
-  if (!claims || claims.impersonatorId !== null) throw notFound();
-  const user = await usersRepo(ctx.db).findById(claims.userId);
-  if (!user || !sessionStillStands(claims, user, null) || !isStaffRole(user.role)) throw notFound();
-  return { project: await visibleProject(ctx, { user, impersonatorId: null }, claims.projectId), userId: user.id };
+  const { claims, auth } = await linkCaller(ctx, verifyZipToken(ctx.config.jwtSecret, token));
+  if (auth.impersonatorId !== null || !isStaffRole(auth.user.role)) throw notFound();
+  return { project: await visibleProject(ctx, auth, claims.projectId), userId: auth.user.id };
 }
 
 /**

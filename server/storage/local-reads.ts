@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { READ_CHUNK_BYTES, type ObjectFiles } from './embedded-s3/object-files.ts';
-import type { ObjectStore } from './object-store.ts';
+import { unquote, type ObjectStore } from './object-store.ts';
 
 /**
  * The embedded store as this server reads it: a whole object comes straight from the store's
@@ -22,7 +22,7 @@ export function withLocalReads(store: ObjectStore, objects: ObjectFiles): Object
         await handle.close();
         body = Readable.from([]);
       } else body = handle.createReadStream({ start: 0, end: meta.size - 1, autoClose: true, highWaterMark: READ_CHUNK_BYTES });
-      return { body, contentLength: meta.size, contentType: meta.contentType, etag: meta.etag.replace(/^"|"$/g, '') };
+      return { body, contentLength: meta.size, contentType: meta.contentType, etag: unquote(meta.etag) };
     },
   };
 }

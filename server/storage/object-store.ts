@@ -103,7 +103,8 @@ const STREAM_PART_BYTES = 8 * 1024 ** 2;
 const DELETE_BATCH = 1000;
 const MAX_PRESIGN_SECONDS = 7 * 24 * 60 * 60;
 
-function unquote(etag: string | undefined): string {
+/** An ETag without its quotes, as the SDK and this interface hand it on. */
+export function unquote(etag: string | undefined): string {
   return (etag ?? '').replace(/^"|"$/g, '');
 }
 

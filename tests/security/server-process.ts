@@ -9,9 +9,12 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** `node server/main.ts` as a real process on `dataDir` (no web app, no demo data, a free port). */
-export function startServerProcess(dataDir: string, env: Record<string, string> = {}): ServerProcess {
-  const child = spawn(process.execPath, [resolve('server/main.ts')], {
+/**
+ * `node server/main.ts` (or `entry`, e.g. the server's bundle) as a real process on `dataDir`
+ * (no web app, no demo data, a free port).
+ */
+export function startServerProcess(dataDir: string, env: Record<string, string> = {}, entry = resolve('server/main.ts')): ServerProcess {
+  const child = spawn(process.execPath, [entry], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

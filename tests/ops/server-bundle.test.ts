@@ -1,0 +1,106 @@
+/**
+ * The bundle `npm start` runs the server from (scripts/server-bundle.ts, issue 34 "Start-up"):
+ * made once and reused while nothing it was made from changed, made again when something did,
+ * older bundles cleared away; and a server started from it does what one started from the
+ * sources does (migrations found beside their sources, demo data, sign-in, a second start on the
+ * data the first left).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serverEntry, SERVER_SOURCE_ENTRY } from '../../scripts/server-bundle.ts';
+import { portOf, startServerProcess } from '../security/server-process.ts';
+
+type Manifest = { root: string; dir: string; inputs: [string, number, number][] };
+
+describe('the server bundle (scripts/server-bundle.ts)', () => {
+  let cacheDir = '';
+  let entry = '';
+  const manifestFile = () => join(cacheDir, 'server-bundle.json');
+  const readManifest = async () => JSON.parse(await readFile(manifestFile(), 'utf8')) as Manifest;
+
+  beforeAll(async () => {
+    cacheDir = await mkdtemp(join(tmpdir(), 'cutdesk-server-bundle-'));
+    entry = await serverEntry(cacheDir);
+  }, 120_000);
+  afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+  it('is made from the server, the shared domain rules and the packages, not from what Node must load itself', async () => {
+    expect(entry).toMatch(/server-bundle-[0-9a-f]{16}\/main\.mjs$/);
+    const inputs = (await readManifest()).inputs.map(([path]) => relative(resolve('.'), path));
+    expect(inputs).toContain('server/main.ts');
+    expect(inputs).toContain('server/migrations/names.ts');
+    expect(inputs.some((path) => path.startsWith('src/domain/'))).toBe(true);
+    expect(inputs.some((path) => path.startsWith('node_modules/kysely/'))).toBe(true);
+    // PGlite finds its WebAssembly beside its own modules: Node loads it from node_modules.
+    expect(inputs.some((path) => path.startsWith('node_modules/@electric-sql/pglite/'))).toBe(false);
+  });
+
+  it('is reused while unchanged and made again when a file it was made from changed; older bundles are cleared', async () => {
+    const madeAt = statSync(entry).mtimeMs;
+    expect(await serverEntry(cacheDir)).toBe(entry);
+    expect(statSync(entry).mtimeMs).toBe(madeAt);
+
+    // One source as if edited since (its recorded time no longer matches the file's).
+    const manifest = await readManifest();
+    const edited = manifest.inputs.findIndex(([path]) => path.endsWith('server/app.ts'));
+    manifest.inputs[edited]![2] -= 1_000;
+    await writeFile(manifestFile(), JSON.stringify(manifest));
+    // A bundle from an older release, and one a start that died while making it left behind.
+    await mkdir(join(cacheDir, 'server-bundle-0123456789abcdef'));
+    await mkdir(join(cacheDir, 'server-bundle-making-4194400'));
+
+    const again = await serverEntry(cacheDir);
+    expect(statSync(again).mtimeMs).toBeGreaterThanOrEqual(madeAt);
+    // The same sources make the same folder; the manifest is the files' own again.
+    expect(again).toBe(entry);
+    expect((await readManifest()).inputs[edited]![2]).toBe(statSync(manifest.inputs[edited]![0]).mtimeMs);
+    const left = await readdir(cacheDir);
+    expect(left).toContain(relative(cacheDir, dirname(entry)));
+    expect(left).not.toContain('server-bundle-0123456789abcdef');
+    expect(left).not.toContain('server-bundle-making-4194400');
+  }, 120_000);
+
+  it('starts from the sources, saying why, when the bundle cannot be made', async () => {
+    const notADirectory = join(cacheDir, 'a-file');
+    await writeFile(notADirectory, '');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (text: string) => warnings.push(text);
+    try {
+      expect(await serverEntry(notADirectory)).toBe(SERVER_SOURCE_ENTRY);
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings.join('\n')).toMatch(/^Starting the server from its sources: its bundle could not be made \(E[A-Z]+: .+\)\.$/);
+  }, 120_000);
+
+  it('runs a server that migrates, seeds the demo, signs in, and starts again on the data it left', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cutdesk-server-bundle-data-'));
+    try {
+      for (const start of ['fresh', 'existing']) {
+        const server = startServerProcess(dataDir, { SEED: 'demo', DEMO_PASSWORD: 'demo-password' }, entry);
+        try {
+          const port = await portOf(server);
+          if (start === 'fresh') expect(server.output()).toContain('owner@demo.cutdesk.test');
+          const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+          expect(health.status).toBe(200);
+          const signIn = await fetch(`http://127.0.0.1:${port}/api/v1/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ email: 'owner@demo.cutdesk.test', password: 'demo-password' }),
+          });
+          expect(signIn.status).toBe(200);
+        } finally {
+          server.child.kill('SIGTERM');
+          expect(await server.exited).toBe(0);
+        }
+      }
+      expect(existsSync(join(dataDir, 'migrations.json'))).toBe(true);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

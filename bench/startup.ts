@@ -12,6 +12,12 @@
  * newer than its sources, else one built here once into a temporary folder (not measured).
  * DEMO_VIDEOS=off (the demo videos are made after the start, in the background, anyway).
  *
+ * Two more kinds say where the floor is: `existing, PostgreSQL` starts the same server on data a
+ * previous start left in a database of its own on the local PostgreSQL server (`STARTUP_POSTGRES`,
+ * else TEST_DATABASE_URL, else 127.0.0.1:5432; `off` leaves it out), and `bare Fastify + PGlite
+ * open` is the bare Fastify start that answers only once PGlite has opened the `existing` data
+ * directory: what the embedded database alone adds to the framework.
+ *
  * Each run sets CUTDESK_STARTUP_TRACE=1: the server prints when each step of its start ended
  * (server/startup-trace.ts), and the medians of those marks are the breakdown.
  *
@@ -42,6 +48,21 @@ const PASSWORD = 'demo-password';
 /** The framework's own start: Fastify (the version Cutdesk runs) answering the path the bench polls. */
 const BARE_FASTIFY =
   "const app = require('fastify')(); app.get('/api/v1/health', async () => ({ status: 'ok' })); app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });";
+/**
+ * The floor of any server on the embedded database (issue 34): the same bare Fastify, answering
+ * only once PGlite has opened a data directory a Cutdesk start left (`PGLITE_DIR`), in one
+ * process, nothing else loaded. A Cutdesk start on existing data cannot be faster than this.
+ */
+const BARE_FASTIFY_PGLITE = [
+  "const [{ PGlite }, { default: Fastify }] = await Promise.all([import('@electric-sql/pglite'), import('fastify')]);",
+  'const opening = PGlite.create(process.env.PGLITE_DIR);',
+  "const app = Fastify(); app.get('/api/v1/health', async () => ({ status: 'ok' }));",
+  'const db = await opening;',
+  "process.once('SIGTERM', () => db.close().then(() => process.exit(0)));",
+  "await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });",
+].join('\n');
+/** A PostgreSQL server for the `existing, PostgreSQL` kind (`STARTUP_POSTGRES=off` leaves it out). */
+const POSTGRES = process.env.STARTUP_POSTGRES ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Where the bench's data directories and web build go: `.tmp/` of the checkout by default. */
 function scratchParent(): string {
@@ -194,19 +215,29 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
   };
   const baseline: Run[] = [];
   const fastify: Run[] = [];
-  const kinds = ['existing', 'fresh', 'freshNoImage'] as const;
-  const runs = trees().map((tree) => ({ ...tree, existing: [] as Run[], fresh: [] as Run[], freshNoImage: [] as Run[] }));
+  const floor: Run[] = [];
+  const kinds = ['existing', 'existingPostgres', 'fresh', 'freshNoImage'] as const;
+  const runs = trees().map((tree) => ({ ...tree, existing: [] as Run[], existingPostgres: [] as Run[], fresh: [] as Run[], freshNoImage: [] as Run[] }));
+  const databases = POSTGRES === 'off' ? null : await postgresDatabases(runs.map((tree) => tree.name));
+  const postgresEnv = (tree: { name: string }) => serverEnv(join(scratch, `${tree.name}-existing-pg`), { DATABASE_URL: databases!.url(tree.name) });
   try {
     // Not measured: warms the file cache, Node's compile cache and the database image, and
     // leaves the data directory each tree's `existing` runs start on.
     for (const tree of runs) {
       touch();
       await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-existing`)), tree.dir);
+      if (databases) await timeStart(['scripts/start.ts'], postgresEnv(tree), tree.dir);
     }
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so a busy moment of the shared machine touches every kind alike.
       baseline.push(progress('baseline', await timeStart(['-e', "require('http').createServer((q,s)=>s.end('ok')).listen(process.env.PORT)"], {})));
       fastify.push(progress('bare Fastify', await timeStart(['-e', BARE_FASTIFY], {})));
+      floor.push(
+        progress(
+          'bare Fastify + PGlite open',
+          await timeStart(['--input-type=module', '-e', BARE_FASTIFY_PGLITE], { PGLITE_DIR: join(scratch, `${runs[0]!.name}-existing`, 'db') }),
+        ),
+      );
       for (const tree of runs) {
         touch();
         tree.fresh.push(progress(`${tree.name} fresh`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-fresh-${i}`)), tree.dir)));
@@ -214,6 +245,8 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
         tree.existing.push(
           progress(`${tree.name} existing`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-existing`)), tree.dir)),
         );
+        if (databases)
+          tree.existingPostgres.push(progress(`${tree.name} existing, PostgreSQL`, await timeStart(['scripts/start.ts'], postgresEnv(tree), tree.dir)));
         if (process.env.STARTUP_NO_IMAGE !== 'off') {
           touch();
           const env = serverEnv(join(scratch, `${tree.name}-fresh-no-image-${i}`), { CUTDESK_CACHE_DIR: join(scratch, `${tree.name}-cache-${i}`) });
@@ -222,6 +255,7 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
       }
     }
   } finally {
+    await databases?.drop();
     await rm(scratch, { recursive: true, force: true });
     if (web.ours) await rm(web.dir, { recursive: true, force: true });
   }
@@ -236,7 +270,14 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     const ratios = kindRuns.map((run, i) => run.ms / fastify[i]!.ms).sort((x, y) => x - y);
     return { min: round1(ratios[0]!), median: round1(ratios[Math.floor(ratios.length / 2)]!), max: round1(ratios.at(-1)!) };
   };
-  const figures: Record<string, unknown> = { runs: RUNS, webDir: web.dir, baselineBareFastifyMs: f, baselineBareNodeMs: b };
+  const pgliteFloor = { ...stats(floor), vsBareFastify: vsFastify(floor) };
+  const figures: Record<string, unknown> = {
+    runs: RUNS,
+    webDir: web.dir,
+    baselineBareFastifyMs: f,
+    baselineBareNodeMs: b,
+    bareFastifyWithPgliteOpen: pgliteFloor,
+  };
   for (const tree of runs) {
     const treeFigures: Record<string, unknown> = {};
     for (const kind of kinds) {
@@ -248,4 +289,33 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     else figures[tree.name] = { dir: tree.dir, ...treeFigures };
   }
   return figures;
+}
+
+/** A database per tree on the PostgreSQL server at POSTGRES, made empty now and dropped after. */
+async function postgresDatabases(names: string[]): Promise<{ url(name: string): string; drop(): Promise<void> }> {
+  const { default: pg } = await import('pg');
+  const nameOf = (tree: string) => `cutdesk_startup_bench_${process.pid}_${tree.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
+  const admin = new pg.Client({ connectionString: POSTGRES });
+  await admin.connect();
+  try {
+    for (const tree of names) await admin.query(`create database ${nameOf(tree)}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url(tree) {
+      const url = new URL(POSTGRES);
+      url.pathname = `/${nameOf(tree)}`;
+      return url.href;
+    },
+    async drop() {
+      const client = new pg.Client({ connectionString: POSTGRES });
+      await client.connect();
+      try {
+        for (const tree of names) await client.query(`drop database if exists ${nameOf(tree)} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }

@@ -120,7 +120,8 @@ async function makeBundle(cacheDir: string, previousDir: string | undefined): Pr
             placed = placed.replaceAll(match[0], JSON.stringify(pathToFileURL(resolved.id).href));
           }
           if (placed.includes('import.meta.resolve(')) throw new Error(`${id} resolves a name the bundle cannot know (import.meta.resolve)`);
-          return placed;
+          // Only words within a line change: the lines, which a stack trace names, stay the source's.
+          return { code: placed, map: null };
         },
       },
     ],
@@ -129,7 +130,10 @@ async function makeBundle(cacheDir: string, previousDir: string | undefined): Pr
   const staging = join(cacheDir, `${BUNDLE_PREFIX}making-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   try {
-    await build.write({ dir: staging, format: 'esm', entryFileNames: 'main.mjs', chunkFileNames: '[name]-[hash].mjs' });
+    // Source maps beside the chunks: with NODE_OPTIONS=--enable-source-maps a logged stack names
+    // the source files and lines. Not on by default: Node then reads every map as it loads the
+    // chunks, ≈ 0.1 s of each start (measured).
+    await build.write({ dir: staging, format: 'esm', entryFileNames: 'main.mjs', chunkFileNames: '[name]-[hash].mjs', sourcemap: true });
   } finally {
     await build.close();
   }

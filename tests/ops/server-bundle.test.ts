@@ -5,7 +5,8 @@
  * sources does (migrations found beside their sources, demo data, sign-in, a second start on the
  * data the first left).
  */
-import { existsSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -62,6 +63,19 @@ describe('the server bundle (scripts/server-bundle.ts)', () => {
     expect(left).not.toContain('server-bundle-0123456789abcdef');
     expect(left).not.toContain('server-bundle-making-4194400');
   }, 120_000);
+
+  it('names the source files in a stack trace when Node is asked to use its source maps', () => {
+    const notADirectory = join(cacheDir, 'data-dir-is-a-file');
+    writeFileSync(notADirectory, '');
+    const start = spawnSync(process.execPath, ['--enable-source-maps', entry], {
+      env: { ...process.env, DATA_DIR: join(notADirectory, 'data'), PORT: '0' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(start.status).not.toBe(0);
+    expect(start.stderr).toContain('ENOTDIR');
+    expect(start.stderr).toMatch(new RegExp(`${resolve('server/config.ts').replaceAll('/', '\\/')}:\\d+`));
+  });
 
   it('starts from the sources, saying why, when the bundle cannot be made', async () => {
     const notADirectory = join(cacheDir, 'a-file');

@@ -4,6 +4,7 @@ import { benchComplete } from './complete.ts';
 import { benchDownloadCeiling } from './download-ceiling.ts';
 import { benchFirstLoad } from './first-load.ts';
 import { benchFirstPaint } from './first-paint.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchPgliteLoad } from './pglite-load.ts';
 import { benchRendererFloor } from './renderer-floor.ts';
 import { benchReview } from './review.ts';
@@ -32,6 +33,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'store-ingest': benchStoreIngest,
   'first-paint': benchFirstPaint,
   'unused-js': benchUnusedJs,
+  lighthouse: benchLighthouse,
   review: benchReview,
   startup: benchStartup,
   'server-memory': benchServerMemory,

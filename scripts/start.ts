@@ -47,6 +47,8 @@ if (!webBuildIsCurrent(webDir)) {
 // Issue 34: the server starts from its bundle (scripts/server-bundle.ts), made here when missing
 // or stale: its ~1,100 modules took over half of a start on existing data to load.
 {
-  const { serverEntry } = await import('./server-bundle.ts');
-  await import(pathToFileURL(await serverEntry()).href);
+  const { claimBundle, serverEntry } = await import('./server-bundle.ts');
+  const entry = await serverEntry();
+  claimBundle(entry);
+  await import(pathToFileURL(entry).href);
 }

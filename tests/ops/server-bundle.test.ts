@@ -6,15 +6,15 @@
  * data the first left).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverEntry, SERVER_SOURCE_ENTRY } from '../../scripts/server-bundle.ts';
+import { claimBundle, serverEntry, SERVER_SOURCE_ENTRY } from '../../scripts/server-bundle.ts';
 import { portOf, startServerProcess } from '../security/server-process.ts';
 
-type Manifest = { root: string; dir: string; inputs: [string, number, number][] };
+type Manifest = { root: string; dir: string; inputs: [string, number, number, number][]; files: string[] };
 
 describe('the server bundle (scripts/server-bundle.ts)', () => {
   let cacheDir = '';
@@ -35,8 +35,10 @@ describe('the server bundle (scripts/server-bundle.ts)', () => {
     expect(inputs).toContain('server/migrations/names.ts');
     expect(inputs.some((path) => path.startsWith('src/domain/'))).toBe(true);
     expect(inputs.some((path) => path.startsWith('node_modules/kysely/'))).toBe(true);
-    // PGlite finds its WebAssembly beside its own modules: Node loads it from node_modules.
-    expect(inputs.some((path) => path.startsWith('node_modules/@electric-sql/pglite/'))).toBe(false);
+    // PGlite finds its WebAssembly beside its own modules: Node loads it from node_modules, and
+    // only the file the bundle names is an input (npm moving it makes the bundle stale).
+    expect(inputs.filter((path) => path.startsWith('node_modules/@electric-sql/pglite/'))).toEqual(['node_modules/@electric-sql/pglite/dist/index.js']);
+    expect(inputs).toContain('node_modules/.package-lock.json');
   });
 
   it('is reused while unchanged and made again when a file it was made from changed; older bundles are cleared', async () => {
@@ -44,25 +46,57 @@ describe('the server bundle (scripts/server-bundle.ts)', () => {
     expect(await serverEntry(cacheDir)).toBe(entry);
     expect(statSync(entry).mtimeMs).toBe(madeAt);
 
-    // One source as if edited since (its recorded time no longer matches the file's).
+    // One source as if restored with its old modification time (its change time differs).
     const manifest = await readManifest();
     const edited = manifest.inputs.findIndex(([path]) => path.endsWith('server/app.ts'));
-    manifest.inputs[edited]![2] -= 1_000;
+    manifest.inputs[edited]![3] -= 1_000;
     await writeFile(manifestFile(), JSON.stringify(manifest));
-    // A bundle from an older release, and one a start that died while making it left behind.
-    await mkdir(join(cacheDir, 'server-bundle-0123456789abcdef'));
+    // Bundles of older releases: one a running server still uses, one nobody does; and what a
+    // start that died while making one left behind.
+    const twoHoursAgo = new Date(Date.now() - 7_200_000);
+    for (const old of ['server-bundle-0123456789abcdef', 'server-bundle-00000000000000aa']) {
+      await mkdir(join(cacheDir, old));
+      if (old.endsWith('aa')) await writeFile(join(cacheDir, old, `in-use-${process.pid}`), '');
+      utimesSync(join(cacheDir, old), twoHoursAgo, twoHoursAgo);
+    }
     await mkdir(join(cacheDir, 'server-bundle-making-4194400'));
 
     const again = await serverEntry(cacheDir);
     expect(statSync(again).mtimeMs).toBeGreaterThanOrEqual(madeAt);
     // The same sources make the same folder; the manifest is the files' own again.
     expect(again).toBe(entry);
-    expect((await readManifest()).inputs[edited]![2]).toBe(statSync(manifest.inputs[edited]![0]).mtimeMs);
+    expect((await readManifest()).inputs[edited]![3]).toBe(statSync(manifest.inputs[edited]![0]).ctimeMs);
     const left = await readdir(cacheDir);
     expect(left).toContain(relative(cacheDir, dirname(entry)));
+    expect(left).toContain('server-bundle-00000000000000aa');
     expect(left).not.toContain('server-bundle-0123456789abcdef');
     expect(left).not.toContain('server-bundle-making-4194400');
   }, 120_000);
+
+  it('is made again, not started, when a chunk is missing or the manifest is not one', async () => {
+    const chunk = (await readManifest()).files.find((file) => file.startsWith('stripe-provider-') && file.endsWith('.mjs'))!;
+    await rm(join(dirname(entry), chunk));
+    expect(await serverEntry(cacheDir)).toBe(entry);
+    expect(existsSync(join(dirname(entry), chunk))).toBe(true);
+
+    const whole = await readFile(manifestFile(), 'utf8');
+    for (const broken of [
+      '{}',
+      'null',
+      '{"broken',
+      JSON.stringify({ ...JSON.parse(whole), inputs: 5 }),
+      JSON.stringify({ ...JSON.parse(whole), inputs: [] }),
+    ]) {
+      await writeFile(manifestFile(), broken);
+      expect(await serverEntry(cacheDir)).toBe(entry);
+      expect(await readFile(manifestFile(), 'utf8')).toBe(whole);
+    }
+  }, 120_000);
+
+  it('is claimed by the server started from it', () => {
+    claimBundle(entry);
+    expect(existsSync(join(dirname(entry), `in-use-${process.pid}`))).toBe(true);
+  });
 
   it('names the source files in a stack trace when Node is asked to use its source maps', () => {
     const notADirectory = join(cacheDir, 'data-dir-is-a-file');

@@ -46,7 +46,10 @@ export interface Runner {
   wake(): void;
   /** Stops claiming, aborts running jobs and hands them back to the queue. */
   stop(): Promise<void>;
-  /** Resolves when nothing is running and nothing due could be claimed (tests). */
+  /**
+   * Resolves when nothing is running and a claim begun after this call (and after the last job
+   * ended) found nothing due (tests).
+   */
   idle(): Promise<void>;
 }
 
@@ -74,13 +77,26 @@ export function startRunner(options: RunnerOptions): Runner {
   let stopped = false;
   const running = new Map<number, AbortController>();
   let wakeUp: (() => void) | null = null;
-  let idleWaiters: (() => void)[] = [];
-  let lastClaimEmpty = false;
+  /** A wake asked for while no sleep was pending: the next sleep ends at once. */
+  let wakePending = false;
+  /**
+   * Callers of idle(), each with the number of claims begun before it asked (or before a job
+   * ended since): only a later claim that finds nothing can say the queue is idle. A claim
+   * already under way when jobs were enqueued may not see them (found in a run where idle()
+   * resolved with the jobs still queued).
+   */
+  let idleWaiters: { resolve: () => void; after: number }[] = [];
+  let claimsBegun = 0;
+  let lastEmptyClaim = 0;
   /** The last claim found the database unavailable (warned once). */
   let databaseAway = false;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (wakePending) {
+        wakePending = false;
+        return resolve();
+      }
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
@@ -90,12 +106,16 @@ export function startRunner(options: RunnerOptions): Runner {
       wakeUp = done;
     });
 
+  const wake = () => {
+    if (wakeUp) wakeUp();
+    else wakePending = true;
+  };
+
   const notifyIdle = () => {
-    if (running.size === 0 && lastClaimEmpty) {
-      const waiters = idleWaiters;
-      idleWaiters = [];
-      waiters.forEach((resolve) => resolve());
-    }
+    if (running.size > 0) return;
+    const ready = idleWaiters.filter((waiter) => lastEmptyClaim > waiter.after);
+    idleWaiters = idleWaiters.filter((waiter) => lastEmptyClaim <= waiter.after);
+    ready.forEach((waiter) => waiter.resolve());
   };
 
   async function runOne(job: MediaJobRow): Promise<void> {
@@ -151,6 +171,7 @@ export function startRunner(options: RunnerOptions): Runner {
         continue;
       }
       let job: MediaJobRow | null = null;
+      const claim = (claimsBegun += 1);
       try {
         await queue.reapExpired(retry);
         job = await queue.claim(id, kinds(), leaseMs);
@@ -169,14 +190,14 @@ export function startRunner(options: RunnerOptions): Runner {
         break;
       }
       if (job) {
-        lastClaimEmpty = false;
         void runOne(job).then(() => {
-          notifyIdle();
-          wakeUp?.();
+          // What the job enqueued may be missed by a claim begun before it ended.
+          for (const waiter of idleWaiters) waiter.after = claimsBegun;
+          wake();
         });
         continue;
       }
-      lastClaimEmpty = true;
+      lastEmptyClaim = claim;
       notifyIdle();
       await sleep(pollMs);
     }
@@ -186,19 +207,18 @@ export function startRunner(options: RunnerOptions): Runner {
 
   return {
     id,
-    wake: () => wakeUp?.(),
+    wake,
     async stop() {
       stopped = true;
-      wakeUp?.();
+      wake();
       for (const controller of running.values()) controller.abort(new Error('The server is stopping.'));
       await done;
       while (running.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     idle: () =>
       new Promise<void>((resolve) => {
-        lastClaimEmpty = false;
-        idleWaiters.push(resolve);
-        wakeUp?.();
+        idleWaiters.push({ resolve, after: claimsBegun });
+        wake();
       }),
   };
 }

@@ -195,6 +195,33 @@ describe.each(DATABASES)('media job queue on $name', ({ url }) => {
     expect((await queue.get(id!))?.status).toBe('queued');
   });
 
+  it('idle() waits for a claim begun after it was asked: one already under way may have missed new jobs', async () => {
+    const queue = jobQueue(server.db);
+    const [id] = await queue.enqueue([{ kind: 'test.late' }]);
+    let claims = 0;
+    let idle: Promise<void> | null = null;
+    const runner = startRunner({
+      db: server.db,
+      handlers: { 'test.late': async () => undefined },
+      // The first claim is one begun before the job could be seen (it asks for no kind), and the
+      // test asks whether the queue is idle while that claim is under way.
+      runnableKinds: () => {
+        claims += 1;
+        if (claims > 1) return ['test.late'];
+        idle = runner.idle();
+        return [];
+      },
+      pollMs: 60_000,
+    });
+    try {
+      await until(async () => idle !== null);
+      await idle;
+      expect((await queue.get(id!))?.status).toBe('done');
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('a stopping runner hands its running job back without spending the attempt', async () => {
     const queue = jobQueue(server.db);
     const [id] = await queue.enqueue([{ kind: 'test.slow' }]);

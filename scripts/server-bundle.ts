@@ -28,6 +28,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isAlive } from '../server/data-dir-lock.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The server's own entry: what starts when there is no bundle. */
@@ -131,31 +132,26 @@ function stampOf(path: string): Stamp | null {
 
 /** Bundles the server into a folder of `cacheDir` named by its inputs; returns its entry. */
 async function makeBundle(cacheDir: string): Promise<string> {
-  const { rolldown } = await import('rolldown');
-  const inputs = new Map<string, Stamp>();
-  const stamp = (path: string) => {
-    const now = stampOf(path);
-    if (now) inputs.set(path, now);
-  };
   // Made first: a cache that cannot be written is known before the bundling's seconds.
   mkdirSync(cacheDir, { recursive: true });
   const staging = join(cacheDir, `${BUNDLE_PREFIX}making-${process.pid}`);
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging);
   try {
-    return await bundleInto(rolldown, staging, cacheDir, inputs, stamp);
+    return await bundleInto(staging, cacheDir);
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
 }
 
-async function bundleInto(
-  rolldown: typeof import('rolldown').rolldown,
-  staging: string,
-  cacheDir: string,
-  inputs: Map<string, Stamp>,
-  stamp: (path: string) => void,
-): Promise<string> {
+/** Bundles the server into `staging`, then moves it to its folder in `cacheDir`. */
+async function bundleInto(staging: string, cacheDir: string): Promise<string> {
+  const { rolldown } = await import('rolldown');
+  const inputs = new Map<string, Stamp>();
+  const stamp = (path: string) => {
+    const now = stampOf(path);
+    if (now) inputs.set(path, now);
+  };
   const build = await rolldown({
     input: SERVER_SOURCE_ENTRY,
     platform: 'node',
@@ -242,28 +238,16 @@ function removeOldBundles(cacheDir: string, current: string): void {
     const path = join(cacheDir, entry);
     const maker = /^server-bundle-making-(\d+)$/.exec(entry) ?? /^server-bundle\.json\.(\d+)$/.exec(entry);
     if (maker) {
-      if (!processIsAlive(Number(maker[1]))) rmSync(path, { recursive: true, force: true });
+      if (!isAlive(Number(maker[1]))) rmSync(path, { recursive: true, force: true });
       continue;
     }
     if (!entry.startsWith(BUNDLE_PREFIX) || entry === current) continue;
     try {
       if (Date.now() - statSync(path).mtimeMs < UNCLAIMED_GRACE_MS) continue;
-      const claimed = readdirSync(path).some((file) => /^in-use-\d+$/.test(file) && processIsAlive(Number(file.slice('in-use-'.length))));
+      const claimed = readdirSync(path).some((file) => /^in-use-\d+$/.test(file) && isAlive(Number(file.slice('in-use-'.length))));
       if (!claimed) rmSync(path, { recursive: true, force: true });
     } catch {
       // Gone meanwhile (another start cleared it).
     }
   }
 }
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-// `node scripts/server-bundle.ts` (part of `npm run build`): the bundle made ahead of the first start.
-if (import.meta.main) console.log(`The server starts from ${await serverEntry()}`);

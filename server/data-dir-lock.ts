@@ -35,7 +35,7 @@ function readOwner(file: string): LockOwner | null {
 }
 
 /** Whether process `pid` of this machine is alive (EPERM: alive, but someone else's). */
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -19,7 +19,9 @@ export function AuthLayout({ children, footer }: { children: ReactNode; footer?:
         <small>{footer ?? '© Cutdesk'}</small>
       </aside>
       <main className="auth-main">
-        <div className="auth-card fade-in">{children}</div>
+        {/* No entrance animation: the sign-in form is the app's first screen, and a 0.35 s fade
+            from transparent kept it off screen that long after it was rendered (issue 34). */}
+        <div className="auth-card">{children}</div>
       </main>
     </div>
   );

@@ -16,7 +16,8 @@
  * previous start left in a database of its own on the local PostgreSQL server (`STARTUP_POSTGRES`,
  * else TEST_DATABASE_URL, else 127.0.0.1:5432; `off` leaves it out), and `bare Fastify + PGlite
  * open` is the bare Fastify start that answers only once PGlite has opened the `existing` data
- * directory: what the embedded database alone adds to the framework.
+ * directory: what the embedded database alone adds to the framework; `bare Fastify + PGlite from
+ * the image` is the same for a first start (a new directory unpacked from the database image).
  *
  * Each run sets CUTDESK_STARTUP_TRACE=1: the server prints when each step of its start ended
  * (server/startup-trace.ts), and the medians of those marks are the breakdown.
@@ -34,7 +35,7 @@
  * directories go to `.tmp/startup-bench-*` (STARTUP_SCRATCH_DIR chooses another parent).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
@@ -55,6 +56,21 @@ const BARE_FASTIFY =
  */
 const BARE_FASTIFY_PGLITE = [
   "const [{ PGlite }, { default: Fastify }] = await Promise.all([import('@electric-sql/pglite'), import('fastify')]);",
+  'const opening = PGlite.create(process.env.PGLITE_DIR);',
+  "const app = Fastify(); app.get('/api/v1/health', async () => ({ status: 'ok' }));",
+  'const db = await opening;',
+  "process.once('SIGTERM', () => db.close().then(() => process.exit(0)));",
+  "await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });",
+].join('\n');
+/**
+ * The same floor for a first start (issue 34, "fresh data ≤ 6×"): the bare Fastify answering once
+ * PGlite has opened a new data directory unpacked from the database image a Cutdesk start made
+ * (`PGLITE_IMAGE`, by server/db/image.ts's own unpack, into `PGLITE_DIR`). What a first start
+ * cannot avoid before the seed: unpacking 42 MB of a migrated database, then opening it.
+ */
+const BARE_FASTIFY_PGLITE_FROM_IMAGE = [
+  "const [{ PGlite }, { default: Fastify }, { unpackImage }] = await Promise.all([import('@electric-sql/pglite'), import('fastify'), import(process.env.IMAGE_MODULE)]);",
+  'unpackImage(process.env.PGLITE_IMAGE, process.env.PGLITE_DIR);',
   'const opening = PGlite.create(process.env.PGLITE_DIR);',
   "const app = Fastify(); app.get('/api/v1/health', async () => ({ status: 'ok' }));",
   'const db = await opening;',
@@ -216,6 +232,7 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
   const baseline: Run[] = [];
   const fastify: Run[] = [];
   const floor: Run[] = [];
+  const freshFloor: Run[] = [];
   const kinds = ['existing', 'existingPostgres', 'fresh', 'freshNoImage'] as const;
   const runs = trees().map((tree) => ({ ...tree, existing: [] as Run[], existingPostgres: [] as Run[], fresh: [] as Run[], freshNoImage: [] as Run[] }));
   const databases = POSTGRES === 'off' ? null : await postgresDatabases(runs.map((tree) => tree.name));
@@ -238,6 +255,18 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
           await timeStart(['--input-type=module', '-e', BARE_FASTIFY_PGLITE], { PGLITE_DIR: join(scratch, `${runs[0]!.name}-existing`, 'db') }),
         ),
       );
+      const image = newestImage(cacheDir ?? join(process.cwd(), 'node_modules', '.cache', 'cutdesk'));
+      if (image)
+        freshFloor.push(
+          progress(
+            'bare Fastify + PGlite from the image',
+            await timeStart(['--input-type=module', '-e', BARE_FASTIFY_PGLITE_FROM_IMAGE], {
+              PGLITE_IMAGE: image,
+              PGLITE_DIR: join(scratch, `floor-fresh-${i}`),
+              IMAGE_MODULE: join(process.cwd(), 'server', 'db', 'image.ts'),
+            }),
+          ),
+        );
       for (const tree of runs) {
         touch();
         tree.fresh.push(progress(`${tree.name} fresh`, await timeStart(['scripts/start.ts'], serverEnv(join(scratch, `${tree.name}-fresh-${i}`)), tree.dir)));
@@ -277,6 +306,7 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     baselineBareFastifyMs: f,
     baselineBareNodeMs: b,
     bareFastifyWithPgliteOpen: pgliteFloor,
+    ...(freshFloor.length ? { bareFastifyWithPgliteFromImage: { ...stats(freshFloor), vsBareFastify: vsFastify(freshFloor) } } : {}),
   };
   for (const tree of runs) {
     const treeFigures: Record<string, unknown> = {};
@@ -289,6 +319,16 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
     else figures[tree.name] = { dir: tree.dir, ...treeFigures };
   }
   return figures;
+}
+
+/** The database image most recently made in `cacheDir` (server/db/image.ts names them), or null. */
+function newestImage(cacheDir: string): string | null {
+  if (!existsSync(cacheDir)) return null;
+  const images = readdirSync(cacheDir)
+    .filter((name) => name.startsWith('pglite-image-') && name.endsWith('.tar.gz'))
+    .map((name) => join(cacheDir, name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return images[0] ?? null;
 }
 
 /** A database per tree on the PostgreSQL server at POSTGRES, made empty now and dropped after. */

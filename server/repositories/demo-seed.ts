@@ -24,19 +24,26 @@ export function demoSeedRepo(db: Db) {
       await sql`select pg_advisory_xact_lock(hashtext('cutdesk.demo-seed'))`.execute(db);
     },
 
-    async insertOrganization(values: Insertable<OrganizationsTable>): Promise<number> {
-      return (await db.insertInto('organizations').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    // Several rows a statement: on a first start each statement is a round trip to the
+    // embedded database's thread, and the seed is on the way to the server's first answer.
+
+    /** The new organizations' ids by name (RETURNING's order is not promised to be VALUES'). */
+    async insertOrganizations(values: Insertable<OrganizationsTable>[]): Promise<Map<string, number>> {
+      const rows = await db.insertInto('organizations').values(values).returning(['id', 'name']).execute();
+      return new Map(rows.map((row) => [row.name, row.id]));
     },
 
-    async insertCredits(values: Insertable<CreditsTable>): Promise<void> {
+    async insertCredits(values: Insertable<CreditsTable>[]): Promise<void> {
       await db.insertInto('credits').values(values).execute();
     },
 
-    async insertUser(values: Insertable<UsersTable>): Promise<number> {
-      return (await db.insertInto('users').values(values).returning('id').executeTakeFirstOrThrow()).id;
+    /** The new users' ids by e-mail. */
+    async insertUsers(values: Insertable<UsersTable>[]): Promise<Map<string, number>> {
+      const rows = await db.insertInto('users').values(values).returning(['id', 'email']).execute();
+      return new Map(rows.map((row) => [row.email, row.id]));
     },
 
-    async insertProject(values: Insertable<ProjectsTable>): Promise<void> {
+    async insertProjects(values: Insertable<ProjectsTable>[]): Promise<void> {
       await db.insertInto('projects').values(values).execute();
     },
 

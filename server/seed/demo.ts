@@ -5,7 +5,7 @@ import type { RoleName } from '../../src/domain/roles.ts';
 import { nextRenewDate } from '../../src/domain/subscription.ts';
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import type { OrganizationsTable } from '../db/schema.ts';
+import type { OrganizationsTable, UsersTable } from '../db/schema.ts';
 import { hashSecret } from '../services/passwords.ts';
 import { demoSeedRepo } from '../repositories/demo-seed.ts';
 import { projectsRepo } from '../repositories/projects.ts';
@@ -54,83 +54,110 @@ export async function isEmpty(db: Db): Promise<boolean> {
  */
 export async function seedDemo(db: Db, password: string | null, now = Date.now()): Promise<string | null> {
   const demoPassword = password ?? randomBytes(9).toString('base64url');
-  const passwordHash = await hashSecret(demoPassword);
+  // Hashed on libuv's threads while the transaction's first statements run (a first start waits
+  // for the seed before it answers).
+  const hashing = hashSecret(demoPassword);
+  hashing.catch(() => undefined); // awaited below, or not needed when another instance seeded
   const seeded = await db.transaction().execute(async (tx) => {
     const rows = demoSeedRepo(tx);
     await rows.lockSeeding();
     if (!(await rows.hasNoUsers())) return false;
-    const organizationId = await rows.insertOrganization({
-      name: DEMO_ORGANIZATION,
-      storageTb: 2,
-      usedSpace: 0,
-      statusId: 2,
-      state: 'APPROVED',
-      renewableAt: new Date(now + 300 * DAY),
-      projectReviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
-      kitOrdered: true,
-      kitType: 'Studio kit',
-      kitOrderedAt: isoDate(now - 60 * DAY),
-      assetsLink: 'https://drive.example.com/demo-studio',
-      trackingCode: '1Z999AA10123456784',
-      createdAt: new Date(now - 70 * DAY),
-    });
-    await rows.insertCredits({
-      organizationId,
+    const customers = otherCustomers(now);
+    const demoStudio = {
       startDate: isoDate(now - 65 * DAY),
       endDate: isoDate(now + 300 * DAY),
       activeCredits: 10,
-      usedCredits: 6,
       creditsPerInterval: 10,
       intervalMonths: 1,
       renewable: true,
+    };
+    // In this order, so the ids are the ones the demo always had (Demo Studio's is 1).
+    const organizationIds = await rows.insertOrganizations([
+      {
+        name: DEMO_ORGANIZATION,
+        storageTb: 2,
+        usedSpace: 0,
+        statusId: 2,
+        state: 'APPROVED',
+        renewableAt: new Date(now + 300 * DAY),
+        projectReviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
+        kitOrdered: true,
+        kitType: 'Studio kit',
+        kitOrderedAt: isoDate(now - 60 * DAY),
+        assetsLink: 'https://drive.example.com/demo-studio',
+        trackingCode: '1Z999AA10123456784',
+        createdAt: new Date(now - 70 * DAY),
+      },
+      ...customers.map((customer) => customer.organization),
+    ]);
+    const organizationId = organizationIds.get(DEMO_ORGANIZATION)!;
+    await rows.insertCredits([
       // The product's own rule (a whole number of months after the start), never a fixed offset
       // that drifts a day from it (issue 12: start Sep 18, renew Dec 17).
-      renewDate: nextRenewDate({ startDate: isoDate(now - 65 * DAY), endDate: isoDate(now + 300 * DAY), intervalMonths: 1, renewable: true }, isoDate(now)),
-    });
-    const ids: Partial<Record<RoleName, number>> = {};
-    for (const account of DEMO_ACCOUNTS) {
-      const customer = account.role === 'OWNER' || account.role === 'USER';
-      ids[account.role] = await rows.insertUser({
+      { organizationId, ...demoStudio, usedCredits: 6, renewDate: nextRenewDate(demoStudio, isoDate(now)) },
+      ...customers.map((customer) => ({
+        organizationId: organizationIds.get(customer.organization.name)!,
+        ...customer.credits,
+        usedCredits: 0,
+        renewDate: nextRenewDate(customer.credits, isoDate(now)),
+      })),
+    ]);
+    const passwordHash = await hashing;
+    const userIds = await rows.insertUsers([
+      ...DEMO_ACCOUNTS.map((account) => ({
         ...account,
         passwordHash,
         phone: '5550100',
-        organizationId: customer ? organizationId : null,
+        organizationId: account.role === 'OWNER' || account.role === 'USER' ? organizationId : null,
         profilePictureUrl: null,
         assetsPath: null,
         deletedAt: null,
-      });
-    }
-    for (const [index, project] of PROJECTS.entries()) {
-      const submitted = project.status === 'OPENED' ? null : new Date(now - (index + 1) * 5 * 3_600_000);
-      const running = project.status === 'IN_EDITING' || project.status === 'WAITING_FOR_EDITOR';
-      const inReview = project.status === 'IN_REVIEW';
-      await rows.insertProject({
-        organizationId,
-        userId: ids.OWNER!,
-        editorId: project.status === 'OPENED' || project.status === 'WAITING_FOR_EDITOR' ? null : ids.EDITOR!,
-        name: project.name,
-        brief: project.brief,
-        audience: 'Customers and partners',
-        goal: 'Awareness',
-        finalVideoLength: '1-2 minutes',
-        status: project.status,
-        latestSubmittedAt: submitted,
-        pausedAt: submitted && !running ? new Date(submitted.getTime() + 2 * 3_600_000) : null,
-        reviewStartedAt: inReview ? new Date(now - DAY) : null,
-        // Every project takes its organization's review period when it is created (as the
-        // product does); a 0 would mean "never auto-complete" once it reaches review.
-        reviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
-        noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
-        versionReleased: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status),
-        reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,
-        collaborationLink: null,
-        assetsLink: null,
-        editorAssetsLink: null,
-        createdAt: new Date(now - (index + 2) * DAY),
+      })),
+      ...customers.map((customer) => ({
+        ...customer.owner,
+        passwordHash,
+        role: 'OWNER' as const,
+        organizationId: organizationIds.get(customer.organization.name)!,
+        profilePictureUrl: null,
+        assetsPath: null,
         deletedAt: null,
-      });
-    }
-    await seedCustomersAndTeam(rows, passwordHash, organizationId, now);
+        createdAt: customer.organization.createdAt ?? new Date(now),
+      })),
+      ...staffAndInvited(passwordHash, organizationId),
+    ]);
+    const accountId = (role: RoleName) => userIds.get(DEMO_ACCOUNTS.find((account) => account.role === role)!.email)!;
+    await rows.insertProjects(
+      PROJECTS.map((project, index) => {
+        const submitted = project.status === 'OPENED' ? null : new Date(now - (index + 1) * 5 * 3_600_000);
+        const running = project.status === 'IN_EDITING' || project.status === 'WAITING_FOR_EDITOR';
+        const inReview = project.status === 'IN_REVIEW';
+        return {
+          organizationId,
+          userId: accountId('OWNER'),
+          editorId: project.status === 'OPENED' || project.status === 'WAITING_FOR_EDITOR' ? null : accountId('EDITOR'),
+          name: project.name,
+          brief: project.brief,
+          audience: 'Customers and partners',
+          goal: 'Awareness',
+          finalVideoLength: '1-2 minutes',
+          status: project.status,
+          latestSubmittedAt: submitted,
+          pausedAt: submitted && !running ? new Date(submitted.getTime() + 2 * 3_600_000) : null,
+          reviewStartedAt: inReview ? new Date(now - DAY) : null,
+          // Every project takes its organization's review period when it is created (as the
+          // product does); a 0 would mean "never auto-complete" once it reaches review.
+          reviewPeriod: DEMO_REVIEW_PERIOD_DAYS,
+          noReviews: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status) ? 1 : 0,
+          versionReleased: ['IN_REVIEW', 'APPROVED', 'ARCHIVED', 'HIDDEN'].includes(project.status),
+          reviewLink: inReview ? 'https://review.example.com/quarterly-highlights' : null,
+          collaborationLink: null,
+          assetsLink: null,
+          editorAssetsLink: null,
+          createdAt: new Date(now - (index + 2) * DAY),
+          deletedAt: null,
+        };
+      }),
+    );
     return true;
   });
   if (!seeded) return null;
@@ -142,9 +169,9 @@ export async function seedDemo(db: Db, password: string | null, now = Date.now()
 /**
  * More rows for the staff pages: an organization whose onboarding is in progress (with a
  * subscription, so its tracking code can be set), a trial organization (no subscription
- * yet), a second editor and an invited Demo Studio user who has not set a password yet.
+ * yet), each with its owner.
  */
-async function seedCustomersAndTeam(rows: ReturnType<typeof demoSeedRepo>, passwordHash: string, demoStudioId: number, now: number): Promise<void> {
+function otherCustomers(now: number) {
   const customers: {
     organization: Insertable<OrganizationsTable>;
     credits: {
@@ -216,44 +243,35 @@ async function seedCustomersAndTeam(rows: ReturnType<typeof demoSeedRepo>, passw
       owner: { email: 'bea@bluefern.demo.cutdesk.test', firstName: 'Bea', lastName: 'Fern', phone: '5550177' },
     },
   ];
-  for (const customer of customers) {
-    const id = await rows.insertOrganization(customer.organization);
-    const createdAt = customer.organization.createdAt ?? new Date(now);
-    const renewDate = nextRenewDate(customer.credits, isoDate(now));
-    await rows.insertCredits({ organizationId: id, ...customer.credits, usedCredits: 0, renewDate });
-    await rows.insertUser({
-      ...customer.owner,
+  return customers;
+}
+
+/** A second editor, and an invited Demo Studio user who has not set a password yet. */
+function staffAndInvited(passwordHash: string, demoStudioId: number): Insertable<UsersTable>[] {
+  return [
+    {
+      email: 'priya@demo.cutdesk.test',
+      firstName: 'Priya',
+      lastName: 'Frames',
+      phone: '15550123456',
+      role: 'EDITOR',
       passwordHash,
-      role: 'OWNER',
-      organizationId: id,
+      organizationId: null,
+      profilePictureUrl: null,
+      assetsPath: 'https://drive.example.com/priya',
+      deletedAt: null,
+    },
+    {
+      email: 'ivy@demo.cutdesk.test',
+      firstName: 'Ivy',
+      lastName: 'Invited',
+      phone: '5550166',
+      role: 'USER',
+      passwordHash: null,
+      organizationId: demoStudioId,
       profilePictureUrl: null,
       assetsPath: null,
       deletedAt: null,
-      createdAt,
-    });
-  }
-  await rows.insertUser({
-    email: 'priya@demo.cutdesk.test',
-    firstName: 'Priya',
-    lastName: 'Frames',
-    phone: '15550123456',
-    role: 'EDITOR',
-    passwordHash,
-    organizationId: null,
-    profilePictureUrl: null,
-    assetsPath: 'https://drive.example.com/priya',
-    deletedAt: null,
-  });
-  await rows.insertUser({
-    email: 'ivy@demo.cutdesk.test',
-    firstName: 'Ivy',
-    lastName: 'Invited',
-    phone: '5550166',
-    role: 'USER',
-    passwordHash: null,
-    organizationId: demoStudioId,
-    profilePictureUrl: null,
-    assetsPath: null,
-    deletedAt: null,
-  });
+    },
+  ];
 }

@@ -1,7 +1,7 @@
 import * as Comlink from 'comlink';
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { sharedWithRetry } from '../../src/shared/uploads/worker-endpoint.ts';
+import { sharedWithRetry, UPLOAD_WORKER_RETRIES } from '../../src/shared/uploads/worker-endpoint.ts';
 import { UPLOAD_WORKER_LISTENING } from '../../workers/upload/types.ts';
 
 /**
@@ -101,15 +101,26 @@ describe('the shared upload worker, started again through the app’s service wo
     expect(ports).toEqual([workers[0]!.port, workers[1]!.port]);
   });
 
-  it('tries once: a second failure, or no own scope to leave, starts nothing more', async () => {
-    const workers = [sharedWorker('a'), sharedWorker('b'), sharedWorker('c')];
-    let opened = 0;
-    sharedWithRetry({ first: workers[opened++]!, reopen: () => workers[opened++]!, leaveOwnScope: async () => true, onPort: () => undefined });
-    workers[0]!.fail();
-    await settle();
-    workers[1]!.fail();
-    await settle();
-    expect(opened).toBe(2);
+  it('tries again, each time under a name of its own, a bounded number of times; no own scope to leave starts nothing more', async () => {
+    const workers = Array.from({ length: UPLOAD_WORKER_RETRIES + 2 }, (_, index) => sharedWorker(`try ${index}`));
+    const retries: number[] = [];
+    let left = 0;
+    let opened = 1;
+    sharedWithRetry({
+      first: workers[0]!,
+      reopen: (retry) => (retries.push(retry), workers[opened++]!),
+      leaveOwnScope: async () => ((left += 1), true),
+      onPort: () => undefined,
+      retryPauseMs: 1,
+    });
+    for (let failed = 0; failed <= UPLOAD_WORKER_RETRIES; failed++) {
+      workers[failed]!.fail();
+      await settle();
+    }
+    // The first retry at once through the app's service worker, then after a pause; never more.
+    expect(retries).toEqual([1, 2, 3]);
+    expect(opened).toBe(UPLOAD_WORKER_RETRIES + 1);
+    expect(left).toBe(1);
 
     let openedWithoutScope = 0;
     const lone = sharedWorker('lone');
@@ -122,6 +133,26 @@ describe('the shared upload worker, started again through the app’s service wo
     lone.fail();
     await settle();
     expect(openedWithoutScope).toBe(1);
+  });
+
+  it('a later try that listens gets the calls made while the others failed', async () => {
+    const workers = [sharedWorker('own scope'), sharedWorker('app scope, failed'), sharedWorker('app scope, later')];
+    let opened = 1;
+    const remote = Comlink.wrap<Api>(
+      sharedWithRetry({ first: workers[0]!, reopen: () => workers[opened++]!, leaveOwnScope: async () => true, onPort: () => undefined, retryPauseMs: 1 }),
+    );
+    const seen: string[] = [];
+    const started = remote.start(
+      'owner',
+      Comlink.proxy((text: string) => void seen.push(text)),
+    );
+    workers[0]!.fail();
+    await settle();
+    workers[1]!.fail();
+    await settle();
+    workers[2]!.listen();
+    expect(await started).toBe('app scope, later');
+    expect(seen).toEqual(['app scope, later started for owner']);
   });
 
   it('stays with a worker that listens: a later error event changes nothing', async () => {

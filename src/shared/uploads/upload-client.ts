@@ -126,7 +126,7 @@ function openWorker(key: string): Comlink.Endpoint {
         // page that joins it then never hears from it, not even an error (seen under load in CI).
         // Every tab's second try shares this name, so they still share one worker; the stored
         // uploads' lock (workers/upload.worker.ts) keeps it and any first-name one from both sending.
-        reopen: () => openShared(`cutdesk-uploads-${key}-again`),
+        reopen: (retry) => openShared(`cutdesk-uploads-${key}-again${retry > 1 ? `-${retry}` : ''}`),
         leaveOwnScope: leaveUploadWorkerScope,
         onPort: (port) => (sharedPort = port),
       });
@@ -138,11 +138,20 @@ function openWorker(key: string): Comlink.Endpoint {
   return worker;
 }
 
-/** Unregisters the upload worker's own service worker (src/app/pwa.ts registers it again on the next start). */
+/**
+ * Unregisters the upload worker's own service worker (src/app/pwa.ts registers it again on the
+ * next start), and waits (up to 3 s) until the browser no longer lists it: a registration still
+ * being removed (a client of it not yet gone) would take the next worker's script request and
+ * send it to the network, where this version's script may be gone.
+ */
 async function leaveUploadWorkerScope(): Promise<boolean> {
   if (!('serviceWorker' in navigator)) return false;
-  const own = (await navigator.serviceWorker.getRegistrations()).find((registration) => new URL(registration.scope).pathname === UPLOAD_WORKER_SCOPE);
-  return own ? own.unregister() : false;
+  const own = async () =>
+    (await navigator.serviceWorker.getRegistrations()).find((registration) => new URL(registration.scope).pathname === UPLOAD_WORKER_SCOPE);
+  const registration = await own();
+  if (!registration || !(await registration.unregister())) return false;
+  for (const deadline = Date.now() + 3_000; (await own()) && Date.now() < deadline;) await new Promise((done) => setTimeout(done, 100));
+  return true;
 }
 
 function openDedicatedWorker(): Worker {

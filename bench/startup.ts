@@ -53,24 +53,13 @@ const BARE_FASTIFY =
  * The floor of any server on the embedded database (issue 34): the same bare Fastify, answering
  * only once PGlite has opened a data directory a Cutdesk start left (`PGLITE_DIR`), in one
  * process, nothing else loaded. A Cutdesk start on existing data cannot be faster than this.
+ * With `PGLITE_IMAGE` (and `IMAGE_MODULE`, server/db/image.ts), the floor of a first start: the
+ * new directory is first unpacked from the database image by Cutdesk's own unpack (42 MB of a
+ * migrated database written, then opened), what a first start cannot avoid before the seed.
  */
 const BARE_FASTIFY_PGLITE = [
   "const [{ PGlite }, { default: Fastify }] = await Promise.all([import('@electric-sql/pglite'), import('fastify')]);",
-  'const opening = PGlite.create(process.env.PGLITE_DIR);',
-  "const app = Fastify(); app.get('/api/v1/health', async () => ({ status: 'ok' }));",
-  'const db = await opening;',
-  "process.once('SIGTERM', () => db.close().then(() => process.exit(0)));",
-  "await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });",
-].join('\n');
-/**
- * The same floor for a first start (issue 34, "fresh data ≤ 6×"): the bare Fastify answering once
- * PGlite has opened a new data directory unpacked from the database image a Cutdesk start made
- * (`PGLITE_IMAGE`, by server/db/image.ts's own unpack, into `PGLITE_DIR`). What a first start
- * cannot avoid before the seed: unpacking 42 MB of a migrated database, then opening it.
- */
-const BARE_FASTIFY_PGLITE_FROM_IMAGE = [
-  "const [{ PGlite }, { default: Fastify }, { unpackImage }] = await Promise.all([import('@electric-sql/pglite'), import('fastify'), import(process.env.IMAGE_MODULE)]);",
-  'unpackImage(process.env.PGLITE_IMAGE, process.env.PGLITE_DIR);',
+  'if (process.env.PGLITE_IMAGE) (await import(process.env.IMAGE_MODULE)).unpackImage(process.env.PGLITE_IMAGE, process.env.PGLITE_DIR);',
   'const opening = PGlite.create(process.env.PGLITE_DIR);',
   "const app = Fastify(); app.get('/api/v1/health', async () => ({ status: 'ok' }));",
   'const db = await opening;',
@@ -260,7 +249,7 @@ export async function benchStartup(): Promise<Record<string, unknown>> {
         freshFloor.push(
           progress(
             'bare Fastify + PGlite from the image',
-            await timeStart(['--input-type=module', '-e', BARE_FASTIFY_PGLITE_FROM_IMAGE], {
+            await timeStart(['--input-type=module', '-e', BARE_FASTIFY_PGLITE], {
               PGLITE_IMAGE: image,
               PGLITE_DIR: join(scratch, `floor-fresh-${i}`),
               IMAGE_MODULE: join(process.cwd(), 'server', 'db', 'image.ts'),

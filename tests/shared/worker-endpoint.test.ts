@@ -35,6 +35,13 @@ function sharedWorker(label: string): Fake {
   }) as unknown as Fake;
 }
 
+/** A start whose snapshots are recorded in `seen`. */
+const startRecording = (remote: Comlink.Remote<Api>, name: string, seen: string[]) =>
+  remote.start(
+    name,
+    Comlink.proxy((text: string) => void seen.push(text)),
+  );
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('the shared upload worker, started again through the app’s service worker when it cannot start', () => {
@@ -52,10 +59,7 @@ describe('the shared upload worker, started again through the app’s service wo
       }),
     );
     const seen: string[] = [];
-    const started = remote.start(
-      'owner',
-      Comlink.proxy((text: string) => void seen.push(text)),
-    );
+    const started = startRecording(remote, 'owner', seen);
     await settle();
     first.listen();
     expect(await started).toBe('first');
@@ -81,10 +85,7 @@ describe('the shared upload worker, started again through the app’s service wo
       }),
     );
     const seen: string[] = [];
-    const started = remote.start(
-      'owner',
-      Comlink.proxy((text: string) => void seen.push(text)),
-    );
+    const started = startRecording(remote, 'owner', seen);
     workers[0]!.fail();
     await settle();
     expect(left).toBe(1);
@@ -142,10 +143,7 @@ describe('the shared upload worker, started again through the app’s service wo
       sharedWithRetry({ first: workers[0]!, reopen: () => workers[opened++]!, leaveOwnScope: async () => true, onPort: () => undefined, retryPauseMs: 1 }),
     );
     const seen: string[] = [];
-    const started = remote.start(
-      'owner',
-      Comlink.proxy((text: string) => void seen.push(text)),
-    );
+    const started = startRecording(remote, 'owner', seen);
     workers[0]!.fail();
     await settle();
     workers[1]!.fail();

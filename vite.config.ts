@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderPages } from './scripts/prerender-plugin.ts';
 
 /**
  * jsPDF loads html2canvas, canvg (with its core-js polyfills) and DOMPurify with dynamic
@@ -47,6 +48,7 @@ export default defineConfig({
   plugins: [
     jspdfWithoutOptionalChunks(),
     react(),
+    prerenderPages(),
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -77,7 +79,16 @@ export default defineConfig({
         // offline from then on.
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         // The install dialog's screenshot is fetched by the browser when it shows the dialog.
-        globIgnores: ['sw-routes.js', 'upload-worker-sw.js', 'screenshots/**', 'assets/hls-*.js', 'assets/media.worker-*.js', 'assets/_jspdf-unused_*.js'],
+        // The prerendered sign-in pages are for a first visit: the installed app starts from index.html.
+        globIgnores: [
+          'prerendered/**',
+          'sw-routes.js',
+          'upload-worker-sw.js',
+          'screenshots/**',
+          'assets/hls-*.js',
+          'assets/media.worker-*.js',
+          'assets/_jspdf-unused_*.js',
+        ],
         runtimeCaching: [
           {
             // Hashed build files never change, so the first copy fetched is kept.

@@ -63,3 +63,45 @@ test('register rows are as wide as single fields', async ({ page }) => {
   expect(Math.abs(first.x - phone.x)).toBeLessThanOrEqual(1);
   expect(Math.abs(last.x + last.width - (phone.x + phone.width))).toBeLessThanOrEqual(1);
 });
+
+test('the sign-in form comes in the page itself: on screen before the app runs, and what is typed and sent meanwhile signs in once it does (issue 34)', async ({
+  browser,
+}) => {
+  // Without any script the page already shows the form the server sent.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const bare = await noScript.newPage();
+  await bare.goto('/login');
+  await expect(bare).toHaveTitle('Sign in · Cutdesk');
+  await expect(bare.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  await expect(bare.getByLabel('E-mail')).toBeVisible();
+  await expect(bare.getByRole('button', { name: 'Continue' })).toBeVisible();
+  await noScript.close();
+
+  // The app's code held back: the visitor types and presses Enter before it has taken over. (The
+  // service worker allowed, as in a browser: blocked, its registration fails with a console error.)
+  const context = await browser.newContext({ serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  page.on('pageerror', (error) => errors.push(error.message));
+  let release!: () => void;
+  const appArrives = new Promise<void>((done) => (release = done));
+  await page.route(/\/assets\/app-[^/]+\.js$/, async (route) => {
+    await appArrives;
+    await route.continue();
+  });
+  await page.goto('/login/user', { waitUntil: 'commit' });
+  await page.getByLabel('E-mail').fill('owner@demo.cutdesk.test');
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByLabel('Password').press('Enter');
+  // Held, not sent by the browser (a reload would lose what was typed).
+  await expect(page.getByLabel('E-mail')).toHaveValue('owner@demo.cutdesk.test');
+  await expect(page).toHaveURL(/\/login\/user$/);
+
+  release();
+  await expect(page).toHaveURL(/\/user\/projects$/);
+  await expect(page.getByRole('heading', { name: 'Projects', level: 1 })).toBeVisible();
+  // Hydration found the markup it renders itself: no mismatch, nothing rendered twice.
+  expect(errors).toEqual([]);
+  await context.close();
+});

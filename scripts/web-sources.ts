@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** What the built web app is made from: a build older than any of these is rebuilt. */
-const WEB_SOURCES = ['src', 'workers', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+const WEB_SOURCES = ['src', 'workers', 'public', 'index.html', 'vite.config.ts', 'scripts/prerender-plugin.ts', 'package.json'];
 
 /** Whether the web app built in `webDir` is there and newer than every file it is made from (paths from the repository root). */
 export function webBuildIsCurrent(webDir: string, root = '.'): boolean {

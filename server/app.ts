@@ -6,6 +6,7 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { MESSAGES } from '../src/domain/messages.ts';
+import { PRERENDERED_PAGES } from '../src/domain/prerendered-pages.ts';
 import type { Config } from './config.ts';
 import { contextOf } from './context.ts';
 import type { Db } from './db/connect.ts';
@@ -273,12 +274,15 @@ async function serveWebApp(app: FastifyInstance, webDir: string): Promise<void> 
       res.header('Cache-Control', path.includes(`${join(webDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // Issue 34: the sign-in pages as the build rendered them (the form painted from the HTML alone),
+  // for their exact path with no query (a query can change what the page shows: the shell then).
+  const prerendered = new Map(PRERENDERED_PAGES.filter((page) => existsSync(join(webDir, page.file))).map((page) => [page.path, page.file]));
   app.setNotFoundHandler((request, reply) => {
     // A built file that is not there (an old page asking for a chunk a new build replaced) is a
     // 404, not the shell: HTML in place of a script only fails later with a MIME-type error.
     // HEAD is answered like GET without the body (uptime checks and link checkers ask with it).
     const read = request.method === 'GET' || request.method === 'HEAD';
     if (!read || request.url.startsWith('/api/') || request.url.startsWith('/assets/')) return reply.code(404).send({ message: MESSAGES.notFound });
-    return reply.header('Cache-Control', 'no-cache').sendFile('index.html');
+    return reply.header('Cache-Control', 'no-cache').sendFile(prerendered.get(request.url) ?? 'index.html');
   });
 }

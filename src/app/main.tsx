@@ -1,16 +1,13 @@
-import { Provider } from '@/lib/state.ts';
-import { QueryClientProvider, queryClient } from '@/lib/query.ts';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { appStore, offlineAtom } from '@/lib/session-state.ts';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { appStore, meAtom, offlineAtom } from '@/lib/session-state.ts';
+import { queryClient } from '@/lib/query.ts';
 import { restoreSession } from '@/lib/session.ts';
-import { BusinessCalendarProvider } from '@/shared/business-calendar/business-calendar-provider.tsx';
 import { installUploads } from '@/shared/uploads/upload-client.ts';
 import '@/ui/theme.css';
+import { App } from './app.tsx';
+import { takeOverPrerenderedPage } from './hydration.ts';
 import { captureInstallPrompt } from './install-prompt.ts';
 import { registerServiceWorker } from './pwa.ts';
-import { AppRoutes } from './routes.tsx';
-import { UpdateBanner } from './update-banner.tsx';
 
 // The browser's install offer can come at any time: it is kept for "Install Cutdesk" from the start.
 captureInstallPrompt();
@@ -24,19 +21,17 @@ appStore.sub(offlineAtom, () => {
   if (!appStore.get(offlineAtom)) void queryClient.invalidateQueries();
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Provider store={appStore}>
-      <QueryClientProvider client={queryClient}>
-        {/* Issue 36 item 11: every timer counts on the server's holiday calendar. */}
-        <BusinessCalendarProvider>
-          <AppRoutes />
-        </BusinessCalendarProvider>
-        <UpdateBanner />
-      </QueryClientProvider>
-    </Provider>
-  </StrictMode>,
-);
+// A sign-in page the server sent prerendered (src/app/prerender.tsx) is hydrated where it
+// stands, for a visitor signed out: the form was on screen before this script ran. Anyone else
+// (signed in, so sent on elsewhere) gets the app rendered anew in its place.
+const root = document.getElementById('root')!;
+const prerendered = root.dataset.prerendered;
+if (prerendered !== undefined && prerendered === window.location.pathname + window.location.search && !appStore.get(meAtom))
+  hydrateRoot(root, <App onMounted={() => takeOverPrerenderedPage(root)} />);
+else {
+  root.dataset.hydrated = '';
+  createRoot(root).render(<App />);
+}
 registerServiceWorker();
 // C§4 "a dummy file upload is triggered at start": the upload worker starts with the session
 // and resumes uploads left unfinished by a reload, a crash or a lost network.

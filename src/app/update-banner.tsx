@@ -32,8 +32,9 @@ const BUSY_TEXT: Record<Exclude<Busy, null>, string> = {
  * banner says so, and Reload asks first.
  */
 export function UpdateBanner() {
-  const waiting = useSyncExternalStore(subscribeUpdate, isUpdateWaiting);
-  const busy = useSyncExternalStore(subscribeBusy, busyNow);
+  // A page rendered at build time (src/app/prerender.tsx) has no update waiting.
+  const waiting = useSyncExternalStore(subscribeUpdate, isUpdateWaiting, () => false);
+  const busy = useSyncExternalStore(subscribeBusy, busyNow, () => null);
   const [dismissed, setDismissed] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [reloading, setReloading] = useState(false);

@@ -16,11 +16,15 @@ describe('the built app is sent compressed', () => {
   let server: TestServer;
   const script = `export const words = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `word ${i}`))};\n`;
   const shell = `<!doctype html><html><head><title>Cutdesk</title></head><body>${'<div class="shell"></div>'.repeat(80)}</body></html>`;
+  const signIn = `<!doctype html><html><head><title>Sign in · Cutdesk</title></head><body><div id="root" data-prerendered="/login">${'<form></form>'.repeat(80)}</div></body></html>`;
 
   beforeAll(async () => {
     webDir = await mkdtemp(join(tmpdir(), 'cutdesk-web-'));
     await mkdir(join(webDir, 'assets'));
     await writeFile(join(webDir, 'index.html'), shell);
+    // The staff sign-in page as the build prerenders it; the customers' is left out here.
+    await mkdir(join(webDir, 'prerendered'));
+    await writeFile(join(webDir, 'prerendered', 'login.html'), signIn);
     await writeFile(join(webDir, 'assets', 'app-abc.js'), script);
     await writeFile(join(webDir, 'assets', 'tiny-abc.js'), 'export {};\n');
     await writeFile(join(webDir, 'assets', 'logo-abc.png'), Buffer.alloc(4096, 7));
@@ -58,6 +62,22 @@ describe('the built app is sent compressed', () => {
     expect(response.headers['content-encoding']).toBe('br');
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe(shell);
+  });
+
+  it('sends a prerendered sign-in page for its exact address, and the shell for any other request of it (issue 34)', async () => {
+    const page = async (url: string) => {
+      const response = await server.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      return brotliDecompressSync(response.rawPayload).toString();
+    };
+    expect(await page('/login')).toBe(signIn);
+    // A query can change what the page shows (a prefilled e-mail): the browser renders it.
+    expect(await page('/login?email=a%40example.com')).toBe(shell);
+    expect(await page('/login/')).toBe(shell);
+    // A page whose prerendered file the build did not leave is the shell, as every other page.
+    expect(await page('/login/user')).toBe(shell);
   });
 
   it('answers HEAD of a page address as GET without the body (uptime checks, link checkers)', async () => {

@@ -39,6 +39,9 @@ export default defineConfig({
     // What every page needs at start (React, the router, the session, the sign-in pages) is one
     // chunk instead of a dozen small shared ones; the portals and heavy screens stay lazy chunks.
     rolldownOptions: {
+      // Rolldown warns when plugin callbacks outlast the build: the service worker's generation
+      // and the sign-in pages' prerender (issue 34) always do, and the suite times the build anyway.
+      checks: { pluginTimings: false },
       output: {
         codeSplitting: { groups: [{ name: 'app', tags: ['$initial'], test: (id) => !id.endsWith('/src/app/main.tsx') && !id.includes('index.html') }] },
       },

@@ -134,6 +134,8 @@ export interface AssetsTable {
   previewPath: string | null;
   /** CRC-32 of the object at `path`, once the media worker has read it (migration 0016). */
   crc32: number | null;
+  /** Issue 35: where the file sat in a folder the customer dropped, cleaned ("CARD/DCIM/100MSDCF"), or null (migration 0024). */
+  folder: string | null;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

@@ -25,6 +25,7 @@ import * as holidayCalendar from './0020-holiday-calendar.ts';
 import * as sortKeys from './0021-sort-keys.ts';
 import * as boardWatchesSortKeys from './0022-board-watches-sort-keys.ts';
 import * as changeNotifications from './0023-change-notifications.ts';
+import * as assetFolders from './0024-asset-folders.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021-sort-keys': sortKeys,
   '0022-board-watches-sort-keys': boardWatchesSortKeys,
   '0023-change-notifications': changeNotifications,
+  '0024-asset-folders': assetFolders,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -68,7 +68,8 @@ export async function rawZip(ctx: AppContext, projectId: number): Promise<Server
     };
   });
   const etag = createHash('sha256')
-    .update(JSON.stringify([ARCHIVE_VERSION, rows.map((row) => [row.id, row.name, row.type, row.path, row.size, row.createdAt.toISOString()])]))
+    // Every field an entry's name or bytes come from (the folder too, issue 35: it names the entry).
+    .update(JSON.stringify([ARCHIVE_VERSION, rows.map((row) => [row.id, row.name, row.type, row.path, row.size, row.createdAt.toISOString(), row.folder])]))
     .digest('base64url')
     .slice(0, 27);
   return { name: zipFileName(projectId, 'raw'), etag: `"${etag}"`, size: await zipLength(entries), files: rows.length, entries };

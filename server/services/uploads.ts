@@ -16,6 +16,7 @@ import {
   type UploadType,
 } from '../../src/domain/uploads.ts';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
+import { cleanFolder } from '../../src/domain/camera-card.ts';
 import { derivedKey } from '../../src/domain/media.ts';
 import type { SessionClaims } from '../../src/domain/session-standing.ts';
 import type { AppContext } from '../context.ts';
@@ -113,6 +114,7 @@ function toAsset(row: AssetRow, url: string | null, previewUrl: string | null): 
     type: { name: row.type },
     path: row.path,
     previewPath: row.previewPath,
+    folder: row.folder,
     createdAt: row.createdAt.toISOString(),
     deletedAt: row.deletedAt ? row.deletedAt.toISOString() : null,
     url,
@@ -203,6 +205,9 @@ export async function registerAsset(
         type: body.type,
         path: body.path,
         previewPath,
+        // Issue 35: the browser's text is only a hint of where the file sat; what is kept is
+        // cleaned as every level of a name is (no `..`, no separators of its own, bounded).
+        folder: body.folder ? cleanFolder(body.folder) : null,
         deletedAt: null,
       });
       await txRepo.release(body.path);

@@ -10,6 +10,7 @@ const asset = (
   previewPath: string | null,
   path = `projects/1/raw/x/${name}`,
   crc32: number | null = null,
+  folder: string | null = null,
 ): Asset => ({
   id,
   name,
@@ -17,6 +18,7 @@ const asset = (
   type: { name: type },
   path,
   previewPath,
+  folder,
   createdAt: '2026-11-21T00:00:00Z',
   deletedAt: null,
   url: null,
@@ -61,6 +63,46 @@ describe('zip plan (A§2 folders)', () => {
         .plan.filter((e) => e.ref)
         .map((e) => e.name),
     ).toEqual(['assets/evil.png', 'assets/file', 'b_roll/Clip.mov', 'b_roll/1-clip.mov', 'b_roll/ab.mov']);
+  });
+
+  it('puts an asset from a dropped folder under its type folder then its own folder, names kept unique there (issue 35)', () => {
+    const card = 'CARD/DCIM/100MSDCF';
+    const foldered = [
+      asset(1, 'INTERVIEW_CLIP', 'C0001.MP4', 10, null, undefined, null, card),
+      asset(2, 'INTERVIEW_CLIP', 'C0001.MP4', 10, null, undefined, null, null),
+      // Same folder and name, apart only in case: the second is renamed, in its folder.
+      asset(3, 'INTERVIEW_CLIP', 'c0001.mp4', 10, null, undefined, null, 'card/dcim/100msdcf'),
+      // The same card's clip of another type stays under that type.
+      asset(4, 'BROLL_CLIP', 'C0002.MP4', 10, null, undefined, null, card),
+      // A row written some other way is cleaned as registration does: nothing leaves its folder.
+      asset(5, 'ASSET', 'logo.png', 10, null, undefined, null, '../../CARD/./x<y>'),
+      asset(6, 'ASSET', 'plain.png', 10, null, undefined, null, '/../'),
+      // A file named as a folder already in the archive, and a folder named as a file already there.
+      asset(7, 'INTERVIEW_CLIP', 'CARD', 10, null, undefined, null, null),
+      asset(8, 'ASSET', 'plain.png', 10, null, undefined, null, null),
+      asset(9, 'ASSET', 'deep.png', 10, null, undefined, null, 'PLAIN.png/deeper'),
+    ];
+    const { plan } = zipPlan(foldered, 'raw');
+    expect(plan.filter((e) => e.ref).map((e) => [e.name, e.ref])).toEqual([
+      ['interviews/CARD/DCIM/100MSDCF/C0001.MP4', '1:original'],
+      ['interviews/C0001.MP4', '2:original'],
+      ['interviews/card/dcim/100msdcf/1-c0001.mp4', '3:original'],
+      ['b_roll/CARD/DCIM/100MSDCF/C0002.MP4', '4:original'],
+      ['assets/CARD/xy/logo.png', '5:original'],
+      ['assets/plain.png', '6:original'],
+      ['interviews/1-CARD', '7:original'],
+      ['assets/1-plain.png', '8:original'],
+      // Its folder would be a file's path: it goes under its type's folder alone.
+      ['assets/deep.png', '9:original'],
+    ]);
+    const names = plan.map((e) => e.name.toLowerCase());
+    expect(new Set(names).size).toBe(names.length);
+    // The proxy zip (the device's) names them the same way.
+    expect(
+      zipPlan([asset(1, 'INTERVIEW_CLIP', 'C0001.MP4', 10, 'projects/1/media/raw/interviews/C0001_proxy.mp4', undefined, null, card)], 'proxy')
+        .plan.filter((e) => e.ref)
+        .map((e) => e.name),
+    ).toEqual(['interviews/CARD/DCIM/100MSDCF/C0001_proxy.mp4']);
   });
 
   it('proxy: clips as <name>_proxy.mp4, images as they are, assets without a proxy left out', () => {

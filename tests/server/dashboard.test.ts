@@ -337,7 +337,12 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       // Back to before 0021 (the later ones first: 0022 watches its organization key), then up again.
       const down = await migrator(server.db).migrateTo('0020-holiday-calendar');
       expect(down.error).toBeUndefined();
-      expect(down.results?.map((result) => result.migrationName)).toEqual(['0023-change-notifications', '0022-board-watches-sort-keys', '0021-sort-keys']);
+      expect(down.results?.map((result) => result.migrationName)).toEqual([
+        '0024-asset-folders',
+        '0023-change-notifications',
+        '0022-board-watches-sort-keys',
+        '0021-sort-keys',
+      ]);
       await migrateToLatest(server.db);
       const users = await server.db
         .selectFrom('users')

@@ -32,6 +32,8 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
     interview: { type: 'INTERVIEW_CLIP' as const, name: 'Interview Ünïcode 東京 1.mp4', bytes: randomBytes(3 * 1024 * 1024 + 17) },
     broll: { type: 'BROLL_CLIP' as const, name: 'drone.mov', bytes: randomBytes(700_001) },
     image: { type: 'ASSET' as const, name: 'logo.png', bytes: randomBytes(5_000) },
+    // Issue 35: a clip from a dropped camera card, kept under its folder on the card.
+    card: { type: 'INTERVIEW_CLIP' as const, name: 'C0001.MP4', folder: 'CARD/DCIM/100MSDCF', bytes: randomBytes(20_003) },
   };
 
   const call = (method: 'GET' | 'POST', path: string, headers: Partial<Headers> = {}, payload?: unknown) =>
@@ -52,7 +54,16 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
       const known = key === 'image' ? null : crc32(file.bytes);
       await server.db
         .insertInto('assets')
-        .values({ projectId, name: file.name, size: file.bytes.length, type: file.type, path, previewPath: null, crc32: known })
+        .values({
+          projectId,
+          name: file.name,
+          size: file.bytes.length,
+          type: file.type,
+          path,
+          previewPath: null,
+          crc32: known,
+          folder: 'folder' in file ? file.folder : null,
+        })
         .execute();
     }
   }, 120_000);
@@ -69,7 +80,7 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
 
   it('streams every original byte for byte in its folder, with the length it announced, readable by zipfile and unzip -t', async () => {
     const answer = await link(admin);
-    expect(answer).toMatchObject({ name: `project-${projectId}_raw_assets.zip`, files: 3 });
+    expect(answer).toMatchObject({ name: `project-${projectId}_raw_assets.zip`, files: 4 });
     const response = await fetch(`${server.baseUrl}${answer.link}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
@@ -88,9 +99,14 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
       [`interviews/${files.interview.name}`]: [sha(files.interview.bytes), 0],
       [`b_roll/${files.broll.name}`]: [sha(files.broll.bytes), 0],
       [`assets/${files.image.name}`]: [sha(files.image.bytes), 0],
+      [`interviews/CARD/DCIM/100MSDCF/${files.card.name}`]: [sha(files.card.bytes), 0],
     });
     const tested = await exec('unzip', ['-t', file]).catch((error: { stdout: string }) => error);
     expect(tested.stdout).toContain('No errors detected');
+    // Unzipped, the card's clip is in its folders (made by unzip: the archive lists only the three type folders).
+    const unpacked = join(server.dataDir, 'unpacked');
+    await exec('unzip', ['-q', file, '-d', unpacked]);
+    expect(sha(await readFile(join(unpacked, 'interviews/CARD/DCIM/100MSDCF', files.card.name)))).toBe(sha(files.card.bytes));
   });
 
   it("reads the originals from the embedded store's files, not through a GET of its own at /s3", async () => {
@@ -110,7 +126,7 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
 
   it('is for staff: a customer cannot ask for the link, nor use a link of theirs; an editor can', async () => {
     expect((await call('POST', `/projects/${projectId}/zip-links`, owner, { kind: 'raw' })).statusCode).toBe(403);
-    expect((await link(editor)).files).toBe(3);
+    expect((await link(editor)).files).toBe(4);
     const ownerRow = await server.db.selectFrom('users').selectAll().where('email', '=', 'owner@demo.cutdesk.test').executeTakeFirstOrThrow();
     const forged = signZipToken(server.config.jwtSecret, projectId, {
       userId: ownerRow.id,

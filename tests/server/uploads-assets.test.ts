@@ -12,6 +12,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FOLDER_LENGTH } from '../../src/domain/camera-card.ts';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { QUOTA_TOLERANCE_BYTES, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
@@ -352,6 +353,60 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect(second.json().id).toBe(first.json().id);
       expect(await usedSpace()).toBe(before + bytes.length);
       expect(await registered()).toEqual({ count: metricsBefore.count + 1, bytes: metricsBefore.bytes + bytes.length });
+    });
+
+    it('keeps the folder a file sat in on a dropped card, cleaned, in every answer; null without one; 400 past 1,024 characters (issue 35)', async () => {
+      await setQuota(2, 0);
+      const projectId = await projectIn(owner, organizationId);
+      type Answer = { id: number; folder: string | null };
+      const register = async (name: string, folder?: unknown) => {
+        const bytes = mp4Bytes(200);
+        const checked = await upload(owner, projectId, name, bytes);
+        const body = { name: checked.name, path: checked.location, type: 'InterviewClip', size: bytes.length, ...(folder !== undefined && { folder }) };
+        return { body, response: await call('POST', `/projects/${projectId}/assets`, owner, body) };
+      };
+
+      // The browser's text is cleaned as a name is: `..`, `.` and empty levels go, and no markup is kept.
+      const carded = await register('C0001.MP4', 'CARD/../DCIM//100MSDCF/<script>');
+      expect(carded.response.statusCode, carded.response.body).toBe(201);
+      const asset = carded.response.json<Answer>();
+      expect(asset.folder).toBe('CARD/DCIM/100MSDCF/script');
+      expect((await server.db.selectFrom('assets').select('folder').where('id', '=', asset.id).executeTakeFirstOrThrow()).folder).toBe(
+        'CARD/DCIM/100MSDCF/script',
+      );
+      // The same object sent again answers the same asset, folder included.
+      const again = await call('POST', `/projects/${projectId}/assets`, owner, carded.body);
+      expect(again.statusCode).toBe(200);
+      expect(again.json<Answer>()).toMatchObject({ id: asset.id, folder: 'CARD/DCIM/100MSDCF/script' });
+
+      // No folder, a null one, an empty one and one with nothing left once cleaned: null.
+      for (const [name, folder] of [['loose.mp4'], ['null.mp4', null], ['empty.mp4', ''], ['dots.mp4', '.././/..']] as const) {
+        const { response } = await register(name, folder);
+        expect(response.statusCode, response.body).toBe(201);
+        expect(response.json<Answer>().folder).toBeNull();
+      }
+      // At the limit: accepted, kept within the domain's bounds.
+      const longest = await register('longest.mp4', 'level/'.repeat(170) + 'abcd');
+      expect(longest.response.statusCode, longest.response.body).toBe(201);
+      expect(longest.response.json<Answer>().folder!.length).toBeLessThanOrEqual(MAX_FOLDER_LENGTH);
+
+      const list = (await call('GET', `/projects/${projectId}/assets`, owner)).json<Answer[]>();
+      expect(list.map((a) => a.folder)).toEqual(['CARD/DCIM/100MSDCF/script', null, null, null, null, longest.response.json<Answer>().folder]);
+      // A duplicated project's assets sat in the same folders.
+      const copyId = (await call('POST', `/projects/${projectId}/duplicate`, owner)).json<{ id: number }>().id;
+      expect((await call('GET', `/projects/${copyId}/assets`, owner)).json<Answer[]>().map((a) => a.folder)).toEqual(list.map((a) => a.folder));
+
+      // Past 1,024 characters, or not text: a 400 naming the field, never a 500, and nothing registered.
+      const tooLong = await register('too-long.mp4', 'a/'.repeat(512) + 'b');
+      expect(tooLong.response.statusCode).toBe(400);
+      expect(tooLong.response.json()).toMatchObject({
+        message: 'The folder is a path of at most 1,024 characters.',
+        fields: { folder: 'The folder is a path of at most 1,024 characters.' },
+      });
+      const notText = await register('not-text.mp4', { path: 'CARD' });
+      expect(notText.response.statusCode).toBe(400);
+      expect(notText.response.json()).toMatchObject({ fields: { folder: expect.any(String) } });
+      expect((await call('GET', `/projects/${projectId}/assets`, owner)).json<Answer[]>()).toHaveLength(list.length);
     });
 
     it('checks the object: under the folder of its type, present, of the declared size', async () => {

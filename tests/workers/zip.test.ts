@@ -110,6 +110,7 @@ describe('zip writer', () => {
       type: { name: 'BROLL_CLIP' },
       path: assetKey(1, 'BROLL_CLIP', name),
       previewPath: null,
+      folder: null,
       createdAt: '2026-11-29T00:00:00Z',
       deletedAt: null,
       url: null,

@@ -69,7 +69,11 @@ export function AssetsPanel({ project, actions }: { project: Project; actions?: 
           <tbody>
             {shown.map((asset) => (
               <tr key={asset.id}>
-                <td>{asset.name}</td>
+                <td>
+                  {/* Issue 35: where the clip sat on the card the customer dropped, as the raw zip keeps it. */}
+                  {asset.folder && <span className="muted-cell">{asset.folder}/</span>}
+                  {asset.name}
+                </td>
                 <td>{FILTERS.find((f) => f.id === asset.type.name)?.label.replace(/s$/, '')}</td>
                 <td>{formatFileSize(asset.size)}</td>
                 <td>{asset.previewPath ? 'Ready' : <span className="muted-cell">Processing</span>}</td>

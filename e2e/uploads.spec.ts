@@ -1,3 +1,4 @@
+import { rm, writeFile } from 'node:fs/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { formatFileSize } from '../src/domain/bytes.ts';
@@ -222,5 +223,42 @@ test("a second organization's credentials are refused for this project's prefix"
     await s3.send(new PutObjectCommand({ Bucket: creds.bucket, Key: `${creds.prefix}interviews/own.mp4`, Body: 'fine' }));
   } finally {
     s3.destroy();
+  }
+});
+
+test('a camera card picked as a folder: every clip at any depth is queued with its folder, the camera files are skipped in one line (issue 35)', async ({
+  page,
+  request,
+}) => {
+  const card = `card-${unique()}`;
+  const root = `.tmp/e2e-media/${card}`;
+  try {
+    await makeClip(`${root}/DCIM/100MSDCF/C0001.MP4`, 300_000);
+    await makeClip(`${root}/PRIVATE/M4ROOT/CLIP/C0002.MP4`, 300_000);
+    // What a Sony card holds beside its clips, what macOS leaves, and a file that is no clip.
+    await writeFile(`${root}/PRIVATE/M4ROOT/CLIP/C0002M01.XML`, '<NonRealTimeMeta/>');
+    await writeFile(`${root}/DCIM/100MSDCF/C0001.THM`, Buffer.alloc(64));
+    await writeFile(`${root}/.DS_Store`, Buffer.alloc(32));
+    await writeFile(`${root}/shot-list.pdf`, '%PDF-1.4');
+    const owner = await login(request, 'owner@demo.cutdesk.test');
+    const projectId = await createProject(request, owner.token, owner.organizationId, `Card ${unique()}`);
+    await openProject(page, owner.token, owner.organizationId, projectId, -1);
+
+    await page.getByTestId('folder-input-INTERVIEW_CLIP').setInputFiles(root);
+    await expect(page.getByTestId('folder-summary-INTERVIEW_CLIP')).toHaveText('2 clips queued, 3 camera files skipped, 1 other file skipped');
+    const section = page.getByTestId('asset-section-INTERVIEW_CLIP');
+    await expect(section.getByTestId('asset-tile')).toHaveCount(2);
+    await expect(section).toContainText(`${card}/DCIM/100MSDCF/`);
+    await expect(section).toContainText(`${card}/PRIVATE/M4ROOT/CLIP/`);
+
+    // Kept by the server: after a reload, and in the project's asset list.
+    await page.reload();
+    await expect(section.getByTestId('asset-tile')).toHaveCount(2);
+    await expect(section).toContainText(`${card}/DCIM/100MSDCF/`);
+    const listed = await request.get(`/api/v1/projects/${projectId}/assets?type=InterviewClip`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const assets = (await listed.json()) as { name: string; folder: string | null }[];
+    expect(assets.map(({ name, folder }) => `${folder}/${name}`).sort()).toEqual([`${card}/DCIM/100MSDCF/C0001.MP4`, `${card}/PRIVATE/M4ROOT/CLIP/C0002.MP4`]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 });

@@ -1,3 +1,4 @@
+import { folderOf } from '@/domain/camera-card.ts';
 import { PROGRESS_EVERY_MS } from '@/domain/progress.ts';
 import {
   ACCEPT_OF_TYPE,
@@ -235,7 +236,8 @@ export class UploadEngine implements PreviousEngine {
       return result;
     }
     const now = this.options.now();
-    for (const [index, { file, handle }] of fresh.entries()) {
+    for (const [index, { file, handle, relativePath }] of fresh.entries()) {
+      const folder = relativePath ? folderOf(relativePath) : null;
       const record: UploadRecord = {
         uid: this.options.newUid(),
         userId: this.options.userId,
@@ -256,6 +258,7 @@ export class UploadEngine implements PreviousEngine {
         status: 'queued',
         error: null,
         ...(handle && { handle }),
+        ...(folder && { folder }),
         createdAt: now + index / 1000,
         updatedAt: now,
       };

@@ -47,6 +47,11 @@ export interface UploadRecord {
   phase?: 'refused';
   /** File System Access handle, where the browser offers one (resume after a restart). */
   handle?: FileSystemFileHandleLike;
+  /**
+   * Issue 35: the folder the file sat in inside a dropped folder ("DCIM/100MSDCF"), cleaned
+   * (src/domain/camera-card.ts); registered as the asset's folder. Absent for a file picked alone.
+   */
+  folder?: string;
   createdAt: number;
   updatedAt: number;
 }

@@ -8,6 +8,7 @@ const item = (over: Partial<UploadItemView> = {}): UploadItemView => ({
   type: 'INTERVIEW_CLIP',
   uploadType: 'asset',
   fileName: 'a.mp4',
+  folder: null,
   name: 'a.mp4',
   key: 'k',
   size: 100,

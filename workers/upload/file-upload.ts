@@ -299,6 +299,7 @@ export class FileUpload {
       type: record.type,
       uploadType: record.uploadType,
       fileName: record.fileName,
+      folder: record.folder ?? null,
       name: record.name ?? sanitizeFileName(record.fileName),
       key: record.key,
       size: record.size,
@@ -356,7 +357,13 @@ export class FileUpload {
     const record = this.record;
     const path = record.key!;
     const asset = await this.attempt(() =>
-      this.context.api.registerAsset(record.projectId, { name: record.name ?? sanitizeFileName(record.fileName), path, type: record.type, size: record.size }),
+      this.context.api.registerAsset(record.projectId, {
+        name: record.name ?? sanitizeFileName(record.fileName),
+        path,
+        type: record.type,
+        size: record.size,
+        ...(record.folder && { folder: record.folder }),
+      }),
     );
     this.assetId = asset.id;
   }

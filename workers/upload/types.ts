@@ -16,6 +16,8 @@ export interface UploadTarget {
 export interface FileEntry {
   file: File;
   handle?: FileSystemFileHandleLike;
+  /** Issue 35: where the file sat in a dropped or picked folder ("CARD/DCIM/100MSDCF/C0001.MP4"). */
+  relativePath?: string;
 }
 
 export type Needs = 'file' | 'permission' | null;
@@ -26,6 +28,8 @@ export interface UploadItemView {
   type: AssetType;
   uploadType: UploadType;
   fileName: string;
+  /** Issue 35: the folder the file sat in inside a dropped folder, or null. */
+  folder: string | null;
   /** Final name (after check-name), else the sanitised one. */
   name: string;
   key: string | null;

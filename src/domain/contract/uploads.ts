@@ -97,6 +97,19 @@ export const RegisterAssetBodyStruct = object({
   previewPath: optional(nullable(string())),
   type: AssetTypeParam,
   size: SizeField,
+  /**
+   * Issue 35: the folder the file sat in inside a folder the customer dropped ("DCIM/100MSDCF"),
+   * kept as the asset's folder (shown, and its folder in zips). The server cleans it
+   * (src/domain/camera-card.ts `cleanFolder`); absent or null for a file picked alone.
+   */
+  folder: optional(
+    nullable(
+      describedAs(
+        define<string>('folder', (v) => (typeof v === 'string' && v.length <= 1024) || 'The folder is a path of at most 1,024 characters.'),
+        textSchema(0, 1024),
+      ),
+    ),
+  ),
 });
 export type RegisterAssetBody = Infer<typeof RegisterAssetBodyStruct>;
 
@@ -108,6 +121,8 @@ export const AssetStruct = object({
   type: object({ name: enums(ASSET_TYPES) }),
   path: string(),
   previewPath: nullable(string()),
+  /** Issue 35: the folder the file sat in inside a dropped folder ("DCIM/100MSDCF"), or null. */
+  folder: nullable(string()),
   createdAt: string(),
   deletedAt: nullable(string()),
   /** The original, for previews and downloads; valid for a few hours. */

@@ -45,13 +45,46 @@ export async function pickWithHandles(kind: AcceptKind, multiple = true): Promis
 }
 
 /**
- * Files of a drop, with handles where offered. Both must be asked for during the drop event
- * itself (the items empty afterwards), so this is synchronous up to the promises.
+ * Every file under a dropped folder, at any depth, with its path from the dropped folder's parent
+ * ("CARD/DCIM/100MSDCF/C0001.MP4"): issue 35, a camera card dropped whole. One level at a time,
+ * so a card of hundreds of clips never has them all open at once.
+ */
+async function filesUnder(entry: FileSystemEntry): Promise<FileEntry[]> {
+  const relativePath = entry.fullPath.replace(/^\/+/, '');
+  if (entry.isFile) {
+    const file = await new Promise<File>((done, fail) => (entry as FileSystemFileEntry).file(done, fail)).catch(() => null);
+    return file ? [{ file, relativePath }] : [];
+  }
+  if (!entry.isDirectory) return [];
+  const reader = (entry as FileSystemDirectoryEntry).createReader();
+  const found: FileEntry[] = [];
+  // A folder is read in batches (100 entries in Chromium) until an empty one.
+  for (;;) {
+    const batch = await new Promise<FileSystemEntry[]>((done, fail) => reader.readEntries(done, fail)).catch(() => []);
+    if (batch.length === 0) return found;
+    for (const child of batch) found.push(...(await filesUnder(child)));
+  }
+}
+
+/** The files of a folder picked with the folder input (`webkitdirectory`), with their paths in it. */
+export function entriesFromFolderPick(files: FileList | File[]): FileEntry[] {
+  return Array.from(files, (file) => ({ file, ...(file.webkitRelativePath && { relativePath: file.webkitRelativePath }) }));
+}
+
+/**
+ * Files of a drop, with handles where offered, and every file under a dropped folder. All must
+ * be asked for during the drop event itself (the items empty afterwards), so this is
+ * synchronous up to the promises.
  */
 export function entriesFromDrop(transfer: DataTransfer): Promise<FileEntry[]> {
-  const pending: Promise<FileEntry | null>[] = [];
+  const pending: Promise<FileEntry | FileEntry[] | null>[] = [];
   for (const item of Array.from(transfer.items)) {
     if (item.kind !== 'file') continue;
+    const entry = item.webkitGetAsEntry();
+    if (entry?.isDirectory) {
+      pending.push(filesUnder(entry));
+      continue;
+    }
     const file = item.getAsFile();
     if (!file) continue;
     const handlePromise = (item as ItemWithHandle).getAsFileSystemHandle?.();
@@ -62,7 +95,7 @@ export function entriesFromDrop(transfer: DataTransfer): Promise<FileEntry[]> {
     );
   }
   if (pending.length === 0) return Promise.resolve(Array.from(transfer.files).map((file) => ({ file })));
-  return Promise.all(pending).then((entries) => entries.filter((entry): entry is FileEntry => entry !== null));
+  return Promise.all(pending).then((entries) => entries.flat().filter((entry): entry is FileEntry => entry !== null));
 }
 
 /** Asks again for read access to a kept handle (needs a click); the file, or null when refused. */

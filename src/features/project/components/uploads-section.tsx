@@ -9,7 +9,8 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { deleteAllAssets } from '@/shared/uploads/api/delete-all-assets.ts';
 import { deleteAsset } from '@/shared/uploads/api/delete-asset.ts';
-import { canPickHandles, entriesFromDrop, pickWithHandles } from '@/shared/uploads/file-pick.ts';
+import { cardFileKind, folderDropSummary } from '@/domain/camera-card.ts';
+import { canPickHandles, entriesFromDrop, entriesFromFolderPick, pickWithHandles } from '@/shared/uploads/file-pick.ts';
 import {
   cancelUpload,
   dismissUpload,
@@ -56,11 +57,14 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   const offline = useOffline();
   const [open, setOpen] = useState(!initiallyCollapsed);
   const [notice, setNotice] = useState<string | null>(null);
+  /** Issue 35: what the last folder dropped or picked gave ("132 clips queued, 41 camera files skipped"). */
+  const [folderSummary, setFolderSummary] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [preview, setPreview] = useState<Asset | null>(null);
   const [repickUid, setRepickUid] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
   const repick = useRef<HTMLInputElement>(null);
   const noticeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const label = ASSET_TYPE_LABELS[type];
@@ -98,11 +102,27 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
 
   const add = async (entries: Parameters<typeof enqueueUploads>[0]) => {
     if (locked || offline || entries.length === 0) return;
+    // Issue 35: from a folder (a camera card), the clips are queued and the rest is skipped and
+    // counted, not refused: a card always holds thumbnails and sidecars beside its clips.
+    const fromFolder = entries.some((entry) => entry.relativePath);
+    const counts = { queued: 0, camera: 0, other: 0 };
+    const queued = fromFolder
+      ? entries.filter((entry) => {
+          const found = cardFileKind(kind, entry.file);
+          if (found !== 'clip') counts[found] += 1;
+          return found === 'clip';
+        })
+      : entries;
     try {
-      const result = await enqueueUploads(entries, { projectId: project.id, type });
-      if (result.refused === 'no-memory') flash(UPLOAD_MESSAGES.noMoreMemory);
-      else if (result.rejected.length) flash(UPLOAD_MESSAGES.notAccepted(kind === 'video' ? 'video' : 'image'));
-      if (result.accepted.length || result.resumed.length) setOpen(true);
+      const result = queued.length > 0 ? await enqueueUploads(queued, { projectId: project.id, type }) : null;
+      if (result?.refused === 'no-memory') flash(UPLOAD_MESSAGES.noMoreMemory);
+      else if (result?.rejected.length && !fromFolder) flash(UPLOAD_MESSAGES.notAccepted(kind === 'video' ? 'video' : 'image'));
+      if (fromFolder && result?.refused !== 'no-memory') {
+        counts.queued = (result?.accepted.length ?? 0) + (result?.resumed.length ?? 0);
+        counts.other += result?.rejected.length ?? 0;
+        setFolderSummary(folderDropSummary(counts, kind));
+      }
+      if (result?.accepted.length || result?.resumed.length) setOpen(true);
     } catch (error) {
       flash(errorMessage(error));
     }
@@ -202,6 +222,18 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           <Icon name="chevronDown" size={18} className={`upload-section-chevron ${open ? 'open' : ''}`} />
         </button>
         <div className="upload-section-actions">
+          {!locked && (
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              disabled={offline}
+              title={offline ? NEEDS_CONNECTION : `Upload every ${kind === 'video' ? 'clip' : 'image'} in a folder, such as a camera card`}
+              onClick={() => folderInput.current?.click()}
+            >
+              <Icon name="cloud" size={16} />
+              Add a folder
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-ghost btn-small danger-text"
@@ -216,6 +248,20 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
           </button>
         </div>
       </header>
+      {/* Outside the body: the header's Add a folder works while the section is collapsed. */}
+      <input
+        ref={folderInput}
+        type="file"
+        hidden
+        // A folder, as a camera card is: every file in it, at any depth, with its path.
+        {...{ webkitdirectory: '' }}
+        data-testid={`folder-input-${type}`}
+        onChange={(event) => {
+          const chosen = entriesFromFolderPick(event.target.files ?? []);
+          event.target.value = '';
+          void add(chosen);
+        }}
+      />
 
       {open && (
         <div className="upload-section-body">
@@ -258,6 +304,11 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
               </span>
             )}
           </div>
+          {folderSummary && (
+            <p className="upload-zone-summary" role="status" data-testid={`folder-summary-${type}`}>
+              {folderSummary}
+            </p>
+          )}
           {showIncomplete && (
             <p className="upload-zone-problem" role="alert" data-testid={`incomplete-clips-${type}`}>
               {CREDIT_MESSAGES.incompleteClips}

@@ -44,6 +44,12 @@ export function AssetTile({
         )}
       </button>
       <div className="asset-meta">
+        {/* Issue 35: where the file sat in the folder it was dropped with. */}
+        {asset.folder && (
+          <span className="asset-folder" title={asset.folder}>
+            {asset.folder}/
+          </span>
+        )}
         <span className="asset-name" title={asset.name}>
           {asset.name}
         </span>
@@ -115,6 +121,12 @@ export function PendingTile({ upload, kind, onResume, onRemove }: { upload: Uplo
         </span>
       </div>
       <div className="asset-meta">
+        {/* Issue 35: where the file sat in the folder it was dropped with. */}
+        {item.folder && (
+          <span className="asset-folder" title={item.folder}>
+            {item.folder}/
+          </span>
+        )}
         <span className="asset-name" title={item.name}>
           {item.name}
         </span>

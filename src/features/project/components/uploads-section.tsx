@@ -291,7 +291,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
             ) : (
               <span className="upload-zone-text">
                 <strong>
-                  Drop {kind === 'video' ? 'video files' : 'images'} here or <span className="link-like">browse</span>
+                  Drop {kind === 'video' ? 'video files' : 'images'} or a whole folder here, or <span className="link-like">browse</span>
                 </strong>
                 <span>
                   {HINTS[type]} {kind === 'video' ? 'Several files at once; clips of many GB are fine.' : 'Several files at once.'}

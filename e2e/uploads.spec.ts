@@ -239,13 +239,15 @@ test('a camera card picked as a folder: every clip at any depth is queued with i
     await writeFile(`${root}/PRIVATE/M4ROOT/CLIP/C0002M01.XML`, '<NonRealTimeMeta/>');
     await writeFile(`${root}/DCIM/100MSDCF/C0001.THM`, Buffer.alloc(64));
     await writeFile(`${root}/.DS_Store`, Buffer.alloc(32));
+    // A clip deleted on a Mac stays on the card in its bin: never sent.
+    await makeClip(`${root}/.Trashes/501/C0009.MP4`, 300_000);
     await writeFile(`${root}/shot-list.pdf`, '%PDF-1.4');
     const owner = await login(request, 'owner@demo.cutdesk.test');
     const projectId = await createProject(request, owner.token, owner.organizationId, `Card ${unique()}`);
     await openProject(page, owner.token, owner.organizationId, projectId, -1);
 
     await page.getByTestId('folder-input-INTERVIEW_CLIP').setInputFiles(root);
-    await expect(page.getByTestId('folder-summary-INTERVIEW_CLIP')).toHaveText('2 clips queued, 3 camera files skipped, 1 other file skipped');
+    await expect(page.getByTestId('folder-summary-INTERVIEW_CLIP')).toHaveText('2 clips queued, 4 camera files skipped, 1 other file skipped');
     const section = page.getByTestId('asset-section-INTERVIEW_CLIP');
     await expect(section.getByTestId('asset-tile')).toHaveCount(2);
     await expect(section).toContainText(`${card}/DCIM/100MSDCF/`);

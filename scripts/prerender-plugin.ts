@@ -10,21 +10,24 @@ interface PrerenderModule {
   titleOf(path: string): string;
 }
 
+/** Text for an attribute or an element: the paths and titles are the app's own, escaped all the same. */
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 /** The page's markup in index.html's root (in place of the boot splash), and its style sheet inlined. */
 export function prerenderedHtml(index: string, styles: Map<string, string>, page: { path: string; title: string; markup: string }): string {
   const { path, title, markup } = page;
   const root = /<div id="root">[\s\S]*?<\/div>\s*<\/div>/;
   if (!root.test(index)) throw new Error('index.html has no <div id="root"> with the boot splash to replace');
   const withMarkup = index
-    .replace(root, () => `<div id="root" data-prerendered="${path}">${markup}</div>`)
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${title}</title>`)
+    .replace(root, () => `<div id="root" data-prerendered="${escapeHtml(path)}">${markup}</div>`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
     // Async: it never holds the first paint, and a few hundred bytes arrive long before the app.
     .replace('</head>', () => `  <script async src="${HOLD_EARLY_SUBMIT_SCRIPT}"></script>\n  </head>`);
   // A linked style sheet holds the first paint until it has arrived; inlined, the HTML alone
   // paints the form. The app's later pages use the same rules, already in the document.
   return withMarkup.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (link, file: string) => {
     const css = styles.get(file);
-    return css === undefined ? link : `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+    return css === undefined ? link : `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`;
   });
 }
 

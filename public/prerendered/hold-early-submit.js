@@ -5,8 +5,12 @@ addEventListener(
   'submit',
   (event) => {
     const root = document.getElementById('root');
-    if (!root || 'hydrated' in root.dataset) return;
+    // After 20 s the app has failed to start (a chunk gone after a deploy): the browser sends the
+    // form, a reload that gets the current app, rather than the page ignoring every click.
+    if (!root || 'hydrated' in root.dataset || performance.now() > 20_000) return;
     event.preventDefault();
+    // React may listen already (hydrating): it hears this submit when the app sends it again.
+    event.stopImmediatePropagation();
     window.cutdeskHeldSubmit = event.target;
   },
   true,

@@ -5,6 +5,8 @@ declare global {
   }
 }
 
+const TYPED_INPUTS = new Set(['text', 'email', 'password', 'search', 'tel', 'url', 'number']);
+
 /**
  * Once React has hydrated a prerendered page: what the visitor did before is handed to it.
  * React keeps text typed into a field before hydration on screen but not in its state (a
@@ -14,6 +16,8 @@ declare global {
 export function takeOverPrerenderedPage(root: HTMLElement): void {
   const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
   for (const input of root.querySelectorAll('input')) {
+    // Fields typed into only: a file input cannot be set, a checkbox's value is not what changed.
+    if (!TYPED_INPUTS.has(input.type)) continue;
     // React sets defaultValue to what it rendered; a field the visitor typed in differs from it.
     const typed = input.value;
     if (typed === input.defaultValue) continue;

@@ -35,6 +35,8 @@ const CAMERA_EXTENSIONS = new Set([
 ]);
 /** Names operating systems leave in folders. */
 const SYSTEM_NAMES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini', '.spotlight-v100', '.trashes', '.fseventsd']);
+/** Folders whose files are no footage: the bins of Windows and macOS, an archiver's leftovers. */
+const SYSTEM_FOLDERS = new Set(['$recycle.bin', 'system volume information', '__macosx']);
 
 export type CardFileKind = 'clip' | 'camera' | 'other';
 
@@ -42,7 +44,14 @@ export type CardFileKind = 'clip' | 'camera' | 'other';
  * A file found in a dropped folder: a clip the zone takes, a camera or system file (skipped and
  * counted as such), or another file (skipped too: a PDF in the footage folder is no clip).
  */
-export function cardFileKind(kind: AcceptKind, file: { name: string; type: string }): CardFileKind {
+export function cardFileKind(kind: AcceptKind, file: { name: string; type: string }, relativePath = ''): CardFileKind {
+  // A clip in a hidden or system folder (macOS's .Trashes, Windows's $RECYCLE.BIN) was deleted
+  // or hidden on the card: never footage to send.
+  const folders = relativePath
+    .toLowerCase()
+    .split(/[\\/]+/)
+    .slice(0, -1);
+  if (folders.some((level) => level.startsWith('.') || SYSTEM_FOLDERS.has(level))) return 'camera';
   const lower = file.name.toLowerCase();
   // Hidden files (macOS "._clip.mp4" resource forks included) are never footage.
   if (lower.startsWith('.') || SYSTEM_NAMES.has(lower)) return 'camera';
@@ -82,9 +91,10 @@ export function cleanFolder(folder: string): string | null {
   const levels: string[] = [];
   for (const level of folder.split(/[\\/]+/)) {
     if (level === '' || level === '.' || level === '..') continue;
-    const clean = sanitizeFileName(level);
+    // Leading dots first: ".hidden" would read as an extension with no name ("file.hidden").
+    const clean = sanitizeFileName(level.replace(/^\.+/, ''));
     // sanitizeFileName names an empty base "file": a level made only of stripped characters goes.
-    if (clean === 'file' && level.trim().toLowerCase() !== 'file') continue;
+    if (clean === 'file' && !/^\.*file[. ]*$/i.test(level.trim())) continue;
     levels.push(clean);
     if (levels.length === MAX_FOLDER_DEPTH) break;
   }

@@ -22,6 +22,10 @@ describe('a dropped folder, sorted as the upload zone takes it (issue 35)', () =
     ])
       expect(video(camera), camera).toBe('camera');
     expect(video('shot-list.pdf', 'application/pdf')).toBe('other');
+    // A clip deleted or hidden on the card (the bins of macOS and Windows, hidden folders) is no footage.
+    for (const path of ['CARD/.Trashes/501/C0003.MP4', '$RECYCLE.BIN/S-1-5/$RAB12.mp4', 'CARD/.hidden/x.mp4', '__MACOSX/CARD/C0001.MP4'])
+      expect(cardFileKind('video', { name: path.split('/').pop()!, type: 'video/mp4' }, path), path).toBe('camera');
+    expect(cardFileKind('video', { name: 'C0001.MP4', type: 'video/mp4' }, 'CARD/DCIM/100MSDCF/C0001.MP4')).toBe('clip');
     // The image zone takes the stills of a card, and counts its clips as other files.
     expect(cardFileKind('image', { name: 'DSC00001.JPG', type: 'image/jpeg' })).toBe('clip');
     expect(cardFileKind('image', { name: 'C0001.MP4', type: 'video/mp4' })).toBe('other');
@@ -41,6 +45,9 @@ describe('a dropped folder, sorted as the upload zone takes it (issue 35)', () =
     expect(cleanFolder('CARD/<script>/x')).toBe('CARD/script/x');
     expect(cleanFolder('\u202e/..')).toBeNull();
     expect(cleanFolder('Tournage été/Jour 1')).toBe('Tournage été/Jour 1');
+    // A level named with a leading dot keeps its name, not read as an extension ("file.hidden").
+    expect(cleanFolder('.hidden/x')).toBe('hidden/x');
+    expect(cleanFolder('file/File./x')).toBe('file/File/x');
     const deep = Array.from({ length: 40 }, (_, i) => `level${i}`).join('/');
     expect(cleanFolder(deep)!.split('/')).toHaveLength(MAX_FOLDER_DEPTH);
     const long = Array.from({ length: 12 }, () => 'x'.repeat(150)).join('/');

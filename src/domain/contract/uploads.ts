@@ -106,7 +106,7 @@ export const RegisterAssetBodyStruct = object({
     nullable(
       describedAs(
         define<string>('folder', (v) => (typeof v === 'string' && v.length <= 1024) || 'The folder is a path of at most 1,024 characters.'),
-        textSchema(0, 1024),
+        textSchema(undefined, 1024),
       ),
     ),
   ),

@@ -108,7 +108,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
     const counts = { queued: 0, camera: 0, other: 0 };
     const queued = fromFolder
       ? entries.filter((entry) => {
-          const found = cardFileKind(kind, entry.file);
+          const found = cardFileKind(kind, entry.file, entry.relativePath);
           if (found !== 'clip') counts[found] += 1;
           return found === 'clip';
         })
@@ -121,6 +121,8 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
         counts.queued = (result?.accepted.length ?? 0) + (result?.resumed.length ?? 0);
         counts.other += result?.rejected.length ?? 0;
         setFolderSummary(folderDropSummary(counts, kind));
+        // The summary is in the section's body: a folder added to a collapsed section opens it.
+        setOpen(true);
       }
       if (result?.accepted.length || result?.resumed.length) setOpen(true);
     } catch (error) {

@@ -44,15 +44,7 @@ export function AssetTile({
         )}
       </button>
       <div className="asset-meta">
-        {/* Issue 35: where the file sat in the folder it was dropped with. */}
-        {asset.folder && (
-          <span className="asset-folder" title={asset.folder}>
-            {asset.folder}/
-          </span>
-        )}
-        <span className="asset-name" title={asset.name}>
-          {asset.name}
-        </span>
+        <FolderAndName folder={asset.folder} name={asset.name} />
         <span className="asset-size">{formatFileSize(asset.size)}</span>
       </div>
       <div className="asset-actions">
@@ -121,15 +113,7 @@ export function PendingTile({ upload, kind, onResume, onRemove }: { upload: Uplo
         </span>
       </div>
       <div className="asset-meta">
-        {/* Issue 35: where the file sat in the folder it was dropped with. */}
-        {item.folder && (
-          <span className="asset-folder" title={item.folder}>
-            {item.folder}/
-          </span>
-        )}
-        <span className="asset-name" title={item.name}>
-          {item.name}
-        </span>
+        <FolderAndName folder={item.folder} name={item.name} />
         <span className={`asset-size ${incomplete ? 'is-error' : ''}`} data-testid="pending-status">
           {uploadStatusLine(item)}
         </span>
@@ -162,5 +146,21 @@ export function PendingTile({ upload, kind, onResume, onRemove }: { upload: Uplo
         )}
       </div>
     </article>
+  );
+}
+
+/** A file's name, with the folder it sat in when it came in a dropped folder (issue 35) above it. */
+function FolderAndName({ folder, name }: { folder: string | null; name: string }) {
+  return (
+    <>
+      {folder && (
+        <span className="asset-folder" title={folder}>
+          {folder}/
+        </span>
+      )}
+      <span className="asset-name" title={name}>
+        {name}
+      </span>
+    </>
   );
 }

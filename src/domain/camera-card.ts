@@ -71,9 +71,13 @@ export function folderDropSummary(counts: { queued: number; camera: number; othe
   return parts.join(', ');
 }
 
-/** At most this many folder levels and characters are kept of where a file sat in a dropped folder. */
+/**
+ * At most this many folder levels and characters are kept of where a file sat in a dropped
+ * folder: a card's own layout is a few short levels ("PRIVATE/M4ROOT/CLIP"), and a zip's paths
+ * must stay within what Windows extracts (260 characters, the extraction folder included).
+ */
 export const MAX_FOLDER_DEPTH = 12;
-export const MAX_FOLDER_LENGTH = 512;
+export const MAX_FOLDER_LENGTH = 160;
 
 /**
  * The folder a file sat in, from its path relative to the dropped folder ("CARD/DCIM/100MSDCF/

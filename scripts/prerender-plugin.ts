@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin } from 'vite';
 import { HOLD_EARLY_SUBMIT_SCRIPT, PRERENDERED_PAGES } from '../src/domain/prerendered-pages.ts';
+import { escapeHtml } from '../src/domain/html-text.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -9,9 +10,6 @@ interface PrerenderModule {
   renderPage(path: string): string;
   titleOf(path: string): string;
 }
-
-/** Text for an attribute or an element: the paths and titles are the app's own, escaped all the same. */
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The page's markup in index.html's root (in place of the boot splash), and its style sheet inlined. */
 export function prerenderedHtml(index: string, styles: Map<string, string>, page: { path: string; title: string; markup: string }): string {

@@ -3,6 +3,7 @@ import { API_BASE_PATH, buildOpenApiDocument } from '../../src/domain/contract/o
 import * as operations from '../../src/domain/contract/service.ts';
 import { PreparedJson } from '../prepared-answer.ts';
 import { route } from './operation-route.ts';
+import { escapeHtml } from '../../src/domain/html-text.ts';
 
 /**
  * The API reference, generated from the contract (src/domain/contract/operations.ts and the
@@ -34,8 +35,6 @@ export default async function apiReferenceRoutes(app: FastifyInstance) {
 }
 
 type Json = Record<string, unknown>;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** `code` spans of the reference's prose as <code>. */
 const prose = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');

@@ -1,14 +1,13 @@
 import type { MailMessage } from './mailer.ts';
-
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml } from '../../src/domain/html-text.ts';
 
 function layout(title: string, intro: string, action: string, link: string, outro: string): Pick<MailMessage, 'text' | 'html'> {
   return {
     text: `${title}\n\n${intro}\n\n${action}: ${link}\n\n${outro}\n\nCutdesk`,
     html: `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#464A4F">
-<h2>${escape(title)}</h2><p>${escape(intro)}</p>
-<p><a href="${escape(link)}" style="background:#87C232;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escape(action)}</a></p>
-<p style="font-size:12px;color:#777">${escape(outro)}<br>${escape(link)}</p></body></html>`,
+<h2>${escapeHtml(title)}</h2><p>${escapeHtml(intro)}</p>
+<p><a href="${escapeHtml(link)}" style="background:#87C232;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="font-size:12px;color:#777">${escapeHtml(outro)}<br>${escapeHtml(link)}</p></body></html>`,
   };
 }
 
@@ -62,7 +61,7 @@ export function staffInviteMail(to: string, role: string, link: string): MailMes
 /** Label and value lines of a billing e-mail (receipt, failed renewal), text and HTML alike. */
 function withDetails(mail: Pick<MailMessage, 'text' | 'html'>, rows: [string, string][]): Pick<MailMessage, 'text' | 'html'> {
   const text = rows.map(([label, value]) => `${label}: ${value}`).join('\n');
-  const table = `<table style="border-collapse:collapse;margin:12px 0">${rows.map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#777">${escape(label)}</td><td style="padding:2px 0">${escape(value)}</td></tr>`).join('')}</table>`;
+  const table = `<table style="border-collapse:collapse;margin:12px 0">${rows.map(([label, value]) => `<tr><td style="padding:2px 16px 2px 0;color:#777">${escapeHtml(label)}</td><td style="padding:2px 0">${escapeHtml(value)}</td></tr>`).join('')}</table>`;
   // Replacer functions: a `$` in a name or an amount is text, not a replacement pattern.
   return { text: mail.text.replace('\n\n', () => `\n\n${text}\n\n`), html: mail.html.replace('</h2>', () => `</h2>${table}`) };
 }
@@ -161,7 +160,7 @@ function reviewMail(
 ): MailMessage {
   const base = layout(body.title, body.intro, body.action, body.link, body.outro);
   const unsubscribeText = `Stop these e-mails: ${footer.unsubscribeLink}`;
-  const unsubscribeHtml = `<p style="font-size:12px;color:#777"><a href="${escape(footer.unsubscribeLink)}">Stop these e-mails</a></p>`;
+  const unsubscribeHtml = `<p style="font-size:12px;color:#777"><a href="${escapeHtml(footer.unsubscribeLink)}">Stop these e-mails</a></p>`;
   return {
     to,
     subject,
@@ -223,7 +222,7 @@ export interface MailComment {
 
 const commentLines = (comments: MailComment[]) => comments.map((c) => `${c.timecode}  ${c.author}: ${c.text}`).join('\n');
 const commentRows = (comments: MailComment[]) =>
-  `<table style="border-collapse:collapse;margin:12px 0">${comments.map((c) => `<tr><td style="padding:4px 12px 4px 0;font-family:monospace;vertical-align:top">${escape(c.timecode)}</td><td style="padding:4px 12px 4px 0;vertical-align:top;color:#777">${escape(c.author)}</td><td style="padding:4px 0;white-space:pre-wrap">${escape(c.text)}</td></tr>`).join('')}</table>`;
+  `<table style="border-collapse:collapse;margin:12px 0">${comments.map((c) => `<tr><td style="padding:4px 12px 4px 0;font-family:monospace;vertical-align:top">${escapeHtml(c.timecode)}</td><td style="padding:4px 12px 4px 0;vertical-align:top;color:#777">${escapeHtml(c.author)}</td><td style="padding:4px 0;white-space:pre-wrap">${escapeHtml(c.text)}</td></tr>`).join('')}</table>`;
 
 export function changesRequestedMail(
   to: string,
@@ -261,7 +260,7 @@ export function commentDigestMail(to: string, details: { projects: DigestProject
   const listHtml = details.projects
     .map(
       (p) =>
-        `<h3 style="margin:16px 0 4px"><a href="${escape(p.link)}">${escape(p.projectName)}</a></h3>${commentRows(p.comments.map((c) => ({ ...c, timecode: `${c.version} ${c.timecode}` })))}`,
+        `<h3 style="margin:16px 0 4px"><a href="${escapeHtml(p.link)}">${escapeHtml(p.projectName)}</a></h3>${commentRows(p.comments.map((c) => ({ ...c, timecode: `${c.version} ${c.timecode}` })))}`,
     )
     .join('');
   return reviewMail(

@@ -3,13 +3,12 @@ import * as operations from '../../../src/domain/contract/review-mail.ts';
 import { pathTo } from '../../../src/domain/pages.ts';
 import { reviewMailPreferences, unsubscribe, updateReviewMailPreferences } from '../../services/review-mail-preferences.ts';
 import { route } from '../operation-route.ts';
-
-const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { escapeHtml } from '../../../src/domain/html-text.ts';
 
 /** A plain page for the person who clicked the link in their mail client (no app, no session). */
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(title)} · Cutdesk</title></head>` +
-  `<body style="font-family:Arial,sans-serif;color:#464A4F;max-width:520px;margin:80px auto;padding:0 24px"><h1 style="font-size:24px">${escape(title)}</h1><p>${escape(body)}</p>` +
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)} · Cutdesk</title></head>` +
+  `<body style="font-family:Arial,sans-serif;color:#464A4F;max-width:520px;margin:80px auto;padding:0 24px"><h1 style="font-size:24px">${escapeHtml(title)}</h1><p>${escapeHtml(body)}</p>` +
   `<p><a href="${pathTo('staffSignIn')}" style="color:#5b8f1c">Sign in to Cutdesk</a> to choose your review e-mails in Settings.</p></body></html>`;
 
 /** Issue 13: the signed-in user's review e-mail settings, and the mails' unsubscribe link. */

@@ -60,6 +60,20 @@ export function cardFileKind(kind: AcceptKind, file: { name: string; type: strin
   return acceptsFile(kind, file) ? 'clip' : 'other';
 }
 
+/** The files of a dropped folder, sorted: the clips to queue, and how many of the rest were skipped as what. */
+export function sortCardFiles<T extends { file: { name: string; type: string }; relativePath?: string }>(
+  kind: AcceptKind,
+  entries: readonly T[],
+): { clips: T[]; camera: number; other: number } {
+  const sorted = { clips: [] as T[], camera: 0, other: 0 };
+  for (const entry of entries) {
+    const found = cardFileKind(kind, entry.file, entry.relativePath);
+    if (found === 'clip') sorted.clips.push(entry);
+    else sorted[found] += 1;
+  }
+  return sorted;
+}
+
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** The one line a folder drop ends with: "132 clips queued, 41 camera files skipped". */

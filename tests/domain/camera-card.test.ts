@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FOLDER_DEPTH, MAX_FOLDER_LENGTH, cardFileKind, cleanFolder, folderDropSummary, folderOf } from '../../src/domain/camera-card.ts';
+import { MAX_FOLDER_DEPTH, MAX_FOLDER_LENGTH, cardFileKind, cleanFolder, folderDropSummary, folderOf, sortCardFiles } from '../../src/domain/camera-card.ts';
 
 describe('a dropped folder, sorted as the upload zone takes it (issue 35)', () => {
   it('queues the clips a zone takes and skips what cameras and systems write beside them', () => {
@@ -29,6 +29,19 @@ describe('a dropped folder, sorted as the upload zone takes it (issue 35)', () =
     // The image zone takes the stills of a card, and counts its clips as other files.
     expect(cardFileKind('image', { name: 'DSC00001.JPG', type: 'image/jpeg' })).toBe('clip');
     expect(cardFileKind('image', { name: 'C0001.MP4', type: 'video/mp4' })).toBe('other');
+  });
+
+  it('sorts a card into the clips to queue and the counts of what was skipped', () => {
+    const entry = (relativePath: string, type = '') => ({ file: { name: relativePath.split('/').pop()!, type }, relativePath });
+    const card = [
+      entry('CARD/DCIM/C0001.MP4', 'video/mp4'),
+      entry('CARD/DCIM/C0001.THM'),
+      entry('CARD/.Trashes/C0009.MP4', 'video/mp4'),
+      entry('CARD/notes.pdf', 'application/pdf'),
+    ];
+    const sorted = sortCardFiles('video', card);
+    expect(sorted.clips).toEqual([card[0]]);
+    expect({ camera: sorted.camera, other: sorted.other }).toEqual({ camera: 2, other: 1 });
   });
 
   it('says what it did in one line', () => {

@@ -9,7 +9,7 @@ import { errorMessage } from '@/lib/api-client.ts';
 import { NEEDS_CONNECTION, useOffline } from '@/lib/connectivity.ts';
 import { deleteAllAssets } from '@/shared/uploads/api/delete-all-assets.ts';
 import { deleteAsset } from '@/shared/uploads/api/delete-asset.ts';
-import { cardFileKind, folderDropSummary } from '@/domain/camera-card.ts';
+import { folderDropSummary, sortCardFiles } from '@/domain/camera-card.ts';
 import { canPickHandles, entriesFromDrop, entriesFromFolderPick, pickWithHandles } from '@/shared/uploads/file-pick.ts';
 import {
   cancelUpload,
@@ -19,6 +19,7 @@ import {
   resumeWithFile,
   retryUpload,
   warmUploads,
+  type EnqueueResult,
   type UploadItemView,
 } from '@/shared/uploads/upload-client.ts';
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
@@ -46,6 +47,9 @@ const HINTS: Record<AssetType, string> = {
   BROLL_CLIP: 'Supporting footage: places, products, people at work.',
   ASSET: 'Logos, photos and graphics for the edit.',
 };
+
+/** What a folder with no clip in it queues. */
+const NOTHING_QUEUED: EnqueueResult = { accepted: [], resumed: [], rejected: [], refused: null };
 
 type Confirm = { kind: 'delete'; asset: Asset } | { kind: 'delete-all' } | { kind: 'cancel'; item: UploadItemView };
 
@@ -105,26 +109,15 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
     // Issue 35: from a folder (a camera card), the clips are queued and the rest is skipped and
     // counted, not refused: a card always holds thumbnails and sidecars beside its clips.
     const fromFolder = entries.some((entry) => entry.relativePath);
-    const counts = { queued: 0, camera: 0, other: 0 };
-    const queued = fromFolder
-      ? entries.filter((entry) => {
-          const found = cardFileKind(kind, entry.file, entry.relativePath);
-          if (found !== 'clip') counts[found] += 1;
-          return found === 'clip';
-        })
-      : entries;
+    const { clips, camera, other } = fromFolder ? sortCardFiles(kind, entries) : { clips: entries, camera: 0, other: 0 };
     try {
-      const result = queued.length > 0 ? await enqueueUploads(queued, { projectId: project.id, type }) : null;
-      if (result?.refused === 'no-memory') flash(UPLOAD_MESSAGES.noMoreMemory);
-      else if (result?.rejected.length && !fromFolder) flash(UPLOAD_MESSAGES.notAccepted(kind === 'video' ? 'video' : 'image'));
-      if (fromFolder && result?.refused !== 'no-memory') {
-        counts.queued = (result?.accepted.length ?? 0) + (result?.resumed.length ?? 0);
-        counts.other += result?.rejected.length ?? 0;
-        setFolderSummary(folderDropSummary(counts, kind));
-        // The summary is in the section's body: a folder added to a collapsed section opens it.
-        setOpen(true);
-      }
-      if (result?.accepted.length || result?.resumed.length) setOpen(true);
+      const result = clips.length > 0 ? await enqueueUploads(clips, { projectId: project.id, type }) : NOTHING_QUEUED;
+      if (result.refused === 'no-memory') return flash(UPLOAD_MESSAGES.noMoreMemory);
+      const queued = result.accepted.length + result.resumed.length;
+      if (fromFolder) setFolderSummary(folderDropSummary({ queued, camera, other: other + result.rejected.length }, kind));
+      else if (result.rejected.length) flash(UPLOAD_MESSAGES.notAccepted(kind === 'video' ? 'video' : 'image'));
+      // A folder's summary is in the section's body: a folder added to a collapsed section opens it.
+      if (queued > 0 || fromFolder) setOpen(true);
     } catch (error) {
       flash(errorMessage(error));
     }

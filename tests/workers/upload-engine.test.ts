@@ -716,7 +716,16 @@ describe('upload engine against the embedded store', () => {
 
   it('reports progress per file and overall, with speed and time left', async () => {
     const projectId = await world.createProject();
-    const { engine, snapshots } = engineWith(await freshStore(), { transport: scriptedTransport().transport });
+    // Each request sent moves this clock by 100 ms, and parts go in waves of three: the speed is
+    // measured over a known span. On the real clock a fast run ended within the 0.2 s the meter
+    // needs before it reads a speed, and none was ever shown (a CI run failed so).
+    let clock = Date.now();
+    const script = scriptedTransport();
+    const transport: UploadEngineOptions['transport'] = (request) => {
+      if (request.method === 'PUT') clock += 100;
+      return script.transport(request);
+    };
+    const { engine, snapshots } = engineWith(await freshStore(), { transport, parallel: 3, now: () => clock });
     const data = bytes(6 * PART, 88);
     const { accepted } = await engine.enqueue([{ file: clip(data, 'progress.mp4') }, { file: clip(bytes(1000), 'small.mp4') }], {
       projectId,

@@ -587,6 +587,42 @@ describe('multipart uploads', () => {
     30_000,
   );
 
+  it('a FULL_OBJECT CRC32 upload records the CRC-32 of every byte, and refuses a completion whose whole checksum differs (issue 35)', async () => {
+    const key = k('multipart/full-object-crc32.bin');
+    const data = randomBytes(2 * partSize + 777);
+    const pieces = [data.subarray(0, partSize), data.subarray(partSize, 2 * partSize), data.subarray(2 * partSize)];
+    const created = await client.send(
+      new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key, ChecksumAlgorithm: 'CRC32', ChecksumType: 'FULL_OBJECT' }),
+    );
+    const uploadId = created.UploadId ?? '';
+    const parts = [];
+    for (const [index, piece] of pieces.entries()) {
+      const sent = await client.send(
+        new UploadPartCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, PartNumber: index + 1, Body: piece, ChecksumCRC32: crc32Base64(piece) }),
+      );
+      parts.push({ PartNumber: index + 1, ETag: sent.ETag ?? '', ChecksumCRC32: crc32Base64(piece) });
+    }
+    const complete = (whole: string) =>
+      client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: target.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts },
+          ChecksumCRC32: whole,
+          ChecksumType: 'FULL_OBJECT',
+        }),
+      );
+    await expectS3Error(complete(crc32Base64(Buffer.from('not these bytes'))), 'BadDigest', 400);
+    await expectS3Error(client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key })), 'NotFound');
+    const done = await complete(crc32Base64(data));
+    expect(done.ChecksumCRC32).toBe(crc32Base64(data));
+    const head = await client.send(new HeadObjectCommand({ Bucket: target.bucket, Key: key, ChecksumMode: 'ENABLED' }));
+    expect(head.ChecksumCRC32).toBe(crc32Base64(data));
+    expect(head.ChecksumType).toBe('FULL_OBJECT');
+    expect(sha256(await getBytes(key))).toBe(sha256(data));
+  }, 30_000);
+
   it('lib-storage Upload from a stream of unknown length', async () => {
     const data = randomBytes(partSize + 1000);
     const key = k('multipart/stream.bin');

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyReply } from 'fastify';
-import { compositeChecksum, parseChecksumAlgorithm } from './checksums.ts';
+import { crc32FromBase64, crc32OfRuns, crc32ToBase64 } from '../../../src/domain/crc32.ts';
+import { checksumHeaderName, compositeChecksum, parseChecksumAlgorithm } from './checksums.ts';
 import type { ChecksumAlgorithm, StoredChecksum } from './checksums.ts';
-import { MAX_XML_BODY_BYTES, MIN_PART_BYTES, assertKeyAllowed } from './context.ts';
+import { MAX_XML_BODY_BYTES, MIN_PART_BYTES, assertKeyAllowed, requestHeader } from './context.ts';
 import type { S3Context } from './context.ts';
 import { checksumXml, uploadFor } from './multipart-handlers.ts';
 import type { PartRecord, UploadRecord } from './multipart.ts';
@@ -81,13 +82,34 @@ function multipartEtag(parts: PartRecord[]): string {
   return `"${md5.digest('hex')}-${parts.length}"`;
 }
 
+/**
+ * The whole object's checksum from its parts': S3's composite one (the checksum of the parts'
+ * checksums, `-N`), or for a FULL_OBJECT CRC32 upload the CRC-32 of every byte, combined from the
+ * parts' CRCs and sizes without reading them again (issue 35). CRC32C and CRC64NVME have no
+ * combine here: such an object keeps no whole checksum.
+ */
 function multipartChecksum(upload: UploadRecord, parts: PartRecord[]): StoredChecksum | undefined {
   const algorithm = upload.checksumAlgorithm;
-  if (!algorithm || upload.checksumType === 'FULL_OBJECT') return undefined;
+  if (!algorithm) return undefined;
   const values = parts.map((part) => (part.checksum?.algorithm === algorithm ? part.checksum.value : undefined));
   if (values.some((value) => value === undefined)) return undefined;
+  if (upload.checksumType === 'FULL_OBJECT') {
+    if (algorithm !== 'CRC32') return undefined;
+    const crcs = values.map((value) => crc32FromBase64(value!));
+    if (crcs.some((crc) => crc === null)) return undefined;
+    const whole = crc32OfRuns(parts.map((part, index) => ({ crc32: crcs[index]!, size: part.size })));
+    return { algorithm, value: crc32ToBase64(whole), type: 'FULL_OBJECT' };
+  }
   const value = compositeChecksum(algorithm, values as string[]);
   return value === null ? undefined : { algorithm, value, type: 'COMPOSITE' };
+}
+
+/** A whole-object checksum sent with the completion must be the one the parts make: else nothing is stored. */
+function checkDeclaredChecksum(ctx: S3Context, checksum: StoredChecksum | undefined): void {
+  if (checksum?.type !== 'FULL_OBJECT') return;
+  const declared = requestHeader(ctx, checksumHeaderName(checksum.algorithm));
+  if (declared !== undefined && declared !== checksum.value)
+    throw new S3Error('BadDigest', `The ${checksum.algorithm} you specified did not match the calculated checksum.`);
 }
 
 export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyReply> {
@@ -101,11 +123,19 @@ export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyRe
   const release = ctx.uploads.claim(upload.uploadId);
   if (!release) throw noSuchUpload();
   let parts: PartRecord[];
+  let checksum: StoredChecksum | undefined;
   let condition: ReturnType<typeof writeCondition>;
   try {
     if (!(await ctx.uploads.get(upload.uploadId))) throw noSuchUpload();
-    const { body } = await receiveSmallBody(ctx.body, { headers: ctx.request.headers, contentSha256: ctx.auth.contentSha256, maxSize: MAX_XML_BODY_BYTES });
+    const { body } = await receiveSmallBody(ctx.body, {
+      headers: ctx.request.headers,
+      contentSha256: ctx.auth.contentSha256,
+      maxSize: MAX_XML_BODY_BYTES,
+      checksumHeadersDescribeObject: true,
+    });
     parts = validateRequestedParts(upload, parseCompleteRequest(body), await ctx.uploads.listParts(upload.uploadId));
+    checksum = multipartChecksum(upload, parts);
+    checkDeclaredChecksum(ctx, checksum);
     condition = writeCondition(ctx);
     // Checked up front for a proper 412, and again when committing in case the key changed meanwhile.
     condition?.(await ctx.objects.head(key));
@@ -113,17 +143,22 @@ export async function completeMultipartUpload(ctx: S3Context): Promise<FastifyRe
     release();
     throw error;
   }
-  return answerWhenDone(ctx, () => assembleAndCommit(ctx, upload, parts, condition).finally(release), `/${ctx.options.bucket}/${key}`);
+  return answerWhenDone(ctx, () => assembleAndCommit(ctx, upload, parts, checksum, condition).finally(release), `/${ctx.options.bucket}/${key}`);
 }
 
-async function assembleAndCommit(ctx: S3Context, upload: UploadRecord, parts: PartRecord[], condition: ReturnType<typeof writeCondition>): Promise<string> {
+async function assembleAndCommit(
+  ctx: S3Context,
+  upload: UploadRecord,
+  parts: PartRecord[],
+  checksum: StoredChecksum | undefined,
+  condition: ReturnType<typeof writeCondition>,
+): Promise<string> {
   const { key } = ctx.target;
   const temp = ctx.objects.newTempPath();
   // Issue 14: the parts become the object's segments by hard link, a metadata operation whatever
   // the size; copied into one file only where the file system cannot link.
   const linked = await ctx.uploads.linkParts(upload.uploadId, parts, temp);
   if (!linked) await ctx.uploads.assemble(upload.uploadId, parts, temp);
-  const checksum = multipartChecksum(upload, parts);
   const meta = await ctx.objects
     .commit(
       key,

@@ -26,6 +26,11 @@ export interface BodyExpectations {
   maxSize: number;
   /** Compute this checksum even when the client sent none (uploads created with an algorithm). */
   computeChecksum?: ChecksumAlgorithm;
+  /**
+   * The x-amz-checksum-* headers describe the object being made, not this body: on
+   * CompleteMultipartUpload they carry the whole object's checksum (checked there).
+   */
+  checksumHeadersDescribeObject?: boolean;
 }
 
 export interface ReceivedBody {
@@ -57,8 +62,8 @@ interface ExpectedChecksum {
   trailerName?: string;
 }
 
-function expectedChecksum(headers: IncomingHttpHeaders, computeChecksum: ChecksumAlgorithm | undefined): ExpectedChecksum | undefined {
-  for (const algorithm of CHECKSUM_ALGORITHMS) {
+function expectedChecksum(headers: IncomingHttpHeaders, computeChecksum: ChecksumAlgorithm | undefined, ofObject: boolean): ExpectedChecksum | undefined {
+  for (const algorithm of ofObject ? [] : CHECKSUM_ALGORITHMS) {
     const value = header(headers, checksumHeaderName(algorithm));
     if (value !== undefined) return { algorithm, headerValue: value };
   }
@@ -115,7 +120,7 @@ export async function receiveBody(source: Readable | undefined, sink: Writable, 
   if (length > expect.maxSize) {
     throw new S3Error('EntityTooLarge', undefined, { ProposedSize: String(length), MaxSizeAllowed: String(expect.maxSize) });
   }
-  const checksum = expectedChecksum(headers, expect.computeChecksum);
+  const checksum = expectedChecksum(headers, expect.computeChecksum, expect.checksumHeadersDescribeObject === true);
   const hasher = checksum ? createChecksumHasher(checksum.algorithm) : null;
   const meter = new BodyMeter(length, /^[0-9a-f]{64}$/.test(contentSha256), hasher);
   const decoder = framed ? new AwsChunkedDecoder() : null;

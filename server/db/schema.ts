@@ -136,6 +136,8 @@ export interface AssetsTable {
   crc32: number | null;
   /** Issue 35: where the file sat in a folder the customer dropped, cleaned ("CARD/DCIM/100MSDCF"), or null (migration 0024). */
   folder: string | null;
+  /** Issue 35: CRC-32 of the file as the customer's device read it, or null (migration 0025). Equal to `crc32`: verified. */
+  sentCrc32: number | null;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

@@ -26,6 +26,7 @@ import * as sortKeys from './0021-sort-keys.ts';
 import * as boardWatchesSortKeys from './0022-board-watches-sort-keys.ts';
 import * as changeNotifications from './0023-change-notifications.ts';
 import * as assetFolders from './0024-asset-folders.ts';
+import * as assetSentChecksums from './0025-asset-sent-checksums.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -53,6 +54,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022-board-watches-sort-keys': boardWatchesSortKeys,
   '0023-change-notifications': changeNotifications,
   '0024-asset-folders': assetFolders,
+  '0025-asset-sent-checksums': assetSentChecksums,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -31,7 +31,7 @@ export function assetsRepo(db: Db) {
     async copyLive(fromProjectId: number, toProjectId: number): Promise<void> {
       const assets = await db
         .selectFrom('assets')
-        .select(['name', 'size', 'type', 'path', 'previewPath', 'crc32', 'folder'])
+        .select(['name', 'size', 'type', 'path', 'previewPath', 'crc32', 'folder', 'sentCrc32'])
         .where('projectId', '=', fromProjectId)
         .where('deletedAt', 'is', null)
         .execute();

@@ -1,3 +1,4 @@
+import { csvDocument } from '../../src/domain/csv.ts';
 import { frameToTimecode, isDropFrame, timecodeToFrame, type FrameRate } from '../../src/domain/timecode.ts';
 
 /**
@@ -67,20 +68,6 @@ const oneLine = (text: string) =>
 // ---------------------------------------------------------------------------------------
 
 export const CSV_HEADER = ['Number', 'Reply to', 'Timecode', 'End', 'Author', 'Status', 'Comment'] as const;
-/** The byte order mark: Excel reads a CSV without it in the machine's legacy code page and mangles UTF-8. */
-export const CSV_BOM = '\uFEFF';
-
-/**
- * One CSV cell, always quoted (quotes doubled). A cell starting with = + - @, a tab or a carriage
- * return also gets a leading apostrophe: spreadsheets run such a cell as a formula
- * (`=HYPERLINK(...)` in a comment would become a live link in the editor's Excel). Quoting every
- * cell matters as much: Excel in a locale whose list separator is ";" splits an unquoted
- * `note;=1+1` at the semicolon, and the second half would run as a formula.
- */
-function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
 
 /**
  * The comments as CSV: a UTF-8 byte order mark, CRLF line ends, the header
@@ -100,8 +87,7 @@ export function toCsv(input: MarkerExport): string {
     rows.push([number, '', tcIn, tcOut, comment.author, status, comment.deleted ? '' : comment.text]);
     for (const reply of comment.replies ?? []) rows.push(['', number, tcIn, tcOut, reply.author, status, reply.text]);
   });
-  // The header is our own fixed words; every data cell is quoted (csvCell).
-  return CSV_BOM + [CSV_HEADER.join(','), ...rows.map((row) => row.map(csvCell).join(','))].join('\r\n') + '\r\n';
+  return csvDocument(CSV_HEADER, rows);
 }
 
 // ---------------------------------------------------------------------------------------

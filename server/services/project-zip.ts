@@ -5,7 +5,8 @@ import type { ZipLink } from '../../src/domain/contract/media.ts';
 import { ZIP_MESSAGES, ZIP_STREAMS, zipFileName } from '../../src/domain/media.ts';
 import { isStaffRole } from '../../src/domain/roles.ts';
 import { zipLength, zipParts, type ZipEntry } from '../../src/domain/zip-archive.ts';
-import { zipPlan } from '../../src/domain/zip-plan.ts';
+import { zipPlan, type ZipPlanEntry } from '../../src/domain/zip-plan.ts';
+import { manifestCsv, manifestFileName } from '../../src/domain/asset-checksum.ts';
 import type { AppContext } from '../context.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { ZIP_LINK_SECONDS, signZipToken, verifyZipToken, type MediaSession } from '../media/media-links.ts';
@@ -48,17 +49,24 @@ async function storedBytes(storage: ObjectStore, key: string, name: string): Pro
   return object.body;
 }
 
-/** The project's raw zip as it stands now: its entries and its length, nothing read yet. */
-export async function rawZip(ctx: AppContext, projectId: number): Promise<ServerZip> {
+/** The raw zip's plan for the project's assets as they stand now, with the row of each file entry. */
+async function rawPlan(ctx: AppContext, projectId: number) {
   const rows = await assetsRepo(ctx.db).list(projectId);
   const { plan } = zipPlan(
     rows.map((row) => ({ ...row, type: { name: row.type } })),
     'raw',
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
+  const rowOf = (entry: ZipPlanEntry) => (entry.ref === undefined ? undefined : byId.get(Number(entry.ref.split(':')[0])));
+  return { rows, plan, rowOf };
+}
+
+/** The project's raw zip as it stands now: its entries and its length, nothing read yet. */
+export async function rawZip(ctx: AppContext, projectId: number): Promise<ServerZip> {
+  const { rows, plan, rowOf } = await rawPlan(ctx, projectId);
   const newest = rows.reduce((latest, row) => (row.createdAt > latest ? row.createdAt : latest), FOLDERS_TIME);
   const entries: ZipEntry[] = plan.map((entry) => {
-    const row = entry.ref === undefined ? undefined : byId.get(Number(entry.ref.split(':')[0]));
+    const row = rowOf(entry);
     if (!row) return { name: entry.name, directory: true, lastModified: newest };
     return {
       name: entry.name,
@@ -73,6 +81,16 @@ export async function rawZip(ctx: AppContext, projectId: number): Promise<Server
     .digest('base64url')
     .slice(0, 27);
   return { name: zipFileName(projectId, 'raw'), etag: `"${etag}"`, size: await zipLength(entries), files: rows.length, entries };
+}
+
+/** Issue 35: the raw zip's manifest, each file under the path the zip gives it (the same plan, the same rows). */
+export async function rawZipManifest(ctx: AppContext, projectId: number): Promise<{ name: string; body: string }> {
+  const { plan, rowOf } = await rawPlan(ctx, projectId);
+  const rows = plan.flatMap((entry) => {
+    const row = rowOf(entry);
+    return row ? [{ path: entry.name, size: row.size, crc32: row.crc32, sentCrc32: row.sentCrc32 }] : [];
+  });
+  return { name: manifestFileName(projectId), body: manifestCsv(rows) };
 }
 
 /** The folders' time in a project without assets (any fixed time would do: the archive must not depend on the clock). */

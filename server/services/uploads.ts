@@ -120,6 +120,7 @@ function toAsset(row: AssetRow, url: string | null, previewUrl: string | null): 
     url,
     previewUrl,
     crc32: row.crc32,
+    sentCrc32: row.sentCrc32,
   };
 }
 
@@ -208,6 +209,7 @@ export async function registerAsset(
         // Issue 35: the browser's text is only a hint of where the file sat; what is kept is
         // cleaned as every level of a name is (no `..`, no separators of its own, bounded).
         folder: body.folder ? cleanFolder(body.folder) : null,
+        sentCrc32: body.crc32 ?? null,
         deletedAt: null,
       });
       await txRepo.release(body.path);

@@ -108,17 +108,25 @@ export function crc32OfRuns(runs: readonly { crc32: number; size: number }[]): n
 
 // ——— Spellings ———
 
-/** As S3's x-amz-checksum-crc32 header: the four big-endian bytes in base64. */
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** As S3's x-amz-checksum-crc32 header: the four big-endian bytes in base64 (32 bits: six digits and `==`). */
 export function crc32ToBase64(value: number): string {
+  // 32 bits as six 6-bit digits, the last holding the final 2 bits followed by four zero bits.
   const v = value >>> 0;
-  return btoa(String.fromCharCode(v >>> 24, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff));
+  let text = '';
+  for (let shift = 26; shift >= 2; shift -= 6) text += BASE64[(v >>> shift) & 0x3f];
+  return `${text}${BASE64[(v & 0x3) << 4]}==`;
 }
 
 /** The value of an x-amz-checksum-crc32 header, or null when it is not one. */
 export function crc32FromBase64(text: string): number | null {
   if (!/^[A-Za-z0-9+/]{6}==$/.test(text)) return null;
-  const bytes = atob(text);
-  return ((bytes.charCodeAt(0) << 24) | (bytes.charCodeAt(1) << 16) | (bytes.charCodeAt(2) << 8) | bytes.charCodeAt(3)) >>> 0;
+  const digits = [...text.slice(0, 6)].map((ch) => BASE64.indexOf(ch));
+  const last = digits[5]!;
+  // The bits past the 32nd must be zero, as every encoder writes them (one spelling per value).
+  if ((last & 0xf) !== 0) return null;
+  return digits.slice(0, 5).reduce((sum, digit) => sum * 64 + digit, 0) * 4 + (last >>> 4);
 }
 
 /** As people compare it (`crc32`, `7z h`, `unzip -v` print it so): eight lower-case hex digits. */

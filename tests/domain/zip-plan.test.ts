@@ -24,6 +24,7 @@ const asset = (
   url: null,
   previewUrl: null,
   crc32,
+  sentCrc32: null,
 });
 
 describe('zip plan (A§2 folders)', () => {

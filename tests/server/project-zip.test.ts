@@ -63,6 +63,9 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
           previewPath: null,
           crc32: known,
           folder: 'folder' in file ? file.folder : null,
+          // Issue 35: what the uploading device computed — the card's clip as stored, the interview
+          // not (a stored copy that differs), the b-roll from before devices sent one, the image still being read back.
+          sentCrc32: key === 'card' || key === 'image' ? crc32(file.bytes) : key === 'interview' ? crc32(file.bytes) ^ 1 : null,
         })
         .execute();
     }
@@ -107,6 +110,33 @@ describe.each(DATABASES)('the raw zip streamed by the server on $name (issue 34)
     const unpacked = join(server.dataDir, 'unpacked');
     await exec('unzip', ['-q', file, '-d', unpacked]);
     expect(sha(await readFile(join(unpacked, 'interviews/CARD/DCIM/100MSDCF', files.card.name)))).toBe(sha(files.card.bytes));
+  });
+
+  it('gives staff the manifest beside the zip: each file under its path in the zip, its size, the CRC-32 unzip -v prints and whether it is verified (issue 35)', async () => {
+    expect((await call('GET', `/projects/${projectId}/assets/manifest`, owner)).statusCode).toBe(403);
+    const response = await call('GET', `/projects/${projectId}/assets/manifest`, editor);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="project-${projectId}_raw_assets_manifest.csv"`);
+    const hex = (bytes: Uint8Array) => crc32(bytes).toString(16).padStart(8, '0');
+    expect(response.body).toBe(
+      '\uFEFFPath,Size,CRC-32,Status\r\n' +
+        [
+          [`interviews/${files.interview.name}`, files.interview.bytes.length, hex(files.interview.bytes), 'Checksum mismatch'],
+          [`b_roll/${files.broll.name}`, files.broll.bytes.length, hex(files.broll.bytes), 'Not verified'],
+          [`assets/${files.image.name}`, files.image.bytes.length, '', 'Checking'],
+          [`interviews/CARD/DCIM/100MSDCF/${files.card.name}`, files.card.bytes.length, hex(files.card.bytes), 'Verified'],
+        ]
+          .map((row) => row.map((cell) => `"${cell}"`).join(','))
+          .join('\r\n') +
+        '\r\n',
+    );
+    // The CRC-32 of each file as unzip lists the zip staff download beside it.
+    const answer = await link(admin);
+    const file = join(server.dataDir, 'manifest-check.zip');
+    await writeFile(file, new Uint8Array(await (await fetch(`${server.baseUrl}${answer.link}`)).arrayBuffer()));
+    const { stdout } = await exec('unzip', ['-v', file]);
+    expect(stdout).toContain(`${hex(files.card.bytes)}  interviews/CARD/DCIM/100MSDCF/${files.card.name}`);
   });
 
   it("reads the originals from the embedded store's files, not through a GET of its own at /s3", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_BOM, CSV_HEADER, EDL_START_TIMECODE, toCsv, toEdl, toFcpxml, type MarkerComment, type MarkerExport } from '../../server/review/export-markers.ts';
+import { CSV_BOM } from '../../src/domain/csv.ts';
+import { CSV_HEADER, EDL_START_TIMECODE, toCsv, toEdl, toFcpxml, type MarkerComment, type MarkerExport } from '../../server/review/export-markers.ts';
 import { timecodeToFrame, type FrameRate } from '../../src/domain/timecode.ts';
 
 const R2997: FrameRate = { num: 30000, den: 1001 };

@@ -409,6 +409,30 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect((await call('GET', `/projects/${projectId}/assets`, owner)).json<Answer[]>()).toHaveLength(list.length);
     });
 
+    it("keeps the CRC-32 the uploading device computed beside the store's own, copied with a duplicate; 400 for one that is not a CRC-32 (issue 35)", async () => {
+      await setQuota(2, 0);
+      const projectId = await projectIn(owner, organizationId);
+      type Answer = { id: number; crc32: number | null; sentCrc32: number | null };
+      const register = async (name: string, crc32?: unknown) => {
+        const bytes = mp4Bytes(300);
+        const checked = await upload(owner, projectId, name, bytes);
+        const body = { name: checked.name, path: checked.location, type: 'InterviewClip', size: bytes.length, ...(crc32 !== undefined && { crc32 }) };
+        return call('POST', `/projects/${projectId}/assets`, owner, body);
+      };
+      const sent = await register('sent.mp4', 0xfedcba98);
+      expect(sent.statusCode, sent.body).toBe(201);
+      expect(sent.json<Answer>()).toMatchObject({ sentCrc32: 0xfedcba98 });
+      expect((await register('none.mp4')).json<Answer>().sentCrc32).toBeNull();
+      expect((await register('null.mp4', null)).json<Answer>().sentCrc32).toBeNull();
+      for (const bad of [-1, 2 ** 32, 1.5, '12345678', { crc: 1 }]) {
+        const refused = await register('bad.mp4', bad);
+        expect(refused.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(refused.json()).toMatchObject({ fields: { crc32: expect.any(String) } });
+      }
+      const copyId = (await call('POST', `/projects/${projectId}/duplicate`, owner)).json<{ id: number }>().id;
+      expect((await call('GET', `/projects/${copyId}/assets`, owner)).json<Answer[]>().map((a) => a.sentCrc32)).toEqual([0xfedcba98, null, null]);
+    });
+
     it('checks the object: under the folder of its type, present, of the declared size', async () => {
       const projectId = await projectIn(owner, organizationId);
       const otherProject = await projectIn(owner, organizationId);

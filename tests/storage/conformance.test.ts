@@ -595,7 +595,7 @@ describe('multipart uploads', () => {
       new CreateMultipartUploadCommand({ Bucket: target.bucket, Key: key, ChecksumAlgorithm: 'CRC32', ChecksumType: 'FULL_OBJECT' }),
     );
     const uploadId = created.UploadId ?? '';
-    const parts = [];
+    const parts: { PartNumber: number; ETag: string; ChecksumCRC32: string }[] = [];
     for (const [index, piece] of pieces.entries()) {
       const sent = await client.send(
         new UploadPartCommand({ Bucket: target.bucket, Key: key, UploadId: uploadId, PartNumber: index + 1, Body: piece, ChecksumCRC32: crc32Base64(piece) }),

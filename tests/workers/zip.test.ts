@@ -116,6 +116,7 @@ describe('zip writer', () => {
       url: null,
       previewUrl: null,
       crc32: null,
+      sentCrc32: null,
     };
     const entry = zipPlan([asset], 'raw').plan.find((e) => e.ref)!;
     expect(entry.name).toBe('b_roll/b roll café ünïcødé 日本.mov');

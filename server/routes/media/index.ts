@@ -14,7 +14,7 @@ import {
   type MediaAnswer,
 } from '../../services/media.ts';
 import { visibleProject } from '../../services/project-access.ts';
-import { rawZip, rawZipLink, takeZipStream, zipBody, zipLinkProject, zipStreamRefusal } from '../../services/project-zip.ts';
+import { rawZip, rawZipLink, rawZipManifest, takeZipStream, zipBody, zipLinkProject, zipStreamRefusal } from '../../services/project-zip.ts';
 import { toProject } from '../../services/project-view.ts';
 import { requireUploadAllowed } from '../../services/uploads.ts';
 import { browserPresigner } from '../../storage/setup.ts';
@@ -70,6 +70,16 @@ export default async function mediaRoutes(app: FastifyInstance) {
   route(app, operations.requestZipLink, async ({ params }, request) => {
     const project = await visibleProject(ctx, request.auth, params.id);
     return rawZipLink(ctx, app.prefix, project, request.session);
+  });
+
+  route(app, operations.downloadAssetManifest, async ({ params }, request, reply) => {
+    const project = await visibleProject(ctx, request.auth, params.id);
+    const manifest = await rawZipManifest(ctx, project.id);
+    return reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${manifest.name}"`)
+      .header('Cache-Control', 'no-store')
+      .send(manifest.body);
   });
 
   route(app, operations.downloadZip, async ({ params }, request, reply) => {

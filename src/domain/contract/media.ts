@@ -107,5 +107,10 @@ export const requestZipLink = defineOperation({
   body: ZipLinkBodyStruct,
   answer: ZipLinkStruct,
 });
+/**
+ * Issue 35: the raw zip's manifest (CSV: path in the zip, size, CRC-32, verification), made from
+ * the same rows as the zip (src/domain/asset-checksum.ts `manifestCsv`).
+ */
+export const downloadAssetManifest = defineOperation({ method: 'GET', path: '/projects/{id}/assets/manifest', access: 'staff', status: 200 });
 /** The raw zip itself: the signed token is the credential; `file` is the archive's name. */
 export const downloadZip = defineOperation({ method: 'GET', path: '/zips/{token}/{file}', access: 'public' });

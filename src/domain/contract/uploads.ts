@@ -87,6 +87,14 @@ const SizeField = describedAs(
   wholeNumberSchema(0),
 );
 
+const Crc32Field = describedAs(
+  define<number>(
+    'crc32',
+    (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.',
+  ),
+  wholeNumberSchema(0, 0xffffffff),
+);
+
 /** POST projects/{id}/assets: register an object the browser finished uploading. */
 export const RegisterAssetBodyStruct = object({
   name: FileName(),
@@ -110,6 +118,12 @@ export const RegisterAssetBodyStruct = object({
       ),
     ),
   ),
+  /**
+   * Issue 35: the CRC-32 of the file as this device read it, combined from the parts it sent
+   * (each checked by the store on arrival). Kept beside the CRC-32 the server reads back from
+   * the store: equal, the asset is verified.
+   */
+  crc32: optional(nullable(Crc32Field)),
 });
 export type RegisterAssetBody = Infer<typeof RegisterAssetBodyStruct>;
 
@@ -133,15 +147,12 @@ export const AssetStruct = object({
    * CRC-32 of the original, once the media worker has read it (issue 14): a raw zip made on
    * this device then takes it instead of computing it over every byte. Null until then.
    */
-  crc32: nullable(
-    describedAs(
-      define<number>(
-        'crc32',
-        (v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffffff) || 'A CRC-32 is a whole number from 0 to 2^32 - 1.',
-      ),
-      wholeNumberSchema(0, 0xffffffff),
-    ),
-  ),
+  crc32: nullable(Crc32Field),
+  /**
+   * Issue 35: the CRC-32 the uploading device computed over the bytes it sent, or null (uploaded
+   * before it was kept). Equal to `crc32`: every byte arrived as it left (src/domain/asset-checksum.ts).
+   */
+  sentCrc32: nullable(Crc32Field),
 });
 export type Asset = Infer<typeof AssetStruct>;
 export const AssetListStruct = array(AssetStruct);

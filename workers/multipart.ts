@@ -11,6 +11,8 @@ export interface Reconciled {
   adopted: number[];
   /** Parts IndexedDB recorded that the store does not hold (or holds with another size or ETag): sent again. */
   dropped: number[];
+  /** Part number → CRC-32 of the done parts whose CRC is known: as the store lists it, else as recorded for the same ETag. */
+  crcs: Map<number, number>;
 }
 
 /**
@@ -20,20 +22,30 @@ export interface Reconciled {
  */
 export function reconcileParts(plan: readonly PlannedPart[], stored: readonly StoredPartRecord[], listed: readonly ListedPart[]): Reconciled {
   const planned = new Map(plan.map((part) => [part.partNumber, part.size]));
-  const recorded = new Map(stored.map((part) => [part.PartNumber, part.ETag]));
+  const recorded = new Map(stored.map((part) => [part.PartNumber, part]));
   const done = new Map<number, string>();
+  const crcs = new Map<number, number>();
   const adopted: number[] = [];
   for (const part of listed) {
     if (planned.get(part.partNumber) !== part.size || !part.etag) continue;
     done.set(part.partNumber, part.etag);
-    if (!recorded.has(part.partNumber)) adopted.push(part.partNumber);
+    const mine = recorded.get(part.partNumber);
+    const crc32 = part.crc32 ?? (mine?.ETag === part.etag ? mine.CRC32 : undefined);
+    if (crc32 !== undefined) crcs.set(part.partNumber, crc32);
+    if (!mine) adopted.push(part.partNumber);
   }
   const dropped = [...recorded.keys()].filter((number) => !done.has(number));
-  return { done, adopted: adopted.sort((a, b) => a - b), dropped: dropped.sort((a, b) => a - b) };
+  return { done, adopted: adopted.sort((a, b) => a - b), dropped: dropped.sort((a, b) => a - b), crcs };
 }
 
-export function partRecords(done: Map<number, string>): StoredPartRecord[] {
-  return [...done.entries()].sort(([a], [b]) => a - b).map(([PartNumber, ETag]) => ({ PartNumber, ETag }));
+/** The done parts as IndexedDB keeps them (and CompleteMultipartUpload lists them), with their CRC-32 where known. */
+export function partRecords(done: Map<number, string>, crcs?: Map<number, number>): StoredPartRecord[] {
+  return [...done.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([PartNumber, ETag]) => {
+      const CRC32 = crcs?.get(PartNumber);
+      return CRC32 === undefined ? { PartNumber, ETag } : { PartNumber, ETag, CRC32 };
+    });
 }
 
 /**

@@ -1,12 +1,15 @@
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { crc32FromBase64, crc32ToBase64 } from '@/domain/crc32.ts';
 import type { Transport, TransportResponse } from './transport.ts';
 
 /**
  * The few S3 calls a browser upload needs, signed with the SDK's own SigV4 signer and sent
  * through a Transport (XHR in the browser for progress, fetch in Node). Bodies are sent as
- * UNSIGNED-PAYLOAD: a part is never read into memory to be hashed.
+ * UNSIGNED-PAYLOAD: a part is never read into memory to be hashed. Issue 35: each body may carry
+ * its CRC-32 (x-amz-checksum-crc32, signed like every header), which the store checks before it
+ * keeps a byte, and a multipart upload its whole object's (FULL_OBJECT), checked at completion.
  */
 
 export interface S3Session {
@@ -27,6 +30,8 @@ export interface ListedPart {
   partNumber: number;
   etag: string;
   size: number;
+  /** The part's CRC-32 as the store checked it (uploads created with CRC32 checksums). */
+  crc32?: number;
 }
 
 /** An S3 error answer: HTTP status and S3 code (status 0 and no code when nothing answered). */
@@ -45,6 +50,13 @@ export interface SendOptions {
   signal?: AbortSignal;
   onUploadProgress?: (loaded: number) => void;
 }
+
+/** A body sent with its CRC-32: the store refuses it (BadDigest) unless every byte arrived as read. */
+export interface ChecksumOption {
+  crc32?: number;
+}
+
+const checksumHeaders = (crc32: number | undefined): Record<string, string> => (crc32 === undefined ? {} : { 'x-amz-checksum-crc32': crc32ToBase64(crc32) });
 
 const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 
@@ -151,17 +163,20 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
 
   return {
     /** Never replaces an object (If-None-Match: *): a retried PUT that already went through answers 412. */
-    async putObject(key: string, body: Blob, contentType: string, options?: SendOptions): Promise<string> {
-      return etagOf(await send('PUT', key, {}, body, { 'content-type': contentType, 'if-none-match': '*' }, options));
+    async putObject(key: string, body: Blob, contentType: string, options?: SendOptions & ChecksumOption): Promise<string> {
+      const headers = { 'content-type': contentType, 'if-none-match': '*', ...checksumHeaders(options?.crc32) };
+      return etagOf(await send('PUT', key, {}, body, headers, options));
     },
-    async createMultipartUpload(key: string, contentType: string, options?: SendOptions): Promise<string> {
-      const response = await send('POST', key, { uploads: '' }, undefined, { 'content-type': contentType }, options);
+    /** With `checksums`, every part must carry its CRC-32 and the object gets its whole CRC-32 (FULL_OBJECT). */
+    async createMultipartUpload(key: string, contentType: string, options?: SendOptions & { checksums?: boolean }): Promise<string> {
+      const checksums: Record<string, string> = options?.checksums ? { 'x-amz-checksum-algorithm': 'CRC32', 'x-amz-checksum-type': 'FULL_OBJECT' } : {};
+      const response = await send('POST', key, { uploads: '' }, undefined, { 'content-type': contentType, ...checksums }, options);
       const uploadId = xmlText(response.text, 'UploadId');
       if (!uploadId) throw new S3RequestError(500, 'MalformedResponse', 'CreateMultipartUpload answered without an UploadId');
       return uploadId;
     },
-    async uploadPart(key: string, uploadId: string, partNumber: number, body: Blob, options?: SendOptions): Promise<string> {
-      return etagOf(await send('PUT', key, { partNumber: String(partNumber), uploadId }, body, {}, options));
+    async uploadPart(key: string, uploadId: string, partNumber: number, body: Blob, options?: SendOptions & ChecksumOption): Promise<string> {
+      return etagOf(await send('PUT', key, { partNumber: String(partNumber), uploadId }, body, checksumHeaders(options?.crc32), options));
     },
     /** Every stored part, or null when the upload no longer exists (aborted or completed). */
     async listParts(key: string, uploadId: string, options?: SendOptions): Promise<ListedPart[] | null> {
@@ -177,7 +192,13 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
         }
         for (const match of response.text.matchAll(/<Part>([\s\S]*?)<\/Part>/g)) {
           const part = match[1] ?? '';
-          parts.push({ partNumber: Number(xmlText(part, 'PartNumber')), etag: stripQuotes(xmlText(part, 'ETag') ?? ''), size: Number(xmlText(part, 'Size')) });
+          const crc32 = crc32FromBase64(xmlText(part, 'ChecksumCRC32') ?? '');
+          parts.push({
+            partNumber: Number(xmlText(part, 'PartNumber')),
+            etag: stripQuotes(xmlText(part, 'ETag') ?? ''),
+            size: Number(xmlText(part, 'Size')),
+            ...(crc32 !== null && { crc32 }),
+          });
         }
         if (xmlText(response.text, 'IsTruncated') !== 'true') return parts;
         const next = xmlText(response.text, 'NextPartNumberMarker');
@@ -185,10 +206,19 @@ export function createS3Client(transport: Transport, session: () => Promise<S3Se
         marker = next;
       }
     },
-    async completeMultipartUpload(key: string, uploadId: string, parts: { partNumber: number; etag: string }[], options?: SendOptions): Promise<string> {
+    /** With `crc32`, the whole object's CRC-32 (FULL_OBJECT): the store refuses to make an object of other bytes. */
+    async completeMultipartUpload(
+      key: string,
+      uploadId: string,
+      parts: { partNumber: number; etag: string; crc32?: number }[],
+      options?: SendOptions & ChecksumOption,
+    ): Promise<string> {
       const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-      const xml = `<CompleteMultipartUpload>${sorted.map((p) => `<Part><PartNumber>${p.partNumber}</PartNumber><ETag>"${escapeXml(p.etag)}"</ETag></Part>`).join('')}</CompleteMultipartUpload>`;
-      const response = await send('POST', key, { uploadId }, xml, { 'content-type': 'application/xml', 'if-none-match': '*' }, options);
+      const partXml = (p: (typeof parts)[number]) =>
+        `<Part><PartNumber>${p.partNumber}</PartNumber><ETag>"${escapeXml(p.etag)}"</ETag>${p.crc32 === undefined ? '' : `<ChecksumCRC32>${crc32ToBase64(p.crc32)}</ChecksumCRC32>`}</Part>`;
+      const xml = `<CompleteMultipartUpload>${sorted.map(partXml).join('')}</CompleteMultipartUpload>`;
+      const whole = options?.crc32 === undefined ? {} : { ...checksumHeaders(options.crc32), 'x-amz-checksum-type': 'FULL_OBJECT' };
+      const response = await send('POST', key, { uploadId }, xml, { 'content-type': 'application/xml', 'if-none-match': '*', ...whole }, options);
       return stripQuotes(xmlText(response.text, 'ETag') ?? '');
     },
     /** Succeeds when the upload is already gone. */

@@ -12,6 +12,8 @@ export type UploadStatus = 'queued' | 'uploading' | 'done' | 'incomplete';
 export interface StoredPartRecord {
   PartNumber: number;
   ETag: string;
+  /** Issue 35: the part's CRC-32, as sent and as the store checked it (uploads with `checksums`). */
+  CRC32?: number;
 }
 
 export interface UploadRecord {
@@ -34,6 +36,14 @@ export interface UploadRecord {
   partSize: number | null;
   partCount: number;
   parts: StoredPartRecord[];
+  /**
+   * Issue 35: the multipart upload was created with CRC32 checksums (FULL_OBJECT): each part is
+   * sent with its CRC-32 and the completion with the whole file's. Absent in records of uploads
+   * begun before: those go on without (S3 takes no checksum for a part of such an upload).
+   */
+  checksums?: true;
+  /** Issue 35: the whole file's CRC-32 as this device read it, once known; registered with the asset. */
+  crc32?: number;
   /** The object is stored whole (PUT or CompleteMultipartUpload succeeded): only registration is left. */
   completed?: boolean;
   status: UploadStatus;

@@ -385,6 +385,9 @@ const RETRYABLE_CODES = new Set([
   'RequestTimeTooSkewed',
   'ExpiredToken',
   'TokenRefreshRequired',
+  // Issue 35: the bytes that arrived are not the ones read (a part corrupted on the way): the
+  // store kept none of them, and the same part sent again arrives whole.
+  'BadDigest',
 ]);
 
 /**

@@ -1,7 +1,9 @@
 import 'fake-indexeddb/auto';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { crc32 as zlibCrc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { crc32ToBase64 } from '../../src/domain/crc32.ts';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { FILE_MESSAGES } from '../../src/domain/file-signature.ts';
 import { MIN_PART_SIZE, MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey, planParts } from '../../src/domain/uploads.ts';
@@ -83,6 +85,66 @@ describe('upload engine against the embedded store', () => {
     const [asset] = await assetsOf(projectId);
     expect(asset).toMatchObject({ id: view.assetId, name: 'My first clip.mp4', size: data.length, type: 'INTERVIEW_CLIP' });
     expect(await store.get(uid)).toBeUndefined();
+  });
+
+  it("sends every body with its bytes' CRC-32 and completes with the whole file's, which the asset is registered with (issue 35)", async () => {
+    const projectId = await world.createProject();
+    const script = scriptedTransport();
+    const checksums: { partNumber: string | null; crc32: string | undefined; type: string | undefined }[] = [];
+    const transport: Transport = (request) => {
+      const url = new URL(request.url);
+      if (request.method !== 'GET')
+        checksums.push({
+          partNumber:
+            url.searchParams.get('partNumber') ?? (url.searchParams.has('uploads') ? 'create' : url.searchParams.has('uploadId') ? 'complete' : 'put'),
+          crc32: request.headers['x-amz-checksum-crc32'],
+          type: request.headers['x-amz-checksum-type'],
+        });
+      return script.transport(request);
+    };
+    const { engine } = engineWith(await freshStore(), { transport });
+    const large = bytes(2 * PART + 3_333, 41);
+    const small = bytes(40_000, 42);
+    const result = await engine.enqueue([{ file: clip(large, 'large.mp4') }, { file: clip(small, 'small.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    for (const uid of result.accepted) await until(doneOrIncomplete(engine, uid));
+    const part = (n: number) => large.subarray((n - 1) * PART, n * PART);
+    expect(checksums).toEqual(
+      expect.arrayContaining([
+        { partNumber: 'put', crc32: crc32ToBase64(zlibCrc32(small)), type: undefined },
+        { partNumber: 'create', crc32: undefined, type: 'FULL_OBJECT' },
+        ...[1, 2, 3].map((n) => ({ partNumber: String(n), crc32: crc32ToBase64(zlibCrc32(part(n))), type: undefined })),
+        { partNumber: 'complete', crc32: crc32ToBase64(zlibCrc32(large)), type: 'FULL_OBJECT' },
+      ]),
+    );
+    const assets = await assetsOf(projectId);
+    expect(Object.fromEntries(assets.map((asset) => [asset.name, asset.sentCrc32]))).toEqual({ 'large.mp4': zlibCrc32(large), 'small.mp4': zlibCrc32(small) });
+  });
+
+  it('a part whose bytes change on the way is refused by the store (BadDigest) and sent again: the stored file is the one read (issue 35)', async () => {
+    const projectId = await world.createProject();
+    const script = scriptedTransport();
+    let corrupted = 0;
+    const transport: Transport = async (request) => {
+      const part = new URL(request.url).searchParams.get('partNumber');
+      if (request.method === 'PUT' && part === '2' && corrupted === 0 && request.body instanceof Blob) {
+        corrupted += 1;
+        // One bit flipped in the middle, the length unchanged: what a bad link or proxy does.
+        const body = new Uint8Array(await request.body.arrayBuffer());
+        body[body.length >> 1]! ^= 0x10;
+        return script.transport({ ...request, body: new Blob([body]) });
+      }
+      return script.transport(request);
+    };
+    const { engine } = engineWith(await freshStore(), { transport, sleep: async () => undefined });
+    const data = bytes(3 * PART + 1_000, 43);
+    const [uid] = (await engine.enqueue([{ file: clip(data, 'card.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).accepted;
+    await until(doneOrIncomplete(engine, uid!));
+    expect(statusOf(engine, uid!)).toBe('done');
+    expect(corrupted).toBe(1);
+    expect(script.log.filter((r) => r.partNumber === 2).map((r) => r.status)).toEqual([400, 200]);
+    const [asset] = await assetsOf(projectId);
+    expect(await world.sha256Of(asset!.path)).toBe(sha256(data));
+    expect(asset!.sentCrc32).toBe(zlibCrc32(data));
   });
 
   it('sends a large file in 20,971,520-byte parts, at most 6 at once, recording in IndexedDB the parts finished as they finish', async () => {

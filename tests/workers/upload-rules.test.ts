@@ -29,7 +29,7 @@ import {
   uploadDecision,
   uploadPrefix,
 } from '../../src/domain/uploads.ts';
-import { SlotPool, forEachConcurrently, reconcileParts } from '../../workers/multipart.ts';
+import { SlotPool, forEachConcurrently, partRecords, reconcileParts } from '../../workers/multipart.ts';
 
 describe('part plan', () => {
   it('sends files under 20 MiB in one request and larger ones in 20,971,520-byte parts', () => {
@@ -252,6 +252,8 @@ describe('retry policy (A§4)', () => {
     expect([400, 401, 403, 404, 409, 507].map((s) => isRetryable(s))).toEqual([false, false, false, false, false, false]);
     expect(isRetryable(400, 'RequestTimeout')).toBe(true);
     expect(isRetryable(503, 'SlowDown')).toBe(true);
+    // Issue 35: a part whose bytes changed on the way is refused by the store and sent again.
+    expect(isRetryable(400, 'BadDigest')).toBe(true);
     expect(needsNewCredentials(403, 'ExpiredToken')).toBe(true);
     expect(needsNewCredentials(403, 'AccessDenied')).toBe(false);
     expect(retryDelay(1)).toBe(200);
@@ -333,6 +335,31 @@ describe('ListParts reconciliation', () => {
     ]);
     expect(result.adopted).toEqual([2]);
     expect(result.dropped).toEqual([3]);
+  });
+
+  it("keeps each done part's CRC-32: the store's listing first, else the record's for the same ETag (issue 35)", () => {
+    const result = reconcileParts(
+      plan,
+      [
+        { PartNumber: 1, ETag: 'a', CRC32: 11 },
+        { PartNumber: 2, ETag: 'b-old', CRC32: 22 },
+        { PartNumber: 3, ETag: 'c', CRC32: 33 },
+      ],
+      [
+        { partNumber: 1, etag: 'a', size: PART_SIZE },
+        { partNumber: 2, etag: 'b', size: PART_SIZE },
+        { partNumber: 3, etag: 'c', size: PART_SIZE - 7, crc32: 34 },
+      ],
+    );
+    expect([...result.crcs.entries()]).toEqual([
+      [1, 11],
+      [3, 34],
+    ]);
+    expect(partRecords(result.done, result.crcs)).toEqual([
+      { PartNumber: 1, ETag: 'a', CRC32: 11 },
+      { PartNumber: 2, ETag: 'b' },
+      { PartNumber: 3, ETag: 'c', CRC32: 34 },
+    ]);
   });
 });
 

@@ -13,8 +13,9 @@ import {
   type UploadType,
 } from '@/domain/uploads.ts';
 import { NO_MEMORY_CODE } from '@/domain/contract/uploads.ts';
+import { crc32OfRuns } from '@/domain/crc32.ts';
 import { forEachConcurrently, partRecords, reconcileParts, type SlotPool } from '../multipart.ts';
-import { S3RequestError, type S3Client } from '../s3-client.ts';
+import { S3RequestError, type ListedPart, type S3Client } from '../s3-client.ts';
 import { ApiFailure, type ServerApi } from '../server-api.ts';
 import { TransportError } from '../transport.ts';
 import type { FileSystemFileHandleLike, UploadRecord } from '../upload-store.ts';
@@ -22,13 +23,16 @@ import { ACTIVE_STATUSES, STATUS_OF, needsOf, storedPhaseOf, type Phase, type St
 import { FileProgress, storedBytesOf, type SpeedMeter } from './progress-meter.ts';
 import type { UploadRecords } from './upload-records.ts';
 import type { UploadItemView } from './types.ts';
+import { blobCrc32 } from './blob-crc32.ts';
 
 /**
  * One file's upload (ARCHITECTURE §4): its phase, its record, and the steps from check-name to
  * registration. The bytes go in one PUT under 20 MiB, else in 20,971,520-byte parts sent in
  * the scheduler's shared slots, each tried up to 20 times 200 ms apart; finished parts are
  * recorded in IndexedDB in the background (at most once a second), and a multipart upload
- * resumes from the parts the store lists.
+ * resumes from the parts the store lists. Issue 35: every body goes with the CRC-32 of its bytes as
+ * read here, so the store refuses (BadDigest, then sent again) any that change on the way; the
+ * whole file's CRC-32, combined from its parts', completes the upload and is registered.
  */
 
 /** What a file's upload needs from the engine around it. */
@@ -218,9 +222,11 @@ export class FileUpload {
     this.handingOver = false;
     this.progress.endInheritance();
     if (!prior || prior === this || this.phase === 'cancelled') return;
-    const { name, key, uploadId, partSize, partCount, parts, completed } = prior.record;
+    const { name, key, uploadId, partSize, partCount, parts, completed, checksums, crc32 } = prior.record;
     Object.assign(this.record, { name, key, uploadId, partSize, partCount, parts: [...parts] });
     if (completed) this.record.completed = true;
+    if (checksums) this.record.checksums = true;
+    if (crc32 !== undefined) this.record.crc32 = crc32;
     this.assetId ??= prior.assetId;
     const registered = prior.phase === 'done';
     this.progress.setStored(registered ? this.record.size : storedBytesOf(this.record));
@@ -363,6 +369,7 @@ export class FileUpload {
         type: record.type,
         size: record.size,
         ...(record.folder && { folder: record.folder }),
+        ...(record.crc32 !== undefined && { crc32: record.crc32 }),
       }),
     );
     this.assetId = asset.id;
@@ -385,11 +392,14 @@ export class FileUpload {
     const record = this.record;
     const key = record.key!;
     const s3 = this.s3;
+    // At most one part's bytes (20 MiB): read once for the CRC-32 before any slot is taken.
+    const crc32 = await this.readCrc32(file);
+    record.crc32 = crc32;
     await this.context.slots.run(
       () =>
         this.attempt((signal) => {
           this.progress.restart(1);
-          return s3.putObject(key, file, record.contentType, { signal, onUploadProgress: (loaded) => this.reportProgress(1, loaded) });
+          return s3.putObject(key, file, record.contentType, { signal, crc32, onUploadProgress: (loaded) => this.reportProgress(1, loaded) });
         }),
       record.uid,
     );
@@ -406,27 +416,36 @@ export class FileUpload {
     record.partSize = partSize;
     record.partCount = parts.length;
     let done = new Map(record.parts.map((part) => [part.PartNumber, part.ETag] as const));
+    let crcs = new Map(record.parts.flatMap((part) => (part.CRC32 === undefined ? [] : [[part.PartNumber, part.CRC32] as const])));
+    const reconcile = (listed: ListedPart[]) => {
+      ({ done, crcs } = reconcileParts(parts, record.parts, listed));
+    };
     if (record.uploadId) {
       const uploadId = record.uploadId;
       const listed = await this.attempt((signal) => s3.listParts(key, uploadId, { signal }));
       if (listed === null && (await this.registerIfStored())) return;
-      done = listed === null ? new Map() : reconcileParts(parts, record.parts, listed).done;
       if (listed === null) record.uploadId = null;
+      else reconcile(listed);
     }
     if (!record.uploadId) {
-      record.uploadId = await this.attempt((signal) => s3.createMultipartUpload(key, record.contentType, { signal }));
+      record.uploadId = await this.attempt((signal) => s3.createMultipartUpload(key, record.contentType, { signal, checksums: true }));
+      record.checksums = true;
       done = new Map();
+      crcs = new Map();
     }
     const uploadId = record.uploadId;
-    await this.recordParts(parts, done);
-    await this.sendParts(parts, done);
+    await this.recordParts(parts, done, crcs);
+    await this.sendParts(parts, done, crcs);
+    // The whole file's CRC-32 from its parts' (an upload begun before checksums has none).
+    const crc32 = record.checksums ? await this.wholeCrc32(parts, crcs) : undefined;
+    if (crc32 !== undefined) record.crc32 = crc32;
     const complete = () =>
       this.attempt((signal) =>
         s3.completeMultipartUpload(
           key,
           uploadId,
-          partRecords(done).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag })),
-          { signal },
+          partRecords(done, crcs).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag, ...(p.CRC32 !== undefined && { crc32: p.CRC32 }) })),
+          { signal, ...(crc32 !== undefined && { crc32 }) },
         ),
       );
     try {
@@ -436,9 +455,9 @@ export class FileUpload {
       if (!(error instanceof S3RequestError && (error.code === 'InvalidPart' || error.code === 'InvalidPartOrder'))) throw error;
       const listed = await this.attempt((signal) => s3.listParts(key, uploadId, { signal }));
       if (listed === null) throw error;
-      done = reconcileParts(parts, record.parts, listed).done;
-      await this.recordParts(parts, done);
-      await this.sendParts(parts, done);
+      reconcile(listed);
+      await this.recordParts(parts, done, crcs);
+      await this.sendParts(parts, done, crcs);
       await complete();
     }
     // From here a reload goes straight to registration.
@@ -447,8 +466,8 @@ export class FileUpload {
   }
 
   /** The parts the store holds become the record's, and the bytes shown. */
-  private async recordParts(parts: PlannedPart[], done: Map<number, string>): Promise<void> {
-    this.record.parts = partRecords(done);
+  private async recordParts(parts: PlannedPart[], done: Map<number, string>, crcs: Map<number, number>): Promise<void> {
+    this.record.parts = partRecords(done, crcs);
     this.progress.setStored(parts.filter((part) => done.has(part.partNumber)).reduce((sum, part) => sum + part.size, 0));
     await this.context.records.save(this.record);
   }
@@ -472,7 +491,7 @@ export class FileUpload {
   }
 
   /** The missing parts, in the scheduler's shared slots; the record follows in the background (`UploadRecords.saveSoon`). */
-  private async sendParts(parts: PlannedPart[], done: Map<number, string>): Promise<void> {
+  private async sendParts(parts: PlannedPart[], done: Map<number, string>, crcs: Map<number, number>): Promise<void> {
     const record = this.record;
     const key = record.key!;
     const uploadId = record.uploadId!;
@@ -480,8 +499,11 @@ export class FileUpload {
     const file = this.file!;
     const missing = parts.filter((part) => !done.has(part.partNumber));
     try {
-      await forEachConcurrently(missing, this.context.parallel, (part) =>
-        this.context.slots.run(async () => {
+      await forEachConcurrently(missing, this.context.parallel, async (part) => {
+        const body = file.slice(part.start, part.end);
+        // Read before asking for a slot: one part's CRC-32 is computed while others are on the wire.
+        const crc32 = record.checksums ? await this.readCrc32(body) : undefined;
+        await this.context.slots.run(async () => {
           // A slot can come free long after it was asked for: the upload may be stopped by now.
           this.checkpoint();
           const etag = await this.attempt(async (signal) => {
@@ -489,8 +511,9 @@ export class FileUpload {
             const reported = this.context.reportPart(part.size);
             const onUploadProgress = reported && ((loaded: number) => this.reportProgress(part.partNumber, loaded));
             try {
-              return await s3.uploadPart(key, uploadId, part.partNumber, file.slice(part.start, part.end), {
+              return await s3.uploadPart(key, uploadId, part.partNumber, body, {
                 signal,
+                ...(crc32 !== undefined && { crc32 }),
                 ...(onUploadProgress && { onUploadProgress }),
               });
             } finally {
@@ -499,15 +522,39 @@ export class FileUpload {
           });
           this.progress.partStored(part.partNumber, part.size);
           done.set(part.partNumber, etag);
-          record.parts = partRecords(done);
+          if (crc32 !== undefined) crcs.set(part.partNumber, crc32);
+          record.parts = partRecords(done, crcs);
           // Written in the background: the slot goes to the next part at once.
           this.context.records.saveSoon(record);
           this.context.announce();
-        }, record.uid),
-      );
+        }, record.uid);
+      });
     } finally {
       await this.context.records.flush(record.uid);
     }
+  }
+
+  /** The CRC-32 of `bytes` as read now; stops with the upload. */
+  private readCrc32(bytes: Blob): Promise<number> {
+    this.checkpoint();
+    return blobCrc32(bytes, this.signal);
+  }
+
+  /**
+   * The whole file's CRC-32, combined from every part's. A part whose CRC is not known (the store
+   * listed none for it) is read again here: what is registered is always this device's reading.
+   */
+  private async wholeCrc32(parts: PlannedPart[], crcs: Map<number, number>): Promise<number> {
+    const runs: { crc32: number; size: number }[] = [];
+    for (const part of parts) {
+      let crc32 = crcs.get(part.partNumber);
+      if (crc32 === undefined) {
+        crc32 = await this.readCrc32(this.file!.slice(part.start, part.end));
+        crcs.set(part.partNumber, crc32);
+      }
+      runs.push({ crc32, size: part.size });
+    }
+    return crc32OfRuns(runs);
   }
 
   private reportProgress(partNumber: number, loaded: number): void {

@@ -180,6 +180,12 @@ test('a comment with an arrow at an exact frame reaches the editor live, gets a 
   // The EDL's timeline starts at 01:00:00:00.
   expect(edl).toContain('01:00:01:02');
   expect(edl).toContain('The logo <b>flickers</b> here.');
+  // The CSV keeps its byte order mark, which Excel needs to read UTF-8 (the page reads it as text, which drops it).
+  const csvDownload = editor.waitForEvent('download');
+  await editor.getByRole('button', { name: 'Export markers as CSV' }).click();
+  const csv = await readFile(await (await csvDownload).path(), 'utf8');
+  expect(csv.startsWith('\uFEFFNumber,Reply to,Timecode')).toBe(true);
+  expect(csv).toContain('The logo <b>flickers</b> here.');
   // And the printable comments: a PDF with a picture of the commented frame.
   const pdfDownload = editor.waitForEvent('download');
   await editor.getByRole('button', { name: 'Export comments as PDF with pictures of the frames' }).click();

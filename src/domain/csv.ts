@@ -22,3 +22,11 @@ export function csvCell(value: string): string {
 export function csvDocument(header: readonly string[], rows: readonly (readonly string[])[]): string {
   return CSV_BOM + [header.join(','), ...rows.map((row) => row.map(csvCell).join(','))].join('\r\n') + '\r\n';
 }
+
+/**
+ * The document with its BOM, once: a page reading the server's CSV as text loses it (the
+ * decoder strips a leading BOM), and the file it saves must have it again for Excel.
+ */
+export function withCsvBom(text: string): string {
+  return text.startsWith(CSV_BOM) ? text : CSV_BOM + text;
+}

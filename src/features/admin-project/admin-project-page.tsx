@@ -24,6 +24,7 @@ import { ReviewTimeline } from '@/shared/review/review-timeline.tsx';
 import { runProjectAction, type StaffProjectAction } from './api/project-action.ts';
 import { updateProject } from '@/shared/project/api/update-project.ts';
 import { AssetsPanel } from './components/assets-panel.tsx';
+import { ManifestButton } from './components/manifest-button.tsx';
 import { FinalVideoUpload } from './components/final-video-upload.tsx';
 import { LinkRows } from './components/link-rows.tsx';
 import { ReviewPeriodField } from './components/review-period.tsx';
@@ -174,7 +175,15 @@ export function AdminProjectPage() {
           </div>
         </div>
       </ReviewProvider>
-      <AssetsPanel project={project} actions={<ZipDownloadButtons projectId={project.id} />} />
+      <AssetsPanel
+        project={project}
+        actions={
+          <>
+            <ZipDownloadButtons projectId={project.id} />
+            <ManifestButton projectId={project.id} />
+          </>
+        }
+      />
     </div>
   );
 }

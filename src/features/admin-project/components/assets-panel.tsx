@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import type { Project } from '@/domain/contract/projects.ts';
+import type { Asset } from '@/domain/contract/uploads.ts';
 import { formatFileSize } from '@/domain/bytes.ts';
+import { VERIFICATION_HINTS, VERIFICATION_LABELS, verificationOf } from '@/domain/asset-checksum.ts';
+import { crc32Hex } from '@/domain/crc32.ts';
 import { errorMessage } from '@/lib/api-client.ts';
 import { useQuery } from '@/lib/query.ts';
 import { queryKeys } from '@/shared/query/keys.ts';
@@ -22,6 +25,20 @@ export function archiveReadiness(project: Pick<Project, 'hasHdArchive' | 'hasLow
   if (project.hasHdArchive === 1 && project.hasLowResArchive === 1) return 'ready';
   if (project.hasHdArchive === 1 || project.hasLowResArchive === 1) return 'partly ready';
   return 'not ready';
+}
+
+/**
+ * Issue 35: whether the stored file is, bit for bit, the one the customer's device read, with
+ * the stored bytes' CRC-32 as `unzip -v` and the manifest print it.
+ */
+function ChecksumCell({ asset }: { asset: Pick<Asset, 'crc32' | 'sentCrc32'> }) {
+  const state = verificationOf(asset);
+  return (
+    <span className={`checksum checksum-${state}`} title={VERIFICATION_HINTS[state]} data-testid="asset-checksum">
+      <span className="checksum-state">{VERIFICATION_LABELS[state]}</span>
+      {asset.crc32 !== null && <code className="checksum-value">{crc32Hex(asset.crc32)}</code>}
+    </span>
+  );
 }
 
 /** The project's raw material with filters and a per-asset download menu (A§2 assets panel). */
@@ -63,6 +80,7 @@ export function AssetsPanel({ project, actions }: { project: Project; actions?: 
               <th>Type</th>
               <th>Size</th>
               <th>Proxy</th>
+              <th>Checksum</th>
               <th aria-label="Actions" />
             </tr>
           </thead>
@@ -77,6 +95,9 @@ export function AssetsPanel({ project, actions }: { project: Project; actions?: 
                 <td>{FILTERS.find((f) => f.id === asset.type.name)?.label.replace(/s$/, '')}</td>
                 <td>{formatFileSize(asset.size)}</td>
                 <td>{asset.previewPath ? 'Ready' : <span className="muted-cell">Processing</span>}</td>
+                <td>
+                  <ChecksumCell asset={asset} />
+                </td>
                 <td>
                   <Menu
                     label={`Actions for ${asset.name}`}

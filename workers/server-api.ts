@@ -2,7 +2,15 @@ import { create, number, type, type Struct } from 'superstruct';
 import { getOrganization } from '@/domain/contract/customers.ts';
 import { operationPath } from '@/domain/contract/define.ts';
 import * as uploads from '@/domain/contract/uploads.ts';
-import type { Asset, CheckName, UploadCredentials } from '@/domain/contract/uploads.ts';
+import type {
+  Asset,
+  CheckName,
+  RegisterAssetBody,
+  ReuseStoredCopyBody,
+  StoredCopy,
+  StoredCopyLookupBody,
+  UploadCredentials,
+} from '@/domain/contract/uploads.ts';
 import { QUERY_OF_TYPE, type AssetType, type StorageFigures, type UploadType } from '@/domain/uploads.ts';
 
 /** The server calls an upload makes (C§7), checked against the shared contract. */
@@ -25,7 +33,11 @@ export interface ServerApi {
   storage(organizationId: number): Promise<StorageFigures>;
   checkName(projectId: number, type: AssetType, name: string): Promise<CheckName>;
   credentials(projectId: number, uploadType: UploadType): Promise<UploadCredentials>;
-  registerAsset(projectId: number, body: { name: string; path: string; type: AssetType; size: number }): Promise<Asset>;
+  registerAsset(projectId: number, body: Omit<RegisterAssetBody, 'type'> & { type: AssetType }): Promise<Asset>;
+  /** Issue 35: the CRC-32 of the organization's stored copy of a file of this size and fingerprint, or null. */
+  lookupStoredCopy(projectId: number, body: StoredCopyLookupBody): Promise<StoredCopy>;
+  /** Issue 35: the file as an asset of its stored copy (404 ApiFailure: none any more). */
+  reuseStoredCopy(projectId: number, body: Omit<ReuseStoredCopyBody, 'type'> & { type: AssetType }): Promise<Asset>;
   /** Tells the server a proxy refused an upload request of `bytes` bytes with a 413 (for its log). */
   reportProxyRefusal(projectId: number, bytes: number): Promise<void>;
 }
@@ -78,6 +90,13 @@ export function createServerApi({ baseUrl, getToken, fetchImpl = fetch }: Server
       }),
     registerAsset: (projectId, body) =>
       call(uploads.registerAsset.method, operationPath(uploads.registerAsset.path, { id: projectId }), uploads.AssetStruct, {
+        ...body,
+        type: QUERY_OF_TYPE[body.type],
+      }),
+    lookupStoredCopy: (projectId, body) =>
+      call(uploads.lookupStoredCopy.method, operationPath(uploads.lookupStoredCopy.path, { id: projectId }), uploads.StoredCopyStruct, body),
+    reuseStoredCopy: (projectId, body) =>
+      call(uploads.reuseStoredCopy.method, operationPath(uploads.reuseStoredCopy.path, { id: projectId }), uploads.AssetStruct, {
         ...body,
         type: QUERY_OF_TYPE[body.type],
       }),

@@ -138,6 +138,8 @@ export interface AssetsTable {
   folder: string | null;
   /** Issue 35: CRC-32 of the file as the customer's device read it, or null (migration 0025). Equal to `crc32`: verified. */
   sentCrc32: number | null;
+  /** Issue 35: the stored object's fingerprint (src/domain/fingerprint.ts), read with its CRC-32, or null (migration 0026). */
+  fingerprint: string | null;
   createdAt: CreatedAt;
   deletedAt: Date | null;
 }

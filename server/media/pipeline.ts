@@ -2,9 +2,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { addAbortSignal, type Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { join, relative } from 'node:path';
 import { derivedKey } from '../../src/domain/media.ts';
+import { fingerprintPrefix, fingerprintRanges, slicesInChunk } from '../../src/domain/fingerprint.ts';
 import type { AppContext } from '../context.ts';
 import type { MediaJobRow } from '../db/schema.ts';
 import { demuxerFor } from '../../src/domain/file-signature.ts';
@@ -173,19 +175,26 @@ export async function finalVideoState(
   return result;
 }
 
-/** CRC-32 (zlib's, in native code) and length of a stream's bytes; `signal` ends a stalled read too. */
-async function checksumOf(body: Readable, signal: AbortSignal): Promise<{ crc: number; size: number }> {
+/**
+ * CRC-32 (zlib's, in native code), length and fingerprint (issue 35, src/domain/fingerprint.ts)
+ * of a stream's bytes of the expected `size`, in one pass; `signal` ends a stalled read too.
+ */
+async function checksumOf(body: Readable, expectedSize: number, signal: AbortSignal): Promise<{ crc: number; size: number; fingerprint: string }> {
   let crc = 0;
   let size = 0;
+  const ranges = fingerprintRanges(expectedSize);
+  const sampled = createHash('sha256').update(fingerprintPrefix(expectedSize));
   try {
     for await (const chunk of addAbortSignal(signal, body)) {
-      crc = crc32(chunk as Buffer, crc);
-      size += (chunk as Buffer).length;
+      const bytes = chunk as Buffer;
+      crc = crc32(bytes, crc);
+      for (const [from, to] of slicesInChunk(ranges, size, bytes.length)) sampled.update(bytes.subarray(from, to));
+      size += bytes.length;
     }
   } finally {
     body.destroy();
   }
-  return { crc, size };
+  return { crc, size, fingerprint: sampled.digest('hex') };
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -302,11 +311,11 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
       if (!(await stillWanted(job))) return;
       const object = await ctx.storage.getObjectStream(job.sourceKey);
       if (!object) throw new PermanentJobError(`The source object ${job.sourceKey} does not exist.`);
-      const { crc, size } = await checksumOf(object.body, signal);
+      const { crc, size, fingerprint } = await checksumOf(object.body, object.contentLength, signal);
       // Every asset row of this object (a duplicated project shares it), if its length is the
       // registered size: a zip would fail on one that is not anyway, and must not be told a CRC
       // for bytes it will not find.
-      await assetsRepo(ctx.db).setChecksum(job.sourceKey, size, crc);
+      await assetsRepo(ctx.db).setChecksum(job.sourceKey, size, crc, fingerprint);
     },
     'asset.thumbnail': thumbnail(),
     'asset.proxy': mp4(PREVIEW, async (job) => {

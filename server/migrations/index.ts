@@ -27,6 +27,7 @@ import * as boardWatchesSortKeys from './0022-board-watches-sort-keys.ts';
 import * as changeNotifications from './0023-change-notifications.ts';
 import * as assetFolders from './0024-asset-folders.ts';
 import * as assetSentChecksums from './0025-asset-sent-checksums.ts';
+import * as assetFingerprints from './0026-asset-fingerprints.ts';
 
 /** Every migration, in order. Names sort lexically; never rename one that has shipped. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0023-change-notifications': changeNotifications,
   '0024-asset-folders': assetFolders,
   '0025-asset-sent-checksums': assetSentChecksums,
+  '0026-asset-fingerprints': assetFingerprints,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -19,19 +19,45 @@ export function assetsRepo(db: Db) {
     async previewIsItself(id: number, path: string): Promise<void> {
       await db.updateTable('assets').set({ previewPath: path }).where('id', '=', id).where('previewPath', 'is', null).execute();
     },
-    /** The proxy made for the asset's object, as long as the asset still holds that object. */
+    /**
+     * The proxy made for the asset's object, as long as the asset still holds that object, and on
+     * every other live record of the object still without one (a copy made before the proxy was:
+     * a duplicate, or a stored copy reused by an upload, issue 35).
+     */
     async setPreview(id: number, path: string, previewPath: string): Promise<void> {
-      await db.updateTable('assets').set({ previewPath }).where('id', '=', id).where('path', '=', path).execute();
+      await db
+        .updateTable('assets')
+        .set({ previewPath })
+        .where('path', '=', path)
+        .where((eb) => eb.or([eb('id', '=', id), eb.and([eb('previewPath', 'is', null), eb('deletedAt', 'is', null)])]))
+        .execute();
     },
-    /** The CRC-32 of `path` on every live record of it whose registered size is `size` (duplicates share objects). */
-    async setChecksum(path: string, size: number, crc32: number): Promise<void> {
-      await db.updateTable('assets').set({ crc32 }).where('path', '=', path).where('size', '=', size).where('deletedAt', 'is', null).execute();
+    /** The CRC-32 and fingerprint of `path` on every live record of it whose registered size is `size` (duplicates share objects). */
+    async setChecksum(path: string, size: number, crc32: number, fingerprint: string): Promise<void> {
+      await db.updateTable('assets').set({ crc32, fingerprint }).where('path', '=', path).where('size', '=', size).where('deletedAt', 'is', null).execute();
+    },
+    /**
+     * Issue 35: a live asset of the organization whose stored object has this size, fingerprint
+     * and CRC-32 (all three read from the stored bytes by the media worker), the oldest first.
+     */
+    async findStoredCopy(organizationId: number, size: number, fingerprint: string, crc32?: number): Promise<AssetRow | undefined> {
+      let query = db
+        .selectFrom('assets')
+        .innerJoin('projects', 'projects.id', 'assets.projectId')
+        .selectAll('assets')
+        .where('projects.organizationId', '=', organizationId)
+        .where('assets.fingerprint', '=', fingerprint)
+        .where('assets.size', '=', size)
+        .where('assets.crc32', 'is not', null)
+        .where('assets.deletedAt', 'is', null);
+      if (crc32 !== undefined) query = query.where('assets.crc32', '=', crc32);
+      return query.orderBy('assets.id').executeTakeFirst();
     },
     /** Copies the live records of one project to another (a duplicate shares the objects). */
     async copyLive(fromProjectId: number, toProjectId: number): Promise<void> {
       const assets = await db
         .selectFrom('assets')
-        .select(['name', 'size', 'type', 'path', 'previewPath', 'crc32', 'folder', 'sentCrc32'])
+        .select(['name', 'size', 'type', 'path', 'previewPath', 'crc32', 'folder', 'sentCrc32', 'fingerprint'])
         .where('projectId', '=', fromProjectId)
         .where('deletedAt', 'is', null)
         .execute();

@@ -338,6 +338,7 @@ describe.each(DATABASES)('dashboard list on $name', ({ url }) => {
       const down = await migrator(server.db).migrateTo('0020-holiday-calendar');
       expect(down.error).toBeUndefined();
       expect(down.results?.map((result) => result.migrationName)).toEqual([
+        '0026-asset-fingerprints',
         '0025-asset-sent-checksums',
         '0024-asset-folders',
         '0023-change-notifications',

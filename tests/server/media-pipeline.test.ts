@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { crc32 } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/domain/contract/projects.ts';
+import { fingerprintPrefix, fingerprintRanges } from '../../src/domain/fingerprint.ts';
 import { derivedKey } from '../../src/domain/media.ts';
 import { RULE_MESSAGES } from '../../src/domain/project-rules.ts';
 import { mediaTools } from '../../server/media/ffmpeg.ts';
@@ -308,6 +310,23 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
       expect(listed.find((item) => item.id === wrong.id)?.crc32).toBeNull();
       // The object's one read serves every row of it.
       expect((await server.db.selectFrom('assets').select('crc32').where('id', '=', copy.id).executeTakeFirstOrThrow()).crc32).toBe(crc32(clip));
+      // Issue 35: and the fingerprint an upload of the same file is matched by, read in the same pass.
+      const fingerprintOf = (bytes: Buffer) => {
+        const hash = createHash('sha256').update(fingerprintPrefix(bytes.length));
+        for (const range of fingerprintRanges(bytes.length)) hash.update(bytes.subarray(range.start, range.end));
+        return hash.digest('hex');
+      };
+      const fingerprints = await server.db
+        .selectFrom('assets')
+        .select(['id', 'fingerprint'])
+        .where('id', 'in', [asset.id, logo.id, wrong.id, copy.id])
+        .execute();
+      expect(Object.fromEntries(fingerprints.map((f) => [f.id, f.fingerprint]))).toEqual({
+        [asset.id]: fingerprintOf(clip),
+        [logo.id]: fingerprintOf(Buffer.from('png')),
+        [wrong.id]: null,
+        [copy.id]: fingerprintOf(clip),
+      });
 
       const link = (await (await api('POST', `/projects/${projectId}/links`, admin, { assetId: asset.id, variant: 'proxy' })).json()) as {
         link: string;

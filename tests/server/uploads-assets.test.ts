@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import {
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
@@ -13,6 +14,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FOLDER_LENGTH } from '../../src/domain/camera-card.ts';
+import { fingerprintPrefix, fingerprintRanges } from '../../src/domain/fingerprint.ts';
+import { assetsRepo } from '../../server/repositories/assets.ts';
 import { NO_MEMORY_CODE } from '../../src/domain/contract/uploads.ts';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { QUOTA_TOLERANCE_BYTES, UPLOAD_MESSAGES, assetKey } from '../../src/domain/uploads.ts';
@@ -431,6 +434,71 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       }
       const copyId = (await call('POST', `/projects/${projectId}/duplicate`, owner)).json<{ id: number }>().id;
       expect((await call('GET', `/projects/${copyId}/assets`, owner)).json<Answer[]>().map((a) => a.sentCrc32)).toEqual([0xfedcba98, null, null]);
+    });
+
+    it("reuses the organization's stored copy of a file: only with its size, fingerprint and CRC-32 as read from the store, never another organization's, never for staff, kept when the original is deleted (issue 35)", async () => {
+      await setQuota(2, 0);
+      const fingerprintOf = (bytes: Buffer) => {
+        const hash = createHash('sha256').update(fingerprintPrefix(bytes.length));
+        for (const range of fingerprintRanges(bytes.length)) hash.update(bytes.subarray(range.start, range.end));
+        return hash.digest('hex');
+      };
+      const first = await projectIn(owner, organizationId);
+      const bytes = mp4Bytes(700_001);
+      const original = await uploadAndRegister(owner, first, 'card.mp4', bytes);
+      const fingerprint = fingerprintOf(bytes);
+      const crc = crc32(bytes);
+      const lookup = (headers: Headers, projectId: number, body: object = { size: bytes.length, fingerprint }) =>
+        call('POST', `/projects/${projectId}/assets/copies/lookup`, headers, body);
+      const reuse = (headers: Headers, projectId: number, body: object = {}) =>
+        call('POST', `/projects/${projectId}/assets/copies`, headers, {
+          name: 'again.mp4',
+          type: 'InterviewClip',
+          size: bytes.length,
+          fingerprint,
+          crc32: crc,
+          ...body,
+        });
+      const second = await projectIn(owner, organizationId);
+      // Not read back from the store yet: nothing to reuse.
+      expect((await lookup(owner, second)).json()).toEqual({ crc32: null });
+      expect((await reuse(owner, second)).statusCode).toBe(404);
+      // The media worker's reading of the stored object (tests/server/media-pipeline.test.ts checks it computes these).
+      await assetsRepo(server.db).setChecksum(original.path, bytes.length, crc, fingerprint);
+      expect((await lookup(owner, second)).json()).toEqual({ crc32: crc });
+      const space = await usedSpace();
+
+      // Another CRC-32 (the file differs where the fingerprint does not look): 404, the file is uploaded.
+      expect((await reuse(owner, second, { crc32: (crc ^ 1) >>> 0 })).statusCode).toBe(404);
+      const made = await reuse(owner, second, { folder: 'CARD/../DCIM' });
+      expect(made.statusCode, made.body).toBe(201);
+      expect(made.json()).toMatchObject({ name: 'again.mp4', path: original.path, size: bytes.length, crc32: crc, sentCrc32: crc, folder: 'CARD/DCIM' });
+      // Counted once: the organization holds the same bytes.
+      expect(await usedSpace()).toBe(space);
+      // Asked again, the same asset (200); an image's zone cannot take a clip's bytes (415).
+      const again = await reuse(owner, second);
+      expect([again.statusCode, again.json<{ id: number }>().id]).toEqual([200, made.json<{ id: number }>().id]);
+      expect((await reuse(owner, await projectIn(owner, organizationId), { type: 'Asset', name: 'logo.png' })).statusCode).toBe(415);
+
+      // Another organization never learns of it nor gets it; staff do not upload; a fingerprint is 64 hex digits.
+      const theirs = await projectIn(outsider, outsiderOrganizationId);
+      await setQuota(2, 0, outsiderOrganizationId);
+      expect((await lookup(outsider, theirs)).json()).toEqual({ crc32: null });
+      expect((await reuse(outsider, theirs)).statusCode).toBe(404);
+      expect((await lookup(outsider, second)).statusCode).toBe(404);
+      expect((await reuse(admin, second)).statusCode).toBe(403);
+      for (const bad of ['', 'ABC', fingerprint.toUpperCase(), `${fingerprint}0`, 12]) {
+        const refused = await lookup(owner, second, { size: bytes.length, fingerprint: bad });
+        expect(refused.statusCode, String(bad)).toBe(400);
+        expect(refused.json()).toMatchObject({
+          fields: { fingerprint: typeof bad === 'string' ? 'A fingerprint is 64 lower-case hex digits.' : 'Must be text.' },
+        });
+      }
+
+      // The original deleted, the copy's object stays (it is the copy's too).
+      expect((await call('DELETE', `/projects/${first}/assets/${original.id}`, owner)).statusCode).toBe(204);
+      expect(await server.app.ctx.storage.headObject(original.path)).not.toBeNull();
+      expect(await usedSpace()).toBe(space);
     });
 
     it('checks the object: under the folder of its type, present, of the declared size', async () => {

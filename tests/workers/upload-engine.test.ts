@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { crc32ToBase64 } from '../../src/domain/crc32.ts';
+import { fingerprintRanges } from '../../src/domain/fingerprint.ts';
+import { mediaTools } from '../../server/media/ffmpeg.ts';
+import { CHECKSUM_KIND, mediaHandlers } from '../../server/media/pipeline.ts';
+import { startRunner } from '../../server/media/runner.ts';
 import { BYTES_PER_TB } from '../../src/domain/constants.ts';
 import { FILE_MESSAGES } from '../../src/domain/file-signature.ts';
 import { MIN_PART_SIZE, MiB, PARALLEL_PARTS, PART_SIZE, UPLOAD_MESSAGES, assetKey, planParts } from '../../src/domain/uploads.ts';
@@ -145,6 +149,54 @@ describe('upload engine against the embedded store', () => {
     const [asset] = await assetsOf(projectId);
     expect(await world.sha256Of(asset!.path)).toBe(sha256(data));
     expect(asset!.sentCrc32).toBe(zlibCrc32(data));
+  });
+
+  it('a file the organization holds already becomes an asset of its stored copy in another project, with no request to the store; a file that differs only between the sampled blocks is uploaded (issue 35)', async () => {
+    const [first, second] = [await world.createProject('Card, first'), await world.createProject('Card, again')];
+    const data = bytes(2 * PART + 999, 51);
+    const one = engineWith(await freshStore());
+    const [uid] = (await one.engine.enqueue([{ file: clip(data, 'C0001.MP4') }], { projectId: first, type: 'INTERVIEW_CLIP' })).accepted;
+    await until(doneOrIncomplete(one.engine, uid!));
+    // The media worker reads the stored object for its CRC-32 and fingerprint, as after every registration.
+    const runner = startRunner({
+      db: world.server.db,
+      handlers: mediaHandlers(world.server.app.ctx, mediaTools()),
+      runnableKinds: () => [CHECKSUM_KIND],
+      pollMs: 20,
+    });
+    try {
+      await until(async () => (await assetsOf(first))[0]?.fingerprint != null);
+    } finally {
+      await runner.stop();
+    }
+    const [original] = await assetsOf(first);
+    const usedSpace = async () =>
+      (await world.server.db.selectFrom('organizations').select('usedSpace').where('id', '=', world.organizationId).executeTakeFirstOrThrow()).usedSpace;
+    const spaceBefore = await usedSpace();
+
+    const script = scriptedTransport();
+    const two = engineWith(await freshStore(), { transport: script.transport });
+    const [again] = (await two.engine.enqueue([{ file: clip(data, 'C0001 again.MP4') }], { projectId: second, type: 'INTERVIEW_CLIP' })).accepted;
+    await until(doneOrIncomplete(two.engine, again!));
+    expect(statusOf(two.engine, again!)).toBe('done');
+    expect(script.log).toEqual([]);
+    const [copy] = await assetsOf(second);
+    expect(copy).toMatchObject({ name: 'C0001 again.MP4', path: original!.path, size: data.length, crc32: zlibCrc32(data), sentCrc32: zlibCrc32(data) });
+    expect(two.engine.snapshot().items[0]).toMatchObject({ status: 'done', percent: 100, assetId: copy!.id });
+    // Counted once: the organization holds the same bytes.
+    expect(await usedSpace()).toBe(spaceBefore);
+
+    // Same size and the same sampled blocks, one byte different between them: the CRC-32 tells, and it is uploaded.
+    const gap = fingerprintRanges(data.length)[0]!.end + 10;
+    expect(fingerprintRanges(data.length).some((range) => gap >= range.start && gap < range.end)).toBe(false);
+    const altered = Buffer.from(data);
+    altered[gap]! ^= 1;
+    const [other] = (await two.engine.enqueue([{ file: clip(altered, 'C0001 edited.MP4') }], { projectId: second, type: 'INTERVIEW_CLIP' })).accepted;
+    await until(doneOrIncomplete(two.engine, other!));
+    expect(script.log.filter((request) => request.method === 'PUT').length).toBeGreaterThanOrEqual(3);
+    const edited = (await assetsOf(second)).find((asset) => asset.name === 'C0001 edited.MP4');
+    expect(edited?.path).not.toBe(original!.path);
+    expect(await world.sha256Of(edited!.path)).toBe(sha256(altered));
   });
 
   it('sends a large file in 20,971,520-byte parts, at most 6 at once, recording in IndexedDB the parts finished as they finish', async () => {

@@ -24,6 +24,7 @@ import { FileProgress, storedBytesOf, type SpeedMeter } from './progress-meter.t
 import type { UploadRecords } from './upload-records.ts';
 import type { UploadItemView } from './types.ts';
 import { blobCrc32 } from './blob-crc32.ts';
+import { fileFingerprint } from './file-fingerprint.ts';
 
 /**
  * One file's upload (ARCHITECTURE §4): its phase, its record, and the steps from check-name to
@@ -338,6 +339,7 @@ export class FileUpload {
     const record = this.record;
     if (!record.key) {
       if (record.uploadType === 'asset') {
+        if (await this.reuseStoredCopy()) return;
         const checked = await this.attempt(() => this.context.api.checkName(record.projectId, record.type, record.fileName));
         record.name = checked.name;
         record.key = checked.location;
@@ -357,6 +359,49 @@ export class FileUpload {
       return;
     }
     if (record.uploadType === 'asset' && this.assetId === null) await this.register();
+  }
+
+  /**
+   * Issue 35: when the organization holds this very file already (same size and fingerprint,
+   * then the same CRC-32 over every byte, read here), the asset is made from its stored copy and
+   * no byte is sent. False when there is none: the file is uploaded.
+   */
+  private async reuseStoredCopy(): Promise<boolean> {
+    const record = this.record;
+    const file = this.file!;
+    const { api } = this.context;
+    const none = (error: unknown) => error instanceof ApiFailure && error.status === 404;
+    this.checkpoint();
+    const fingerprint = await fileFingerprint(file, this.signal);
+    const copy = await this.attempt(() => api.lookupStoredCopy(record.projectId, { size: record.size, fingerprint })).catch((error: unknown) => {
+      if (none(error)) return { crc32: null };
+      throw error;
+    });
+    if (copy.crc32 === null) return false;
+    const crc32 = await this.readCrc32(file);
+    if (crc32 !== copy.crc32) return false;
+    try {
+      const asset = await this.attempt(() =>
+        api.reuseStoredCopy(record.projectId, {
+          name: record.name ?? sanitizeFileName(record.fileName),
+          type: record.type,
+          size: record.size,
+          fingerprint,
+          crc32,
+          ...(record.folder && { folder: record.folder }),
+        }),
+      );
+      this.assetId = asset.id;
+      record.name = asset.name;
+      record.crc32 = crc32;
+      record.completed = true;
+      this.progress.setStored(record.size);
+      return true;
+    } catch (error) {
+      // The stored copy went meanwhile (deleted): the file is uploaded after all.
+      if (none(error)) return false;
+      throw error;
+    }
   }
 
   private async register(): Promise<void> {

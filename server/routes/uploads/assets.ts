@@ -5,6 +5,7 @@ import { enqueueAssetMedia } from '../../media/pipeline.ts';
 import { assetsRepo } from '../../repositories/assets.ts';
 import { visibleProject } from '../../services/project-access.ts';
 import { assetsForBrowser, checkName, deleteAssetRecords, registerAsset, requireAssetChange, requireDeleteAll } from '../../services/uploads.ts';
+import { lookupStoredCopy, reuseStoredCopy } from '../../services/stored-copies.ts';
 import { browserPresigner } from '../../storage/setup.ts';
 import { route } from '../operation-route.ts';
 
@@ -32,6 +33,18 @@ export default async function assetRoutes(app: FastifyInstance) {
     const current = (await assetsRepo(app.ctx.db).find(project.id, row.id)) ?? row;
     // Registered already (the same object sent again): the asset as it is, with 200.
     return reply.code(created ? 201 : 200).send((await assetsForBrowser(browserPresigner(app, request), [current]))[0]);
+  });
+
+  // Issue 35: a file the organization already holds becomes an asset of its stored copy, with no byte sent.
+  route(app, operations.lookupStoredCopy, async ({ params, body }, request) => {
+    const project = await visibleProject(app.ctx, request.auth, params.id);
+    return lookupStoredCopy(app.ctx, request.auth, project, body);
+  });
+
+  route(app, operations.reuseStoredCopy, async ({ params, body }, request, reply) => {
+    const project = await visibleProject(app.ctx, request.auth, params.id);
+    const { row, created } = await reuseStoredCopy(app.ctx, request.auth, project, body);
+    return reply.code(created ? 201 : 200).send((await assetsForBrowser(browserPresigner(app, request), [row]))[0]);
   });
 
   route(app, operations.deleteAsset, async ({ params }, request) => {

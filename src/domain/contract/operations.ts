@@ -486,6 +486,27 @@ export const OPERATIONS: readonly Operation[] = [
       409: 'Outside OPENED, or past the storage quota: `{ message: "There is no more memory.", code: 507 }` (the object is deleted).',
     },
   }),
+  documented(uploads.lookupStoredCopy, {
+    tag: 'Uploads and assets',
+    summary: 'Whether the organization holds a stored object of this size and fingerprint, and its CRC-32 (issue 35).',
+    who: 'C while OPENED',
+    notes: 'The fingerprint is SHA-256 over the size and 16 blocks of 256 KiB (src/domain/fingerprint.ts). `crc32` null: none, upload the file.',
+    responses: { 200: ok('The stored copy’s CRC-32, or null.'), 400: 'Not a size or a fingerprint.', 403: FORBIDDEN, 404: NOT_FOUND, 409: STATUS_CONFLICT },
+  }),
+  documented(uploads.reuseStoredCopy, {
+    tag: 'Uploads and assets',
+    summary: 'The file as an asset of the organization’s stored copy with the same size, fingerprint and CRC-32: no byte sent (issue 35).',
+    who: 'C while OPENED',
+    responses: {
+      200: ok('This project holds the object already: its asset.', uploads.AssetStruct),
+      201: ok('The asset, sharing the stored object (not counted again against the storage).'),
+      400: 'Not a name, type, size, fingerprint or CRC-32.',
+      403: FORBIDDEN,
+      404: 'No stored copy of this file (or the project is not found): upload it.',
+      409: STATUS_CONFLICT,
+      415: 'The stored bytes are not a file this zone takes.',
+    },
+  }),
   documented(uploads.deleteAllAssets, {
     tag: 'Uploads and assets',
     summary: 'Delete every asset of a type (none: every type).',
@@ -524,6 +545,12 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'A link of 12 hours to the project’s raw zip (`project-{id}_raw_assets.zip`), with its length and number of files.',
     who: 'S',
     responses: { 200: ok('The link.'), 400: 'Not a kind of zip the server makes (`raw`).', 403: FORBIDDEN, 404: NOT_FOUND },
+  }),
+  documented(media.downloadAssetManifest, {
+    tag: 'Media and delivery',
+    summary: 'The raw zip’s manifest (CSV): each file’s path in the zip, size, CRC-32 and whether it is verified (issue 35).',
+    who: 'S',
+    responses: { 200: { description: 'The manifest (`Content-Disposition: attachment`).', contentType: 'text/csv' }, 403: FORBIDDEN, 404: NOT_FOUND },
   }),
   documented(media.downloadZip, {
     tag: 'Media and delivery',

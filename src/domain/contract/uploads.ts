@@ -1,8 +1,9 @@
 import { array, boolean, enums, number, object, string, type Infer, type Struct } from 'superstruct';
 import { define, describedAs, nullable, optional } from './schema-notes.ts';
 import { ASSET_TYPES, UPLOAD_TYPES, parseAssetType, type AssetType } from '../uploads.ts';
+import { FINGERPRINT_PATTERN } from '../fingerprint.ts';
 import { defineOperation } from './define.ts';
-import { fromText, Id, textSchema, wholeNumberSchema } from './fields.ts';
+import { fromText, Id, ruleField, textSchema, wholeNumberSchema } from './fields.ts';
 
 /** An asset type in any spelling the specs use (Asset, InterviewClip, BRollClip, ASSET, BROLL_CLIP, B_ROLL_CLIP). */
 export const AssetTypeParam: Struct<AssetType, null> = fromText(
@@ -95,6 +96,11 @@ const Crc32Field = describedAs(
   wholeNumberSchema(0, 0xffffffff),
 );
 
+const FolderField = describedAs(
+  define<string>('folder', (v) => (typeof v === 'string' && v.length <= 1024) || 'The folder is a path of at most 1,024 characters.'),
+  textSchema(undefined, 1024),
+);
+
 /** POST projects/{id}/assets: register an object the browser finished uploading. */
 export const RegisterAssetBodyStruct = object({
   name: FileName(),
@@ -110,14 +116,7 @@ export const RegisterAssetBodyStruct = object({
    * kept as the asset's folder (shown, and its folder in zips). The server cleans it
    * (src/domain/camera-card.ts `cleanFolder`); absent or null for a file picked alone.
    */
-  folder: optional(
-    nullable(
-      describedAs(
-        define<string>('folder', (v) => (typeof v === 'string' && v.length <= 1024) || 'The folder is a path of at most 1,024 characters.'),
-        textSchema(undefined, 1024),
-      ),
-    ),
-  ),
+  folder: optional(nullable(FolderField)),
   /**
    * Issue 35: the CRC-32 of the file as this device read it, combined from the parts it sent
    * (each checked by the store on arrival). Kept beside the CRC-32 the server reads back from
@@ -126,6 +125,33 @@ export const RegisterAssetBodyStruct = object({
   crc32: optional(nullable(Crc32Field)),
 });
 export type RegisterAssetBody = Infer<typeof RegisterAssetBodyStruct>;
+
+const FingerprintField = ruleField('fingerprint', (v) => (FINGERPRINT_PATTERN.test(v) ? undefined : 'A fingerprint is 64 lower-case hex digits.'), {
+  type: 'string',
+  pattern: FINGERPRINT_PATTERN.source,
+});
+
+/** POST projects/{id}/assets/copies/lookup (issue 35): is this file's stored copy in the organization already? */
+export const StoredCopyLookupBodyStruct = object({ size: SizeField, fingerprint: FingerprintField });
+export type StoredCopyLookupBody = Infer<typeof StoredCopyLookupBodyStruct>;
+/** The stored copy's CRC-32, which the file's must equal before it is reused; null: none, the file is uploaded. */
+export const StoredCopyStruct = object({ crc32: nullable(Crc32Field) });
+export type StoredCopy = Infer<typeof StoredCopyStruct>;
+
+/**
+ * POST projects/{id}/assets/copies (issue 35): the file is an asset of this project without a
+ * byte sent, made from the organization's stored copy of the same size, fingerprint and CRC-32.
+ */
+export const ReuseStoredCopyBodyStruct = object({
+  name: FileName(),
+  type: AssetTypeParam,
+  size: SizeField,
+  fingerprint: FingerprintField,
+  /** The whole file's CRC-32 as this device read it: the stored copy's must be the same. */
+  crc32: Crc32Field,
+  folder: optional(nullable(FolderField)),
+});
+export type ReuseStoredCopyBody = Infer<typeof ReuseStoredCopyBodyStruct>;
 
 /** C§3 asset, with short-lived addresses to show it (presigned GET). */
 export const AssetStruct = object({
@@ -185,6 +211,23 @@ export const registerAsset = defineOperation({
   path: '/projects/{id}/assets',
   access: 'signed-in',
   body: RegisterAssetBodyStruct,
+  answer: AssetStruct,
+  status: 201,
+});
+export const lookupStoredCopy = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/assets/copies/lookup',
+  access: 'signed-in',
+  body: StoredCopyLookupBodyStruct,
+  answer: StoredCopyStruct,
+  status: 200,
+});
+/** 201 with the new asset; when this project holds the object already, its asset with 200. 404: no such stored copy (upload the file). */
+export const reuseStoredCopy = defineOperation({
+  method: 'POST',
+  path: '/projects/{id}/assets/copies',
+  access: 'signed-in',
+  body: ReuseStoredCopyBodyStruct,
   answer: AssetStruct,
   status: 201,
 });

@@ -23,6 +23,7 @@ const item = (over: Partial<UploadItemView> = {}): UploadItemView => ({
   needs: null,
   refused: false,
   hasHandle: false,
+  reused: false,
   assetId: null,
   ...over,
 });

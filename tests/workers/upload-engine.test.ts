@@ -182,7 +182,7 @@ describe('upload engine against the embedded store', () => {
     expect(script.log).toEqual([]);
     const [copy] = await assetsOf(second);
     expect(copy).toMatchObject({ name: 'C0001 again.MP4', path: original!.path, size: data.length, crc32: zlibCrc32(data), sentCrc32: zlibCrc32(data) });
-    expect(two.engine.snapshot().items[0]).toMatchObject({ status: 'done', percent: 100, assetId: copy!.id });
+    expect(two.engine.snapshot().items[0]).toMatchObject({ status: 'done', percent: 100, assetId: copy!.id, reused: true });
     // Counted once: the organization holds the same bytes.
     expect(await usedSpace()).toBe(spaceBefore);
 

@@ -109,6 +109,8 @@ export class FileUpload {
   file: Blob | null;
   phase: Phase;
   assetId: number | null = null;
+  /** Issue 35: the asset was made from the organization's stored copy of this file (no byte sent). */
+  reused = false;
   readonly progress: FileProgress;
   private readonly context: UploadContext;
   /** The running attempt's controller; aborted with a StopReason. */
@@ -229,6 +231,7 @@ export class FileUpload {
     if (checksums) this.record.checksums = true;
     if (crc32 !== undefined) this.record.crc32 = crc32;
     this.assetId ??= prior.assetId;
+    if (prior.reused) this.reused = true;
     const registered = prior.phase === 'done';
     this.progress.setStored(registered ? this.record.size : storedBytesOf(this.record));
     if (registered && this.phase !== 'uploading') {
@@ -322,6 +325,7 @@ export class FileUpload {
       refused,
       hasHandle: Boolean(record.handle),
       assetId: this.assetId,
+      reused: this.reused,
     };
   }
 
@@ -392,6 +396,7 @@ export class FileUpload {
         }),
       );
       this.assetId = asset.id;
+      this.reused = true;
       record.name = asset.name;
       record.crc32 = crc32;
       record.completed = true;

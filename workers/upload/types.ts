@@ -56,6 +56,8 @@ export interface UploadItemView {
   hasHandle: boolean;
   /** The registered asset, once done. */
   assetId: number | null;
+  /** Issue 35: made from the organization's stored copy of the same file: done with no byte sent. */
+  reused: boolean;
 }
 
 export interface UploadTotals {

@@ -8,7 +8,7 @@ import { ProgressFill } from '@/ui/progress-fill.tsx';
 
 /** One line on where an upload stands. */
 export function uploadStatusLine(item: UploadItemView): string {
-  if (item.status === 'done') return 'Uploaded';
+  if (item.status === 'done') return item.reused ? 'Already stored: nothing sent' : 'Uploaded';
   if (item.status === 'incomplete') return item.error ?? 'Incomplete';
   if (item.paused) return `Paused at ${item.percent}% — waiting for the connection`;
   if (item.status === 'queued') return item.loaded > 0 ? `Waiting to resume at ${item.percent}%` : 'Waiting to start';

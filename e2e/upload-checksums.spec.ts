@@ -31,7 +31,7 @@ test('a part corrupted on its way to the store is refused and sent again; staff 
     });
     const projectId = ((await created.json()) as { id: number }).id;
 
-    const corruption = await corruptPartInFlight(page.context(), 1);
+    const corruption = await corruptPartInFlight(page, 1);
     await storeSession(page, owner.token, owner.organizationId!);
     await page.goto(`/user/project/${projectId}`);
     const section = page.getByTestId('asset-section-INTERVIEW_CLIP');

@@ -1,4 +1,4 @@
-import type { BrowserContext } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
 interface TargetInfo {
   targetId: string;
@@ -20,8 +20,14 @@ export interface Corruption {
  * it on the worker's own target. Fetch must be on before the worker's script has loaded (enabled
  * later, it never pauses a request: 10 of 10 side runs intercepted with this order, 1 of 6
  * without), so the script is held back by a route until it is. Call before the page opens.
+ * Only this page's browser context is watched: a browser session hears of every context's
+ * workers, a closing one of an earlier test's included.
  */
-export async function corruptPartInFlight(context: BrowserContext, partNumber: number): Promise<Corruption> {
+export async function corruptPartInFlight(page: Page, partNumber: number): Promise<Corruption> {
+  const context = page.context();
+  const pageSession = await context.newCDPSession(page);
+  const { targetInfo: pageTarget } = (await pageSession.send('Target.getTargetInfo')) as { targetInfo: TargetInfo };
+  await pageSession.detach();
   const browserSession = await context.browser()!.newBrowserCDPSession();
   context.once('close', () => void browserSession.detach().catch(() => undefined));
   let letWorkerStart: () => void = () => undefined;
@@ -67,7 +73,8 @@ export async function corruptPartInFlight(context: BrowserContext, partNumber: n
   });
   browserSession.on('Target.targetCreated', (event: { targetInfo: TargetInfo }) => {
     const target = event.targetInfo;
-    if (target.type !== 'shared_worker' || !target.url.includes('upload.worker') || sessionId) return;
+    if (target.type !== 'shared_worker' || !target.url.includes('upload.worker') || target.browserContextId !== pageTarget.browserContextId || sessionId)
+      return;
     void (async () => {
       ({ sessionId } = (await browserSession.send('Target.attachToTarget', { targetId: target.targetId, flatten: false })) as { sessionId: string });
       // Fetch only: the worker's own domains (Network) answer once its script runs, which waits for this.

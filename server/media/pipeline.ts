@@ -222,7 +222,10 @@ export function mediaHandlers(ctx: AppContext, tools: MediaTools): Record<MediaK
   async function stillWanted(job: MediaJobRow): Promise<boolean> {
     if (job.assetId !== null) {
       const asset = await assetsRepo(ctx.db).findLiveById(job.assetId);
-      return asset?.path === job.sourceKey;
+      if (asset?.path === job.sourceKey) return true;
+      // Its record gone, the object may still be another's (a duplicate, a stored copy reused,
+      // issue 35), whose proxy, thumbnail and checksum this job makes (they go to every record of it).
+      return job.sourceKey !== null && (await assetsRepo(ctx.db).livePaths([job.sourceKey])).length > 0;
     }
     const project = await projectsRepo(ctx.db).finalVideoPath(job.projectId!);
     if (!project) return false;

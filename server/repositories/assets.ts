@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { usedSpaceCeiling, type AssetType } from '../../src/domain/uploads.ts';
+import { CUSTOMER_VISIBLE } from '../../src/domain/project-rules.ts';
 import type { Db } from '../db/connect.ts';
 import type { Insertable } from 'kysely';
 import type { AssetRow, AssetsTable } from '../db/schema.ts';
@@ -46,6 +47,8 @@ export function assetsRepo(db: Db) {
         .innerJoin('projects', 'projects.id', 'assets.projectId')
         .selectAll('assets')
         .where('projects.organizationId', '=', organizationId)
+        // What the organization's people can see: not a deleted or hidden project's files.
+        .where('projects.status', 'in', CUSTOMER_VISIBLE)
         .where('assets.fingerprint', '=', fingerprint)
         .where('assets.size', '=', size)
         .where('assets.crc32', 'is not', null)
@@ -60,6 +63,8 @@ export function assetsRepo(db: Db) {
         .select(['name', 'size', 'type', 'path', 'previewPath', 'crc32', 'folder', 'sentCrc32', 'fingerprint'])
         .where('projectId', '=', fromProjectId)
         .where('deletedAt', 'is', null)
+        // Shared with a deletion's lock: a record being deleted is waited for, and then not copied.
+        .forShare()
         .execute();
       if (assets.length)
         await db

@@ -23,15 +23,15 @@ import { requireAssetChange } from './uploads.ts';
 
 export const STORED_COPY_MESSAGES = {
   none: 'The organization holds no stored copy of this file: it is uploaded instead.',
+  here: 'This project holds this file already: it is uploaded again as a file of its own.',
 } as const;
 
 export async function lookupStoredCopy(ctx: AppContext, auth: AuthContext, project: ProjectDetails, body: StoredCopyLookupBody): Promise<StoredCopy> {
   requireAssetChange(auth, project);
-  const copy = await assetsRepo(ctx.db).findStoredCopy(project.organizationId, body.size, body.fingerprint);
-  return { crc32: copy?.crc32 ?? null };
+  return { found: (await assetsRepo(ctx.db).findStoredCopy(project.organizationId, body.size, body.fingerprint)) !== undefined };
 }
 
-/** The new asset of the stored copy (or this project's asset of it already, `created` false); 404 when there is none. */
+/** The new asset of the stored copy (`created` false: a concurrent reuse made it); 404 when there is none, or when this project holds it already. */
 export async function reuseStoredCopy(
   ctx: AppContext,
   auth: AuthContext,
@@ -39,31 +39,46 @@ export async function reuseStoredCopy(
   body: ReuseStoredCopyBody,
 ): Promise<{ row: AssetRow; created: boolean }> {
   requireAssetChange(auth, project);
-  const repo = assetsRepo(ctx.db);
-  const copy = await repo.findStoredCopy(project.organizationId, body.size, body.fingerprint, body.crc32);
-  if (!copy) throw notFound(STORED_COPY_MESSAGES.none);
-  const existing = await repo.findByPath(project.id, copy.path);
-  if (existing) return { row: existing, created: false };
+  const found = await assetsRepo(ctx.db).findStoredCopy(project.organizationId, body.size, body.fingerprint, body.crc32);
+  if (!found) throw notFound(STORED_COPY_MESSAGES.none);
+  // One record of an object per project: the same file given again here (a second take of the
+  // same bytes, under another name or kind) is uploaded as before, a file of its own.
+  if (await assetsRepo(ctx.db).findByPath(project.id, found.path)) throw notFound(STORED_COPY_MESSAGES.here);
   // The zone's rule on content, as at registration: a stored image does not become an interview clip.
-  await requireAcceptedContent(ctx.storage, copy.path, copy.size, body.type);
   try {
-    const row = await repo.insert({
-      projectId: project.id,
-      name: sanitizeFileName(body.name),
-      size: copy.size,
-      type: body.type,
-      path: copy.path,
-      previewPath: copy.previewPath,
-      crc32: copy.crc32,
-      fingerprint: copy.fingerprint,
-      sentCrc32: body.crc32,
-      folder: body.folder ? cleanFolder(body.folder) : null,
-      deletedAt: null,
+    await requireAcceptedContent(ctx.storage, found.path, found.size, body.type);
+  } catch (error) {
+    // Its last record deleted (and the object with it) while this read it: there is none any more.
+    if ((await assetsRepo(ctx.db).livePaths([found.path])).length === 0) throw notFound(STORED_COPY_MESSAGES.none);
+    throw error;
+  }
+  try {
+    return await ctx.db.transaction().execute(async (tx) => {
+      const repo = assetsRepo(tx);
+      // The object's records locked, as a deletion locks them, and one still live: a deletion of
+      // the last one either went first (none left: 404), or waits for this commit and then finds
+      // this record live (deleteAssetRecords reads what remains after its lock), keeping the object.
+      const live = await repo.lockPaths([found.path]);
+      const copy = live.length > 0 ? await repo.findLiveById(live[0]!.id) : undefined;
+      if (!copy) throw notFound(STORED_COPY_MESSAGES.none);
+      const row = await repo.insert({
+        projectId: project.id,
+        name: sanitizeFileName(body.name),
+        size: copy.size,
+        type: body.type,
+        path: copy.path,
+        previewPath: copy.previewPath,
+        crc32: copy.crc32,
+        fingerprint: copy.fingerprint,
+        sentCrc32: body.crc32,
+        folder: body.folder ? cleanFolder(body.folder) : null,
+        deletedAt: null,
+      });
+      return { row, created: true };
     });
-    return { row, created: true };
   } catch (error) {
     if (isUniqueViolation(error)) {
-      const raced = await repo.findByPath(project.id, copy.path);
+      const raced = await assetsRepo(ctx.db).findByPath(project.id, found.path);
       if (raced) return { row: raced, created: false };
     }
     throw error;

@@ -248,7 +248,10 @@ export async function deleteAssetRecords(ctx: AppContext, project: ProjectDetail
       now,
     );
     const deletedIds = new Set(deleting.map((row) => row.id));
-    const remaining = new Set(locked.filter((row) => !wanted.has(row.id)).map((row) => row.path));
+    // Read again after the lock, not taken from it: a record of the same object committed while
+    // this waited for the lock (a stored copy reused, a duplicate) is seen by this new statement,
+    // where the locking one, whose snapshot is older, missed it. Its object must stay.
+    const remaining = new Set(await repo.livePaths(paths));
     const orphaned = targets.filter((asset) => deletedIds.has(asset.id) && !remaining.has(asset.path));
     const byPath = new Map(orphaned.map((asset) => [asset.path, asset]));
     await repo.freeUsedSpace(

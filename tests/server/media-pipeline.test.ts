@@ -346,6 +346,34 @@ describe.each(DATABASES)('final video and clip media on $name', ({ url }) => {
     TRANSCODING_TIMEOUT_MS,
   );
 
+  it("runs a record's media work after the record is deleted while another record holds its object (a stored copy reused, issue 35)", async () => {
+    const key = `projects/${projectId}/raw/assets/shared-logo.png`;
+    const bytes = Buffer.from('shared png bytes');
+    await server.app.ctx.storage.putObject(key, bytes, 'image/png');
+    const row = (name: string, id: number) => ({
+      projectId: id,
+      name,
+      size: bytes.length,
+      type: 'ASSET' as const,
+      path: key,
+      previewPath: null,
+      deletedAt: null,
+    });
+    const first = await server.db.insertInto('assets').values(row('first.png', projectId)).returning('id').executeTakeFirstOrThrow();
+    const reused = await server.db.insertInto('assets').values(row('reused.png', openedId)).returning('id').executeTakeFirstOrThrow();
+    await enqueueAssetMedia(server.app.ctx, first.id);
+    await server.db.updateTable('assets').set({ deletedAt: new Date() }).where('id', '=', first.id).execute();
+    // This file's runner may be running (started by an earlier test): whichever claims the job, the row tells.
+    const own = startRunner({ db: server.db, handlers: mediaHandlers(server.app.ctx, mediaTools()), runnableKinds: () => [CHECKSUM_KIND], pollMs: 20 });
+    const after = () => server.db.selectFrom('assets').select(['crc32', 'fingerprint']).where('id', '=', reused.id).executeTakeFirstOrThrow();
+    try {
+      await expect.poll(async () => (await after()).crc32, { timeout: 20_000 }).toBe(crc32(bytes));
+    } finally {
+      await own.stop();
+    }
+    expect((await after()).fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it(
     'a source that is not a video fails its jobs with the error, visible to staff',
     async () => {

@@ -461,11 +461,12 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
         });
       const second = await projectIn(owner, organizationId);
       // Not read back from the store yet: nothing to reuse.
-      expect((await lookup(owner, second)).json()).toEqual({ crc32: null });
+      expect((await lookup(owner, second)).json()).toEqual({ found: false });
       expect((await reuse(owner, second)).statusCode).toBe(404);
       // The media worker's reading of the stored object (tests/server/media-pipeline.test.ts checks it computes these).
       await assetsRepo(server.db).setChecksum(original.path, bytes.length, crc, fingerprint);
-      expect((await lookup(owner, second)).json()).toEqual({ crc32: crc });
+      // Found, but its CRC-32 is not told: the device sends the whole file's, the server compares.
+      expect((await lookup(owner, second)).json()).toEqual({ found: true });
       const space = await usedSpace();
 
       // Another CRC-32 (the file differs where the fingerprint does not look): 404, the file is uploaded.
@@ -475,15 +476,15 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect(made.json()).toMatchObject({ name: 'again.mp4', path: original.path, size: bytes.length, crc32: crc, sentCrc32: crc, folder: 'CARD/DCIM' });
       // Counted once: the organization holds the same bytes.
       expect(await usedSpace()).toBe(space);
-      // Asked again, the same asset (200); an image's zone cannot take a clip's bytes (415).
-      const again = await reuse(owner, second);
-      expect([again.statusCode, again.json<{ id: number }>().id]).toEqual([200, made.json<{ id: number }>().id]);
+      // Given again to a project that holds it (as any kind), it is uploaded as a file of its own (404);
+      // an image's zone cannot take a clip's bytes (415).
+      for (const type of ['InterviewClip', 'BRollClip']) expect((await reuse(owner, second, { type })).statusCode).toBe(404);
       expect((await reuse(owner, await projectIn(owner, organizationId), { type: 'Asset', name: 'logo.png' })).statusCode).toBe(415);
 
       // Another organization never learns of it nor gets it; staff do not upload; a fingerprint is 64 hex digits.
       const theirs = await projectIn(outsider, outsiderOrganizationId);
       await setQuota(2, 0, outsiderOrganizationId);
-      expect((await lookup(outsider, theirs)).json()).toEqual({ crc32: null });
+      expect((await lookup(outsider, theirs)).json()).toEqual({ found: false });
       expect((await reuse(outsider, theirs)).statusCode).toBe(404);
       expect((await lookup(outsider, second)).statusCode).toBe(404);
       expect((await reuse(admin, second)).statusCode).toBe(403);
@@ -499,6 +500,31 @@ describe.each(DATABASES)('uploads and assets on $name', ({ url }) => {
       expect((await call('DELETE', `/projects/${first}/assets/${original.id}`, owner)).statusCode).toBe(204);
       expect(await server.app.ctx.storage.headObject(original.path)).not.toBeNull();
       expect(await usedSpace()).toBe(space);
+
+      // A hidden project's files are not the organization's to reuse (its people do not see them).
+      await server.db.updateTable('projects').set({ status: 'HIDDEN' }).where('id', '=', second).execute();
+      expect((await lookup(owner, await projectIn(owner, organizationId))).json()).toEqual({ found: false });
+      await setStatus(second, 'OPENED');
+
+      // The last record deleted just after a reuse read the stored bytes' head: the reuse finds none
+      // left (404), never a record of a deleted object, and the space is freed once.
+      const third = await projectIn(owner, organizationId);
+      const storage = server.app.ctx.storage;
+      const read = storage.getObjectStream.bind(storage);
+      storage.getObjectStream = async (...args) => {
+        storage.getObjectStream = read;
+        const stream = await read(...args);
+        expect((await call('DELETE', `/projects/${second}/assets/${made.json<{ id: number }>().id}`, owner)).statusCode).toBe(204);
+        return stream;
+      };
+      try {
+        expect((await reuse(owner, third)).statusCode).toBe(404);
+      } finally {
+        storage.getObjectStream = read;
+      }
+      expect(await server.app.ctx.storage.headObject(original.path)).toBeNull();
+      expect(await usedSpace()).toBe(space - bytes.length);
+      expect((await call('GET', `/projects/${third}/assets`, owner)).json()).toEqual([]);
     });
 
     it('checks the object: under the folder of its type, present, of the declared size', async () => {

@@ -124,6 +124,40 @@ describe('upload engine against the embedded store', () => {
     expect(Object.fromEntries(assets.map((asset) => [asset.name, asset.sentCrc32]))).toEqual({ 'large.mp4': zlibCrc32(large), 'small.mp4': zlibCrc32(small) });
   });
 
+  it('a store that takes no whole-object CRC32 uploads, or computes the whole checksum otherwise, still gets the file (issue 35)', async () => {
+    const refuse = (code: string) => ({ status: 400, header: () => null, text: `<Error><Code>${code}</Code><Message>scripted</Message></Error>` });
+    for (const store of ['no FULL_OBJECT at create', 'composite at completion'] as const) {
+      const projectId = await world.createProject();
+      const script = scriptedTransport();
+      const seen: string[] = [];
+      const transport: Transport = async (request) => {
+        const url = new URL(request.url);
+        const checksummed = request.headers['x-amz-checksum-type'] !== undefined;
+        if (request.method === 'POST' && url.searchParams.has('uploads')) {
+          seen.push(`create${checksummed ? ' FULL_OBJECT' : ''}`);
+          if (store === 'no FULL_OBJECT at create' && checksummed) return refuse('InvalidRequest');
+        }
+        if (request.method === 'POST' && url.searchParams.has('uploadId')) {
+          seen.push(`complete${checksummed ? ' FULL_OBJECT' : ''}`);
+          if (store === 'composite at completion' && checksummed) return refuse('BadDigest');
+        }
+        return script.transport(request);
+      };
+      const { engine } = engineWith(await freshStore(), { transport });
+      const data = bytes(2 * PART + 77, 44);
+      const [uid] = (await engine.enqueue([{ file: clip(data, 'older-store.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).accepted;
+      await until(doneOrIncomplete(engine, uid!));
+      expect(statusOf(engine, uid!), store).toBe('done');
+      expect(seen, store).toEqual(
+        store === 'no FULL_OBJECT at create' ? ['create FULL_OBJECT', 'create', 'complete'] : ['create FULL_OBJECT', 'complete FULL_OBJECT', 'complete'],
+      );
+      const [asset] = await assetsOf(projectId);
+      expect(await world.sha256Of(asset!.path)).toBe(sha256(data));
+      // Without part checksums nothing combines into a whole CRC: the device registers none.
+      expect(asset!.sentCrc32, store).toBe(store === 'no FULL_OBJECT at create' ? null : zlibCrc32(data));
+    }
+  });
+
   it('a part whose bytes change on the way is refused by the store (BadDigest) and sent again: the stored file is the one read (issue 35)', async () => {
     const projectId = await world.createProject();
     const script = scriptedTransport();
@@ -446,6 +480,36 @@ describe('upload engine against the embedded store', () => {
     expect(sent.filter((n) => n <= 2)).toHaveLength(2);
     expect(new Set(sent).size).toBe(6);
     expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'offline.mp4'))).toBe(sha256(data));
+  });
+
+  it('"Pause all" stops every upload where it is, holds files added meanwhile and the network coming back; "Resume all" finishes them (issue 35)', async () => {
+    const projectId = await world.createProject();
+    let holding = true;
+    const script = scriptedTransport((_request, part) => (holding && part !== null && part > 1 ? 'hold' : undefined));
+    const { engine } = engineWith(await freshStore(), { transport: script.transport, parallel: 2 });
+    const [a, b] = [bytes(4 * PART, 71), bytes(3 * PART + 9, 72)];
+    const { accepted } = await engine.enqueue([{ file: clip(a, 'pause-a.mp4') }, { file: clip(b, 'pause-b.mp4') }], { projectId, type: 'INTERVIEW_CLIP' });
+    await until(() => script.partsSent().length >= 2);
+    engine.pauseAll();
+    await until(() => engine.snapshot().items.every((item) => item.held));
+    expect(engine.snapshot()).toMatchObject({ held: true });
+    // Held: nothing more goes, whatever else happens.
+    holding = false;
+    const sentWhenPaused = script.log.length;
+    const [late] = (await engine.enqueue([{ file: clip(bytes(50_000, 73), 'pause-late.mp4') }], { projectId, type: 'INTERVIEW_CLIP' })).accepted;
+    expect(engine.snapshot().items.find((item) => item.uid === late)).toMatchObject({ held: true });
+    engine.setOnline(false);
+    engine.setOnline(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(script.log.length).toBe(sentWhenPaused);
+    expect(engine.snapshot().items.filter((item) => item.status === 'done')).toHaveLength(0);
+
+    engine.resumeAll();
+    expect(engine.snapshot().held).toBe(false);
+    for (const uid of [...accepted, late!]) await until(doneOrIncomplete(engine, uid));
+    expect(engine.snapshot().items.map((item) => item.status)).toEqual(['done', 'done', 'done']);
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'pause-a.mp4'))).toBe(sha256(a));
+    expect(await world.sha256Of(assetKey(projectId, 'INTERVIEW_CLIP', 'pause-b.mp4'))).toBe(sha256(b));
   });
 
   it('drains when its page goes away: parts in flight finish and are recorded, and the next engine waits for them instead of sending them again', async () => {

@@ -55,6 +55,8 @@ export interface UploadContext {
   sleep(ms: number): Promise<void>;
   now(): number;
   isOnline(): boolean;
+  /** Issue 35: the person paused every upload: a stopped one stays paused. */
+  isHeld(): boolean;
   /** The page went away: requests in flight finish, no new one starts. */
   isDraining(): boolean;
   /** The engine of the page before a reload, still finishing its requests (null: none). */
@@ -95,6 +97,14 @@ export function sameFile(
   file: { name: string; size: number; lastModified: number },
 ): boolean {
   return record.fileName === file.name && record.size === file.size && record.lastModified === file.lastModified;
+}
+
+/** A store's no to the checksums asked for (rather than to the bytes): S3-compatible stores without FULL_OBJECT CRC32. */
+function refusesChecksums(error: unknown): boolean {
+  return (
+    error instanceof S3RequestError &&
+    (error.code === 'BadDigest' || error.code === 'InvalidRequest' || error.code === 'NotImplemented' || error.status === 501)
+  );
 }
 
 export function failureOf(error: unknown): { status: number; code: string | undefined; aborted: boolean } {
@@ -291,7 +301,7 @@ export class FileUpload {
     // A cancelled upload left the list while its requests were stopping: nothing more to show.
     // Drained (the page went away): the record keeps what the finished parts wrote, as after a closed tab.
     if (this.phase === 'cancelled' || controller.signal.reason === 'close' || (this.context.isDraining() && next.phase !== 'done')) return false;
-    this.settle(next.phase === 'paused' && this.context.isOnline() ? 'queued' : next.phase, next.error);
+    this.settle(next.phase === 'paused' && this.context.isOnline() && !this.context.isHeld() ? 'queued' : next.phase, next.error);
     return true;
   }
 
@@ -316,6 +326,7 @@ export class FileUpload {
       lastModified: record.lastModified,
       status,
       paused: this.phase === 'paused' || (!online && ACTIVE_STATUSES.includes(status)),
+      held: this.phase === 'paused' && this.context.isHeld(),
       loaded,
       percent: percentOf(loaded, record.size),
       speed,
@@ -366,47 +377,47 @@ export class FileUpload {
   }
 
   /**
-   * Issue 35: when the organization holds this very file already (same size and fingerprint,
-   * then the same CRC-32 over every byte, read here), the asset is made from its stored copy and
-   * no byte is sent. False when there is none: the file is uploaded.
+   * Issue 35: when the organization holds this very file already (the same size and
+   * fingerprint, then the same CRC-32 over every byte, read here and compared by the server),
+   * the asset is made from its stored copy and no byte is sent. False when there is none, or when
+   * asking fails in any way but a stop: the file is then uploaded, as it would have been.
    */
   private async reuseStoredCopy(): Promise<boolean> {
+    try {
+      return await this.reuseIfStored();
+    } catch (error) {
+      if (failureOf(error).aborted || this.signal.aborted) throw error;
+      return false;
+    }
+  }
+
+  private async reuseIfStored(): Promise<boolean> {
     const record = this.record;
     const file = this.file!;
     const { api } = this.context;
-    const none = (error: unknown) => error instanceof ApiFailure && error.status === 404;
     this.checkpoint();
     const fingerprint = await fileFingerprint(file, this.signal);
-    const copy = await this.attempt(() => api.lookupStoredCopy(record.projectId, { size: record.size, fingerprint })).catch((error: unknown) => {
-      if (none(error)) return { crc32: null };
-      throw error;
-    });
-    if (copy.crc32 === null) return false;
+    const { found } = await this.attempt(() => api.lookupStoredCopy(record.projectId, { size: record.size, fingerprint }));
+    if (!found) return false;
     const crc32 = await this.readCrc32(file);
-    if (crc32 !== copy.crc32) return false;
-    try {
-      const asset = await this.attempt(() =>
-        api.reuseStoredCopy(record.projectId, {
-          name: record.name ?? sanitizeFileName(record.fileName),
-          type: record.type,
-          size: record.size,
-          fingerprint,
-          crc32,
-          ...(record.folder && { folder: record.folder }),
-        }),
-      );
-      this.assetId = asset.id;
-      this.reused = true;
-      record.name = asset.name;
-      record.crc32 = crc32;
-      record.completed = true;
-      this.progress.setStored(record.size);
-      return true;
-    } catch (error) {
-      // The stored copy went meanwhile (deleted): the file is uploaded after all.
-      if (none(error)) return false;
-      throw error;
-    }
+    // 404: no stored copy with this CRC-32 (the file differs where the fingerprint does not look), or it went meanwhile.
+    const asset = await this.attempt(() =>
+      api.reuseStoredCopy(record.projectId, {
+        name: record.name ?? sanitizeFileName(record.fileName),
+        type: record.type,
+        size: record.size,
+        fingerprint,
+        crc32,
+        ...(record.folder && { folder: record.folder }),
+      }),
+    );
+    this.assetId = asset.id;
+    this.reused = true;
+    record.name = asset.name;
+    record.crc32 = crc32;
+    record.completed = true;
+    this.progress.setStored(record.size);
+    return true;
   }
 
   private async register(): Promise<void> {
@@ -478,8 +489,17 @@ export class FileUpload {
       else reconcile(listed);
     }
     if (!record.uploadId) {
-      record.uploadId = await this.attempt((signal) => s3.createMultipartUpload(key, record.contentType, { signal, checksums: true }));
-      record.checksums = true;
+      const create = (checksums: boolean) => this.attempt((signal) => s3.createMultipartUpload(key, record.contentType, { signal, checksums }));
+      try {
+        record.uploadId = await create(true);
+        record.checksums = true;
+      } catch (error) {
+        // A store that does not take whole-object CRC32 uploads (an older S3-compatible one): the
+        // file goes without checksums, as before; the media worker's read-back still verifies it.
+        if (!refusesChecksums(error)) throw error;
+        record.uploadId = await create(false);
+        delete record.checksums;
+      }
       done = new Map();
       crcs = new Map();
     }
@@ -489,15 +509,26 @@ export class FileUpload {
     // The whole file's CRC-32 from its parts' (an upload begun before checksums has none).
     const crc32 = record.checksums ? await this.wholeCrc32(parts, crcs) : undefined;
     if (crc32 !== undefined) record.crc32 = crc32;
+    let whole = crc32;
     const complete = () =>
-      this.attempt((signal) =>
-        s3.completeMultipartUpload(
-          key,
-          uploadId,
-          partRecords(done, crcs).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag, ...(p.CRC32 !== undefined && { crc32: p.CRC32 }) })),
-          { signal, ...(crc32 !== undefined && { crc32 }) },
-        ),
-      );
+      this.attempt(async (signal) => {
+        try {
+          return await s3.completeMultipartUpload(
+            key,
+            uploadId,
+            partRecords(done, crcs).map((p) => ({ partNumber: p.PartNumber, etag: p.ETag, ...(p.CRC32 !== undefined && { crc32: p.CRC32 }) })),
+            { signal, ...(whole !== undefined && { crc32: whole }) },
+          );
+        } catch (error) {
+          // Every part's bytes were checked on arrival: a store that refuses the whole CRC-32
+          // made it otherwise (composite), and sending it again would get the same answer.
+          if (whole !== undefined && refusesChecksums(error)) {
+            whole = undefined;
+            throw new TransportError('the store computes whole-object checksums otherwise: completed without', false);
+          }
+          throw error;
+        }
+      });
     try {
       await complete();
     } catch (error) {

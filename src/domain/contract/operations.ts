@@ -498,11 +498,11 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'The file as an asset of the organization’s stored copy with the same size, fingerprint and CRC-32: no byte sent (issue 35).',
     who: 'C while OPENED',
     responses: {
-      200: ok('This project holds the object already: its asset.', uploads.AssetStruct),
+      200: ok('Made already by a concurrent call: its asset.', uploads.AssetStruct),
       201: ok('The asset, sharing the stored object (not counted again against the storage).'),
       400: 'Not a name, type, size, fingerprint or CRC-32.',
       403: FORBIDDEN,
-      404: 'No stored copy of this file (or the project is not found): upload it.',
+      404: 'No stored copy of this file, or this project holds it already (or the project is not found): upload it.',
       409: STATUS_CONFLICT,
       415: 'The stored bytes are not a file this zone takes.',
     },

@@ -134,8 +134,11 @@ const FingerprintField = ruleField('fingerprint', (v) => (FINGERPRINT_PATTERN.te
 /** POST projects/{id}/assets/copies/lookup (issue 35): is this file's stored copy in the organization already? */
 export const StoredCopyLookupBodyStruct = object({ size: SizeField, fingerprint: FingerprintField });
 export type StoredCopyLookupBody = Infer<typeof StoredCopyLookupBodyStruct>;
-/** The stored copy's CRC-32, which the file's must equal before it is reused; null: none, the file is uploaded. */
-export const StoredCopyStruct = object({ crc32: nullable(Crc32Field) });
+/**
+ * Whether there is one. Its CRC-32 is not told: the device sends the whole file's with the reuse,
+ * and the server compares (a sampled fingerprint alone never hands out an object).
+ */
+export const StoredCopyStruct = object({ found: boolean() });
 export type StoredCopy = Infer<typeof StoredCopyStruct>;
 
 /**
@@ -222,7 +225,7 @@ export const lookupStoredCopy = defineOperation({
   answer: StoredCopyStruct,
   status: 200,
 });
-/** 201 with the new asset; when this project holds the object already, its asset with 200. 404: no such stored copy (upload the file). */
+/** 201 with the new asset (200: made by a concurrent call). 404: no such stored copy, or this project holds it already (upload the file). */
 export const reuseStoredCopy = defineOperation({
   method: 'POST',
   path: '/projects/{id}/assets/copies',

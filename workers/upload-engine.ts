@@ -98,6 +98,8 @@ export class UploadEngine implements PreviousEngine {
   private reportingParts = 0;
   private readonly context: UploadContext;
   private online: boolean;
+  /** Issue 35: "Pause all": nothing starts, what ran is paused, until "Resume all". */
+  private held = false;
   private emitTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   private destroyed = false;
@@ -151,6 +153,7 @@ export class UploadEngine implements PreviousEngine {
       sleep: this.options.sleep,
       now,
       isOnline: () => this.online,
+      isHeld: () => this.held,
       isDraining: () => this.draining,
       previous: () => this.previous,
       announce: (at) => this.emit(at),
@@ -331,9 +334,31 @@ export class UploadEngine implements PreviousEngine {
     if (!online) {
       for (const upload of this.items.values()) if (upload.phase === 'uploading') upload.stop('pause');
     } else {
-      for (const upload of this.items.values()) if (upload.phase === 'paused' || (upload.phase === 'failed' && upload.file)) upload.requeue();
+      for (const upload of this.items.values()) if ((upload.phase === 'paused' && !this.held) || (upload.phase === 'failed' && upload.file)) upload.requeue();
       this.pump();
     }
+    this.emit(true);
+  }
+
+  /**
+   * Issue 35, "Pause all": every transfer stops where it is (a part on the way is sent again
+   * later, the stored ones are kept) and nothing starts until `resumeAll`, the network's comings
+   * and goings included. Files added meanwhile wait too.
+   */
+  pauseAll(): void {
+    this.held = true;
+    for (const upload of this.items.values()) {
+      if (upload.phase === 'uploading') upload.stop('pause');
+      else if (upload.phase === 'queued') upload.settle('paused');
+    }
+    this.emit(true);
+  }
+
+  resumeAll(): void {
+    if (!this.held) return;
+    this.held = false;
+    if (this.online) for (const upload of this.items.values()) if (upload.phase === 'paused') upload.requeue();
+    this.pump();
     this.emit(true);
   }
 
@@ -345,7 +370,7 @@ export class UploadEngine implements PreviousEngine {
     for (const upload of this.items.values()) upload.followPrevious();
     const now = this.options.now();
     const items = [...this.items.values()].sort((a, b) => a.createdAt - b.createdAt).map((upload) => upload.view(now, this.online));
-    return { items, totals: totalsOf(items, this.totalSpeed.bytesPerSecond(now)), online: this.online };
+    return { items, totals: totalsOf(items, this.totalSpeed.bytesPerSecond(now)), online: this.online, held: this.held };
   }
 
   /**
@@ -412,7 +437,8 @@ export class UploadEngine implements PreviousEngine {
   }
 
   private pump(): void {
-    if (this.destroyed || this.draining || !this.online) return;
+    if (this.held) for (const upload of this.items.values()) if (upload.phase === 'queued') upload.settle('paused');
+    if (this.destroyed || this.draining || !this.online || this.held) return;
     for (const upload of this.scheduler.toStart(this.items.values())) {
       const running: Promise<void> = this.run(upload).finally(() => {
         if (this.runs.get(upload.uid) === running) this.runs.delete(upload.uid);

@@ -153,6 +153,8 @@ function apiFor(client: number) {
     cancel: async (uid: string): Promise<void> => (await required()).cancel(uid),
     dismiss: async (uid: string): Promise<void> => (await required()).dismiss(uid),
     setOnline: (online: boolean): void => engine?.setOnline(online),
+    pauseAll: async (): Promise<void> => (await required()).pauseAll(),
+    resumeAll: async (): Promise<void> => (await required()).resumeAll(),
     handleOf: async (uid: string): Promise<FileSystemFileHandleLike | null> => {
       await starting;
       return engine?.handleOf(uid) ?? null;

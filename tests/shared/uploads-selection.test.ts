@@ -24,6 +24,7 @@ const item = (over: Partial<UploadItemView> = {}): UploadItemView => ({
   refused: false,
   hasHandle: false,
   reused: false,
+  held: false,
   assetId: null,
   ...over,
 });

@@ -56,6 +56,8 @@ export interface UploadItemView {
   hasHandle: boolean;
   /** The registered asset, once done. */
   assetId: number | null;
+  /** Issue 35: paused by the person ("Pause all"), not by the network. */
+  held: boolean;
   /** Issue 35: made from the organization's stored copy of the same file: done with no byte sent. */
   reused: boolean;
 }
@@ -74,6 +76,8 @@ export interface UploadSnapshot {
   items: UploadItemView[];
   totals: UploadTotals;
   online: boolean;
+  /** Issue 35: the person paused every upload ("Pause all"): nothing starts until "Resume all". */
+  held: boolean;
 }
 
 export interface EnqueueResult {

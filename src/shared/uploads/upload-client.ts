@@ -33,6 +33,7 @@ export const EMPTY_SNAPSHOT: UploadSnapshot = {
   items: [],
   totals: { files: 0, active: 0, size: 0, loaded: 0, percent: 0, speed: 0, secondsLeft: 0 },
   online: true,
+  held: false,
 };
 
 let worker: Worker | null = null;
@@ -325,6 +326,15 @@ export async function cancelUpload(uid: string): Promise<void> {
 
 export async function retryUpload(uid: string): Promise<void> {
   await api().retry(uid);
+}
+
+/** Issue 35: every upload stops where it is until `resumeAllUploads`. */
+export async function pauseAllUploads(): Promise<void> {
+  await api().pauseAll();
+}
+
+export async function resumeAllUploads(): Promise<void> {
+  await api().resumeAll();
 }
 
 export async function dismissUpload(uid: string): Promise<void> {

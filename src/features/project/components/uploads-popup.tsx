@@ -1,10 +1,20 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { formatFileSize } from '@/domain/bytes.ts';
 import { UPLOAD_MESSAGES, formatSpeed, formatTimeLeft, runningProgress } from '@/domain/uploads.ts';
-import { cancelUpload, dismissUpload, grantAndResume, resumeWithFile, retryUpload, type UploadItemView } from '@/shared/uploads/upload-client.ts';
+import {
+  cancelUpload,
+  dismissUpload,
+  grantAndResume,
+  pauseAllUploads,
+  resumeAllUploads,
+  resumeWithFile,
+  retryUpload,
+  type UploadItemView,
+} from '@/shared/uploads/upload-client.ts';
 import { useUploads } from '@/shared/uploads/use-uploads.ts';
 import { Icon } from '@/ui/icons.tsx';
 import { ProgressFill } from '@/ui/progress-fill.tsx';
+import { WindowedList } from '@/ui/windowed-list.tsx';
 import { uploadStatusLine } from './uploads-tiles.tsx';
 
 /** The room the popup takes at the bottom of the window, for the page (src/ui/theme.css, issue 12). */
@@ -35,6 +45,9 @@ function usePageRoom(shown: boolean) {
   return box;
 }
 
+/** A row's height once the list is windowed (theme.css `.uploads-list.is-windowed .uploads-row`). */
+const UPLOAD_ROW_HEIGHT = 56;
+
 /**
  * The pending-uploads popup (C§2): every queued, running, incomplete, refused and finished
  * upload, and, while two or more run, their overall bytes, percent, speed and time left.
@@ -62,7 +75,7 @@ export function UploadsPopup() {
     setPicking(item.uid);
     repick.current?.click();
   };
-  const { items, totals, online } = snapshot;
+  const { items, totals, online, held } = snapshot;
   if (!shown) return null;
   const finished = items.filter((item) => item.status === 'done');
   // The header's figures are those of the uploads still running, like the bars under it.
@@ -70,8 +83,9 @@ export function UploadsPopup() {
   // Refused files are neither done nor to resume: counted apart, never in a percentage.
   const refused = items.filter((item) => item.refused).length;
   const incomplete = items.filter((item) => item.status === 'incomplete').length - refused;
-  const title =
-    totals.active > 0
+  const title = held
+    ? 'Uploads paused'
+    : totals.active > 0
       ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}`
       : incomplete > 0
         ? `${incomplete} ${incomplete === 1 ? 'upload needs' : 'uploads need'} attention`
@@ -123,8 +137,16 @@ export function UploadsPopup() {
           </div>
           <p>
             {formatFileSize(running.loaded)} of {formatFileSize(running.size)}
-            {online ? ` · ${formatSpeed(totals.speed)} · ${formatTimeLeft(totals.secondsLeft)}` : ''}
+            {held ? ' · paused' : online ? ` · ${formatSpeed(totals.speed)} · ${formatTimeLeft(totals.secondsLeft)}` : ''}
           </p>
+        </div>
+      )}
+      {/* Issue 35: a card of hundreds of clips is paused and resumed as one. */}
+      {!collapsed && (held || totals.active > 1) && (
+        <div className="uploads-all">
+          <button type="button" className="link-button" data-testid="uploads-pause-all" onClick={() => void (held ? resumeAllUploads() : pauseAllUploads())}>
+            {held ? 'Resume all' : 'Pause all'}
+          </button>
         </div>
       )}
       {!online && (
@@ -133,9 +155,15 @@ export function UploadsPopup() {
         </p>
       )}
       {!collapsed && (
-        <ul className="uploads-list">
-          {items.map((item) => (
+        <WindowedList
+          className="uploads-list"
+          label="Uploads"
+          items={items}
+          rowHeight={UPLOAD_ROW_HEIGHT}
+          renderRow={(item, index) => (
             <li
+              aria-setsize={items.length}
+              aria-posinset={index + 1}
               key={item.uid}
               className={`uploads-row state-${item.refused ? 'refused' : item.status === 'queued' && item.paused ? 'paused' : item.status}`}
               data-testid="upload-row"
@@ -193,8 +221,8 @@ export function UploadsPopup() {
                 </button>
               )}
             </li>
-          ))}
-        </ul>
+          )}
+        />
       )}
       {wrongFile && (
         <p className="uploads-offline" role="alert">

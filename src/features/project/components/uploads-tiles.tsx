@@ -10,6 +10,7 @@ import { ProgressFill } from '@/ui/progress-fill.tsx';
 export function uploadStatusLine(item: UploadItemView): string {
   if (item.status === 'done') return item.reused ? 'Already stored: nothing sent' : 'Uploaded';
   if (item.status === 'incomplete') return item.error ?? 'Incomplete';
+  if (item.held) return `Paused at ${item.percent}%`;
   if (item.paused) return `Paused at ${item.percent}% — waiting for the connection`;
   if (item.status === 'queued') return item.loaded > 0 ? `Waiting to resume at ${item.percent}%` : 'Waiting to start';
   const speed = item.speed > 0 ? ` · ${formatSpeed(item.speed)} · ${formatTimeLeft(item.secondsLeft)}` : '';

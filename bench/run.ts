@@ -15,6 +15,7 @@ import { benchSwRoutes } from './sw-routes.ts';
 import { benchUnusedJs } from './unused-js.ts';
 import { benchUpload } from './upload.ts';
 import { benchUploadBrowser } from './upload-browser.ts';
+import { benchUploadFolder } from './upload-folder.ts';
 import { benchZip } from './zip.ts';
 import { benchZipBrowser } from './zip-browser.ts';
 
@@ -26,6 +27,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   'download-ceiling': benchDownloadCeiling,
   upload: benchUpload,
   'upload-browser': benchUploadBrowser,
+  'upload-folder': benchUploadFolder,
   'renderer-floor': benchRendererFloor,
   'first-load': benchFirstLoad,
   'sw-routes': benchSwRoutes,

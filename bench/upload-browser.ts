@@ -103,7 +103,7 @@ async function makeClip(path: string, size: number): Promise<void> {
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
-function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+export function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve, reject) => {
     const proc = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let output = '';
@@ -138,7 +138,7 @@ async function buildPages(outDir: string): Promise<void> {
   });
 }
 
-async function startServer(dataDir: string, webDir: string, port: number, storePort: string): Promise<ChildProcess> {
+export async function startServer(dataDir: string, webDir: string, port: number, storePort: string): Promise<ChildProcess> {
   const server = spawn(process.execPath, [join(root, 'server/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -173,7 +173,7 @@ async function startServer(dataDir: string, webDir: string, port: number, storeP
   throw new Error(`the server did not start:\n${output}`);
 }
 
-interface Api {
+export interface Api {
   base: string;
   token: string;
   organizationId: number;
@@ -190,7 +190,7 @@ interface Credentials {
   prefix: string;
 }
 
-async function api(base: string): Promise<Api> {
+export async function api(base: string): Promise<Api> {
   const login = (await (
     await fetch(`${base}/api/v1/login`, {
       method: 'POST',
@@ -226,7 +226,7 @@ async function api(base: string): Promise<Api> {
 }
 
 /** The store's bytes received on its own listener (server/storage/store-listener.ts), from /metrics (loopback). */
-async function storeReceivedBytes(base: string): Promise<number> {
+export async function storeReceivedBytes(base: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`)).text();
   return Number(/^cutdesk_store_listener_received_bytes_total (\d+(?:\.\d+)?(?:e\+\d+)?)$/m.exec(text)?.[1] ?? NaN);
 }
@@ -426,7 +426,7 @@ interface Setup {
   parts: { started: number; answered: number }[];
 }
 
-async function launch(): Promise<{ browser: Browser; page: Page }> {
+export async function launch(): Promise<{ browser: Browser; page: Page }> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   return { browser, page: await context.newPage() };

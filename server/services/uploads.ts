@@ -27,6 +27,7 @@ import type { AuthContext } from '../plugins/auth.ts';
 import { assetsRepo } from '../repositories/assets.ts';
 import type { ProjectDetails } from '../repositories/projects.ts';
 import type { ObjectStore } from '../storage/object-store.ts';
+import { uploadsRefuseOverwrites } from '../storage/upload-credentials.ts';
 import { requireAcceptedContent } from './file-content.ts';
 import { requireAllowed } from './project-access.ts';
 
@@ -209,7 +210,9 @@ export async function registerAsset(
         // Issue 35: the browser's text is only a hint of where the file sat; what is kept is
         // cleaned as every level of a name is (no `..`, no separators of its own, bounded).
         folder: body.folder ? cleanFolder(body.folder) : null,
-        sentCrc32: body.crc32 ?? null,
+        // Kept where the media worker reads the stored object back to compare (its CRC-32): on a
+        // store whose objects uploads may replace it never does, and "Checking" would never end.
+        sentCrc32: uploadsRefuseOverwrites(ctx.config.storage) ? (body.crc32 ?? null) : null,
         deletedAt: null,
       });
       await txRepo.release(body.path);

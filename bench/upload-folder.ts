@@ -74,11 +74,21 @@ async function openProject(page: Page, target: Api, projectId: number): Promise<
   await page.getByTestId('asset-section-INTERVIEW_CLIP').waitFor();
 }
 
+/** The page's main-thread busy time so far, read through one DevTools session per page (a new one counts from its own start). */
+const sessions = new WeakMap<Page, Promise<import('@playwright/test').CDPSession>>();
 async function mainThreadSeconds(page: Page): Promise<number> {
-  const session = await page.context().newCDPSession(page);
-  await session.send('Performance.enable');
-  const { metrics } = (await session.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
-  await session.detach();
+  let session = sessions.get(page);
+  if (!session) {
+    session = page
+      .context()
+      .newCDPSession(page)
+      .then(async (opened) => {
+        await opened.send('Performance.enable');
+        return opened;
+      });
+    sessions.set(page, session);
+  }
+  const { metrics } = (await (await session).send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
   return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? NaN;
 }
 

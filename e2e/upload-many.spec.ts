@@ -25,6 +25,9 @@ test('300 clips queued at once: the panel keeps only the rows in view, scrolls t
     await expect(popup).toContainText('Uploads paused');
     await expect(popup.getByText(/^Paused at \d+%$/).first()).toBeVisible();
 
+    // The zone shows a few as tiles and counts the others.
+    await expect(page.getByTestId('pending-tile')).toHaveCount(12);
+    await expect(page.getByTestId('pending-more')).toContainText(/^\d+ more uploads/);
     // Hundreds of rows stand in the list's scroll height; a few are in the page.
     const rows = popup.getByTestId('upload-row');
     await expect(rows.first()).toHaveAttribute('aria-setsize', '300');

@@ -25,7 +25,7 @@ import {
 import { ConfirmModal } from '@/ui/confirm-modal.tsx';
 import { Icon } from '@/ui/icons.tsx';
 import { UploadsPreview } from './uploads-preview.tsx';
-import { AssetTile, PendingTile } from './uploads-tiles.tsx';
+import { AssetTile, PendingTile, pendingTilesShown } from './uploads-tiles.tsx';
 
 interface Props {
   project: Project;
@@ -186,6 +186,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
   };
 
   const count = files.length + pending.length;
+  const pendingTiles = pendingTilesShown(pending);
   const refusedCount = pending.filter((item) => item.refused).length;
   const incompleteCount = pending.filter((item) => item.status === 'incomplete').length - refusedCount;
 
@@ -339,7 +340,7 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
 
           {count > 0 ? (
             <div className={`asset-grid kind-${kind}`}>
-              {pending.map((item) => (
+              {pendingTiles.shown.map((item) => (
                 <PendingTile
                   key={item.uid}
                   upload={item}
@@ -348,6 +349,12 @@ export function UploadsSection({ project, type, locked, assets, pending, initial
                   onRemove={() => (item.refused ? void dismissUpload(item.uid) : setConfirm({ kind: 'cancel', item }))}
                 />
               ))}
+              {pendingTiles.more > 0 && (
+                <div className="asset-tile pending-more" data-testid="pending-more">
+                  <strong>{pendingTiles.more} more uploads</strong>
+                  <span>The uploads panel lists every one.</span>
+                </div>
+              )}
               {files.map((asset) => (
                 <AssetTile
                   key={asset.id}

@@ -17,6 +17,20 @@ export function uploadStatusLine(item: UploadItemView): string {
   return `${formatFileSize(item.loaded)} of ${formatFileSize(item.size)}${speed}`;
 }
 
+/** Issue 35: a zone shows at most this many uploads as tiles; the others are counted (the uploads panel lists every one). */
+export const PENDING_TILES_SHOWN = 12;
+
+/**
+ * The uploads a zone shows as tiles: all of a few; of a card's hundreds, those waiting for the
+ * person first (a file to pick again, a permission, a refusal), then those going, then the rest.
+ */
+export function pendingTilesShown(pending: readonly UploadItemView[]): { shown: UploadItemView[]; more: number } {
+  if (pending.length <= PENDING_TILES_SHOWN) return { shown: [...pending], more: 0 };
+  const rank = (item: UploadItemView) => (item.refused || item.status === 'incomplete' ? 0 : item.status === 'uploading' ? 1 : 2);
+  const shown = [...pending].sort((a, b) => rank(a) - rank(b)).slice(0, PENDING_TILES_SHOWN);
+  return { shown, more: pending.length - shown.length };
+}
+
 /** A registered asset: preview (image, or the clip's first frames), name, size, download and delete. */
 export function AssetTile({
   asset,

@@ -424,6 +424,11 @@ interface Setup {
   resumeAfterReload(): Promise<void>;
   /** Part answers seen (DevTools sees the worker's requests too): when each went and came. */
   parts: { started: number; answered: number }[];
+  /**
+   * Cutdesk's: deletes what the run stored. Issue 35: the next run's clip, the same bytes, would
+   * otherwise be made from the stored copy with nothing sent.
+   */
+  forget?(): Promise<void>;
 }
 
 export async function launch(): Promise<{ browser: Browser; page: Page }> {
@@ -509,6 +514,9 @@ async function setUpCutdesk(file: string, target: Api, round: number, label: str
     browser,
     page,
     parts,
+    forget: async () => {
+      await fetch(`${target.base}/api/v1/projects/${projectId}/assets`, { method: 'DELETE', headers: { authorization: `Bearer ${target.token}` } });
+    },
     start: async (stored) => {
       // The store behind /s3 only (cutdesk-s3-path) has no listener of its own to count on.
       const own = stored ? null : await watchStore(target.base);
@@ -997,6 +1005,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
         } catch (error) {
           console.error(`round ${round} ${kind} failed: ${(error as Error).message}`);
         } finally {
+          await setup.forget?.();
           await setup.browser.close();
         }
       }
@@ -1028,6 +1037,7 @@ export async function benchUploadBrowser(): Promise<Record<string, unknown>> {
           } catch (error) {
             console.error(`reload ${round} ${kind} failed: ${(error as Error).message}`);
           } finally {
+            await setup.forget?.();
             await setup.browser.close();
           }
         }

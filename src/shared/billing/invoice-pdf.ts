@@ -2,6 +2,7 @@ import type { InvoiceView, SubscriptionView } from '@/domain/contract/billing.ts
 import { formatDate, formatMoney } from '@/lib/format.ts';
 import { SUPPORT_EMAIL } from '@/ui/constants.ts';
 import { mediaWorker } from '../media/media-worker.ts';
+import { saveBlob } from '../media/start-download.ts';
 
 const STATUS: Record<InvoiceView['status'], string> = { paid: 'Paid', refunded: 'Refunded', failed: 'Payment failed' };
 const BRANDS: Record<string, string> = {
@@ -62,12 +63,5 @@ export async function downloadInvoicePdf(input: { invoice: InvoiceView; subscrip
     currency: invoice.currency.toUpperCase(),
     paymentMethod: card ? `${BRANDS[card.brand.toLowerCase()] ?? 'Card'} ending in ${card.last4}` : null,
   });
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/pdf' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `invoice-${invoice.number.replace(/[^\w.-]+/g, '-')}.pdf`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlob(new Blob([bytes as BlobPart], { type: 'application/pdf' }), `invoice-${invoice.number.replace(/[^\w.-]+/g, '-')}.pdf`);
 }

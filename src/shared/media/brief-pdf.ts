@@ -1,5 +1,6 @@
 import type { Project } from '@/domain/contract/projects.ts';
 import { mediaWorker } from './media-worker.ts';
+import { saveBlob } from './start-download.ts';
 
 /** A§2 "download brief": `brief.pdf` made in the media worker (jsPDF, with the font chain of src/domain/pdf-text.ts). */
 export async function downloadBriefPdf(project: Pick<Project, 'id' | 'name' | 'audience' | 'goal' | 'finalVideoLength' | 'brief' | 'user'>): Promise<void> {
@@ -12,12 +13,5 @@ export async function downloadBriefPdf(project: Pick<Project, 'id' | 'name' | 'a
     length: project.finalVideoLength,
     brief: project.brief,
   });
-  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: 'application/pdf' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = 'brief.pdf';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  saveBlob(new Blob([bytes as BlobPart], { type: 'application/pdf' }), 'brief.pdf');
 }

@@ -111,8 +111,8 @@ export function ZipDownloadButtons({ projectId, kinds = ['proxy', 'raw'] }: { pr
   );
 }
 
-/** A§2 brief panel: "download brief" → brief.pdf. */
-export function BriefPdfButton({ project }: { project: Project }) {
+/** A button that makes or fetches a file and saves it, busy meanwhile, saying why when it cannot. */
+export function DownloadButton({ label, download }: { label: string; download: () => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (
@@ -124,15 +124,15 @@ export function BriefPdfButton({ project }: { project: Project }) {
           setBusy(true);
           setError(null);
           try {
-            await downloadBriefPdf(project);
+            await download();
           } catch (e) {
-            setError(e instanceof Error ? e.message : errorMessage(e));
+            setError(e instanceof Error && !('status' in e) ? e.message : errorMessage(e));
           } finally {
             setBusy(false);
           }
         }}
       >
-        Download brief
+        {label}
       </Button>
       {error && (
         <p className="form-error" role="alert">
@@ -141,4 +141,9 @@ export function BriefPdfButton({ project }: { project: Project }) {
       )}
     </>
   );
+}
+
+/** A§2 brief panel: "download brief" → brief.pdf. */
+export function BriefPdfButton({ project }: { project: Project }) {
+  return <DownloadButton label="Download brief" download={() => downloadBriefPdf(project)} />;
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { EXPORT_FORMATS, type ExportFormat } from '@/domain/contract/review.ts';
 import { withCsvBom } from '@/domain/csv.ts';
 import { errorMessage } from '@/lib/api-client.ts';
-import { startDownload } from '@/shared/media/start-download.ts';
+import { saveBlob } from '@/shared/media/start-download.ts';
 import { exportComments } from './api/export-comments.ts';
 import { exportFile } from './review-logic.ts';
 
@@ -21,9 +21,7 @@ export function ExportMarkers({ projectId, projectName, version }: { projectId: 
       const body = await exportComments(projectId, version, format);
       const file = exportFile(projectName, version, format);
       // Read as text, the CSV lost its BOM on the way (Excel needs it to read UTF-8).
-      const url = URL.createObjectURL(new Blob([format === 'csv' && typeof body === 'string' ? withCsvBom(body) : body], { type: file.type }));
-      startDownload(url, file.name);
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveBlob(new Blob([format === 'csv' && typeof body === 'string' ? withCsvBom(body) : body], { type: file.type }), file.name);
     } catch (e) {
       setError(errorMessage(e));
     } finally {

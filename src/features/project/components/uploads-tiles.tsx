@@ -118,7 +118,7 @@ export function PendingTile({ upload, kind, onResume, onRemove }: { upload: Uplo
           ) : incomplete ? (
             <Icon name={item.needs ? 'folder' : 'resume'} size={18} />
           ) : item.paused ? (
-            <Icon name="offline" size={18} />
+            <Icon name={item.held ? 'pause' : 'offline'} size={18} />
           ) : (
             `${item.percent}%`
           )}

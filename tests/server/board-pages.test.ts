@@ -129,8 +129,9 @@ describe.each(DATABASES)('the staff board answered from memory on $name', ({ url
   it('shares one read between requests that miss together', async () => {
     const pages = boardPages();
     const [a, b] = await Promise.all([pages.page(server.db, ALL), pages.page(server.db, ALL)]);
-    expect(a.fromMemory).toBe(false);
-    expect(b.fromMemory).toBe(true);
+    // One of them reads, the other is given its page: which one reads depends on which board
+    // version read the pool answers first (CI once answered the second request's first).
+    expect([a.fromMemory, b.fromMemory].sort()).toEqual([false, true]);
     expect(b.page).toBe(a.page);
   });
 
